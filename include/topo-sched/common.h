@@ -1,0 +1,96 @@
+/*
+ * libtopo-sched: network-topology-aware scheduling for GPU clusters.
+ * Copyright (C) 2026 The libtopo-sched authors. GPL-3.0-or-later.
+ */
+/**
+ * @file common.h
+ * @brief Status codes, the last-error message, memory release and version.
+ *
+ * Every fallible function of the library returns a ::tsched_status. On failure a
+ * message that names the offending input (file, field, index, value) is kept for the
+ * calling thread and read with tsched_last_error(). The message of one thread is never
+ * seen or overwritten by another thread.
+ */
+#ifndef TOPO_SCHED_COMMON_H
+#define TOPO_SCHED_COMMON_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#if defined(TSCHED_BUILDING_LIBRARY) && defined(__GNUC__)
+#define TSCHED_API __attribute__((visibility("default")))
+#else
+#define TSCHED_API
+#endif
+
+/** Library version, as numbers. */
+#define TSCHED_VERSION_MAJOR 0
+#define TSCHED_VERSION_MINOR 1
+#define TSCHED_VERSION_PATCH 0
+
+/** "No such element": returned by index lookups that find nothing. */
+#define TSCHED_NONE UINT32_MAX
+
+/**
+ * Status of a call. The numbers are part of the ABI: they never change and a removed
+ * code's number is never reused.
+ */
+typedef enum tsched_status {
+    TSCHED_OK = 0,              /**< success */
+    TSCHED_E_NOMEM = 1,         /**< an allocation failed */
+    TSCHED_E_INVALID = 2,       /**< an argument is invalid (NULL handle, bad index, ...) */
+    TSCHED_E_PARSE = 3,         /**< malformed text: JSON syntax, topology.conf syntax */
+    TSCHED_E_FORMAT = 4,        /**< unknown "format" or version, unknown enumerated value */
+    TSCHED_E_TYPE = 5,          /**< a field has the wrong JSON type */
+    TSCHED_E_RANGE = 6,         /**< a number is negative, non-finite or out of its range */
+    TSCHED_E_NOT_FOUND = 7,     /**< a name refers to nothing (dangling reference) */
+    TSCHED_E_DUPLICATE = 8,     /**< a name is defined twice */
+    TSCHED_E_TOO_LARGE = 9,     /**< sizes that would not fit in memory or in the index types */
+    TSCHED_E_CYCLE = 10,        /**< a cycle where a hierarchy or a DAG is required */
+    TSCHED_E_IO = 11,           /**< a file could not be read or written */
+    TSCHED_E_STATE = 12,        /**< the handle is not in a state that allows the call */
+    TSCHED_E_BUFFER = 13,       /**< the caller's buffer is too small; the size needed is reported */
+    TSCHED_E_NO_PATH = 14,      /**< two endpoints have no surviving path */
+    TSCHED_E_INFEASIBLE = 15,   /**< the request has no feasible answer */
+    TSCHED_E_SOLVER = 16,       /**< the MIP/ILP solver failed */
+    TSCHED_E_TIMEOUT = 17,      /**< a time limit ran out before any answer was found */
+    TSCHED_E_INTERNAL = 18      /**< a bug in the library: please report it */
+} tsched_status;
+
+/**
+ * Short constant name of a status ("TSCHED_E_PARSE"). Never NULL; unknown values give
+ * "TSCHED_E_UNKNOWN". The string is static: do not free it.
+ */
+TSCHED_API const char *tsched_status_str(tsched_status status);
+
+/**
+ * Message of the last failure in the calling thread, naming the offending input; "" if
+ * the last call that set an error was tsched_clear_error() or none failed yet. The string
+ * belongs to the library and stays valid until the next failing call in this thread.
+ */
+TSCHED_API const char *tsched_last_error(void);
+
+/** Status of the last failure in the calling thread (TSCHED_OK if none). */
+TSCHED_API tsched_status tsched_last_status(void);
+
+/** Forget the calling thread's last failure. */
+TSCHED_API void tsched_clear_error(void);
+
+/**
+ * Release memory the library handed to the caller (strings from `*_to_json`, arrays
+ * from `*_take_*`). NULL is a no-op.
+ */
+TSCHED_API void tsched_free(void *ptr);
+
+/** Version of the library actually linked, as "MAJOR.MINOR.PATCH". Static string. */
+TSCHED_API const char *tsched_version(void);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* TOPO_SCHED_COMMON_H */

@@ -1,0 +1,12 @@
+/*
+ * libtopo-sched: network-topology-aware scheduling for GPU clusters.
+ * Copyright (C) 2026 The libtopo-sched authors. GPL-3.0-or-later.
+ */
+/** @file topo-sched.h @brief Includes every public header of libtopo-sched. */
+#ifndef TOPO_SCHED_H
+#define TOPO_SCHED_H
+
+#include "common.h"
+#include "topology.h"
+
+#endif /* TOPO_SCHED_H */

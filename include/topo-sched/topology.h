@@ -1,0 +1,364 @@
+/*
+ * libtopo-sched: network-topology-aware scheduling for GPU clusters.
+ * Copyright (C) 2026 The libtopo-sched authors. GPL-3.0-or-later.
+ */
+/**
+ * @file topology.h
+ * @brief The fabric: nodes, GPUs, NICs, leaf/spine/core switches, pods, trunks, state,
+ *        and the equal-cost up-down paths between two NICs.
+ *
+ * Elements are addressed by dense indices from 0: nodes, switches (all tiers in one index
+ * space), pods and trunks. Indices are stable for the life of a handle. A handle is built
+ * once (generator, JSON, Slurm import, or tsched_topology_new() + add_* +
+ * tsched_topology_build()) and may then only change its state (free GPUs, up/down).
+ * Read-only calls on one built handle may run from several threads at once; a state
+ * change must not run concurrently with anything else on the same handle.
+ */
+#ifndef TOPO_SCHED_TOPOLOGY_H
+#define TOPO_SCHED_TOPOLOGY_H
+
+#include "common.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** Opaque fabric handle. */
+typedef struct tsched_topology tsched_topology;
+
+/** Switch tiers. A link always joins two adjacent tiers. */
+typedef enum tsched_tier {
+    TSCHED_TIER_LEAF = 0,  /**< leaf / ToR: nodes attach here */
+    TSCHED_TIER_SPINE = 1, /**< spine / pod switch (Arnold's minipod = a pod) */
+    TSCHED_TIER_CORE = 2   /**< core: joins pods */
+} tsched_tier;
+
+/** Number of tiers the model knows. */
+#define TSCHED_TIERS 3
+
+/** Domains used by the free-capacity queries. */
+typedef enum tsched_level {
+    TSCHED_LEVEL_LEAF = 0,   /**< one leaf switch */
+    TSCHED_LEVEL_POD = 1,    /**< one pod */
+    TSCHED_LEVEL_CLUSTER = 2 /**< the whole fabric (index ignored) */
+} tsched_level;
+
+/** Generator kinds of `tsched.topology.v1` "generate.kind". */
+typedef enum tsched_gen_kind {
+    TSCHED_GEN_LEAF_SPINE = 0, /**< two tiers: every leaf links to every spine */
+    TSCHED_GEN_CLOS3 = 1       /**< three tiers: pods of leaves and spines, cores in planes */
+} tsched_gen_kind;
+
+/**
+ * Generator parameters (DESIGN 5.1). Initialise with tsched_topology_params_init(), which
+ * sets `size` and the defaults, then set the fields of the chosen kind. Fields may be
+ * appended in later versions; `size` tells the library which ones the caller knows.
+ */
+typedef struct tsched_gen_params {
+    size_t size;             /**< sizeof(tsched_gen_params), set by the init function */
+    tsched_gen_kind kind;    /**< leaf_spine or clos3 */
+    const char *name;        /**< fabric name; NULL = "cluster" */
+    uint32_t leaves;         /**< leaf_spine: number of leaves */
+    uint32_t spines;         /**< leaf_spine: number of spines */
+    uint32_t pods;           /**< clos3: number of pods */
+    uint32_t leaves_per_pod; /**< clos3 */
+    uint32_t spines_per_pod; /**< clos3: also the number of core planes */
+    uint32_t cores;          /**< clos3: core c serves plane c mod spines_per_pod */
+    uint32_t nodes_per_leaf; /**< nodes under each leaf */
+    uint32_t gpus_per_node;  /**< GPUs per node */
+    uint32_t nics_per_node;  /**< 0 = gpus_per_node */
+    uint32_t uplinks;        /**< links per leaf-spine trunk; 0 = derived (see doc/topology.md) */
+    double nic_gbps;         /**< speed of one NIC and of one fabric link */
+    double oversubscription; /**< >= 1; divides each tier's uplink capacity; 0 = 1.0 */
+    const char *gpu_type;    /**< NULL = "GPU" */
+} tsched_gen_params;
+
+/** Fill `params` with the defaults of `kind` and set its `size`. */
+TSCHED_API void tsched_topology_params_init(tsched_gen_params *params, tsched_gen_kind kind);
+
+/** Options of the Slurm `topology.conf` import (the file has no GPU or NIC facts). */
+typedef struct tsched_slurm_options {
+    size_t size;            /**< sizeof(tsched_slurm_options), set by the init function */
+    const char *name;       /**< fabric name; NULL = "slurm" */
+    uint32_t gpus_per_node; /**< default 8 */
+    uint32_t nics_per_node; /**< 0 = gpus_per_node */
+    double nic_gbps;        /**< default 400; a leaf's LinkSpeed overrides it for its nodes */
+    const char *gpu_type;   /**< NULL = "GPU" */
+} tsched_slurm_options;
+
+/** Fill `opts` with the defaults and set its `size`. */
+TSCHED_API void tsched_slurm_options_init(tsched_slurm_options *opts);
+
+/**
+ * A valley-free path between two NICs: the switches in order, and between consecutive
+ * switches the trunk crossed, as a directed link id `2 * trunk + d` (d = 0 going up a
+ * tier, 1 going down). A path between NICs of one leaf holds only that leaf.
+ */
+typedef struct tsched_path {
+    uint32_t nswitches;   /**< 1 (same leaf), 3 (via a spine) or 5 (via a core) */
+    uint32_t switches[5]; /**< switch indices, source leaf first */
+    uint32_t links[4];    /**< nswitches - 1 directed link ids */
+} tsched_path;
+
+/* ---- creation ------------------------------------------------------------------- */
+
+/**
+ * Generate a leaf_spine or clos3 fabric with the names, wiring and capacities of
+ * DESIGN 5.1. On success `*out` is a built handle the caller frees with
+ * tsched_topology_free(). Errors: TSCHED_E_INVALID, TSCHED_E_RANGE (a zero or
+ * non-finite parameter), TSCHED_E_TOO_LARGE (sizes beyond the library's limits).
+ */
+TSCHED_API tsched_status tsched_topology_generate(tsched_topology **out, const tsched_gen_params *params);
+
+/**
+ * Start an empty fabric to fill with add_* calls and finish with tsched_topology_build().
+ * `name` may be NULL ("cluster"). The caller frees `*out`.
+ */
+TSCHED_API tsched_status tsched_topology_new(tsched_topology **out, const char *name);
+
+/**
+ * Add a switch. `pod` may be NULL (cores, two-tier fabrics); pods are created by name on
+ * first use. `*index` (may be NULL) receives the switch index. Errors: TSCHED_E_STATE
+ * after build, TSCHED_E_DUPLICATE (name used by a node or switch), TSCHED_E_RANGE (tier).
+ */
+TSCHED_API tsched_status tsched_topology_add_switch(uint32_t *index, tsched_topology *topo, const char *name,
+                                                    int tier, const char *pod);
+
+/**
+ * Add a node with `gpus` GPUs and `nics` NICs of `nic_gbps` each, attached to the leaf
+ * named `leaf` (it may be added later; names are resolved by tsched_topology_build()).
+ * `gpu_type` may be NULL ("GPU"). Errors: TSCHED_E_STATE, TSCHED_E_DUPLICATE,
+ * TSCHED_E_RANGE (zero NICs, non-finite or non-positive speed, absurd counts).
+ */
+TSCHED_API tsched_status tsched_topology_add_node(uint32_t *index, tsched_topology *topo, const char *name,
+                                                  const char *leaf, uint32_t gpus, uint32_t nics,
+                                                  const char *gpu_type, double nic_gbps);
+
+/**
+ * Attach the NICs of node `node` to one leaf each (rail-optimised fabrics): `leaves`
+ * holds exactly as many names as the node has NICs. Errors: TSCHED_E_STATE,
+ * TSCHED_E_INVALID (wrong count or index).
+ */
+TSCHED_API tsched_status tsched_topology_set_rails(tsched_topology *topo, uint32_t node,
+                                                   const char *const *leaves, uint32_t count);
+
+/**
+ * Add `count` parallel links of `gbps` each between switches `a` and `b` (names,
+ * resolved at build). Links between the same two switches add up into one trunk.
+ * Errors: TSCHED_E_STATE, TSCHED_E_RANGE (count 0, speed not finite and positive).
+ */
+TSCHED_API tsched_status tsched_topology_add_link(tsched_topology *topo, const char *a, const char *b,
+                                                  double gbps, uint32_t count);
+
+/**
+ * Validate and index a fabric made with add_* calls. Errors name the element: a node
+ * whose leaf is unknown or not tier 0 (TSCHED_E_NOT_FOUND / TSCHED_E_RANGE), a link to
+ * an unknown switch, a link not between adjacent tiers (TSCHED_E_CYCLE when both ends
+ * share a tier), TSCHED_E_TOO_LARGE. On failure the handle stays unbuilt.
+ */
+TSCHED_API tsched_status tsched_topology_build(tsched_topology *topo);
+
+/**
+ * Load a `tsched.topology.v1` document from a file (`"-"` reads standard input).
+ * Errors name the file and the field (JSON pointer style, `nodes[12].leaf`).
+ */
+TSCHED_API tsched_status tsched_topology_load_file(tsched_topology **out, const char *path);
+
+/** Load a `tsched.topology.v1` document from `len` bytes of `json`. */
+TSCHED_API tsched_status tsched_topology_load_string(tsched_topology **out, const char *json, size_t len);
+
+/**
+ * Import a Slurm `topology.conf` (tree form) from a file: switches with `Nodes=` become
+ * leaves, their parents spines, the next level cores (see doc/topology.md). `opts` may
+ * be NULL for the defaults. Errors: TSCHED_E_PARSE (line and text), TSCHED_E_CYCLE,
+ * TSCHED_E_RANGE (more than three levels), TSCHED_E_NOT_FOUND, TSCHED_E_DUPLICATE.
+ */
+TSCHED_API tsched_status tsched_topology_import_slurm_file(tsched_topology **out, const char *path,
+                                                           const tsched_slurm_options *opts);
+
+/** Import a Slurm `topology.conf` held in `len` bytes of `text`. */
+TSCHED_API tsched_status tsched_topology_import_slurm_string(tsched_topology **out, const char *text, size_t len,
+                                                             const tsched_slurm_options *opts);
+
+/** Free a fabric. NULL is a no-op. */
+TSCHED_API void tsched_topology_free(tsched_topology *topo);
+
+/* ---- output ----------------------------------------------------------------------- */
+
+/**
+ * Write the fabric as an explicit `tsched.topology.v1` document (every node, switch and
+ * link, and the state). `*out` is a NUL-terminated string the caller frees with
+ * tsched_free(). Loading it gives back the same model.
+ */
+TSCHED_API tsched_status tsched_topology_to_json(char **out, const tsched_topology *topo);
+
+/** Write tsched_topology_to_json() to a file (`"-"`: standard output). Errors: TSCHED_E_IO. */
+TSCHED_API tsched_status tsched_topology_save_file(const tsched_topology *topo, const char *path);
+
+/**
+ * The `tsched.topology-summary.v1` document of `topo-sched topology show`: counts per
+ * tier, GPUs, free GPUs, pods, trunks and what is down. The caller frees `*out` with
+ * tsched_free().
+ */
+TSCHED_API tsched_status tsched_topology_summary_json(char **out, const tsched_topology *topo);
+
+/* ---- sizes -------------------------------------------------------------------------
+ * Getters take a built handle and an index below the matching count. An out-of-range
+ * index or a NULL handle gives 0, NULL or TSCHED_NONE, never a crash. */
+
+/** Name of the fabric (owned by the handle). */
+TSCHED_API const char *tsched_topology_name(const tsched_topology *topo);
+/** Number of nodes. */
+TSCHED_API uint32_t tsched_topology_num_nodes(const tsched_topology *topo);
+/** Number of switches of all tiers. */
+TSCHED_API uint32_t tsched_topology_num_switches(const tsched_topology *topo);
+/** Number of switches of one tier. */
+TSCHED_API uint32_t tsched_topology_num_tier(const tsched_topology *topo, int tier);
+/** Number of pods (0 on a fabric without pods). */
+TSCHED_API uint32_t tsched_topology_num_pods(const tsched_topology *topo);
+/** Number of trunks (switch pairs joined by one or more links). */
+TSCHED_API uint32_t tsched_topology_num_trunks(const tsched_topology *topo);
+/** Total GPUs of all nodes, up or down. */
+TSCHED_API uint64_t tsched_topology_num_gpus(const tsched_topology *topo);
+/** Free GPUs on up nodes. */
+TSCHED_API uint64_t tsched_topology_num_free_gpus(const tsched_topology *topo);
+
+/* ---- nodes ------------------------------------------------------------------------ */
+
+/** Index of the node named `name`, or TSCHED_NONE. O(1). */
+TSCHED_API uint32_t tsched_topology_find_node(const tsched_topology *topo, const char *name);
+/** Name of node `node` (owned by the handle). */
+TSCHED_API const char *tsched_topology_node_name(const tsched_topology *topo, uint32_t node);
+/** Leaf switch of the node's NIC 0. */
+TSCHED_API uint32_t tsched_topology_node_leaf(const tsched_topology *topo, uint32_t node);
+/** Leaf switch of the node's NIC `nic` (differs from the node's leaf on rail fabrics). */
+TSCHED_API uint32_t tsched_topology_node_nic_leaf(const tsched_topology *topo, uint32_t node, uint32_t nic);
+/** Pod of the node's leaf, or TSCHED_NONE. */
+TSCHED_API uint32_t tsched_topology_node_pod(const tsched_topology *topo, uint32_t node);
+/** GPUs of the node. */
+TSCHED_API uint32_t tsched_topology_node_gpus(const tsched_topology *topo, uint32_t node);
+/** Free GPUs of the node (its state, whether it is up or not). */
+TSCHED_API uint32_t tsched_topology_node_free_gpus(const tsched_topology *topo, uint32_t node);
+/** NICs of the node. */
+TSCHED_API uint32_t tsched_topology_node_nics(const tsched_topology *topo, uint32_t node);
+/** Speed of one NIC of the node, Gbit/s. */
+TSCHED_API double tsched_topology_node_nic_gbps(const tsched_topology *topo, uint32_t node);
+/** GPU type of the node (owned by the handle). */
+TSCHED_API const char *tsched_topology_node_gpu_type(const tsched_topology *topo, uint32_t node);
+/** 1 if the node, its leaf and (for rails) every NIC leaf are up, else 0. */
+TSCHED_API int tsched_topology_node_is_up(const tsched_topology *topo, uint32_t node);
+/** 1 if the node is up and all its GPUs are free: what placement may use. */
+TSCHED_API int tsched_topology_node_is_free(const tsched_topology *topo, uint32_t node);
+
+/* ---- switches, pods, trunks ----------------------------------------------------------- */
+
+/** Index of the switch named `name`, or TSCHED_NONE. O(1). */
+TSCHED_API uint32_t tsched_topology_find_switch(const tsched_topology *topo, const char *name);
+/** Name of a switch (owned by the handle). */
+TSCHED_API const char *tsched_topology_switch_name(const tsched_topology *topo, uint32_t sw);
+/** Tier of a switch (0, 1, 2), or -1 for a bad index. */
+TSCHED_API int tsched_topology_switch_tier(const tsched_topology *topo, uint32_t sw);
+/** Pod of a switch, or TSCHED_NONE (cores, two-tier fabrics). */
+TSCHED_API uint32_t tsched_topology_switch_pod(const tsched_topology *topo, uint32_t sw);
+/** 1 if the switch is up (its own state), else 0. */
+TSCHED_API int tsched_topology_switch_is_up(const tsched_topology *topo, uint32_t sw);
+/** Switch index of the `i`-th switch of `tier`, in index order, or TSCHED_NONE. */
+TSCHED_API uint32_t tsched_topology_tier_switch(const tsched_topology *topo, int tier, uint32_t i);
+/**
+ * Nodes whose NIC 0 sits on leaf `leaf`, in index order. Returns a pointer into the
+ * handle (valid while it lives) and sets `*count`; NULL with `*count` = 0 for a bad index.
+ */
+TSCHED_API const uint32_t *tsched_topology_leaf_nodes(const tsched_topology *topo, uint32_t leaf, uint32_t *count);
+
+/** Index of the pod named `name`, or TSCHED_NONE. */
+TSCHED_API uint32_t tsched_topology_find_pod(const tsched_topology *topo, const char *name);
+/** Name of a pod (owned by the handle). */
+TSCHED_API const char *tsched_topology_pod_name(const tsched_topology *topo, uint32_t pod);
+/** Leaves of a pod in index order (pointer into the handle); NULL, `*count` = 0 if bad. */
+TSCHED_API const uint32_t *tsched_topology_pod_leaves(const tsched_topology *topo, uint32_t pod, uint32_t *count);
+
+/** Trunk joining switches `a` and `b` (either order), or TSCHED_NONE. */
+TSCHED_API uint32_t tsched_topology_find_trunk(const tsched_topology *topo, uint32_t a, uint32_t b);
+/** Lower-tier end of a trunk. */
+TSCHED_API uint32_t tsched_topology_trunk_lower(const tsched_topology *topo, uint32_t trunk);
+/** Upper-tier end of a trunk. */
+TSCHED_API uint32_t tsched_topology_trunk_upper(const tsched_topology *topo, uint32_t trunk);
+/** Capacity of a trunk in one direction, Gbit/s (sum of its links). */
+TSCHED_API double tsched_topology_trunk_gbps(const tsched_topology *topo, uint32_t trunk);
+/** Number of links in a trunk. */
+TSCHED_API uint32_t tsched_topology_trunk_links(const tsched_topology *topo, uint32_t trunk);
+/** 1 if the trunk itself is up (its switches may still be down), else 0. */
+TSCHED_API int tsched_topology_trunk_is_up(const tsched_topology *topo, uint32_t trunk);
+
+/* ---- state ---------------------------------------------------------------------------- */
+
+/**
+ * Set the free GPUs of a node. Errors: TSCHED_E_INVALID (index), TSCHED_E_RANGE (more
+ * than the node has).
+ */
+TSCHED_API tsched_status tsched_topology_set_free_gpus(tsched_topology *topo, uint32_t node, uint32_t free_gpus);
+
+/**
+ * Mark an element up (`up` = 1) or down (0) by name: a node, a switch, or a trunk
+ * written `a~b`. Paths are recomputed at once. Errors: TSCHED_E_NOT_FOUND.
+ */
+TSCHED_API tsched_status tsched_topology_set_up(tsched_topology *topo, const char *name, int up);
+
+/** Mark node `node` up or down. Errors: TSCHED_E_INVALID. */
+TSCHED_API tsched_status tsched_topology_set_node_up(tsched_topology *topo, uint32_t node, int up);
+/** Mark switch `sw` up or down; its paths disappear or return. Errors: TSCHED_E_INVALID. */
+TSCHED_API tsched_status tsched_topology_set_switch_up(tsched_topology *topo, uint32_t sw, int up);
+/** Mark trunk `trunk` up or down. Errors: TSCHED_E_INVALID. */
+TSCHED_API tsched_status tsched_topology_set_trunk_up(tsched_topology *topo, uint32_t trunk, int up);
+
+/* ---- free capacity ----------------------------------------------------------------------- */
+
+/**
+ * Number of up nodes with all GPUs free in one domain: a leaf (switch index), a pod, or
+ * the cluster. O(1). A bad index gives 0.
+ */
+TSCHED_API uint32_t tsched_topology_free_node_count(const tsched_topology *topo, tsched_level level, uint32_t index);
+
+/**
+ * List the up nodes with all GPUs free in one domain, in index order, into `nodes`
+ * (capacity `cap`). `*count` receives the number that exist. Errors: TSCHED_E_INVALID,
+ * TSCHED_E_BUFFER when `cap` < `*count` (the first `cap` are written).
+ */
+TSCHED_API tsched_status tsched_topology_free_nodes(uint32_t *nodes, size_t cap, size_t *count,
+                                                    const tsched_topology *topo, tsched_level level, uint32_t index);
+
+/* ---- paths ----------------------------------------------------------------------------- */
+
+/**
+ * Number of equal-cost valley-free paths between NIC `src_nic` of `src` and NIC
+ * `dst_nic` of `dst`, without building them. O(1) on generated fabrics. 0 when an end is
+ * down or no path survives; 1 when both NICs sit on one leaf.
+ * Errors: TSCHED_E_INVALID (node or NIC index).
+ */
+TSCHED_API tsched_status tsched_topology_path_count(uint64_t *count, const tsched_topology *topo, uint32_t src,
+                                                    uint32_t src_nic, uint32_t dst, uint32_t dst_nic);
+
+/**
+ * List the paths counted by tsched_topology_path_count() in the documented order:
+ * through a common spine, by spine index; otherwise by (source spine, core) index pairs.
+ * `*count` receives the number of paths. Errors: TSCHED_E_INVALID, TSCHED_E_BUFFER when
+ * `cap` < `*count` (the first `cap` are written).
+ */
+TSCHED_API tsched_status tsched_topology_paths(tsched_path *paths, size_t cap, size_t *count,
+                                               const tsched_topology *topo, uint32_t src, uint32_t src_nic,
+                                               uint32_t dst, uint32_t dst_nic);
+
+/** tsched_topology_path_count() between two leaf switches. */
+TSCHED_API tsched_status tsched_topology_leaf_path_count(uint64_t *count, const tsched_topology *topo,
+                                                         uint32_t src_leaf, uint32_t dst_leaf);
+
+/** tsched_topology_paths() between two leaf switches. */
+TSCHED_API tsched_status tsched_topology_leaf_paths(tsched_path *paths, size_t cap, size_t *count,
+                                                    const tsched_topology *topo, uint32_t src_leaf,
+                                                    uint32_t dst_leaf);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* TOPO_SCHED_TOPOLOGY_H */

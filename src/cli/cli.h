@@ -1,0 +1,25 @@
+/* The topo-sched command line: a thin layer over the public API. */
+#ifndef TSCHED_CLI_H
+#define TSCHED_CLI_H
+
+#include <stdio.h>
+
+#include "topo-sched/topo-sched.h"
+
+/* Exit statuses of DESIGN 6. */
+enum { CLI_OK = 0, CLI_INFEASIBLE = 1, CLI_BAD_INPUT = 2, CLI_INTERNAL = 3 };
+
+/* Print the library's last error as one line on stderr; return the exit status for `st`. */
+int cli_fail(tsched_status st);
+/* Print a usage error as one line on stderr; return CLI_BAD_INPUT. */
+int cli_usage_error(const char *fmt, ...);
+/* Write `text` plus a newline to `path` ("-" or NULL: stdout). */
+int cli_write(const char *path, const char *text);
+/* Parse a whole unsigned number / a finite positive double; 0 on success. */
+int cli_parse_u32(const char *s, unsigned *out);
+int cli_parse_double(const char *s, double *out);
+
+int cmd_topology(int argc, char **argv);
+int cmd_demo(int argc, char **argv);
+
+#endif

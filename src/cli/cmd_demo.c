@@ -1,0 +1,136 @@
+/* topo-sched demo: the embedded default cluster, shown without any input file. Later
+ * modules extend it (placement, routing, priorities). */
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+
+/* The demo's own seeded generator, so the busy pattern is the same on every run. */
+static uint64_t demo_rand(uint64_t *s)
+{
+    *s ^= *s << 13;
+    *s ^= *s >> 7;
+    *s ^= *s << 17;
+    return *s;
+}
+
+/* A clos3 fabric of a realistic size: 8 pods x 16 leaves x 16 nodes = 2,048 H800 nodes,
+ * 16,384 GPUs, 8 spines per pod, 16 cores in 8 planes; about a third of it busy. */
+static tsched_status make_demo_cluster(tsched_topology **out)
+{
+    tsched_gen_params p;
+    tsched_topology_params_init(&p, TSCHED_GEN_CLOS3);
+    p.name = "demo";
+    p.pods = 8;
+    p.leaves_per_pod = 16;
+    p.spines_per_pod = 8;
+    p.cores = 16;
+    p.nodes_per_leaf = 16;
+    p.gpus_per_node = 8;
+    p.nic_gbps = 400;
+    p.gpu_type = "H800";
+    tsched_status st = tsched_topology_generate(out, &p);
+    if (st != TSCHED_OK)
+        return st;
+    uint64_t seed = 0x5eed2026u;
+    uint32_t n = tsched_topology_num_nodes(*out);
+    for (uint32_t i = 0; i < n && st == TSCHED_OK; i++) {
+        uint64_t r = demo_rand(&seed) % 100;
+        /* Busy nodes cluster by leaf, as long-running jobs do. */
+        uint64_t leaf_bias = (i / 16) % 5 == 0 ? 30 : 0;
+        if (r < 20 + leaf_bias)
+            st = tsched_topology_set_free_gpus(*out, i, 0);
+        else if (r < 30 + leaf_bias)
+            st = tsched_topology_set_free_gpus(*out, i, (uint32_t)(1 + demo_rand(&seed) % 7));
+    }
+    return st;
+}
+
+static void print_path(const tsched_topology *t, const tsched_path *p)
+{
+    for (uint32_t i = 0; i < p->nswitches; i++)
+        printf("%s%s", i ? " > " : "", tsched_topology_switch_name(t, p->switches[i]));
+}
+
+static tsched_status show_paths(const tsched_topology *t, const char *a, const char *b, const char *what)
+{
+    uint32_t na = tsched_topology_find_node(t, a), nb = tsched_topology_find_node(t, b);
+    uint64_t count;
+    tsched_status st = tsched_topology_path_count(&count, t, na, 0, nb, 0);
+    if (st != TSCHED_OK)
+        return st;
+    tsched_path paths[64];
+    size_t n;
+    st = tsched_topology_paths(paths, 64, &n, t, na, 0, nb, 0);
+    if (st != TSCHED_OK && st != TSCHED_E_BUFFER)
+        return st;
+    printf("  %-7s -> %-8s %-22s %3" PRIu64 " paths", a, b, what, count);
+    if (n > 0) {
+        printf(", first: ");
+        print_path(t, &paths[0]);
+    }
+    printf("\n");
+    return TSCHED_OK;
+}
+
+int cmd_demo(int argc, char **argv)
+{
+    (void)argv;
+    if (argc > 1)
+        return cli_usage_error("demo: takes no arguments");
+    tsched_topology *t;
+    tsched_status st = make_demo_cluster(&t);
+    if (st != TSCHED_OK)
+        return cli_fail(st);
+    uint32_t pods = tsched_topology_num_pods(t);
+    uint64_t gpus = tsched_topology_num_gpus(t), free_gpus = tsched_topology_num_free_gpus(t);
+    printf("topo-sched %s demo: the embedded default cluster\n\n", tsched_version());
+    printf("fabric  \"%s\": clos3, %u pods, %u leaves, %u spines, %u cores, %u trunks\n", tsched_topology_name(t), pods,
+           tsched_topology_num_tier(t, TSCHED_TIER_LEAF), tsched_topology_num_tier(t, TSCHED_TIER_SPINE),
+           tsched_topology_num_tier(t, TSCHED_TIER_CORE), tsched_topology_num_trunks(t));
+    uint32_t l0 = tsched_topology_tier_switch(t, TSCHED_TIER_LEAF, 0);
+    uint32_t s0 = tsched_topology_tier_switch(t, TSCHED_TIER_SPINE, 0);
+    uint32_t c0 = tsched_topology_tier_switch(t, TSCHED_TIER_CORE, 0);
+    uint32_t tls = tsched_topology_find_trunk(t, l0, s0), tsc = tsched_topology_find_trunk(t, s0, c0);
+    printf("links   leaf-spine trunk %u x 400 Gbps = %.0f Gbps, spine-core trunk %u x 400 Gbps = %.0f Gbps (1:1)\n",
+           tsched_topology_trunk_links(t, tls), tsched_topology_trunk_gbps(t, tls), tsched_topology_trunk_links(t, tsc),
+           tsched_topology_trunk_gbps(t, tsc));
+    printf("nodes   %u nodes x %u %s GPUs, %u NICs of %.0f Gbps each\n", tsched_topology_num_nodes(t),
+           tsched_topology_node_gpus(t, 0), tsched_topology_node_gpu_type(t, 0), tsched_topology_node_nics(t, 0),
+           tsched_topology_node_nic_gbps(t, 0));
+    printf("GPUs    %" PRIu64 " total, %" PRIu64 " free (%.1f%%); %u nodes entirely free\n\n", gpus, free_gpus,
+           100.0 * (double)free_gpus / (double)gpus, tsched_topology_free_node_count(t, TSCHED_LEVEL_CLUSTER, 0));
+    printf("entirely free nodes per pod (what placement may use):\n");
+    for (uint32_t p = 0; p < pods; p++) {
+        uint32_t nl;
+        const uint32_t *leaves = tsched_topology_pod_leaves(t, p, &nl);
+        uint32_t best = 0, best_leaf = leaves[0];
+        for (uint32_t i = 0; i < nl; i++) {
+            uint32_t f = tsched_topology_free_node_count(t, TSCHED_LEVEL_LEAF, leaves[i]);
+            if (f > best) {
+                best = f;
+                best_leaf = leaves[i];
+            }
+        }
+        printf("  %-5s %4u of %u nodes free; fullest-free leaf %s (%u/16)\n", tsched_topology_pod_name(t, p),
+               tsched_topology_free_node_count(t, TSCHED_LEVEL_POD, p), nl * 16,
+               tsched_topology_switch_name(t, best_leaf), best);
+    }
+    printf("\nequal-cost paths between NIC 0 of two nodes:\n");
+    if ((st = show_paths(t, "node0", "node5", "(same leaf)")) || (st = show_paths(t, "node0", "node40", "(same pod)")) ||
+        (st = show_paths(t, "node0", "node300", "(pod0 -> pod1)")))
+        goto fail;
+    printf("\nafter failing spine0 and the trunk leaf0~spine1:\n");
+    if ((st = tsched_topology_set_up(t, "spine0", 0)) || (st = tsched_topology_set_up(t, "leaf0~spine1", 0)))
+        goto fail;
+    if ((st = show_paths(t, "node0", "node40", "(same pod)")) || (st = show_paths(t, "node0", "node300", "(pod0 -> pod1)")))
+        goto fail;
+    printf("\nnext: 'topo-sched topology show -t FILE' summarises your own tsched.topology.v1 fabric,\n"
+           "'topo-sched topology import-slurm topology.conf' converts a Slurm tree topology.\n");
+    tsched_topology_free(t);
+    return CLI_OK;
+fail:
+    tsched_topology_free(t);
+    return cli_fail(st);
+}

@@ -1,0 +1,36 @@
+/* topo-sched: command-line front end of libtopo-sched (DESIGN 6). */
+#include <string.h>
+
+#include "cli.h"
+
+static const char usage[] =
+    "usage: topo-sched COMMAND [ARGS]\n"
+    "\n"
+    "  demo                                   the embedded showcase: no files needed\n"
+    "  topology show -t TOPO [-o FILE]        summary: counts per tier, GPUs, free, down\n"
+    "  topology import-slurm FILE [-o FILE]   Slurm topology.conf -> tsched.topology.v1\n"
+    "        [--gpus-per-node N] [--nics-per-node N] [--nic-gbps X] [--gpu-type T] [--name NAME]\n"
+    "  --version                              print the library version\n"
+    "\n"
+    "Files may be '-' for standard input. Exit status: 0 success, 1 no feasible answer,\n"
+    "2 bad usage or bad input, 3 internal or solver failure.\n";
+
+int main(int argc, char **argv)
+{
+    if (argc < 2)
+        return cli_usage_error("missing command");
+    const char *cmd = argv[1];
+    if (strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0 || strcmp(cmd, "help") == 0) {
+        fputs(usage, stdout);
+        return CLI_OK;
+    }
+    if (strcmp(cmd, "--version") == 0) {
+        printf("topo-sched %s\n", tsched_version());
+        return CLI_OK;
+    }
+    if (strcmp(cmd, "demo") == 0)
+        return cmd_demo(argc - 1, argv + 1);
+    if (strcmp(cmd, "topology") == 0)
+        return cmd_topology(argc - 1, argv + 1);
+    return cli_usage_error("unknown command '%s'", cmd);
+}

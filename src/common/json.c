@@ -1,0 +1,228 @@
+#include "json.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "alloc.h"
+
+tsched_status ts_json_parse(json_t **out, const char *data, size_t len)
+{
+    json_error_t err;
+    *out = json_loadb(data, len, JSON_REJECT_DUPLICATES, &err);
+    if (!*out)
+        return ts_error(TSCHED_E_PARSE, "line %d, column %d: %s", err.line, err.column, err.text);
+    return TSCHED_OK;
+}
+
+tsched_status ts_read_file(char **out, size_t *len, const char *path)
+{
+    FILE *f = strcmp(path, "-") == 0 ? stdin : fopen(path, "rb");
+    if (!f)
+        return ts_error(TSCHED_E_IO, "%s: cannot open: %s", path, strerror(errno));
+    char *buf = NULL;
+    size_t cap = 0, n = 0;
+    tsched_status st = TSCHED_OK;
+    for (;;) {
+        if ((st = TS_GROW(buf, cap, n + 65536 + 1)) != TSCHED_OK)
+            break;
+        size_t got = fread(buf + n, 1, cap - n - 1, f);
+        n += got;
+        if (got == 0) {
+            if (ferror(f))
+                st = ts_error(TSCHED_E_IO, "%s: read error", path);
+            break;
+        }
+    }
+    if (f != stdin)
+        fclose(f);
+    if (st != TSCHED_OK) {
+        free(buf);
+        return st;
+    }
+    buf[n] = '\0';
+    *out = buf;
+    *len = n;
+    return TSCHED_OK;
+}
+
+const char *ts_json_type_name(const json_t *v)
+{
+    switch (json_typeof(v)) {
+    case JSON_OBJECT: return "object";
+    case JSON_ARRAY: return "array";
+    case JSON_STRING: return "string";
+    case JSON_INTEGER: return "integer";
+    case JSON_REAL: return "number";
+    case JSON_TRUE: return "true";
+    case JSON_FALSE: return "false";
+    case JSON_NULL: return "null";
+    }
+    return "?";
+}
+
+tsched_status ts_json_check_format(const json_t *root, const char *format)
+{
+    if (!json_is_object(root))
+        return ts_error(TSCHED_E_TYPE, "document: expected an object, got %s", ts_json_type_name(root));
+    const json_t *f = json_object_get(root, "format");
+    if (!f)
+        return ts_error(TSCHED_E_FORMAT, "format: missing; expected \"%s\"", format);
+    if (!json_is_string(f))
+        return ts_error(TSCHED_E_TYPE, "format: expected a string, got %s", ts_json_type_name(f));
+    if (strcmp(json_string_value(f), format) != 0)
+        return ts_error(TSCHED_E_FORMAT, "format: unknown format or version \"%s\"; expected \"%s\"",
+                        json_string_value(f), format);
+    return TSCHED_OK;
+}
+
+tsched_status ts_json_dump(char **out, const json_t *root)
+{
+    *out = json_dumps(root, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(17));
+    if (!*out)
+        return ts_error(TSCHED_E_NOMEM, "out of memory writing JSON");
+    return TSCHED_OK;
+}
+
+#define WHERE_FMT "%s%s%s"
+#define WHERE_ARGS(where, key) (where && *where ? where : ""), (where && *where ? "." : ""), key
+
+static tsched_status get_field(const json_t **v, const json_t *obj, const char *where, const char *key,
+                               int required)
+{
+    *v = json_object_get(obj, key);
+    if (!*v || json_is_null(*v)) {
+        *v = NULL;
+        if (required)
+            return ts_error(TSCHED_E_NOT_FOUND, WHERE_FMT ": missing required field", WHERE_ARGS(where, key));
+    }
+    return TSCHED_OK;
+}
+
+/* A number as double, with the field named in the error. */
+static tsched_status get_number(double *out, const json_t *v, const char *where, const char *key)
+{
+    if (json_is_integer(v))
+        *out = (double)json_integer_value(v);
+    else if (json_is_real(v))
+        *out = json_real_value(v);
+    else
+        return ts_error(TSCHED_E_TYPE, WHERE_FMT ": expected a number, got %s", WHERE_ARGS(where, key),
+                        ts_json_type_name(v));
+    if (!isfinite(*out))
+        return ts_error(TSCHED_E_RANGE, WHERE_FMT ": not a finite number", WHERE_ARGS(where, key));
+    return TSCHED_OK;
+}
+
+tsched_status ts_json_u32(uint32_t *out, const json_t *obj, const char *where, const char *key, int required,
+                          uint32_t min, uint32_t max)
+{
+    const json_t *v;
+    tsched_status st = get_field(&v, obj, where, key, required);
+    if (st != TSCHED_OK || !v)
+        return st;
+    if (json_is_integer(v)) {
+        json_int_t x = json_integer_value(v);
+        if (x < 0)
+            return ts_error(TSCHED_E_RANGE, WHERE_FMT ": must not be negative, got %lld", WHERE_ARGS(where, key),
+                            (long long)x);
+        if (x < (json_int_t)min || (unsigned long long)x > max)
+            return ts_error(TSCHED_E_RANGE, WHERE_FMT ": %lld is out of range [%u, %u]", WHERE_ARGS(where, key),
+                            (long long)x, min, max);
+        *out = (uint32_t)x;
+        return TSCHED_OK;
+    }
+    double d;
+    if ((st = get_number(&d, v, where, key)) != TSCHED_OK)
+        return ts_error(st == TSCHED_E_TYPE ? TSCHED_E_TYPE : st, WHERE_FMT ": expected a whole number, got %s",
+                        WHERE_ARGS(where, key), json_is_number(v) ? "a non-finite number" : ts_json_type_name(v));
+    if (d < 0)
+        return ts_error(TSCHED_E_RANGE, WHERE_FMT ": must not be negative, got %g", WHERE_ARGS(where, key), d);
+    if (d != floor(d))
+        return ts_error(TSCHED_E_TYPE, WHERE_FMT ": expected a whole number, got %g", WHERE_ARGS(where, key), d);
+    if (d < min || d > max)
+        return ts_error(TSCHED_E_RANGE, WHERE_FMT ": %g is out of range [%u, %u]", WHERE_ARGS(where, key), d, min,
+                        max);
+    *out = (uint32_t)d;
+    return TSCHED_OK;
+}
+
+tsched_status ts_json_num(double *out, const json_t *obj, const char *where, const char *key, int required,
+                          double min, int min_open, double max)
+{
+    const json_t *v;
+    tsched_status st = get_field(&v, obj, where, key, required);
+    if (st != TSCHED_OK || !v)
+        return st;
+    double d;
+    if ((st = get_number(&d, v, where, key)) != TSCHED_OK)
+        return st;
+    if (d < 0 && min >= 0)
+        return ts_error(TSCHED_E_RANGE, WHERE_FMT ": must not be negative, got %g", WHERE_ARGS(where, key), d);
+    if (d < min || (min_open && d == min) || d > max)
+        return ts_error(TSCHED_E_RANGE, WHERE_FMT ": %g is out of range %s%g, %g]", WHERE_ARGS(where, key), d,
+                        min_open ? "(" : "[", min, max);
+    *out = d;
+    return TSCHED_OK;
+}
+
+tsched_status ts_json_str(const char **out, const json_t *obj, const char *where, const char *key, int required)
+{
+    const json_t *v;
+    tsched_status st = get_field(&v, obj, where, key, required);
+    if (st != TSCHED_OK || !v)
+        return st;
+    if (!json_is_string(v))
+        return ts_error(TSCHED_E_TYPE, WHERE_FMT ": expected a string, got %s", WHERE_ARGS(where, key),
+                        ts_json_type_name(v));
+    if (json_string_length(v) == 0)
+        return ts_error(TSCHED_E_RANGE, WHERE_FMT ": must not be empty", WHERE_ARGS(where, key));
+    if (strlen(json_string_value(v)) != json_string_length(v))
+        return ts_error(TSCHED_E_RANGE, WHERE_FMT ": contains a NUL character", WHERE_ARGS(where, key));
+    *out = json_string_value(v);
+    return TSCHED_OK;
+}
+
+tsched_status ts_json_arr(const json_t **out, const json_t *obj, const char *where, const char *key, int required)
+{
+    const json_t *v;
+    tsched_status st = get_field(&v, obj, where, key, required);
+    *out = NULL;
+    if (st != TSCHED_OK || !v)
+        return st;
+    if (!json_is_array(v))
+        return ts_error(TSCHED_E_TYPE, WHERE_FMT ": expected an array, got %s", WHERE_ARGS(where, key),
+                        ts_json_type_name(v));
+    *out = v;
+    return TSCHED_OK;
+}
+
+tsched_status ts_json_obj(const json_t **out, const json_t *obj, const char *where, const char *key, int required)
+{
+    const json_t *v;
+    tsched_status st = get_field(&v, obj, where, key, required);
+    *out = NULL;
+    if (st != TSCHED_OK || !v)
+        return st;
+    if (!json_is_object(v))
+        return ts_error(TSCHED_E_TYPE, WHERE_FMT ": expected an object, got %s", WHERE_ARGS(where, key),
+                        ts_json_type_name(v));
+    *out = v;
+    return TSCHED_OK;
+}
+
+tsched_status ts_json_set(json_t *obj, const char *key, json_t *value)
+{
+    if (!value || json_object_set_new(obj, key, value) != 0)
+        return ts_error(TSCHED_E_NOMEM, "out of memory building JSON field %s", key);
+    return TSCHED_OK;
+}
+
+tsched_status ts_json_push(json_t *arr, json_t *value)
+{
+    if (!value || json_array_append_new(arr, value) != 0)
+        return ts_error(TSCHED_E_NOMEM, "out of memory building a JSON array");
+    return TSCHED_OK;
+}

@@ -1,0 +1,39 @@
+/* Internal: strict field readers over jansson. Each reader names the field in its error
+ * as `where.key` (e.g. `nodes[12].leaf`), which is the contract of DESIGN 5. */
+#ifndef TS_COMMON_JSON_H
+#define TS_COMMON_JSON_H
+
+#include <jansson.h>
+#include <stdint.h>
+
+#include "error.h"
+
+/* Parse `len` bytes; rejects duplicate keys. Errors: TSCHED_E_PARSE with line:column. */
+tsched_status ts_json_parse(json_t **out, const char *data, size_t len);
+/* Read a whole file ("-" = stdin) into a NUL-terminated buffer. Errors: TSCHED_E_IO. */
+tsched_status ts_read_file(char **out, size_t *len, const char *path);
+/* Check that root is an object whose "format" equals `format`. */
+tsched_status ts_json_check_format(const json_t *root, const char *format);
+/* Serialise; the caller frees with tsched_free(). Keys keep insertion order. */
+tsched_status ts_json_dump(char **out, const json_t *root);
+
+/* Where-prefixed field readers. `required`: absent -> TSCHED_E_NOT_FOUND; otherwise the
+ * default is left in *out. Numbers accept JSON integers and integral reals. */
+tsched_status ts_json_u32(uint32_t *out, const json_t *obj, const char *where, const char *key, int required,
+                          uint32_t min, uint32_t max);
+/* Finite double in [min, max]; `min_open` makes the lower bound exclusive. */
+tsched_status ts_json_num(double *out, const json_t *obj, const char *where, const char *key, int required,
+                          double min, int min_open, double max);
+tsched_status ts_json_str(const char **out, const json_t *obj, const char *where, const char *key, int required);
+/* An array field; absent and optional -> *out = NULL. */
+tsched_status ts_json_arr(const json_t **out, const json_t *obj, const char *where, const char *key, int required);
+/* An object field; absent and optional -> *out = NULL. */
+tsched_status ts_json_obj(const json_t **out, const json_t *obj, const char *where, const char *key, int required);
+/* Name of a JSON type for messages ("string", "array", ...). */
+const char *ts_json_type_name(const json_t *v);
+
+/* Build helpers: jansson calls that fail only on allocation; they record TSCHED_E_NOMEM. */
+tsched_status ts_json_set(json_t *obj, const char *key, json_t *value);
+tsched_status ts_json_push(json_t *arr, json_t *value);
+
+#endif

@@ -1,0 +1,21 @@
+/* Internal: the only source of randomness, always from an explicit seed
+ * (xoshiro256** seeded through splitmix64), so results are reproducible byte for byte. */
+#ifndef TS_COMMON_RNG_H
+#define TS_COMMON_RNG_H
+
+#include <stdint.h>
+
+typedef struct ts_rng {
+    uint64_t s[4];
+} ts_rng;
+
+void ts_rng_seed(ts_rng *rng, uint64_t seed);
+uint64_t ts_rng_next(ts_rng *rng);
+/* Uniform integer in [0, n), unbiased; n = 0 gives 0. */
+uint64_t ts_rng_below(ts_rng *rng, uint64_t n);
+/* Uniform double in [0, 1). */
+double ts_rng_double(ts_rng *rng);
+/* Fisher-Yates shuffle of n uint32 values. */
+void ts_rng_shuffle_u32(ts_rng *rng, uint32_t *a, uint32_t n);
+
+#endif

@@ -1,0 +1,186 @@
+/* The leaf_spine and clos3 generators of DESIGN 5.1. Names use global indices in
+ * pod -> leaf -> slot order; switch indices are leaves, then spines, then cores. */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "../common/alloc.h"
+#include "topology_internal.h"
+
+void tsched_topology_params_init(tsched_gen_params *p, tsched_gen_kind kind)
+{
+    if (!p)
+        return;
+    memset(p, 0, sizeof *p);
+    p->size = sizeof *p;
+    p->kind = kind;
+    p->nodes_per_leaf = 16;
+    p->gpus_per_node = 8;
+    p->nic_gbps = 400;
+    p->oversubscription = 1.0;
+    if (kind == TSCHED_GEN_LEAF_SPINE) {
+        p->leaves = 8;
+        p->spines = 8;
+    } else {
+        p->pods = 4;
+        p->leaves_per_pod = 8;
+        p->spines_per_pod = 8;
+        p->cores = 16;
+    }
+}
+
+static tsched_status need(uint32_t v, const char *field)
+{
+    if (v == 0)
+        return ts_error(TSCHED_E_RANGE, "generate.%s: must be at least 1", field);
+    return TSCHED_OK;
+}
+
+/* ceil(a / b) for positive reals, as a link count of at least 1. */
+static uint64_t ceil_div(double a, double b)
+{
+    double q = ceil(a / b - 1e-9);
+    return q < 1 ? 1 : (uint64_t)q;
+}
+
+static tsched_status add_named(tsched_topology *t, const char *prefix, uint32_t i, int tier, const char *pod)
+{
+    char name[32];
+    snprintf(name, sizeof name, "%s%u", prefix, i);
+    return tsched_topology_add_switch(NULL, t, name, tier, pod);
+}
+
+static tsched_status link_named(tsched_topology *t, const char *pa, uint32_t a, const char *pb, uint32_t b,
+                                double gbps, uint64_t count)
+{
+    char na[32], nb[32];
+    snprintf(na, sizeof na, "%s%u", pa, a);
+    snprintf(nb, sizeof nb, "%s%u", pb, b);
+    return ts_topology_add_link_total(t, na, nb, gbps * (double)count, (uint32_t)count);
+}
+
+tsched_status ts_topology_generate_into(tsched_topology *t, const tsched_gen_params *p)
+{
+    tsched_status st = TSCHED_OK;
+    if (!p || p->size < sizeof *p)
+        return ts_error(TSCHED_E_INVALID, "generate: parameters are NULL or not initialised with "
+                                          "tsched_topology_params_init()");
+    int clos3 = p->kind == TSCHED_GEN_CLOS3;
+    if (p->kind != TSCHED_GEN_LEAF_SPINE && !clos3)
+        return ts_error(TSCHED_E_FORMAT, "generate.kind: unknown kind %d", (int)p->kind);
+    uint32_t leaves = clos3 ? 0 : p->leaves, spines = clos3 ? 0 : p->spines;
+    if (clos3) {
+        if ((st = need(p->pods, "pods")) || (st = need(p->leaves_per_pod, "leaves_per_pod")) ||
+            (st = need(p->spines_per_pod, "spines_per_pod")) || (st = need(p->cores, "cores")))
+            return st;
+        if (p->cores < p->spines_per_pod)
+            return ts_error(TSCHED_E_RANGE,
+                            "generate.cores: %u cores leave some of the %u spine planes without a core; need at "
+                            "least spines_per_pod",
+                            p->cores, p->spines_per_pod);
+    } else {
+        if ((st = need(p->leaves, "leaves")) || (st = need(p->spines, "spines")))
+            return st;
+    }
+    if ((st = need(p->nodes_per_leaf, "nodes_per_leaf")) || (st = need(p->gpus_per_node, "gpus_per_node")))
+        return st;
+    if (p->gpus_per_node > TS_MAX_GPUS_PER_NODE)
+        return ts_error(TSCHED_E_RANGE, "generate.gpus_per_node: %u is out of range [1, %u]", p->gpus_per_node,
+                        TS_MAX_GPUS_PER_NODE);
+    uint32_t nics = p->nics_per_node ? p->nics_per_node : p->gpus_per_node;
+    if (nics > TS_MAX_NICS_PER_NODE)
+        return ts_error(TSCHED_E_RANGE, "generate.nics_per_node: %u is out of range [1, %u]", nics,
+                        TS_MAX_NICS_PER_NODE);
+    if (!isfinite(p->nic_gbps) || p->nic_gbps <= 0 || p->nic_gbps > TS_MAX_GBPS)
+        return ts_error(TSCHED_E_RANGE, "generate.nic_gbps: %g is out of range (0, %g]", p->nic_gbps, TS_MAX_GBPS);
+    double over = p->oversubscription == 0 ? 1.0 : p->oversubscription;
+    if (!isfinite(over) || over < 1 || over > 1e6)
+        return ts_error(TSCHED_E_RANGE, "generate.oversubscription: %g is out of range [1, 1e6]", over);
+
+    /* Sizes in 64 bits first, so absurd shapes fail before any allocation. */
+    uint64_t nleaves = clos3 ? (uint64_t)p->pods * p->leaves_per_pod : leaves;
+    uint64_t nspines = clos3 ? (uint64_t)p->pods * p->spines_per_pod : spines;
+    uint64_t nnodes = nleaves * p->nodes_per_leaf;
+    uint64_t nswitches = nleaves + nspines + (clos3 ? p->cores : 0);
+    uint64_t ntrunks = clos3 ? nleaves * p->spines_per_pod + (uint64_t)p->pods * p->cores : nleaves * spines;
+    if (nnodes > TS_MAX_NODES)
+        return ts_error(TSCHED_E_TOO_LARGE, "generate: %llu nodes exceed the limit of %u",
+                        (unsigned long long)nnodes, TS_MAX_NODES);
+    if (nswitches > TS_MAX_SWITCHES)
+        return ts_error(TSCHED_E_TOO_LARGE, "generate: %llu switches exceed the limit of %u",
+                        (unsigned long long)nswitches, TS_MAX_SWITCHES);
+    if (ntrunks > TS_MAX_TRUNKS)
+        return ts_error(TSCHED_E_TOO_LARGE, "generate: %llu trunks exceed the limit of %u",
+                        (unsigned long long)ntrunks, TS_MAX_TRUNKS);
+
+    /* Capacities (doc/topology.md): every fabric link runs at nic_gbps; a leaf-spine trunk
+     * has enough links to carry the leaf's NICs spread over its spines, divided by the
+     * oversubscription; a spine-core trunk likewise carries the spine's downlinks spread
+     * over the cores of its plane. */
+    uint64_t nics_per_leaf = (uint64_t)p->nodes_per_leaf * nics;
+    uint32_t spl = clos3 ? p->spines_per_pod : spines;
+    uint64_t up_ls = p->uplinks ? p->uplinks : ceil_div((double)nics_per_leaf, spl * over);
+    uint64_t lpp = clos3 ? p->leaves_per_pod : 0;
+    uint64_t cores_per_plane_min = clos3 ? p->cores / p->spines_per_pod : 0;
+    if (up_ls > TS_MAX_LINK_COUNT)
+        return ts_error(TSCHED_E_TOO_LARGE, "generate: %llu links per leaf-spine trunk exceed the limit of %u",
+                        (unsigned long long)up_ls, TS_MAX_LINK_COUNT);
+
+    char pod[32];
+    for (uint64_t l = 0; l < nleaves && st == TSCHED_OK; l++) {
+        snprintf(pod, sizeof pod, "pod%llu", (unsigned long long)(clos3 ? l / lpp : 0));
+        st = add_named(t, "leaf", (uint32_t)l, TSCHED_TIER_LEAF, clos3 ? pod : NULL);
+    }
+    for (uint64_t s = 0; s < nspines && st == TSCHED_OK; s++) {
+        snprintf(pod, sizeof pod, "pod%llu", (unsigned long long)(clos3 ? s / p->spines_per_pod : 0));
+        st = add_named(t, "spine", (uint32_t)s, TSCHED_TIER_SPINE, clos3 ? pod : NULL);
+    }
+    for (uint32_t c = 0; clos3 && c < p->cores && st == TSCHED_OK; c++)
+        st = add_named(t, "core", c, TSCHED_TIER_CORE, NULL);
+    const char *type = p->gpu_type && *p->gpu_type ? p->gpu_type : "GPU";
+    char nname[32], lname[32];
+    for (uint64_t n = 0; n < nnodes && st == TSCHED_OK; n++) {
+        snprintf(nname, sizeof nname, "node%llu", (unsigned long long)n);
+        snprintf(lname, sizeof lname, "leaf%llu", (unsigned long long)(n / p->nodes_per_leaf));
+        st = tsched_topology_add_node(NULL, t, nname, lname, p->gpus_per_node, nics, type, p->nic_gbps);
+    }
+    for (uint64_t l = 0; l < nleaves && st == TSCHED_OK; l++) {
+        uint64_t first = clos3 ? (l / lpp) * p->spines_per_pod : 0;
+        for (uint32_t s = 0; s < spl && st == TSCHED_OK; s++)
+            st = link_named(t, "leaf", (uint32_t)l, "spine", (uint32_t)(first + s), p->nic_gbps, up_ls);
+    }
+    if (clos3) {
+        for (uint32_t pd = 0; pd < p->pods && st == TSCHED_OK; pd++) {
+            for (uint32_t s = 0; s < p->spines_per_pod && st == TSCHED_OK; s++) {
+                uint64_t in_plane = cores_per_plane_min + (s < p->cores % p->spines_per_pod ? 1 : 0);
+                uint64_t spine_up = ceil_div((double)(lpp * up_ls), over);
+                uint64_t per_core = ceil_div((double)spine_up, (double)in_plane);
+                if (per_core > TS_MAX_LINK_COUNT) {
+                    st = ts_error(TSCHED_E_TOO_LARGE, "generate: %llu links per spine-core trunk exceed the limit of %u",
+                                  (unsigned long long)per_core, TS_MAX_LINK_COUNT);
+                    break;
+                }
+                for (uint32_t c = s; c < p->cores && st == TSCHED_OK; c += p->spines_per_pod)
+                    st = link_named(t, "spine", pd * p->spines_per_pod + s, "core", c, p->nic_gbps, per_core);
+            }
+        }
+    }
+    return st;
+}
+
+tsched_status tsched_topology_generate(tsched_topology **out, const tsched_gen_params *p)
+{
+    tsched_status st;
+    if (!out)
+        return ts_error(TSCHED_E_INVALID, "tsched_topology_generate: out is NULL");
+    *out = NULL;
+    tsched_topology *t;
+    if ((st = tsched_topology_new(&t, p ? p->name : NULL)) != TSCHED_OK)
+        return st;
+    if ((st = ts_topology_generate_into(t, p)) != TSCHED_OK || (st = tsched_topology_build(t)) != TSCHED_OK) {
+        tsched_topology_free(t);
+        return st;
+    }
+    *out = t;
+    return TSCHED_OK;
+}

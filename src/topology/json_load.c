@@ -1,0 +1,260 @@
+/* Reading `tsched.topology.v1` (DESIGN 5.1). Every error names the field as a JSON path
+ * (`nodes[12].leaf`); the file loader prefixes the file name. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../common/alloc.h"
+#include "../common/json.h"
+#include "topology_internal.h"
+
+#define TOPOLOGY_FORMAT "tsched.topology.v1"
+
+static tsched_status read_generate(tsched_gen_params *p, const json_t *g)
+{
+    tsched_status st;
+    const char *kind;
+    if ((st = ts_json_str(&kind, g, "generate", "kind", 1)) != TSCHED_OK)
+        return st;
+    if (strcmp(kind, "leaf_spine") == 0)
+        tsched_topology_params_init(p, TSCHED_GEN_LEAF_SPINE);
+    else if (strcmp(kind, "clos3") == 0)
+        tsched_topology_params_init(p, TSCHED_GEN_CLOS3);
+    else
+        return ts_error(TSCHED_E_FORMAT, "generate.kind: unknown kind \"%s\"; expected \"leaf_spine\" or \"clos3\"",
+                        kind);
+    int clos3 = p->kind == TSCHED_GEN_CLOS3;
+    const uint32_t big = UINT32_MAX;
+    if (clos3) {
+        if ((st = ts_json_u32(&p->pods, g, "generate", "pods", 1, 1, big)) ||
+            (st = ts_json_u32(&p->leaves_per_pod, g, "generate", "leaves_per_pod", 1, 1, big)) ||
+            (st = ts_json_u32(&p->spines_per_pod, g, "generate", "spines_per_pod", 1, 1, big)) ||
+            (st = ts_json_u32(&p->cores, g, "generate", "cores", 1, 1, big)))
+            return st;
+    } else {
+        if ((st = ts_json_u32(&p->leaves, g, "generate", "leaves", 1, 1, big)) ||
+            (st = ts_json_u32(&p->spines, g, "generate", "spines", 1, 1, big)))
+            return st;
+    }
+    if ((st = ts_json_u32(&p->nodes_per_leaf, g, "generate", "nodes_per_leaf", 1, 1, big)) ||
+        (st = ts_json_u32(&p->gpus_per_node, g, "generate", "gpus_per_node", 1, 1, TS_MAX_GPUS_PER_NODE)) ||
+        (st = ts_json_u32(&p->nics_per_node, g, "generate", "nics_per_node", 0, 1, TS_MAX_NICS_PER_NODE)) ||
+        (st = ts_json_u32(&p->uplinks, g, "generate", "uplinks", 0, 1, TS_MAX_LINK_COUNT)) ||
+        (st = ts_json_num(&p->nic_gbps, g, "generate", "nic_gbps", 1, 0, 1, TS_MAX_GBPS)) ||
+        (st = ts_json_num(&p->oversubscription, g, "generate", "oversubscription", 0, 1, 0, 1e6)) ||
+        (st = ts_json_str(&p->gpu_type, g, "generate", "gpu_type", 0)))
+        return st;
+    return TSCHED_OK;
+}
+
+static tsched_status read_switches(tsched_topology *t, const json_t *arr)
+{
+    tsched_status st;
+    size_t i;
+    const json_t *v;
+    t->switch_base = t->nswitches;
+    json_array_foreach(arr, i, v)
+    {
+        char where[48];
+        snprintf(where, sizeof where, "switches[%zu]", i);
+        if (!json_is_object(v))
+            return ts_error(TSCHED_E_TYPE, "%s: expected an object, got %s", where, ts_json_type_name(v));
+        const char *name, *pod = NULL;
+        uint32_t tier;
+        if ((st = ts_json_str(&name, v, where, "name", 1)) || (st = ts_json_u32(&tier, v, where, "tier", 1, 0, 2)) ||
+            (st = ts_json_str(&pod, v, where, "pod", 0)) ||
+            (st = tsched_topology_add_switch(NULL, t, name, (int)tier, pod)))
+            return st;
+    }
+    return TSCHED_OK;
+}
+
+static tsched_status read_rails(tsched_topology *t, uint32_t node, const json_t *rails, const char *where)
+{
+    size_t n = json_array_size(rails);
+    const char **names = ts_calloc(n ? n : 1, sizeof *names);
+    if (!names)
+        return TSCHED_E_NOMEM;
+    tsched_status st = TSCHED_OK;
+    for (size_t k = 0; k < n; k++) {
+        const json_t *r = json_array_get(rails, k);
+        if (!json_is_string(r) || json_string_length(r) == 0) {
+            st = ts_error(TSCHED_E_TYPE, "%s.rails[%zu]: expected a leaf name, got %s", where, k,
+                          json_is_string(r) ? "an empty string" : ts_json_type_name(r));
+            goto out;
+        }
+        names[k] = json_string_value(r);
+    }
+    st = tsched_topology_set_rails(t, node, names, (uint32_t)n);
+out:
+    free(names);
+    return st;
+}
+
+static tsched_status read_nodes(tsched_topology *t, const json_t *arr, double default_gbps)
+{
+    tsched_status st;
+    size_t i;
+    const json_t *v;
+    t->node_base = t->nnodes;
+    json_array_foreach(arr, i, v)
+    {
+        char where[48];
+        snprintf(where, sizeof where, "nodes[%zu]", i);
+        if (!json_is_object(v))
+            return ts_error(TSCHED_E_TYPE, "%s: expected an object, got %s", where, ts_json_type_name(v));
+        const char *name, *leaf = NULL, *type = NULL;
+        uint32_t gpus, nics = 0, idx;
+        double gbps = default_gbps;
+        const json_t *rails;
+        if ((st = ts_json_str(&name, v, where, "name", 1)) || (st = ts_json_arr(&rails, v, where, "rails", 0)) ||
+            (st = ts_json_str(&leaf, v, where, "leaf", rails == NULL)) ||
+            (st = ts_json_u32(&gpus, v, where, "gpus", 1, 1, TS_MAX_GPUS_PER_NODE)) ||
+            (st = ts_json_u32(&nics, v, where, "nics", 0, 1, TS_MAX_NICS_PER_NODE)) ||
+            (st = ts_json_str(&type, v, where, "gpu_type", 0)) ||
+            (st = ts_json_num(&gbps, v, where, "nic_gbps", 0, 0, 1, TS_MAX_GBPS)))
+            return st;
+        if (nics == 0)
+            nics = rails ? (uint32_t)json_array_size(rails) : gpus;
+        if (rails && !leaf) {
+            const json_t *r0 = json_array_get(rails, 0);
+            leaf = json_is_string(r0) && json_string_length(r0) ? json_string_value(r0) : NULL;
+            if (!leaf)
+                return ts_error(TSCHED_E_NOT_FOUND, "%s.rails[0]: a node needs a leaf for its first NIC", where);
+        }
+        if ((st = tsched_topology_add_node(&idx, t, name, leaf, gpus, nics, type, gbps)) != TSCHED_OK)
+            return st;
+        if (rails && (st = read_rails(t, idx, rails, where)) != TSCHED_OK)
+            return st;
+    }
+    return TSCHED_OK;
+}
+
+static tsched_status read_links(tsched_topology *t, const json_t *arr)
+{
+    tsched_status st;
+    size_t i;
+    const json_t *v;
+    t->link_base = t->nlinks_in;
+    json_array_foreach(arr, i, v)
+    {
+        char where[48];
+        snprintf(where, sizeof where, "links[%zu]", i);
+        if (!json_is_object(v))
+            return ts_error(TSCHED_E_TYPE, "%s: expected an object, got %s", where, ts_json_type_name(v));
+        const char *a, *b;
+        double gbps, cap = 0;
+        uint32_t count = 1;
+        if ((st = ts_json_str(&a, v, where, "a", 1)) || (st = ts_json_str(&b, v, where, "b", 1)) ||
+            (st = ts_json_num(&gbps, v, where, "gbps", 1, 0, 1, TS_MAX_GBPS)) ||
+            (st = ts_json_u32(&count, v, where, "count", 0, 1, TS_MAX_LINK_COUNT)) ||
+            (st = ts_json_num(&cap, v, where, "capacity_gbps", 0, 0, 1, TS_MAX_GBPS * (double)TS_MAX_LINK_COUNT)))
+            return st;
+        /* capacity_gbps (written by the saver when gbps * count would not give the
+         * trunk's capacity back exactly) wins over gbps * count. */
+        if ((st = ts_topology_add_link_total(t, a, b, cap > 0 ? cap : gbps * count, count)) != TSCHED_OK)
+            return st;
+    }
+    return TSCHED_OK;
+}
+
+static tsched_status read_state(tsched_topology *t, const json_t *state)
+{
+    tsched_status st;
+    const json_t *free_gpus, *down;
+    if ((st = ts_json_obj(&free_gpus, state, "state", "free_gpus", 0)) ||
+        (st = ts_json_arr(&down, state, "state", "down", 0)))
+        return st;
+    if (free_gpus) {
+        const char *key;
+        const json_t *v;
+        json_object_foreach((json_t *)free_gpus, key, v)
+        {
+            uint32_t n = tsched_topology_find_node(t, key), f;
+            if (n == TSCHED_NONE)
+                return ts_error(TSCHED_E_NOT_FOUND, "state.free_gpus.%s: no node named \"%s\"", key, key);
+            if ((st = ts_json_u32(&f, free_gpus, "state.free_gpus", key, 1, 0, UINT32_MAX)) != TSCHED_OK)
+                return st;
+            if ((st = tsched_topology_set_free_gpus(t, n, f)) != TSCHED_OK)
+                return st;
+        }
+    }
+    if (down) {
+        size_t i;
+        const json_t *v;
+        json_array_foreach(down, i, v)
+        {
+            char where[48];
+            snprintf(where, sizeof where, "state.down[%zu]", i);
+            if (!json_is_string(v))
+                return ts_error(TSCHED_E_TYPE, "%s: expected a name, got %s", where, ts_json_type_name(v));
+            if ((st = tsched_topology_set_up(t, json_string_value(v), 0)) != TSCHED_OK)
+                return ts_error_prefix(st, where);
+        }
+    }
+    return TSCHED_OK;
+}
+
+static tsched_status load_doc(tsched_topology **out, const json_t *root)
+{
+    tsched_status st;
+    const char *name = NULL;
+    const json_t *gen, *nodes, *switches, *links, *state;
+    if ((st = ts_json_check_format(root, TOPOLOGY_FORMAT)) || (st = ts_json_str(&name, root, "", "name", 0)) ||
+        (st = ts_json_obj(&gen, root, "", "generate", 0)) || (st = ts_json_arr(&nodes, root, "", "nodes", 0)) ||
+        (st = ts_json_arr(&switches, root, "", "switches", 0)) || (st = ts_json_arr(&links, root, "", "links", 0)) ||
+        (st = ts_json_obj(&state, root, "", "state", 0)))
+        return st;
+    if (!gen && !nodes && !switches)
+        return ts_error(TSCHED_E_NOT_FOUND, "document: neither \"generate\" nor \"nodes\"/\"switches\": the fabric is empty");
+    tsched_topology *t;
+    if ((st = tsched_topology_new(&t, name)) != TSCHED_OK)
+        return st;
+    tsched_gen_params p;
+    double default_gbps = 400;
+    if (gen) {
+        if ((st = read_generate(&p, gen)) != TSCHED_OK || (st = ts_topology_generate_into(t, &p)) != TSCHED_OK)
+            goto fail;
+        default_gbps = p.nic_gbps;
+    }
+    if ((switches && (st = read_switches(t, switches))) || (nodes && (st = read_nodes(t, nodes, default_gbps))) ||
+        (links && (st = read_links(t, links))) || (st = tsched_topology_build(t)) ||
+        (state && (st = read_state(t, state))))
+        goto fail;
+    *out = t;
+    return TSCHED_OK;
+fail:
+    tsched_topology_free(t);
+    return st;
+}
+
+tsched_status tsched_topology_load_string(tsched_topology **out, const char *json, size_t len)
+{
+    if (!out)
+        return ts_error(TSCHED_E_INVALID, "tsched_topology_load_string: out is NULL");
+    *out = NULL;
+    if (!json)
+        return ts_error(TSCHED_E_INVALID, "tsched_topology_load_string: json is NULL");
+    json_t *root;
+    tsched_status st = ts_json_parse(&root, json, len);
+    if (st != TSCHED_OK)
+        return st;
+    st = load_doc(out, root);
+    json_decref(root);
+    return st;
+}
+
+tsched_status tsched_topology_load_file(tsched_topology **out, const char *path)
+{
+    if (!out || !path)
+        return ts_error(TSCHED_E_INVALID, "tsched_topology_load_file: out or path is NULL");
+    *out = NULL;
+    char *buf;
+    size_t len;
+    tsched_status st = ts_read_file(&buf, &len, path);
+    if (st != TSCHED_OK)
+        return st;
+    st = tsched_topology_load_string(out, buf, len);
+    free(buf);
+    return st == TSCHED_OK ? st : ts_error_prefix(st, strcmp(path, "-") == 0 ? "<stdin>" : path);
+}

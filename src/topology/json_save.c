@@ -1,0 +1,250 @@
+/* Writing `tsched.topology.v1` (always explicit, so any fabric round-trips) and the
+ * `tsched.topology-summary.v1` of `topo-sched topology show`. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../common/alloc.h"
+#include "../common/json.h"
+#include "topology_internal.h"
+
+static tsched_status check_built(const tsched_topology *t, const char *fn)
+{
+    if (!t)
+        return ts_error(TSCHED_E_INVALID, "%s: topology is NULL", fn);
+    if (!t->built)
+        return ts_error(TSCHED_E_STATE, "%s: the topology is not built", fn);
+    return TSCHED_OK;
+}
+
+static const char *sw_name(const tsched_topology *t, uint32_t s) { return ts_strtab_str(&t->switch_names, s); }
+
+static tsched_status trunk_name(char **out, const tsched_topology *t, uint32_t r)
+{
+    const char *a = sw_name(t, t->tr_lower[r]), *b = sw_name(t, t->tr_upper[r]);
+    size_t n = strlen(a) + strlen(b) + 2;
+    if (!(*out = ts_malloc(n, 1)))
+        return TSCHED_E_NOMEM;
+    snprintf(*out, n, "%s~%s", a, b);
+    return TSCHED_OK;
+}
+
+static tsched_status node_json(json_t **out, const tsched_topology *t, uint32_t n)
+{
+    tsched_status st;
+    json_t *o = json_object();
+    if (!o)
+        return ts_error(TSCHED_E_NOMEM, "out of memory building JSON");
+    if ((st = ts_json_set(o, "name", json_string(ts_strtab_str(&t->node_names, n)))) ||
+        (st = ts_json_set(o, "leaf", json_string(sw_name(t, t->node_leaf[n])))) ||
+        (st = ts_json_set(o, "gpus", json_integer(t->node_gpus[n]))) ||
+        (st = ts_json_set(o, "gpu_type", json_string(ts_strtab_str(&t->gpu_types, t->node_type[n])))) ||
+        (st = ts_json_set(o, "nics", json_integer(t->node_nics[n]))) ||
+        (st = ts_json_set(o, "nic_gbps", json_real(t->node_gbps[n]))))
+        goto fail;
+    if (t->node_rail[n] != UINT32_MAX) {
+        json_t *r = json_array();
+        if ((st = ts_json_set(o, "rails", r)) != TSCHED_OK)
+            goto fail;
+        for (uint32_t k = 0; k < t->node_nics[n]; k++)
+            if ((st = ts_json_push(r, json_string(sw_name(t, t->rail[t->node_rail[n] + k])))) != TSCHED_OK)
+                goto fail;
+    }
+    *out = o;
+    return TSCHED_OK;
+fail:
+    json_decref(o);
+    return st;
+}
+
+static tsched_status switch_json(json_t **out, const tsched_topology *t, uint32_t s)
+{
+    tsched_status st;
+    json_t *o = json_object();
+    if (!o)
+        return ts_error(TSCHED_E_NOMEM, "out of memory building JSON");
+    if ((st = ts_json_set(o, "name", json_string(sw_name(t, s)))) ||
+        (st = ts_json_set(o, "tier", json_integer(t->sw_tier[s]))) ||
+        (t->sw_pod[s] != UINT32_MAX && (st = ts_json_set(o, "pod", json_string(ts_strtab_str(&t->pod_names, t->sw_pod[s]))))))
+        goto fail;
+    *out = o;
+    return TSCHED_OK;
+fail:
+    json_decref(o);
+    return st;
+}
+
+static tsched_status link_json(json_t **out, const tsched_topology *t, uint32_t r)
+{
+    tsched_status st;
+    json_t *o = json_object();
+    if (!o)
+        return ts_error(TSCHED_E_NOMEM, "out of memory building JSON");
+    double per = t->tr_gbps[r] / t->tr_links[r];
+    if ((st = ts_json_set(o, "a", json_string(sw_name(t, t->tr_lower[r])))) ||
+        (st = ts_json_set(o, "b", json_string(sw_name(t, t->tr_upper[r])))) ||
+        (st = ts_json_set(o, "gbps", json_real(per))) || (st = ts_json_set(o, "count", json_integer(t->tr_links[r]))))
+        goto fail;
+    /* Only when gbps * count does not give the capacity back to the bit. */
+    if (per * t->tr_links[r] != t->tr_gbps[r] && (st = ts_json_set(o, "capacity_gbps", json_real(t->tr_gbps[r]))))
+        goto fail;
+    *out = o;
+    return TSCHED_OK;
+fail:
+    json_decref(o);
+    return st;
+}
+
+/* The three down lists: nodes, switches, trunks ("lower~upper"), in index order. */
+static tsched_status down_lists(json_t **nodes, json_t **switches, json_t **trunks, const tsched_topology *t)
+{
+    tsched_status st = TSCHED_OK;
+    *nodes = json_array();
+    *switches = json_array();
+    *trunks = json_array();
+    if (!*nodes || !*switches || !*trunks) {
+        st = ts_error(TSCHED_E_NOMEM, "out of memory building JSON");
+        goto fail;
+    }
+    for (uint32_t n = 0; n < t->nnodes; n++)
+        if (!t->node_up[n] && (st = ts_json_push(*nodes, json_string(ts_strtab_str(&t->node_names, n)))))
+            goto fail;
+    for (uint32_t s = 0; s < t->nswitches; s++)
+        if (!t->sw_up[s] && (st = ts_json_push(*switches, json_string(sw_name(t, s)))))
+            goto fail;
+    for (uint32_t r = 0; r < t->ntrunks; r++) {
+        if (t->tr_up[r])
+            continue;
+        char *name;
+        if ((st = trunk_name(&name, t, r)) != TSCHED_OK)
+            goto fail;
+        st = ts_json_push(*trunks, json_string(name));
+        free(name);
+        if (st)
+            goto fail;
+    }
+    return TSCHED_OK;
+fail:
+    json_decref(*nodes);
+    json_decref(*switches);
+    json_decref(*trunks);
+    *nodes = *switches = *trunks = NULL;
+    return st;
+}
+
+static tsched_status build_doc(json_t *root, const tsched_topology *t)
+{
+    tsched_status st;
+    json_t *nodes = json_array(), *switches = json_array(), *links = json_array(), *state = json_object(),
+           *free_gpus = json_object();
+    if ((st = ts_json_set(root, "format", json_string("tsched.topology.v1"))) ||
+        (st = ts_json_set(root, "name", json_string(t->name))) || (st = ts_json_set(root, "nodes", nodes)) ||
+        (st = ts_json_set(root, "switches", switches)) || (st = ts_json_set(root, "links", links)) ||
+        (st = ts_json_set(root, "state", state)) || (st = ts_json_set(state, "free_gpus", free_gpus)))
+        return st;
+    json_t *o = NULL;
+    for (uint32_t n = 0; n < t->nnodes; n++) {
+        if ((st = node_json(&o, t, n)) || (st = ts_json_push(nodes, o)))
+            return st;
+        if (t->node_free[n] != t->node_gpus[n] &&
+            (st = ts_json_set(free_gpus, ts_strtab_str(&t->node_names, n), json_integer(t->node_free[n]))))
+            return st;
+    }
+    for (uint32_t s = 0; s < t->nswitches; s++)
+        if ((st = switch_json(&o, t, s)) || (st = ts_json_push(switches, o)))
+            return st;
+    for (uint32_t r = 0; r < t->ntrunks; r++)
+        if ((st = link_json(&o, t, r)) || (st = ts_json_push(links, o)))
+            return st;
+    json_t *dn, *ds, *dt;
+    if ((st = down_lists(&dn, &ds, &dt, t)) != TSCHED_OK)
+        return st;
+    /* One flat list, as the format reads it: nodes, switches, then links. */
+    json_array_extend(dn, ds);
+    json_array_extend(dn, dt);
+    json_decref(ds);
+    json_decref(dt);
+    return ts_json_set(state, "down", dn);
+}
+
+tsched_status tsched_topology_to_json(char **out, const tsched_topology *t)
+{
+    tsched_status st;
+    if (!out)
+        return ts_error(TSCHED_E_INVALID, "tsched_topology_to_json: out is NULL");
+    *out = NULL;
+    if ((st = check_built(t, "tsched_topology_to_json")) != TSCHED_OK)
+        return st;
+    json_t *root = json_object();
+    if (!root)
+        return ts_error(TSCHED_E_NOMEM, "out of memory building JSON");
+    if ((st = build_doc(root, t)) == TSCHED_OK)
+        st = ts_json_dump(out, root);
+    json_decref(root);
+    return st;
+}
+
+
+tsched_status tsched_topology_save_file(const tsched_topology *t, const char *path)
+{
+    if (!path)
+        return ts_error(TSCHED_E_INVALID, "tsched_topology_save_file: path is NULL");
+    char *text;
+    tsched_status st = tsched_topology_to_json(&text, t);
+    if (st != TSCHED_OK)
+        return st;
+    FILE *f = strcmp(path, "-") == 0 ? stdout : fopen(path, "wb");
+    if (!f) {
+        free(text);
+        return ts_error(TSCHED_E_IO, "%s: cannot open for writing", path);
+    }
+    size_t len = strlen(text);
+    int bad = fwrite(text, 1, len, f) != len || fputc('\n', f) == EOF;
+    if (f != stdout)
+        bad |= fclose(f) != 0;
+    else
+        bad |= fflush(f) != 0;
+    free(text);
+    return bad ? ts_error(TSCHED_E_IO, "%s: write failed", path) : TSCHED_OK;
+}
+
+tsched_status tsched_topology_summary_json(char **out, const tsched_topology *t)
+{
+    tsched_status st;
+    if (!out)
+        return ts_error(TSCHED_E_INVALID, "tsched_topology_summary_json: out is NULL");
+    *out = NULL;
+    if ((st = check_built(t, "tsched_topology_summary_json")) != TSCHED_OK)
+        return st;
+    json_t *root = json_object(), *sw = json_object(), *down = json_object();
+    json_t *dn = NULL, *ds = NULL, *dt = NULL;
+    if (!root || !sw || !down) {
+        json_decref(root);
+        json_decref(sw);
+        json_decref(down);
+        return ts_error(TSCHED_E_NOMEM, "out of memory building JSON");
+    }
+    uint32_t up_nodes = 0;
+    for (uint32_t n = 0; n < t->nnodes; n++)
+        up_nodes += (uint32_t)ts_node_usable(t, n);
+    if ((st = ts_json_set(root, "format", json_string("tsched.topology-summary.v1"))) ||
+        (st = ts_json_set(root, "name", json_string(t->name))) ||
+        (st = ts_json_set(root, "nodes", json_integer(t->nnodes))) ||
+        (st = ts_json_set(root, "gpus", json_integer((json_int_t)t->total_gpus))) ||
+        (st = ts_json_set(root, "free_gpus", json_integer((json_int_t)t->free_gpus))) ||
+        (st = ts_json_set(root, "up_nodes", json_integer(up_nodes))) ||
+        (st = ts_json_set(root, "free_nodes", json_integer(t->cluster_free))) ||
+        (st = ts_json_set(root, "switches", sw)) ||
+        (st = ts_json_set(sw, "leaf", json_integer(t->tier_count[0]))) ||
+        (st = ts_json_set(sw, "spine", json_integer(t->tier_count[1]))) ||
+        (st = ts_json_set(sw, "core", json_integer(t->tier_count[2]))) ||
+        (st = ts_json_set(root, "pods", json_integer(ts_strtab_count(&t->pod_names)))) ||
+        (st = ts_json_set(root, "trunks", json_integer(t->ntrunks))) || (st = ts_json_set(root, "down", down)) ||
+        (st = down_lists(&dn, &ds, &dt, t)) || (st = ts_json_set(down, "nodes", dn)) ||
+        (st = ts_json_set(down, "switches", ds)) || (st = ts_json_set(down, "trunks", dt)))
+        goto out;
+    st = ts_json_dump(out, root);
+out:
+    json_decref(root);
+    return st;
+}

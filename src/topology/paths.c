@@ -1,0 +1,182 @@
+/* Equal-cost valley-free paths. A pair of leaves sharing a usable spine uses the 2-hop
+ * paths through those spines; otherwise the 4-hop paths leaf-spine-core-spine-leaf. */
+#include "topology_internal.h"
+
+static tsched_status check_nic(const tsched_topology *t, uint32_t node, uint32_t nic, const char *which)
+{
+    if (!t)
+        return ts_error(TSCHED_E_INVALID, "paths: topology is NULL");
+    if (!t->built)
+        return ts_error(TSCHED_E_STATE, "paths: the topology is not built");
+    if (node >= t->nnodes)
+        return ts_error(TSCHED_E_INVALID, "paths: %s node %u does not exist (%u nodes)", which, node, t->nnodes);
+    if (nic >= t->node_nics[node])
+        return ts_error(TSCHED_E_INVALID, "paths: %s NIC %u of node \"%s\" does not exist (%u NICs)", which, nic,
+                        ts_strtab_str(&t->node_names, node), t->node_nics[node]);
+    return TSCHED_OK;
+}
+
+static tsched_status check_leaf(const tsched_topology *t, uint32_t leaf, const char *which)
+{
+    if (!t)
+        return ts_error(TSCHED_E_INVALID, "paths: topology is NULL");
+    if (!t->built)
+        return ts_error(TSCHED_E_STATE, "paths: the topology is not built");
+    if (leaf >= t->nswitches || t->sw_tier[leaf] != TSCHED_TIER_LEAF)
+        return ts_error(TSCHED_E_INVALID, "paths: %s switch %u is not a leaf", which, leaf);
+    return TSCHED_OK;
+}
+
+static inline uint32_t nic_leaf(const tsched_topology *t, uint32_t node, uint32_t nic)
+{
+    return t->node_rail[node] == UINT32_MAX ? t->node_leaf[node] : t->rail[t->node_rail[node] + nic];
+}
+
+static uint64_t leaf_count(const tsched_topology *t, uint32_t a, uint32_t b)
+{
+    if (!t->sw_up[a] || !t->sw_up[b])
+        return 0;
+    if (a == b)
+        return 1;
+    uint32_t oa = t->sw_ord[a], ob = t->sw_ord[b];
+    uint64_t c = ts_profile_count(&t->sprof, 0, t->leaf_sprof[oa], t->leaf_sprof[ob]);
+    return c ? c : ts_profile_count(&t->cprof, 1, t->leaf_cprof[oa], t->leaf_cprof[ob]);
+}
+
+tsched_status tsched_topology_path_count(uint64_t *count, const tsched_topology *t, uint32_t src, uint32_t src_nic,
+                                         uint32_t dst, uint32_t dst_nic)
+{
+    tsched_status st;
+    if (!count)
+        return ts_error(TSCHED_E_INVALID, "tsched_topology_path_count: count is NULL");
+    *count = 0;
+    if ((st = check_nic(t, src, src_nic, "source")) != TSCHED_OK ||
+        (st = check_nic(t, dst, dst_nic, "destination")) != TSCHED_OK)
+        return st;
+    if (!t->node_up[src] || !t->node_up[dst])
+        return TSCHED_OK;
+    *count = leaf_count(t, nic_leaf(t, src, src_nic), nic_leaf(t, dst, dst_nic));
+    return TSCHED_OK;
+}
+
+tsched_status tsched_topology_leaf_path_count(uint64_t *count, const tsched_topology *t, uint32_t a, uint32_t b)
+{
+    tsched_status st;
+    if (!count)
+        return ts_error(TSCHED_E_INVALID, "tsched_topology_leaf_path_count: count is NULL");
+    *count = 0;
+    if ((st = check_leaf(t, a, "source")) != TSCHED_OK || (st = check_leaf(t, b, "destination")) != TSCHED_OK)
+        return st;
+    *count = leaf_count(t, a, b);
+    return TSCHED_OK;
+}
+
+/* Appends a path if there is room; always counts it. */
+static void emit(tsched_path *paths, size_t cap, size_t *n, const uint32_t *sw, const uint32_t *links, uint32_t nsw)
+{
+    if (*n < cap) {
+        tsched_path *p = &paths[*n];
+        p->nswitches = nsw;
+        for (uint32_t i = 0; i < 5; i++)
+            p->switches[i] = i < nsw ? sw[i] : TSCHED_NONE;
+        for (uint32_t i = 0; i < 4; i++)
+            p->links[i] = i + 1 < nsw ? links[i] : TSCHED_NONE;
+    }
+    (*n)++;
+}
+
+static size_t list_leaf_paths(tsched_path *paths, size_t cap, const tsched_topology *t, uint32_t a, uint32_t b)
+{
+    size_t n = 0;
+    uint32_t sw[5] = {0}, links[4] = {0};
+    if (!t->sw_up[a] || !t->sw_up[b])
+        return 0;
+    if (a == b) {
+        sw[0] = a;
+        emit(paths, cap, &n, sw, links, 1);
+        return 1;
+    }
+    const ts_profiles *sp = &t->sprof;
+    uint32_t pa = t->leaf_sprof[t->sw_ord[a]], pb = t->leaf_sprof[t->sw_ord[b]];
+    const uint32_t *xa = sp->items + sp->off[pa], *xae = sp->items + sp->off[pa + 1];
+    const uint32_t *xb = sp->items + sp->off[pb], *xbe = sp->items + sp->off[pb + 1];
+    /* 2-hop: common usable spines in index order. */
+    for (const uint32_t *x = xa, *y = xb; x < xae && y < xbe;) {
+        if (*x == *y) {
+            sw[0] = a;
+            sw[1] = *x;
+            sw[2] = b;
+            links[0] = 2 * ts_trunk_between(t, a, *x);
+            links[1] = 2 * ts_trunk_between(t, b, *x) + 1;
+            emit(paths, cap, &n, sw, links, 3);
+            x++;
+            y++;
+        } else if (*x < *y) {
+            x++;
+        } else {
+            y++;
+        }
+    }
+    if (n)
+        return n;
+    /* 4-hop: (source spine, core) in index order, then the destination spine. */
+    for (const uint32_t *s1 = xa; s1 < xae; s1++) {
+        for (uint32_t c = t->up_off[*s1]; c < t->up_off[*s1 + 1]; c++) {
+            uint32_t core = t->up_adj[c].sw, tr1 = t->up_adj[c].trunk;
+            if (!t->tr_up[tr1] || !t->sw_up[core])
+                continue;
+            for (const uint32_t *s2 = xb; s2 < xbe; s2++) {
+                uint32_t tr2 = ts_trunk_between(t, *s2, core);
+                if (tr2 == UINT32_MAX || !t->tr_up[tr2])
+                    continue;
+                sw[0] = a;
+                sw[1] = *s1;
+                sw[2] = core;
+                sw[3] = *s2;
+                sw[4] = b;
+                links[0] = 2 * ts_trunk_between(t, a, *s1);
+                links[1] = 2 * tr1;
+                links[2] = 2 * tr2 + 1;
+                links[3] = 2 * ts_trunk_between(t, b, *s2) + 1;
+                emit(paths, cap, &n, sw, links, 5);
+            }
+        }
+    }
+    return n;
+}
+
+static tsched_status finish_list(size_t n, size_t cap, size_t *count)
+{
+    *count = n;
+    if (n > cap)
+        return ts_error(TSCHED_E_BUFFER, "paths: %zu paths do not fit in a buffer of %zu", n, cap);
+    return TSCHED_OK;
+}
+
+tsched_status tsched_topology_paths(tsched_path *paths, size_t cap, size_t *count, const tsched_topology *t,
+                                    uint32_t src, uint32_t src_nic, uint32_t dst, uint32_t dst_nic)
+{
+    tsched_status st;
+    if (!count || (!paths && cap))
+        return ts_error(TSCHED_E_INVALID, "tsched_topology_paths: count or paths is NULL");
+    *count = 0;
+    if ((st = check_nic(t, src, src_nic, "source")) != TSCHED_OK ||
+        (st = check_nic(t, dst, dst_nic, "destination")) != TSCHED_OK)
+        return st;
+    if (!t->node_up[src] || !t->node_up[dst])
+        return TSCHED_OK;
+    size_t n = list_leaf_paths(paths, cap, t, nic_leaf(t, src, src_nic), nic_leaf(t, dst, dst_nic));
+    return finish_list(n, cap, count);
+}
+
+tsched_status tsched_topology_leaf_paths(tsched_path *paths, size_t cap, size_t *count, const tsched_topology *t,
+                                         uint32_t a, uint32_t b)
+{
+    tsched_status st;
+    if (!count || (!paths && cap))
+        return ts_error(TSCHED_E_INVALID, "tsched_topology_leaf_paths: count or paths is NULL");
+    *count = 0;
+    if ((st = check_leaf(t, a, "source")) != TSCHED_OK || (st = check_leaf(t, b, "destination")) != TSCHED_OK)
+        return st;
+    return finish_list(list_leaf_paths(paths, cap, t, a, b), cap, count);
+}

@@ -1,0 +1,119 @@
+/* Internal layout of a fabric. Struct-of-arrays so that the hot queries (path counts,
+ * free capacity) touch a few dense arrays; names live in string tables. */
+#ifndef TS_TOPOLOGY_INTERNAL_H
+#define TS_TOPOLOGY_INTERNAL_H
+
+#include "topo-sched/topology.h"
+
+#include "../common/strtab.h"
+
+/* Limits that keep every index in 32 bits and a fabric well inside memory. */
+#define TS_MAX_NODES (1u << 22)     /* 4,194,304 nodes */
+#define TS_MAX_SWITCHES (1u << 20)  /* 1,048,576 switches */
+#define TS_MAX_TRUNKS (1u << 22)    /* 4,194,304 trunks */
+#define TS_MAX_GPUS_PER_NODE 1024u
+#define TS_MAX_NICS_PER_NODE 256u
+#define TS_MAX_LINK_COUNT 1000000u
+#define TS_MAX_GBPS 1e9             /* 1 Pbit/s per link */
+#define TS_MAX_PROFILE_MATRIX 512u  /* path-count profiles tabulated up to this many */
+
+typedef struct ts_adj {
+    uint32_t sw;    /* neighbour switch */
+    uint32_t trunk;
+} ts_adj;
+
+/* A pending link, names resolved at build. */
+typedef struct ts_link_in {
+    uint32_t a_ref, b_ref; /* ids in topo->refs */
+    double total_gbps; /* capacity of all `count` links together */
+    uint32_t count;
+} ts_link_in;
+
+/* Per-leaf path index: leaves with the same usable spine set (or core multiset) share a
+ * profile, and counts between profiles are tabulated, so a path count is O(1). */
+typedef struct ts_profiles {
+    uint32_t n;          /* number of profiles */
+    uint32_t *off;       /* n + 1 offsets into items */
+    uint32_t *items;     /* spine profile: spine ids; core profile: (core, mult) pairs */
+    uint64_t *matrix;    /* n x n counts when n <= TS_MAX_PROFILE_MATRIX, else NULL */
+} ts_profiles;
+
+struct tsched_topology {
+    char *name;
+    int built;
+
+    ts_strtab node_names, switch_names, pod_names, gpu_types;
+    ts_strtab refs; /* names referenced before build (leaves of nodes, link ends) */
+
+    /* nodes */
+    uint32_t nnodes;
+    size_t node_cap;
+    uint32_t *node_leaf;   /* ref id before build, switch index after */
+    uint32_t *node_gpus, *node_free, *node_nics, *node_type;
+    uint32_t *node_rail;   /* offset into rail[] or UINT32_MAX */
+    double *node_gbps;
+    uint8_t *node_up;      /* the node's own state */
+    uint32_t *rail;        /* ref ids before build, switch indices after */
+    size_t nrail, rail_cap;
+
+    /* switches */
+    uint32_t nswitches;
+    size_t switch_cap;
+    uint8_t *sw_tier, *sw_up;
+    uint32_t *sw_pod;      /* pod id or UINT32_MAX */
+    uint32_t *sw_ord;      /* position within its tier (after build) */
+    uint32_t *tier_list[TSCHED_TIERS];
+    uint32_t tier_count[TSCHED_TIERS];
+
+    /* pending links */
+    ts_link_in *links_in;
+    size_t nlinks_in, links_in_cap;
+
+    /* trunks (after build), sorted by (lower, upper) */
+    uint32_t ntrunks;
+    uint32_t *tr_lower, *tr_upper, *tr_links;
+    double *tr_gbps;
+    uint8_t *tr_up;
+
+    /* adjacency (after build): CSR over switches, sorted by neighbour index */
+    uint32_t *up_off, *dn_off;
+    ts_adj *up_adj, *dn_adj;
+
+    /* nodes per leaf (CSR over switch index), leaves per pod */
+    uint32_t *leaf_node_off, *leaf_node_list;
+    uint32_t *pod_leaf_off, *pod_leaf_list;
+
+    /* free capacity (after build) */
+    uint32_t *leaf_free;   /* per switch index (non-leaves stay 0) */
+    uint32_t *pod_free;
+    uint32_t cluster_free;
+    uint64_t total_gpus, free_gpus;
+
+    /* path index (after build), indexed by leaf ordinal */
+    uint32_t *leaf_sprof, *leaf_cprof;
+    ts_profiles sprof, cprof;
+
+    /* message bases: explicit elements are named nodes[i - base] etc. in errors */
+    uint32_t node_base, switch_base;
+    size_t link_base;
+};
+
+/* Shared between the topology files. */
+/* Add the elements of a generated fabric to an unbuilt handle (the JSON loader extends
+ * them with explicit elements before building). */
+tsched_status ts_topology_generate_into(tsched_topology *t, const tsched_gen_params *p);
+/* tsched_topology_add_link() with the trunk's total capacity given exactly, so that a
+ * saved trunk loads back to the same double. */
+tsched_status ts_topology_add_link_total(tsched_topology *t, const char *a, const char *b, double total_gbps,
+                                         uint32_t count);
+int ts_node_usable(const tsched_topology *t, uint32_t node);
+int ts_switch_usable(const tsched_topology *t, uint32_t sw);
+/* Recompute free counts and the path index after a state change. */
+tsched_status ts_topology_reindex(tsched_topology *t);
+tsched_status ts_topology_recount_free(tsched_topology *t);
+/* Trunk between two switches, UINT32_MAX if none (binary search in adjacency). */
+/* Paths between two leaves via the profile index (cores = 0: 2-hop, 1: 4-hop). */
+uint64_t ts_profile_count(const ts_profiles *p, int cores, uint32_t a, uint32_t b);
+uint32_t ts_trunk_between(const tsched_topology *t, uint32_t lower, uint32_t upper);
+
+#endif
