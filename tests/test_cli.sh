@@ -1,0 +1,92 @@
+#!/bin/sh
+# The topo-sched command line, driven as a user would: outputs, exit codes (DESIGN 6),
+# and one error line naming the file and the field.
+# usage: test_cli.sh PATH/TO/topo-sched TESTS_DATA_DIR
+set -u
+ts=$1 data=$2
+tmp=${TMPDIR:-/tmp}/tsched-cli.$$
+mkdir -p "$tmp"
+trap 'rm -rf "$tmp"' EXIT
+pass=0 fail=0
+
+ok() { pass=$((pass + 1)); }
+bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
+
+# expect CODE DESCRIPTION -- command...: run, keep stdout/stderr, check the exit status
+expect() {
+    want=$1 what=$2
+    shift 3
+    "$@" > "$tmp/out" 2> "$tmp/err" < /dev/null
+    got=$?
+    if [ "$got" -eq "$want" ]; then ok; else bad "$what: exit $got, expected $want; stderr: $(cat "$tmp/err")"; fi
+}
+has() { # has FILE TEXT DESCRIPTION
+    if grep -qF -- "$2" "$1"; then ok; else bad "$3: '$2' not in $(basename "$1"): $(head -c 400 "$1")"; fi
+}
+lines() { # lines FILE N DESCRIPTION
+    n=$(wc -l < "$1")
+    if [ "$n" -eq "$2" ]; then ok; else bad "$3: $n lines, expected $2"; fi
+}
+
+# demo: no files needed, deterministic
+expect 0 "demo" -- "$ts" demo
+has "$tmp/out" "2048 nodes x 8 H800 GPUs" "demo"
+has "$tmp/out" "16 paths" "demo cross-pod paths"
+cp "$tmp/out" "$tmp/demo1"
+"$ts" demo > "$tmp/demo2"
+if cmp -s "$tmp/demo1" "$tmp/demo2"; then ok; else bad "demo output differs between runs"; fi
+lines "$tmp/err" 0 "demo prints nothing on stderr"
+
+# topology show
+expect 0 "show" -- "$ts" topology show -t "$data/cli/small.json"
+for f in '"format": "tsched.topology-summary.v1"' '"nodes": 9' '"gpus": 68' '"free_gpus": 48' \
+         '"leaf": 5' '"spine": 4' '"core": 2' '"pods": 2' '"spine1"' '"leaf0~spine0"' '"node7"'; do
+    has "$tmp/out" "$f" "show"
+done
+expect 0 "show from stdin" -- sh -c "\"$ts\" topology show -t - < \"$data/cli/small.json\""
+has "$tmp/out" '"nodes": 9' "show stdin"
+expect 0 "show -o" -- "$ts" topology show -t "$data/cli/small.json" -o "$tmp/summary.json"
+has "$tmp/summary.json" '"trunks"' "show -o file"
+
+# bad input: exit 2, one line naming file and field
+expect 2 "dangling leaf" -- "$ts" topology show -t "$data/cli/bad-leaf.json"
+lines "$tmp/err" 1 "dangling leaf error is one line"
+has "$tmp/err" "bad-leaf.json" "error names the file"
+has "$tmp/err" "nodes[1].leaf" "error names the field"
+has "$tmp/err" "leaf9" "error names the value"
+expect 2 "missing file" -- "$ts" topology show -t "$tmp/nope.json"
+has "$tmp/err" "nope.json" "missing file named"
+printf '{"format": "tsched.topology.v1", "nodes": [' > "$tmp/trunc.json"
+expect 2 "truncated JSON" -- "$ts" topology show -t "$tmp/trunc.json"
+has "$tmp/err" "trunc.json" "parse error names the file"
+lines "$tmp/err" 1 "parse error is one line"
+
+# usage errors
+expect 2 "no command" -- "$ts"
+expect 2 "unknown command" -- "$ts" frobnicate
+expect 2 "show without -t" -- "$ts" topology show
+expect 2 "unknown subcommand" -- "$ts" topology fly
+expect 2 "bad option value" -- "$ts" topology import-slurm x.conf --gpus-per-node -3
+expect 0 "help" -- "$ts" --help
+has "$tmp/out" "topology show" "help lists commands"
+expect 0 "version" -- "$ts" --version
+
+# import-slurm: output is a topology the loader accepts
+cat > "$tmp/t.conf" <<'CONF'
+# two leaves under one spine
+SwitchName=s0 Nodes=gpu[01-04]
+SwitchName=s1 Nodes=gpu[05-08] LinkSpeed=200
+SwitchName=top Switches=s[0-1]
+CONF
+expect 0 "import-slurm" -- "$ts" topology import-slurm "$tmp/t.conf" --gpus-per-node 4 -o "$tmp/imported.json"
+has "$tmp/imported.json" '"format": "tsched.topology.v1"' "import-slurm format"
+expect 0 "show imported" -- "$ts" topology show -t "$tmp/imported.json"
+has "$tmp/out" '"nodes": 8' "imported nodes"
+has "$tmp/out" '"gpus": 32' "imported gpus"
+printf 'SwitchName=s0 Switches=s9\n' > "$tmp/bad.conf"
+expect 2 "import-slurm dangling" -- "$ts" topology import-slurm "$tmp/bad.conf"
+has "$tmp/err" "s9" "slurm error names the switch"
+lines "$tmp/err" 1 "slurm error is one line"
+
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]

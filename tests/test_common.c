@@ -1,0 +1,305 @@
+/* common: status codes (ABI numbers), per-thread last error, allocation, RNG, string
+ * table, JSON field readers, and the GLPK guard. */
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "common/alloc.h"
+#include "common/glpk_guard.h"
+#include "common/json.h"
+#include "common/rng.h"
+#include "common/strtab.h"
+#include "test_util.h"
+
+START_TEST(status_numbers_are_fixed)
+{
+    /* These numbers are ABI: a change here breaks every caller compiled before. */
+    ck_assert_int_eq(TSCHED_OK, 0);
+    ck_assert_int_eq(TSCHED_E_NOMEM, 1);
+    ck_assert_int_eq(TSCHED_E_INVALID, 2);
+    ck_assert_int_eq(TSCHED_E_PARSE, 3);
+    ck_assert_int_eq(TSCHED_E_FORMAT, 4);
+    ck_assert_int_eq(TSCHED_E_TYPE, 5);
+    ck_assert_int_eq(TSCHED_E_RANGE, 6);
+    ck_assert_int_eq(TSCHED_E_NOT_FOUND, 7);
+    ck_assert_int_eq(TSCHED_E_DUPLICATE, 8);
+    ck_assert_int_eq(TSCHED_E_TOO_LARGE, 9);
+    ck_assert_int_eq(TSCHED_E_CYCLE, 10);
+    ck_assert_int_eq(TSCHED_E_IO, 11);
+    ck_assert_int_eq(TSCHED_E_STATE, 12);
+    ck_assert_int_eq(TSCHED_E_BUFFER, 13);
+    ck_assert_int_eq(TSCHED_E_NO_PATH, 14);
+    ck_assert_int_eq(TSCHED_E_INFEASIBLE, 15);
+    ck_assert_int_eq(TSCHED_E_SOLVER, 16);
+    ck_assert_int_eq(TSCHED_E_TIMEOUT, 17);
+    ck_assert_int_eq(TSCHED_E_INTERNAL, 18);
+    /* every code has its own name */
+    for (int a = 0; a <= 18; a++) {
+        const char *sa = tsched_status_str((tsched_status)a);
+        ck_assert_str_ne(sa, "TSCHED_E_UNKNOWN");
+        for (int b = 0; b < a; b++)
+            ck_assert_str_ne(sa, tsched_status_str((tsched_status)b));
+    }
+    ck_assert_str_eq(tsched_status_str((tsched_status)99), "TSCHED_E_UNKNOWN");
+    ck_assert_str_eq(tsched_version(), "0.1.0");
+}
+END_TEST
+
+static void *fail_in_thread(void *arg)
+{
+    (void)arg;
+    ts_error(TSCHED_E_RANGE, "thread message");
+    return (void *)(intptr_t)(strcmp(tsched_last_error(), "thread message") == 0);
+}
+
+START_TEST(last_error_is_per_thread)
+{
+    ts_error(TSCHED_E_PARSE, "main %d", 42);
+    pthread_t th;
+    void *ok;
+    ck_assert_int_eq(pthread_create(&th, NULL, fail_in_thread, NULL), 0);
+    ck_assert_int_eq(pthread_join(th, &ok), 0);
+    ck_assert_int_eq((int)(intptr_t)ok, 1);
+    ck_assert_str_eq(tsched_last_error(), "main 42");
+    ck_assert_int_eq(tsched_last_status(), TSCHED_E_PARSE);
+    ts_error_prefix(TSCHED_E_PARSE, "file.json");
+    ck_assert_str_eq(tsched_last_error(), "file.json: main 42");
+    /* a very long prefix and message are cut, never overflow */
+    char big[3000];
+    memset(big, 'x', sizeof big - 1);
+    big[sizeof big - 1] = '\0';
+    ts_error(TSCHED_E_PARSE, "%s", big);
+    ts_error_prefix(TSCHED_E_PARSE, big);
+    ck_assert_uint_lt(strlen(tsched_last_error()), 1024);
+    tsched_clear_error();
+    ck_assert_str_eq(tsched_last_error(), "");
+    ck_assert_int_eq(tsched_last_status(), TSCHED_OK);
+}
+END_TEST
+
+START_TEST(alloc_overflow_is_an_error)
+{
+    ck_assert_ptr_null(ts_malloc(SIZE_MAX / 2, 4));
+    ck_assert_int_eq(tsched_last_status(), TSCHED_E_NOMEM);
+    ck_assert_ptr_null(ts_calloc(SIZE_MAX / 2, 4));
+    int *v = NULL;
+    size_t cap = 0;
+    ck_assert_ok(TS_GROW(v, cap, 100));
+    ck_assert_uint_ge(cap, 100);
+    v[99] = 1;
+    ck_assert_status(TS_GROW(v, cap, SIZE_MAX / 2), TSCHED_E_NOMEM);
+    ck_assert_int_eq(v[99], 1); /* untouched on failure */
+    tsched_free(v);
+    tsched_free(NULL);
+}
+END_TEST
+
+START_TEST(rng_is_deterministic_and_uniform)
+{
+    ts_rng a, b;
+    ts_rng_seed(&a, 12345);
+    ts_rng_seed(&b, 12345);
+    for (int i = 0; i < 1000; i++)
+        ck_assert_uint_eq(ts_rng_next(&a), ts_rng_next(&b));
+    ts_rng_seed(&b, 12346);
+    int same = 0;
+    for (int i = 0; i < 100; i++)
+        same += ts_rng_next(&a) == ts_rng_next(&b);
+    ck_assert_int_lt(same, 2);
+    /* below(n) stays in range and every value turns up roughly n-th of the time */
+    unsigned hist[7] = {0};
+    for (int i = 0; i < 70000; i++) {
+        uint64_t x = ts_rng_below(&a, 7);
+        ck_assert_uint_lt(x, 7);
+        hist[x]++;
+    }
+    for (int i = 0; i < 7; i++)
+        ck_assert_msg(hist[i] > 9400 && hist[i] < 10600, "bucket %d has %u", i, hist[i]);
+    ck_assert_uint_eq(ts_rng_below(&a, 0), 0);
+    for (int i = 0; i < 1000; i++) {
+        double d = ts_rng_double(&a);
+        ck_assert(d >= 0.0 && d < 1.0);
+    }
+    uint32_t perm[50];
+    for (uint32_t i = 0; i < 50; i++)
+        perm[i] = i;
+    ts_rng_shuffle_u32(&a, perm, 50);
+    unsigned seen = 0, moved = 0;
+    for (uint32_t i = 0; i < 50; i++) {
+        seen += perm[i] < 50;
+        moved += perm[i] != i;
+    }
+    ck_assert_uint_eq(seen, 50);
+    ck_assert_uint_gt(moved, 25);
+}
+END_TEST
+
+START_TEST(strtab_interns_many)
+{
+    ts_strtab t;
+    ts_strtab_init(&t);
+    char name[32];
+    for (uint32_t i = 0; i < 20000; i++) {
+        snprintf(name, sizeof name, "n%u", i);
+        uint32_t id;
+        int added;
+        ck_assert_ok(ts_strtab_intern(&t, name, &id, &added));
+        ck_assert_uint_eq(id, i);
+        ck_assert_int_eq(added, 1);
+    }
+    for (uint32_t i = 0; i < 20000; i += 7) {
+        snprintf(name, sizeof name, "n%u", i);
+        ck_assert_uint_eq(ts_strtab_find(&t, name), i);
+        ck_assert_str_eq(ts_strtab_str(&t, i), name);
+        uint32_t id;
+        int added;
+        ck_assert_ok(ts_strtab_intern(&t, name, &id, &added));
+        ck_assert_int_eq(added, 0);
+        ck_assert_uint_eq(id, i);
+    }
+    ck_assert_uint_eq(ts_strtab_find(&t, "missing"), UINT32_MAX);
+    ck_assert_uint_eq(ts_strtab_count(&t), 20000);
+    ts_strtab_free(&t);
+}
+END_TEST
+
+START_TEST(json_readers_name_the_field)
+{
+    json_t *o;
+    const char *doc = "{\"a\": -3, \"b\": 2.5, \"c\": \"x\", \"d\": 7, \"e\": 4.0, \"f\": [], \"g\": \"\"}";
+    ck_assert_ok(ts_json_parse(&o, doc, strlen(doc)));
+    uint32_t u = 99;
+    double d;
+    const char *s;
+    const json_t *arr;
+    ck_assert_status(ts_json_u32(&u, o, "nodes[3]", "a", 1, 0, 10), TSCHED_E_RANGE);
+    ck_assert_errmsg_has("nodes[3].a");
+    ck_assert_errmsg_has("-3");
+    ck_assert_status(ts_json_u32(&u, o, "x", "b", 1, 0, 10), TSCHED_E_TYPE);
+    ck_assert_errmsg_has("x.b");
+    ck_assert_status(ts_json_u32(&u, o, "x", "c", 1, 0, 10), TSCHED_E_TYPE);
+    ck_assert_errmsg_has("string");
+    ck_assert_status(ts_json_u32(&u, o, "x", "d", 1, 0, 5), TSCHED_E_RANGE);
+    ck_assert_ok(ts_json_u32(&u, o, "x", "e", 1, 0, 5));
+    ck_assert_uint_eq(u, 4);
+    ck_assert_status(ts_json_u32(&u, o, "x", "zz", 1, 0, 5), TSCHED_E_NOT_FOUND);
+    ck_assert_errmsg_has("x.zz");
+    u = 77;
+    ck_assert_ok(ts_json_u32(&u, o, "x", "zz", 0, 0, 5));
+    ck_assert_uint_eq(u, 77); /* default kept */
+    ck_assert_status(ts_json_num(&d, o, "", "a", 1, 0, 1, 100), TSCHED_E_RANGE);
+    ck_assert_ok(ts_json_num(&d, o, "", "b", 1, 0, 1, 100));
+    ck_assert_double_eq(d, 2.5);
+    ck_assert_status(ts_json_num(&d, o, "", "b", 1, 2.5, 1, 100), TSCHED_E_RANGE);
+    ck_assert_status(ts_json_str(&s, o, "", "d", 1), TSCHED_E_TYPE);
+    ck_assert_status(ts_json_str(&s, o, "", "g", 1), TSCHED_E_RANGE);
+    ck_assert_status(ts_json_arr(&arr, o, "", "c", 1), TSCHED_E_TYPE);
+    ck_assert_ok(ts_json_arr(&arr, o, "", "f", 1));
+    ck_assert_status(ts_json_check_format(o, "tsched.x.v1"), TSCHED_E_FORMAT);
+    json_decref(o);
+    ck_assert_status(ts_json_parse(&o, "{\"a\":1,\"a\":2}", 13), TSCHED_E_PARSE);
+    ck_assert_status(ts_json_parse(&o, "{\"a\":", 5), TSCHED_E_PARSE);
+    ck_assert_errmsg_has("line 1");
+    char *buf;
+    size_t len;
+    ck_assert_status(ts_read_file(&buf, &len, "/nonexistent/file.json"), TSCHED_E_IO);
+    ck_assert_errmsg_has("/nonexistent/file.json");
+}
+END_TEST
+
+/* GLPK failures become a status; GLPK output never reaches stdout. */
+static tsched_status provoke_glpk_error(void)
+{
+    ts_glpk_guard g;
+    ts_glpk_guard_begin(&g);
+    if (setjmp(g.jb) == 0) {
+        glp_prob *lp = glp_create_prob();
+        glp_add_cols(lp, 1);
+        glp_set_col_bnds(lp, 5, GLP_LO, 0, 0); /* column 5 does not exist: GLPK error */
+        glp_delete_prob(lp);
+        ts_glpk_guard_end(&g);
+        return TSCHED_OK;
+    }
+    return ts_glpk_guard_failed(&g, "test model");
+}
+
+static int small_mip(double *obj, unsigned long *lines)
+{
+    ts_glpk_guard g;
+    volatile int solved = 0; /* written after setjmp, read after a possible longjmp */
+    ts_glpk_guard_begin(&g);
+    if (setjmp(g.jb) == 0) {
+        glp_prob *lp = glp_create_prob();
+        glp_set_obj_dir(lp, GLP_MAX);
+        glp_add_cols(lp, 2);
+        glp_set_col_kind(lp, 1, GLP_IV);
+        glp_set_col_kind(lp, 2, GLP_IV);
+        glp_set_col_bnds(lp, 1, GLP_DB, 0, 10);
+        glp_set_col_bnds(lp, 2, GLP_DB, 0, 10);
+        glp_set_obj_coef(lp, 1, 3);
+        glp_set_obj_coef(lp, 2, 2);
+        glp_add_rows(lp, 1);
+        int ind[3] = {0, 1, 2};
+        double val[3] = {0, 2, 1};
+        glp_set_mat_row(lp, 1, 2, ind, val);
+        glp_set_row_bnds(lp, 1, GLP_UP, 0, 7.5);
+        glp_iocp parm;
+        ts_glpk_iocp(&parm, 1000);
+        parm.msg_lev = GLP_MSG_ALL; /* would print without the hook */
+        solved = glp_intopt(lp, &parm) == 0 && glp_mip_status(lp) == GLP_OPT;
+        *obj = glp_mip_obj_val(lp);
+        glp_delete_prob(lp);
+        ts_glpk_guard_end(&g);
+    }
+    *lines = g.lines;
+    return solved;
+}
+
+START_TEST(glpk_guard_turns_errors_into_status)
+{
+    fflush(stdout);
+    int saved = dup(STDOUT_FILENO);
+    FILE *tmp = tmpfile();
+    ck_assert_ptr_nonnull(tmp);
+    dup2(fileno(tmp), STDOUT_FILENO);
+    tsched_status st = provoke_glpk_error();
+    /* A healthy solve afterwards works, with GLPK's chatter swallowed. */
+    double obj = 0;
+    unsigned long lines = 0;
+    int solved = small_mip(&obj, &lines);
+    fflush(stdout);
+    dup2(saved, STDOUT_FILENO);
+    close(saved);
+    long printed = ftell(tmp);
+    fclose(tmp);
+    ck_assert_int_eq(st, TSCHED_E_SOLVER);
+    ck_assert_errmsg_has("test model");
+    ck_assert_int_eq(solved, 1);
+    /* max 3x + 2y, 2x + y <= 7.5, integral: y = 7 - 2x gives 14 - x, so x = 0, y = 7 */
+    ck_assert_double_eq(obj, 14);
+    ck_assert_uint_gt(lines, 0);
+    ck_assert_int_eq(printed, 0);
+    glp_free_env();
+}
+END_TEST
+
+int main(void)
+{
+    Suite *s = suite_create("common");
+    TCase *tc = tcase_create("common");
+    tcase_add_test(tc, status_numbers_are_fixed);
+    tcase_add_test(tc, last_error_is_per_thread);
+    tcase_add_test(tc, alloc_overflow_is_an_error);
+    tcase_add_test(tc, rng_is_deterministic_and_uniform);
+    tcase_add_test(tc, strtab_interns_many);
+    tcase_add_test(tc, json_readers_name_the_field);
+    tcase_add_test(tc, glpk_guard_turns_errors_into_status);
+    suite_add_tcase(s, tc);
+    SRunner *sr = srunner_create(s);
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}

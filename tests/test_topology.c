@@ -1,0 +1,704 @@
+/* Topology suite: generators, paths against a brute-force reference, failures, free
+ * capacity, the builder API. The JSON, Slurm and real-data cases live in their own files
+ * and are collected here. */
+#include <math.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "test_util.h"
+
+TCase *topology_json_tcase(void);
+TCase *topology_slurm_tcase(void);
+TCase *topology_real_tcase(void);
+
+static tsched_topology *gen_leaf_spine(uint32_t leaves, uint32_t spines, uint32_t npl, uint32_t gpus, double over)
+{
+    tsched_gen_params p;
+    tsched_topology_params_init(&p, TSCHED_GEN_LEAF_SPINE);
+    p.leaves = leaves;
+    p.spines = spines;
+    p.nodes_per_leaf = npl;
+    p.gpus_per_node = gpus;
+    p.oversubscription = over;
+    tsched_topology *t = NULL;
+    ck_assert_ok(tsched_topology_generate(&t, &p));
+    return t;
+}
+
+static tsched_topology *gen_clos3(uint32_t pods, uint32_t lpp, uint32_t spp, uint32_t cores, uint32_t npl)
+{
+    tsched_gen_params p;
+    tsched_topology_params_init(&p, TSCHED_GEN_CLOS3);
+    p.pods = pods;
+    p.leaves_per_pod = lpp;
+    p.spines_per_pod = spp;
+    p.cores = cores;
+    p.nodes_per_leaf = npl;
+    tsched_topology *t = NULL;
+    ck_assert_ok(tsched_topology_generate(&t, &p));
+    return t;
+}
+
+static uint32_t sw(const tsched_topology *t, const char *name)
+{
+    uint32_t s = tsched_topology_find_switch(t, name);
+    ck_assert_msg(s != TSCHED_NONE, "no switch %s", name);
+    return s;
+}
+
+/* ---- generators ---- */
+
+START_TEST(leaf_spine_counts_names_wiring)
+{
+    static const uint32_t shapes[][4] = {{2, 2, 1, 8}, {4, 3, 5, 4}, {64, 32, 32, 1}, {16, 8, 16, 8}};
+    for (size_t k = 0; k < sizeof shapes / sizeof shapes[0]; k++) {
+        uint32_t L = shapes[k][0], S = shapes[k][1], npl = shapes[k][2], g = shapes[k][3];
+        tsched_topology *t = gen_leaf_spine(L, S, npl, g, 1.0);
+        ck_assert_uint_eq(tsched_topology_num_nodes(t), L * npl);
+        ck_assert_uint_eq(tsched_topology_num_tier(t, 0), L);
+        ck_assert_uint_eq(tsched_topology_num_tier(t, 1), S);
+        ck_assert_uint_eq(tsched_topology_num_tier(t, 2), 0);
+        ck_assert_uint_eq(tsched_topology_num_pods(t), 0);
+        ck_assert_uint_eq(tsched_topology_num_trunks(t), L * S);
+        ck_assert_uint_eq(tsched_topology_num_gpus(t), (uint64_t)L * npl * g);
+        ck_assert_uint_eq(tsched_topology_num_free_gpus(t), (uint64_t)L * npl * g);
+        /* uplinks = ceil(nics per leaf / spines) links of nic_gbps each */
+        uint32_t up = (npl * g + S - 1) / S;
+        for (uint32_t n = 0; n < L * npl; n++) {
+            char name[32], leaf[32];
+            snprintf(name, sizeof name, "node%u", n);
+            snprintf(leaf, sizeof leaf, "leaf%u", n / npl);
+            ck_assert_uint_eq(tsched_topology_find_node(t, name), n);
+            ck_assert_str_eq(tsched_topology_node_name(t, n), name);
+            ck_assert_uint_eq(tsched_topology_node_leaf(t, n), sw(t, leaf));
+            ck_assert_uint_eq(tsched_topology_node_nics(t, n), g);
+            ck_assert_uint_eq(tsched_topology_node_pod(t, n), TSCHED_NONE);
+        }
+        for (uint32_t l = 0; l < L; l++)
+            for (uint32_t s = 0; s < S; s++) {
+                char a[32], b[32];
+                snprintf(a, sizeof a, "leaf%u", l);
+                snprintf(b, sizeof b, "spine%u", s);
+                uint32_t tr = tsched_topology_find_trunk(t, sw(t, b), sw(t, a));
+                ck_assert_uint_ne(tr, TSCHED_NONE);
+                ck_assert_uint_eq(tsched_topology_trunk_lower(t, tr), sw(t, a));
+                ck_assert_uint_eq(tsched_topology_trunk_upper(t, tr), sw(t, b));
+                ck_assert_uint_eq(tsched_topology_trunk_links(t, tr), up);
+                ck_assert_double_eq(tsched_topology_trunk_gbps(t, tr), up * 400.0);
+            }
+        tsched_topology_free(t);
+    }
+}
+END_TEST
+
+START_TEST(leaf_spine_oversubscribed)
+{
+    /* 16 nodes x 8 NICs = 128 NICs per leaf, 8 spines, 2:1 -> 8 links per trunk */
+    tsched_topology *t = gen_leaf_spine(4, 8, 16, 8, 2.0);
+    uint32_t tr = tsched_topology_find_trunk(t, sw(t, "leaf3"), sw(t, "spine7"));
+    ck_assert_uint_eq(tsched_topology_trunk_links(t, tr), 8);
+    ck_assert_double_eq(tsched_topology_trunk_gbps(t, tr), 3200.0);
+    tsched_topology_free(t);
+}
+
+START_TEST(clos3_counts_names_wiring)
+{
+    static const uint32_t shapes[][5] = {{2, 2, 2, 2, 2}, {3, 4, 2, 6, 3}, {4, 8, 8, 16, 16}, {16, 64, 16, 64, 16}};
+    for (size_t k = 0; k < sizeof shapes / sizeof shapes[0]; k++) {
+        uint32_t P = shapes[k][0], lpp = shapes[k][1], spp = shapes[k][2], C = shapes[k][3], npl = shapes[k][4];
+        tsched_topology *t = gen_clos3(P, lpp, spp, C, npl);
+        ck_assert_uint_eq(tsched_topology_num_nodes(t), P * lpp * npl);
+        ck_assert_uint_eq(tsched_topology_num_tier(t, 0), P * lpp);
+        ck_assert_uint_eq(tsched_topology_num_tier(t, 1), P * spp);
+        ck_assert_uint_eq(tsched_topology_num_tier(t, 2), C);
+        ck_assert_uint_eq(tsched_topology_num_pods(t), P);
+        ck_assert_uint_eq(tsched_topology_num_trunks(t), P * lpp * spp + P * C);
+        for (uint32_t p = 0; p < P; p++) {
+            char pod[32];
+            snprintf(pod, sizeof pod, "pod%u", p);
+            ck_assert_uint_eq(tsched_topology_find_pod(t, pod), p);
+            uint32_t nl;
+            const uint32_t *leaves = tsched_topology_pod_leaves(t, p, &nl);
+            ck_assert_uint_eq(nl, lpp);
+            for (uint32_t i = 0; i < nl; i++) {
+                char leaf[32];
+                snprintf(leaf, sizeof leaf, "leaf%u", p * lpp + i);
+                ck_assert_uint_eq(leaves[i], sw(t, leaf));
+                ck_assert_uint_eq(tsched_topology_switch_pod(t, leaves[i]), p);
+            }
+        }
+        uint32_t nics_leaf = npl * 8, ls_links = (nics_leaf + spp - 1) / spp;
+        for (uint32_t l = 0; l < P * lpp; l++) {
+            char leaf[32];
+            snprintf(leaf, sizeof leaf, "leaf%u", l);
+            for (uint32_t s = 0; s < P * spp; s++) {
+                char spine[32];
+                snprintf(spine, sizeof spine, "spine%u", s);
+                uint32_t tr = tsched_topology_find_trunk(t, sw(t, leaf), sw(t, spine));
+                int same_pod = s / spp == l / lpp;
+                ck_assert_int_eq(tr != TSCHED_NONE, same_pod);
+                if (same_pod) {
+                    ck_assert_uint_eq(tsched_topology_trunk_links(t, tr), ls_links);
+                    ck_assert_uint_eq(tsched_topology_switch_pod(t, sw(t, spine)), l / lpp);
+                }
+            }
+        }
+        for (uint32_t s = 0; s < P * spp; s++) {
+            char spine[32];
+            snprintf(spine, sizeof spine, "spine%u", s);
+            uint32_t plane = s % spp, in_plane = 0;
+            for (uint32_t c = 0; c < C; c++)
+                in_plane += c % spp == plane;
+            for (uint32_t c = 0; c < C; c++) {
+                char core[32];
+                snprintf(core, sizeof core, "core%u", c);
+                uint32_t tr = tsched_topology_find_trunk(t, sw(t, spine), sw(t, core));
+                ck_assert_int_eq(tr != TSCHED_NONE, c % spp == plane);
+                if (tr != TSCHED_NONE) {
+                    /* the spine's downlinks spread over the cores of its plane, 1:1 */
+                    uint32_t down = lpp * ls_links, per = (down + in_plane - 1) / in_plane;
+                    ck_assert_uint_eq(tsched_topology_trunk_links(t, tr), per);
+                    ck_assert_double_eq(tsched_topology_trunk_gbps(t, tr), per * 400.0);
+                }
+            }
+        }
+        tsched_topology_free(t);
+    }
+}
+END_TEST
+
+START_TEST(generator_rejects_bad_params)
+{
+    tsched_gen_params p;
+    tsched_topology *t = (tsched_topology *)&p; /* must be reset to NULL on failure */
+    tsched_topology_params_init(&p, TSCHED_GEN_CLOS3);
+    p.pods = 0;
+    ck_assert_status(tsched_topology_generate(&t, &p), TSCHED_E_RANGE);
+    ck_assert_ptr_null(t);
+    ck_assert_errmsg_has("generate.pods");
+    tsched_topology_params_init(&p, TSCHED_GEN_CLOS3);
+    p.cores = 3;
+    p.spines_per_pod = 4;
+    ck_assert_status(tsched_topology_generate(&t, &p), TSCHED_E_RANGE);
+    ck_assert_errmsg_has("generate.cores");
+    tsched_topology_params_init(&p, TSCHED_GEN_LEAF_SPINE);
+    p.nic_gbps = NAN;
+    ck_assert_status(tsched_topology_generate(&t, &p), TSCHED_E_RANGE);
+    ck_assert_errmsg_has("generate.nic_gbps");
+    tsched_topology_params_init(&p, TSCHED_GEN_LEAF_SPINE);
+    p.oversubscription = 0.5;
+    ck_assert_status(tsched_topology_generate(&t, &p), TSCHED_E_RANGE);
+    ck_assert_errmsg_has("generate.oversubscription");
+    tsched_topology_params_init(&p, TSCHED_GEN_CLOS3);
+    p.pods = 60000;
+    p.leaves_per_pod = 60000;
+    ck_assert_status(tsched_topology_generate(&t, &p), TSCHED_E_TOO_LARGE);
+    ck_assert_errmsg_has("generate");
+    tsched_topology_params_init(&p, TSCHED_GEN_CLOS3);
+    p.size = 8; /* an older, smaller struct than this library knows */
+    ck_assert_status(tsched_topology_generate(&t, &p), TSCHED_E_INVALID);
+    ck_assert_status(tsched_topology_generate(&t, NULL), TSCHED_E_INVALID);
+}
+END_TEST
+
+/* ---- paths: brute-force reference over the public getters ---- */
+
+typedef struct ref_path {
+    uint32_t n, sw[5];
+} ref_path;
+
+static int trunk_ok(const tsched_topology *t, uint32_t a, uint32_t b, uint32_t *tr)
+{
+    *tr = tsched_topology_find_trunk(t, a, b);
+    return *tr != TSCHED_NONE && tsched_topology_trunk_is_up(t, *tr) && tsched_topology_switch_is_up(t, a) &&
+           tsched_topology_switch_is_up(t, b);
+}
+
+/* Every valley-free path between two leaves, by trying every spine / (spine, core, spine):
+ * shortest ones only, in (spine, core, spine) index order. */
+static size_t ref_paths(const tsched_topology *t, uint32_t a, uint32_t b, ref_path *out, size_t cap)
+{
+    size_t n = 0;
+    uint32_t tr;
+    if (!tsched_topology_switch_is_up(t, a) || !tsched_topology_switch_is_up(t, b))
+        return 0;
+    if (a == b) {
+        out[0] = (ref_path){1, {a}};
+        return 1;
+    }
+    uint32_t ns = tsched_topology_num_tier(t, 1), nc = tsched_topology_num_tier(t, 2);
+    uint32_t spines[256], cores[256];
+    ck_assert_uint_le(ns, 256);
+    for (uint32_t i = 0; i < ns; i++)
+        spines[i] = tsched_topology_tier_switch(t, 1, i);
+    for (uint32_t i = 0; i < nc; i++)
+        cores[i] = tsched_topology_tier_switch(t, 2, i);
+    for (uint32_t i = 0; i < ns; i++)
+        if (trunk_ok(t, a, spines[i], &tr) && trunk_ok(t, b, spines[i], &tr)) {
+            ck_assert_uint_lt(n, cap);
+            out[n++] = (ref_path){3, {a, spines[i], b}};
+        }
+    if (n)
+        return n;
+    for (uint32_t i = 0; i < ns; i++) {
+        if (!trunk_ok(t, a, spines[i], &tr))
+            continue;
+        for (uint32_t c = 0; c < nc; c++) {
+            if (!trunk_ok(t, spines[i], cores[c], &tr))
+                continue;
+            for (uint32_t j = 0; j < ns; j++)
+                if (j != i && trunk_ok(t, cores[c], spines[j], &tr) && trunk_ok(t, b, spines[j], &tr)) {
+                    ck_assert_uint_lt(n, cap);
+                    out[n++] = (ref_path){5, {a, spines[i], cores[c], spines[j], b}};
+                }
+        }
+    }
+    return n;
+}
+
+/* Library paths between two leaves equal the reference, in order, with correct links. */
+static void check_leaf_pair(const tsched_topology *t, uint32_t a, uint32_t b)
+{
+    static ref_path ref[4096];
+    static tsched_path got[4096];
+    size_t nref = ref_paths(t, a, b, ref, 4096), n;
+    uint64_t count;
+    ck_assert_ok(tsched_topology_leaf_path_count(&count, t, a, b));
+    ck_assert_uint_eq(count, nref);
+    ck_assert_ok(tsched_topology_leaf_paths(got, 4096, &n, t, a, b));
+    ck_assert_uint_eq(n, nref);
+    for (size_t i = 0; i < n; i++) {
+        ck_assert_uint_eq(got[i].nswitches, ref[i].n);
+        for (uint32_t k = 0; k < ref[i].n; k++)
+            ck_assert_uint_eq(got[i].switches[k], ref[i].sw[k]);
+        for (uint32_t k = 0; k + 1 < ref[i].n; k++) {
+            uint32_t tr = tsched_topology_find_trunk(t, ref[i].sw[k], ref[i].sw[k + 1]);
+            uint32_t up = tsched_topology_switch_tier(t, ref[i].sw[k + 1]) > tsched_topology_switch_tier(t, ref[i].sw[k]);
+            ck_assert_uint_eq(got[i].links[k], 2 * tr + (up ? 0 : 1));
+        }
+    }
+}
+
+static void check_all_leaf_pairs(const tsched_topology *t)
+{
+    uint32_t nl = tsched_topology_num_tier(t, 0);
+    for (uint32_t i = 0; i < nl; i++)
+        for (uint32_t j = 0; j < nl; j++)
+            check_leaf_pair(t, tsched_topology_tier_switch(t, 0, i), tsched_topology_tier_switch(t, 0, j));
+}
+
+START_TEST(paths_generated_match_reference)
+{
+    tsched_topology *t = gen_leaf_spine(6, 5, 2, 8, 1.0);
+    check_all_leaf_pairs(t);
+    uint64_t c;
+    ck_assert_ok(tsched_topology_leaf_path_count(&c, t, sw(t, "leaf0"), sw(t, "leaf5")));
+    ck_assert_uint_eq(c, 5); /* leaf_spine: every spine */
+    tsched_topology_free(t);
+
+    t = gen_clos3(3, 3, 4, 8, 2);
+    check_all_leaf_pairs(t);
+    ck_assert_ok(tsched_topology_leaf_path_count(&c, t, sw(t, "leaf0"), sw(t, "leaf2")));
+    ck_assert_uint_eq(c, 4); /* same pod: every pod spine */
+    ck_assert_ok(tsched_topology_leaf_path_count(&c, t, sw(t, "leaf0"), sw(t, "leaf8")));
+    ck_assert_uint_eq(c, 8); /* across pods: every (spine, core) pair of the planes */
+    tsched_topology_free(t);
+}
+END_TEST
+
+START_TEST(paths_nic_level_and_order)
+{
+    tsched_topology *t = gen_clos3(2, 2, 2, 4, 2);
+    tsched_path p[16];
+    size_t n;
+    /* node0 (leaf0, pod0) to node4 (leaf2, pod1): spine0 with core0/core2, spine1 with core1/core3 */
+    ck_assert_ok(tsched_topology_paths(p, 16, &n, t, 0, 3, 4, 5));
+    ck_assert_uint_eq(n, 4);
+    const char *expect[4][5] = {{"leaf0", "spine0", "core0", "spine2", "leaf2"},
+                                {"leaf0", "spine0", "core2", "spine2", "leaf2"},
+                                {"leaf0", "spine1", "core1", "spine3", "leaf2"},
+                                {"leaf0", "spine1", "core3", "spine3", "leaf2"}};
+    for (size_t i = 0; i < 4; i++) {
+        ck_assert_uint_eq(p[i].nswitches, 5);
+        for (int k = 0; k < 5; k++)
+            ck_assert_str_eq(tsched_topology_switch_name(t, p[i].switches[k]), expect[i][k]);
+    }
+    /* A too-small buffer says how many are needed and fills what fits. */
+    ck_assert_status(tsched_topology_paths(p, 3, &n, t, 0, 0, 4, 0), TSCHED_E_BUFFER);
+    ck_assert_uint_eq(n, 4);
+    ck_assert_status(tsched_topology_paths(NULL, 0, &n, t, 0, 0, 4, 0), TSCHED_E_BUFFER);
+    ck_assert_uint_eq(n, 4);
+    /* same leaf: one path, the leaf alone */
+    ck_assert_ok(tsched_topology_paths(p, 16, &n, t, 0, 0, 1, 7));
+    ck_assert_uint_eq(n, 1);
+    ck_assert_uint_eq(p[0].nswitches, 1);
+    /* bad indices */
+    uint64_t c;
+    ck_assert_status(tsched_topology_path_count(&c, t, 0, 8, 1, 0), TSCHED_E_INVALID);
+    ck_assert_errmsg_has("NIC 8");
+    ck_assert_status(tsched_topology_path_count(&c, t, 0, 0, 99, 0), TSCHED_E_INVALID);
+    ck_assert_status(tsched_topology_leaf_path_count(&c, t, sw(t, "spine0"), sw(t, "leaf0")), TSCHED_E_INVALID);
+    tsched_topology_free(t);
+}
+END_TEST
+
+/* A random explicit 3-tier fabric: irregular wiring, so the path index cannot rely on
+ * generator symmetry. */
+static tsched_topology *random_fabric(unsigned seed, int *nleaves_out)
+{
+    srand(seed);
+    int pods = 1 + rand() % 3, spp = 1 + rand() % 4, cores = rand() % 5, lpp = 1 + rand() % 4;
+    tsched_topology *t;
+    ck_assert_ok(tsched_topology_new(&t, "random"));
+    char a[32], b[32], pod[32];
+    for (int p = 0; p < pods; p++) {
+        snprintf(pod, sizeof pod, "p%d", p);
+        for (int l = 0; l < lpp; l++) {
+            snprintf(a, sizeof a, "L%d_%d", p, l);
+            ck_assert_ok(tsched_topology_add_switch(NULL, t, a, 0, pod));
+            snprintf(b, sizeof b, "n%d_%d", p, l);
+            ck_assert_ok(tsched_topology_add_node(NULL, t, b, a, 8, 2, "X", 100));
+        }
+        for (int s = 0; s < spp; s++) {
+            snprintf(a, sizeof a, "S%d_%d", p, s);
+            ck_assert_ok(tsched_topology_add_switch(NULL, t, a, 1, pod));
+        }
+    }
+    for (int c = 0; c < cores; c++) {
+        snprintf(a, sizeof a, "C%d", c);
+        ck_assert_ok(tsched_topology_add_switch(NULL, t, a, 2, NULL));
+    }
+    for (int p = 0; p < pods; p++) {
+        for (int l = 0; l < lpp; l++)
+            for (int s = 0; s < spp; s++)
+                if (rand() % 3) {
+                    snprintf(a, sizeof a, "L%d_%d", p, l);
+                    snprintf(b, sizeof b, "S%d_%d", p, s);
+                    ck_assert_ok(tsched_topology_add_link(t, a, b, 100, 1 + rand() % 3));
+                }
+        for (int s = 0; s < spp; s++)
+            for (int c = 0; c < cores; c++)
+                if (rand() % 2) {
+                    snprintf(a, sizeof a, "S%d_%d", p, s);
+                    snprintf(b, sizeof b, "C%d", c);
+                    ck_assert_ok(tsched_topology_add_link(t, b, a, 400, 1));
+                }
+    }
+    ck_assert_ok(tsched_topology_build(t));
+    *nleaves_out = pods * lpp;
+    return t;
+}
+
+START_TEST(paths_random_fabrics_with_failures)
+{
+    for (unsigned seed = 1; seed <= 300; seed++) {
+        int nl;
+        tsched_topology *t = random_fabric(seed, &nl);
+        check_all_leaf_pairs(t);
+        /* fail a few random switches and trunks, check, then restore and check again */
+        uint32_t ns = tsched_topology_num_switches(t), nt = tsched_topology_num_trunks(t);
+        for (int k = 0; k < 3; k++) {
+            if (rand() % 2 && ns)
+                ck_assert_ok(tsched_topology_set_switch_up(t, (uint32_t)rand() % ns, 0));
+            else if (nt)
+                ck_assert_ok(tsched_topology_set_trunk_up(t, (uint32_t)rand() % nt, 0));
+            check_all_leaf_pairs(t);
+        }
+        for (uint32_t s = 0; s < ns; s++)
+            ck_assert_ok(tsched_topology_set_switch_up(t, s, 1));
+        for (uint32_t r = 0; r < nt; r++)
+            ck_assert_ok(tsched_topology_set_trunk_up(t, r, 1));
+        check_all_leaf_pairs(t);
+        tsched_topology_free(t);
+    }
+}
+END_TEST
+
+START_TEST(failures_remove_paths)
+{
+    tsched_topology *t = gen_clos3(2, 2, 4, 8, 2);
+    uint64_t c;
+    ck_assert_ok(tsched_topology_path_count(&c, t, 0, 0, 2, 0)); /* leaf0 -> leaf1, same pod */
+    ck_assert_uint_eq(c, 4);
+    ck_assert_ok(tsched_topology_set_up(t, "spine1", 0));
+    ck_assert_ok(tsched_topology_path_count(&c, t, 0, 0, 2, 0));
+    ck_assert_uint_eq(c, 3);
+    ck_assert_ok(tsched_topology_set_up(t, "leaf1~spine2", 0));
+    ck_assert_ok(tsched_topology_path_count(&c, t, 0, 0, 2, 0));
+    ck_assert_uint_eq(c, 2);
+    /* across pods: 4 planes x 2 cores = 8, minus plane 1 (spine1 down): 6, and core0 */
+    ck_assert_ok(tsched_topology_path_count(&c, t, 0, 0, 4, 0));
+    ck_assert_uint_eq(c, 6);
+    ck_assert_ok(tsched_topology_set_up(t, "core0", 0));
+    ck_assert_ok(tsched_topology_path_count(&c, t, 0, 0, 4, 0));
+    ck_assert_uint_eq(c, 5);
+    /* all spines of pod0 down except those whose leaf trunk failed: same-pod pairs now 0 */
+    ck_assert_ok(tsched_topology_set_up(t, "spine0", 0));
+    ck_assert_ok(tsched_topology_set_up(t, "spine3", 0));
+    ck_assert_ok(tsched_topology_path_count(&c, t, 0, 0, 2, 0));
+    ck_assert_uint_eq(c, 0);
+    /* down node / leaf: no path, and no longer free */
+    ck_assert_ok(tsched_topology_set_up(t, "node5", 0));
+    ck_assert_ok(tsched_topology_path_count(&c, t, 4, 0, 5, 0));
+    ck_assert_uint_eq(c, 0);
+    ck_assert_int_eq(tsched_topology_node_is_free(t, 5), 0);
+    ck_assert_ok(tsched_topology_set_up(t, "leaf3", 0));
+    ck_assert_int_eq(tsched_topology_node_is_up(t, 6), 0);
+    /* restore everything: original counts */
+    const char *names[] = {"spine1", "leaf1~spine2", "core0", "spine0", "spine3", "node5", "leaf3"};
+    for (size_t i = 0; i < 7; i++)
+        ck_assert_ok(tsched_topology_set_up(t, names[i], 1));
+    ck_assert_ok(tsched_topology_path_count(&c, t, 0, 0, 2, 0));
+    ck_assert_uint_eq(c, 4);
+    ck_assert_ok(tsched_topology_path_count(&c, t, 0, 0, 4, 0));
+    ck_assert_uint_eq(c, 8);
+    ck_assert_int_eq(tsched_topology_node_is_free(t, 5), 1);
+    /* unknown names */
+    ck_assert_status(tsched_topology_set_up(t, "spine99", 0), TSCHED_E_NOT_FOUND);
+    ck_assert_errmsg_has("spine99");
+    ck_assert_status(tsched_topology_set_up(t, "leaf0~leaf1", 0), TSCHED_E_NOT_FOUND);
+    ck_assert_status(tsched_topology_set_up(t, "leaf0~nope", 0), TSCHED_E_NOT_FOUND);
+    ck_assert_errmsg_has("nope");
+    tsched_topology_free(t);
+}
+END_TEST
+
+START_TEST(rails_paths)
+{
+    /* Two rails: NIC k of every node on leaf "r<k>"; both rails under two spines. */
+    tsched_topology *t;
+    ck_assert_ok(tsched_topology_new(&t, "rails"));
+    ck_assert_ok(tsched_topology_add_switch(NULL, t, "r0", 0, NULL));
+    ck_assert_ok(tsched_topology_add_switch(NULL, t, "r1", 0, NULL));
+    ck_assert_ok(tsched_topology_add_switch(NULL, t, "s0", 1, NULL));
+    ck_assert_ok(tsched_topology_add_switch(NULL, t, "s1", 1, NULL));
+    const char *rails[2] = {"r0", "r1"};
+    uint32_t n;
+    for (int i = 0; i < 3; i++) {
+        char name[8];
+        snprintf(name, sizeof name, "h%d", i);
+        ck_assert_ok(tsched_topology_add_node(&n, t, name, "r0", 2, 2, "A100", 200));
+        ck_assert_ok(tsched_topology_set_rails(t, n, rails, 2));
+    }
+    ck_assert_status(tsched_topology_set_rails(t, n, rails, 1), TSCHED_E_INVALID);
+    ck_assert_ok(tsched_topology_add_link(t, "r0", "s0", 200, 2));
+    ck_assert_ok(tsched_topology_add_link(t, "r1", "s0", 200, 2));
+    ck_assert_ok(tsched_topology_add_link(t, "r1", "s1", 200, 2));
+    ck_assert_ok(tsched_topology_build(t));
+    ck_assert_uint_eq(tsched_topology_node_nic_leaf(t, 1, 1), sw(t, "r1"));
+    ck_assert_uint_eq(tsched_topology_node_nic_leaf(t, 1, 2), TSCHED_NONE);
+    uint64_t c;
+    ck_assert_ok(tsched_topology_path_count(&c, t, 0, 0, 1, 0)); /* same rail */
+    ck_assert_uint_eq(c, 1);
+    ck_assert_ok(tsched_topology_path_count(&c, t, 0, 0, 1, 1)); /* r0 -> r1 via s0 only */
+    ck_assert_uint_eq(c, 1);
+    ck_assert_ok(tsched_topology_set_up(t, "r1", 0));
+    ck_assert_int_eq(tsched_topology_node_is_up(t, 0), 0); /* a NIC's leaf is down */
+    ck_assert_uint_eq(tsched_topology_free_node_count(t, TSCHED_LEVEL_CLUSTER, 0), 0);
+    tsched_topology_free(t);
+}
+END_TEST
+
+/* ---- free capacity ---- */
+
+START_TEST(free_capacity_matches_brute_force)
+{
+    tsched_topology *t = gen_clos3(3, 4, 2, 2, 5);
+    uint32_t nn = tsched_topology_num_nodes(t);
+    srand(7);
+    for (int round = 0; round < 200; round++) {
+        uint32_t n = (uint32_t)rand() % nn;
+        int op = rand() % 10;
+        if (op < 7)
+            ck_assert_ok(tsched_topology_set_free_gpus(t, n, (uint32_t)rand() % 9));
+        else if (op < 9)
+            ck_assert_ok(tsched_topology_set_node_up(t, n, rand() % 2));
+        else
+            ck_assert_ok(tsched_topology_set_switch_up(t, tsched_topology_tier_switch(t, 0, (uint32_t)rand() % 12),
+                                                       rand() % 2));
+        /* reference from per-node getters */
+        uint32_t per_leaf[12] = {0}, per_pod[3] = {0}, all = 0;
+        uint64_t free_gpus = 0;
+        for (uint32_t v = 0; v < nn; v++) {
+            int up = tsched_topology_node_is_up(t, v);
+            if (up)
+                free_gpus += tsched_topology_node_free_gpus(t, v);
+            if (up && tsched_topology_node_free_gpus(t, v) == tsched_topology_node_gpus(t, v)) {
+                ck_assert_int_eq(tsched_topology_node_is_free(t, v), 1);
+                per_leaf[v / 5]++;
+                per_pod[tsched_topology_node_pod(t, v)]++;
+                all++;
+            } else {
+                ck_assert_int_eq(tsched_topology_node_is_free(t, v), 0);
+            }
+        }
+        ck_assert_uint_eq(tsched_topology_num_free_gpus(t), free_gpus);
+        ck_assert_uint_eq(tsched_topology_free_node_count(t, TSCHED_LEVEL_CLUSTER, 0), all);
+        for (uint32_t l = 0; l < 12; l++) {
+            uint32_t leaf = tsched_topology_tier_switch(t, 0, l);
+            ck_assert_uint_eq(tsched_topology_free_node_count(t, TSCHED_LEVEL_LEAF, leaf), per_leaf[l]);
+            uint32_t list[8];
+            size_t cnt;
+            ck_assert_ok(tsched_topology_free_nodes(list, 8, &cnt, t, TSCHED_LEVEL_LEAF, leaf));
+            ck_assert_uint_eq(cnt, per_leaf[l]);
+            for (size_t i = 0; i < cnt; i++) {
+                ck_assert_int_eq(tsched_topology_node_is_free(t, list[i]), 1);
+                ck_assert_uint_eq(tsched_topology_node_leaf(t, list[i]), leaf);
+                if (i)
+                    ck_assert_uint_lt(list[i - 1], list[i]);
+            }
+        }
+        for (uint32_t p = 0; p < 3; p++)
+            ck_assert_uint_eq(tsched_topology_free_node_count(t, TSCHED_LEVEL_POD, p), per_pod[p]);
+    }
+    uint32_t small[1];
+    size_t cnt;
+    ck_assert_status(tsched_topology_free_nodes(small, 0, &cnt, t, TSCHED_LEVEL_CLUSTER, 0),
+                     cnt ? TSCHED_E_BUFFER : TSCHED_OK);
+    ck_assert_status(tsched_topology_set_free_gpus(t, 0, 9), TSCHED_E_RANGE);
+    ck_assert_errmsg_has("node0");
+    ck_assert_status(tsched_topology_free_nodes(small, 1, &cnt, t, TSCHED_LEVEL_POD, 3), TSCHED_E_INVALID);
+    ck_assert_status(tsched_topology_free_nodes(small, 1, &cnt, t, TSCHED_LEVEL_LEAF, sw(t, "spine0")),
+                     TSCHED_E_INVALID);
+    tsched_topology_free(t);
+}
+END_TEST
+
+/* ---- builder API ---- */
+
+START_TEST(builder_states_and_errors)
+{
+    tsched_topology *t;
+    ck_assert_ok(tsched_topology_new(&t, NULL));
+    ck_assert_str_eq(tsched_topology_name(t), "cluster");
+    uint64_t c;
+    ck_assert_status(tsched_topology_path_count(&c, t, 0, 0, 0, 0), TSCHED_E_STATE);
+    ck_assert_status(tsched_topology_set_up(t, "x", 0), TSCHED_E_STATE);
+    ck_assert_status(tsched_topology_add_switch(NULL, t, "a~b", 0, NULL), TSCHED_E_INVALID);
+    ck_assert_status(tsched_topology_add_switch(NULL, t, "", 0, NULL), TSCHED_E_INVALID);
+    ck_assert_status(tsched_topology_add_switch(NULL, t, "s", 3, NULL), TSCHED_E_RANGE);
+    ck_assert_errmsg_has("switches[0].tier");
+    ck_assert_ok(tsched_topology_add_switch(NULL, t, "l0", 0, NULL));
+    ck_assert_status(tsched_topology_add_switch(NULL, t, "l0", 0, NULL), TSCHED_E_DUPLICATE);
+    ck_assert_status(tsched_topology_add_node(NULL, t, "l0", "l0", 8, 8, NULL, 100), TSCHED_E_DUPLICATE);
+    ck_assert_status(tsched_topology_add_node(NULL, t, "n0", "l0", 0, 8, NULL, 100), TSCHED_E_RANGE);
+    ck_assert_errmsg_has("nodes[0].gpus");
+    ck_assert_status(tsched_topology_add_node(NULL, t, "n0", "l0", 8, 0, NULL, 100), TSCHED_E_RANGE);
+    ck_assert_status(tsched_topology_add_node(NULL, t, "n0", "l0", 8, 8, NULL, -1), TSCHED_E_RANGE);
+    ck_assert_status(tsched_topology_add_node(NULL, t, "n0", NULL, 8, 8, NULL, 100), TSCHED_E_NOT_FOUND);
+    ck_assert_status(tsched_topology_add_link(t, "l0", "s0", 100, 0), TSCHED_E_RANGE);
+    ck_assert_status(tsched_topology_add_link(t, "l0", "s0", INFINITY, 1), TSCHED_E_RANGE);
+    ck_assert_ok(tsched_topology_add_node(NULL, t, "n0", "nowhere", 8, 8, NULL, 100));
+    /* a failed build leaves the handle unbuilt and unchanged */
+    ck_assert_status(tsched_topology_build(t), TSCHED_E_NOT_FOUND);
+    ck_assert_errmsg_has("nodes[0].leaf");
+    ck_assert_errmsg_has("nowhere");
+    ck_assert_status(tsched_topology_path_count(&c, t, 0, 0, 0, 0), TSCHED_E_STATE);
+    tsched_topology_free(t);
+
+    ck_assert_ok(tsched_topology_new(&t, "ok"));
+    ck_assert_ok(tsched_topology_add_switch(NULL, t, "l0", 0, NULL));
+    ck_assert_ok(tsched_topology_add_node(NULL, t, "n0", "l0", 8, 8, "H100", 400));
+    ck_assert_ok(tsched_topology_build(t));
+    ck_assert_status(tsched_topology_build(t), TSCHED_E_STATE);
+    ck_assert_status(tsched_topology_add_switch(NULL, t, "l1", 0, NULL), TSCHED_E_STATE);
+    ck_assert_str_eq(tsched_topology_node_gpu_type(t, 0), "H100");
+    /* getters are safe on bad indices and NULL */
+    ck_assert_ptr_null(tsched_topology_node_name(t, 5));
+    ck_assert_uint_eq(tsched_topology_node_leaf(t, 5), TSCHED_NONE);
+    ck_assert_int_eq(tsched_topology_switch_tier(t, 5), -1);
+    ck_assert_uint_eq(tsched_topology_num_nodes(NULL), 0);
+    ck_assert_uint_eq(tsched_topology_find_node(t, "zz"), TSCHED_NONE);
+    ck_assert_uint_eq(tsched_topology_find_node(t, NULL), TSCHED_NONE);
+    ck_assert_ptr_null(tsched_topology_pod_leaves(t, 0, NULL));
+    tsched_topology_free(t);
+    tsched_topology_free(NULL);
+}
+END_TEST
+
+START_TEST(summary_json)
+{
+    tsched_topology *t = gen_clos3(2, 2, 2, 2, 2);
+    ck_assert_ok(tsched_topology_set_free_gpus(t, 0, 3));
+    ck_assert_ok(tsched_topology_set_up(t, "node7", 0));
+    ck_assert_ok(tsched_topology_set_up(t, "spine1", 0));
+    ck_assert_ok(tsched_topology_set_up(t, "leaf0~spine0", 0));
+    char *s;
+    ck_assert_ok(tsched_topology_summary_json(&s, t));
+    const char *want[] = {"\"format\": \"tsched.topology-summary.v1\"", "\"nodes\": 8", "\"gpus\": 64",
+                          "\"free_gpus\": 51", "\"leaf\": 4", "\"spine\": 4", "\"core\": 2", "\"pods\": 2",
+                          "\"trunks\": 12", "\"node7\"", "\"spine1\"", "\"leaf0~spine0\""};
+    for (size_t i = 0; i < sizeof want / sizeof want[0]; i++)
+        ck_assert_msg(strstr(s, want[i]) != NULL, "summary lacks %s:\n%s", want[i], s);
+    tsched_free(s);
+    tsched_topology_free(t);
+}
+END_TEST
+
+/* Read-only queries from several threads on one handle give the same answers. */
+typedef struct thr_arg {
+    const tsched_topology *t;
+    uint64_t sum;
+} thr_arg;
+
+static void *count_all(void *p)
+{
+    thr_arg *a = p;
+    uint32_t n = tsched_topology_num_nodes(a->t);
+    a->sum = 0;
+    for (uint32_t i = 0; i < n; i++)
+        for (uint32_t j = 0; j < n; j += 3) {
+            uint64_t c = 0;
+            if (tsched_topology_path_count(&c, a->t, i, i % 8, j, j % 8) != TSCHED_OK)
+                return NULL;
+            a->sum += c * (i + 1) + j;
+        }
+    return NULL;
+}
+
+START_TEST(concurrent_readers)
+{
+    tsched_topology *t = gen_clos3(4, 4, 4, 8, 4);
+    thr_arg a[3] = {{t, 0}, {t, 0}, {t, 0}};
+    pthread_t th[2];
+    for (int i = 0; i < 2; i++)
+        ck_assert_int_eq(pthread_create(&th[i], NULL, count_all, &a[i]), 0);
+    count_all(&a[2]);
+    for (int i = 0; i < 2; i++)
+        ck_assert_int_eq(pthread_join(th[i], NULL), 0);
+    ck_assert_uint_ne(a[2].sum, 0);
+    ck_assert_uint_eq(a[0].sum, a[2].sum);
+    ck_assert_uint_eq(a[1].sum, a[2].sum);
+    tsched_topology_free(t);
+}
+END_TEST
+
+int main(void)
+{
+    Suite *s = suite_create("topology");
+    TCase *tc = tcase_create("core");
+    tcase_set_timeout(tc, 120);
+    tcase_add_test(tc, leaf_spine_counts_names_wiring);
+    tcase_add_test(tc, leaf_spine_oversubscribed);
+    tcase_add_test(tc, clos3_counts_names_wiring);
+    tcase_add_test(tc, generator_rejects_bad_params);
+    tcase_add_test(tc, paths_generated_match_reference);
+    tcase_add_test(tc, paths_nic_level_and_order);
+    tcase_add_test(tc, paths_random_fabrics_with_failures);
+    tcase_add_test(tc, failures_remove_paths);
+    tcase_add_test(tc, rails_paths);
+    tcase_add_test(tc, free_capacity_matches_brute_force);
+    tcase_add_test(tc, builder_states_and_errors);
+    tcase_add_test(tc, summary_json);
+    tcase_add_test(tc, concurrent_readers);
+    suite_add_tcase(s, tc);
+    suite_add_tcase(s, topology_json_tcase());
+    suite_add_tcase(s, topology_slurm_tcase());
+    suite_add_tcase(s, topology_real_tcase());
+    SRunner *sr = srunner_create(s);
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
