@@ -169,7 +169,7 @@ TSCHED_API tsched_status tsched_topology_load_string(tsched_topology **out, cons
 
 /**
  * Import a Slurm `topology.conf` (tree form) from a file: switches with `Nodes=` become
- * leaves, their parents spines, the next level cores (see doc/topology.md). `opts` may
+ * leaves, their parents spines, the next level cores (see doc/slurm-import.md). `opts` may
  * be NULL for the defaults. Errors: TSCHED_E_PARSE (line and text), TSCHED_E_CYCLE,
  * TSCHED_E_RANGE (more than three levels), TSCHED_E_NOT_FOUND, TSCHED_E_DUPLICATE.
  */
@@ -320,7 +320,8 @@ TSCHED_API tsched_status tsched_topology_set_trunk_up(tsched_topology *topo, uin
 TSCHED_API uint32_t tsched_topology_free_node_count(const tsched_topology *topo, tsched_level level, uint32_t index);
 
 /**
- * List the up nodes with all GPUs free in one domain, in index order, into `nodes`
+ * List the up nodes with all GPUs free in one domain into `nodes` (a leaf or the cluster:
+ * node index order; a pod: leaf by leaf in the pod's leaf order)
  * (capacity `cap`). `*count` receives the number that exist. Errors: TSCHED_E_INVALID,
  * TSCHED_E_BUFFER when `cap` < `*count` (the first `cap` are written).
  */

@@ -15,6 +15,8 @@ int cli_fail(tsched_status st);
 int cli_usage_error(const char *fmt, ...);
 /* Write `text` plus a newline to `path` ("-" or NULL: stdout). */
 int cli_write(const char *path, const char *text);
+/* Finish a command that produced `json` with status `st`: write it to `path`, free it. */
+int cli_emit(tsched_status st, char *json, const char *path);
 /* Parse a whole unsigned number / a finite positive double; 0 on success. */
 int cli_parse_u32(const char *s, unsigned *out);
 int cli_parse_double(const char *s, double *out);

@@ -49,6 +49,15 @@ int cli_write(const char *path, const char *text)
     return CLI_OK;
 }
 
+int cli_emit(tsched_status st, char *json, const char *path)
+{
+    if (st != TSCHED_OK)
+        return cli_fail(st);
+    int rc = cli_write(path, json);
+    tsched_free(json);
+    return rc;
+}
+
 int cli_parse_u32(const char *s, unsigned *out)
 {
     char *end;

@@ -24,11 +24,7 @@ static int show(int argc, char **argv)
     char *json;
     st = tsched_topology_summary_json(&json, t);
     tsched_topology_free(t);
-    if (st != TSCHED_OK)
-        return cli_fail(st);
-    int rc = cli_write(out, json);
-    tsched_free(json);
-    return rc;
+    return cli_emit(st, json, out);
 }
 
 static int import_slurm(int argc, char **argv)
@@ -71,11 +67,7 @@ static int import_slurm(int argc, char **argv)
     char *json;
     st = tsched_topology_to_json(&json, t);
     tsched_topology_free(t);
-    if (st != TSCHED_OK)
-        return cli_fail(st);
-    int rc = cli_write(out, json);
-    tsched_free(json);
-    return rc;
+    return cli_emit(st, json, out);
 }
 
 int cmd_topology(int argc, char **argv)

@@ -280,11 +280,16 @@ tsched_status tsched_topology_build(tsched_topology *t)
         free(rail_save);
         goto out;
     }
-    memcpy(leaf_save, t->node_leaf, t->nnodes * sizeof(uint32_t));
-    memcpy(rail_save, t->rail, t->nrail * sizeof(uint32_t));
+    /* memcpy with a NULL pointer is undefined even for 0 bytes, hence the guards. */
+    if (t->nnodes)
+        memcpy(leaf_save, t->node_leaf, t->nnodes * sizeof(uint32_t));
+    if (t->nrail)
+        memcpy(rail_save, t->rail, t->nrail * sizeof(uint32_t));
     if ((st = resolve_nodes(t, ref_sw)) != TSCHED_OK || (st = resolve_links(t, ref_sw, tin)) != TSCHED_OK) {
-        memcpy(t->node_leaf, leaf_save, t->nnodes * sizeof(uint32_t));
-        memcpy(t->rail, rail_save, t->nrail * sizeof(uint32_t));
+        if (t->nnodes)
+            memcpy(t->node_leaf, leaf_save, t->nnodes * sizeof(uint32_t));
+        if (t->nrail)
+            memcpy(t->rail, rail_save, t->nrail * sizeof(uint32_t));
         free(leaf_save);
         free(rail_save);
         goto out;

@@ -8,15 +8,6 @@
 #include "../common/json.h"
 #include "topology_internal.h"
 
-static tsched_status check_built(const tsched_topology *t, const char *fn)
-{
-    if (!t)
-        return ts_error(TSCHED_E_INVALID, "%s: topology is NULL", fn);
-    if (!t->built)
-        return ts_error(TSCHED_E_STATE, "%s: the topology is not built", fn);
-    return TSCHED_OK;
-}
-
 static const char *sw_name(const tsched_topology *t, uint32_t s) { return ts_strtab_str(&t->switch_names, s); }
 
 static tsched_status trunk_name(char **out, const tsched_topology *t, uint32_t r)
@@ -173,7 +164,7 @@ tsched_status tsched_topology_to_json(char **out, const tsched_topology *t)
     if (!out)
         return ts_error(TSCHED_E_INVALID, "tsched_topology_to_json: out is NULL");
     *out = NULL;
-    if ((st = check_built(t, "tsched_topology_to_json")) != TSCHED_OK)
+    if ((st = ts_check_built(t, "tsched_topology_to_json")) != TSCHED_OK)
         return st;
     json_t *root = json_object();
     if (!root)
@@ -214,7 +205,7 @@ tsched_status tsched_topology_summary_json(char **out, const tsched_topology *t)
     if (!out)
         return ts_error(TSCHED_E_INVALID, "tsched_topology_summary_json: out is NULL");
     *out = NULL;
-    if ((st = check_built(t, "tsched_topology_summary_json")) != TSCHED_OK)
+    if ((st = ts_check_built(t, "tsched_topology_summary_json")) != TSCHED_OK)
         return st;
     json_t *root = json_object(), *sw = json_object(), *down = json_object();
     json_t *dn = NULL, *ds = NULL, *dt = NULL;

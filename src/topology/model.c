@@ -94,6 +94,15 @@ static tsched_status check_building(const tsched_topology *t, const char *fn)
     return TSCHED_OK;
 }
 
+tsched_status ts_check_built(const tsched_topology *t, const char *fn)
+{
+    if (!t)
+        return ts_error(TSCHED_E_INVALID, "%s: topology is NULL", fn);
+    if (!t->built)
+        return ts_error(TSCHED_E_STATE, "%s: the topology is not built", fn);
+    return TSCHED_OK;
+}
+
 static tsched_status check_name(const char *name, const char *what)
 {
     if (!name || !*name)

@@ -4,10 +4,9 @@
 
 static tsched_status check_nic(const tsched_topology *t, uint32_t node, uint32_t nic, const char *which)
 {
-    if (!t)
-        return ts_error(TSCHED_E_INVALID, "paths: topology is NULL");
-    if (!t->built)
-        return ts_error(TSCHED_E_STATE, "paths: the topology is not built");
+    tsched_status st = ts_check_built(t, "paths");
+    if (st != TSCHED_OK)
+        return st;
     if (node >= t->nnodes)
         return ts_error(TSCHED_E_INVALID, "paths: %s node %u does not exist (%u nodes)", which, node, t->nnodes);
     if (nic >= t->node_nics[node])
@@ -18,10 +17,9 @@ static tsched_status check_nic(const tsched_topology *t, uint32_t node, uint32_t
 
 static tsched_status check_leaf(const tsched_topology *t, uint32_t leaf, const char *which)
 {
-    if (!t)
-        return ts_error(TSCHED_E_INVALID, "paths: topology is NULL");
-    if (!t->built)
-        return ts_error(TSCHED_E_STATE, "paths: the topology is not built");
+    tsched_status st = ts_check_built(t, "paths");
+    if (st != TSCHED_OK)
+        return st;
     if (leaf >= t->nswitches || t->sw_tier[leaf] != TSCHED_TIER_LEAF)
         return ts_error(TSCHED_E_INVALID, "paths: %s switch %u is not a leaf", which, leaf);
     return TSCHED_OK;

@@ -5,19 +5,10 @@
 #include "../common/alloc.h"
 #include "topology_internal.h"
 
-static tsched_status check_built(const tsched_topology *t, const char *fn)
-{
-    if (!t)
-        return ts_error(TSCHED_E_INVALID, "%s: topology is NULL", fn);
-    if (!t->built)
-        return ts_error(TSCHED_E_STATE, "%s: the topology is not built", fn);
-    return TSCHED_OK;
-}
-
 tsched_status tsched_topology_set_free_gpus(tsched_topology *t, uint32_t node, uint32_t free_gpus)
 {
     tsched_status st;
-    if ((st = check_built(t, "tsched_topology_set_free_gpus")) != TSCHED_OK)
+    if ((st = ts_check_built(t, "tsched_topology_set_free_gpus")) != TSCHED_OK)
         return st;
     if (node >= t->nnodes)
         return ts_error(TSCHED_E_INVALID, "tsched_topology_set_free_gpus: node %u does not exist", node);
@@ -45,7 +36,7 @@ tsched_status tsched_topology_set_free_gpus(tsched_topology *t, uint32_t node, u
 tsched_status tsched_topology_set_node_up(tsched_topology *t, uint32_t node, int up)
 {
     tsched_status st;
-    if ((st = check_built(t, "tsched_topology_set_node_up")) != TSCHED_OK)
+    if ((st = ts_check_built(t, "tsched_topology_set_node_up")) != TSCHED_OK)
         return st;
     if (node >= t->nnodes)
         return ts_error(TSCHED_E_INVALID, "tsched_topology_set_node_up: node %u does not exist", node);
@@ -56,7 +47,7 @@ tsched_status tsched_topology_set_node_up(tsched_topology *t, uint32_t node, int
 tsched_status tsched_topology_set_switch_up(tsched_topology *t, uint32_t sw, int up)
 {
     tsched_status st;
-    if ((st = check_built(t, "tsched_topology_set_switch_up")) != TSCHED_OK)
+    if ((st = ts_check_built(t, "tsched_topology_set_switch_up")) != TSCHED_OK)
         return st;
     if (sw >= t->nswitches)
         return ts_error(TSCHED_E_INVALID, "tsched_topology_set_switch_up: switch %u does not exist", sw);
@@ -70,7 +61,7 @@ tsched_status tsched_topology_set_switch_up(tsched_topology *t, uint32_t sw, int
 tsched_status tsched_topology_set_trunk_up(tsched_topology *t, uint32_t trunk, int up)
 {
     tsched_status st;
-    if ((st = check_built(t, "tsched_topology_set_trunk_up")) != TSCHED_OK)
+    if ((st = ts_check_built(t, "tsched_topology_set_trunk_up")) != TSCHED_OK)
         return st;
     if (trunk >= t->ntrunks)
         return ts_error(TSCHED_E_INVALID, "tsched_topology_set_trunk_up: trunk %u does not exist", trunk);
@@ -84,7 +75,7 @@ tsched_status tsched_topology_set_trunk_up(tsched_topology *t, uint32_t trunk, i
 tsched_status tsched_topology_set_up(tsched_topology *t, const char *name, int up)
 {
     tsched_status st;
-    if ((st = check_built(t, "tsched_topology_set_up")) != TSCHED_OK)
+    if ((st = ts_check_built(t, "tsched_topology_set_up")) != TSCHED_OK)
         return st;
     if (!name || !*name)
         return ts_error(TSCHED_E_INVALID, "tsched_topology_set_up: name is empty");
@@ -150,7 +141,7 @@ tsched_status tsched_topology_free_nodes(uint32_t *nodes, size_t cap, size_t *co
                                          tsched_level level, uint32_t index)
 {
     tsched_status st;
-    if ((st = check_built(t, "tsched_topology_free_nodes")) != TSCHED_OK)
+    if ((st = ts_check_built(t, "tsched_topology_free_nodes")) != TSCHED_OK)
         return st;
     if (!count || (!nodes && cap))
         return ts_error(TSCHED_E_INVALID, "tsched_topology_free_nodes: count or nodes is NULL");

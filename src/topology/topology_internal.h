@@ -99,6 +99,8 @@ struct tsched_topology {
 };
 
 /* Shared between the topology files. */
+/* TSCHED_E_INVALID for NULL, TSCHED_E_STATE before build; `fn` names the caller. */
+tsched_status ts_check_built(const tsched_topology *t, const char *fn);
 /* Add the elements of a generated fabric to an unbuilt handle (the JSON loader extends
  * them with explicit elements before building). */
 tsched_status ts_topology_generate_into(tsched_topology *t, const tsched_gen_params *p);
