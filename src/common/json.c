@@ -141,7 +141,7 @@ tsched_status ts_json_u32(uint32_t *out, const json_t *obj, const char *where, c
     if (d < 0)
         return ts_error(TSCHED_E_RANGE, WHERE_FMT ": must not be negative, got %g", WHERE_ARGS(where, key), d);
     if (d != floor(d))
-        return ts_error(TSCHED_E_TYPE, WHERE_FMT ": expected a whole number, got %g", WHERE_ARGS(where, key), d);
+        return ts_error(TSCHED_E_RANGE, WHERE_FMT ": expected a whole number, got %g", WHERE_ARGS(where, key), d);
     if (d < min || d > max)
         return ts_error(TSCHED_E_RANGE, WHERE_FMT ": %g is out of range [%u, %u]", WHERE_ARGS(where, key), d, min,
                         max);

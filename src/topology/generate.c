@@ -43,6 +43,21 @@ static uint64_t ceil_div(double a, double b)
     return q < 1 ? 1 : (uint64_t)q;
 }
 
+/* a * b, saturating, so that absurd shapes are reported as what they are, not wrapped. */
+static uint64_t mul_sat(uint64_t a, uint64_t b)
+{
+    return a != 0 && b > UINT64_MAX / a ? UINT64_MAX : a * b;
+}
+
+static uint64_t add_sat(uint64_t a, uint64_t b) { return a > UINT64_MAX - b ? UINT64_MAX : a + b; }
+
+static tsched_status too_large(uint64_t n, const char *what, uint32_t limit)
+{
+    if (n == UINT64_MAX)
+        return ts_error(TSCHED_E_TOO_LARGE, "generate: more than 1.8e19 %s, far beyond the limit of %u", what, limit);
+    return ts_error(TSCHED_E_TOO_LARGE, "generate: %llu %s exceed the limit of %u", (unsigned long long)n, what, limit);
+}
+
 static tsched_status add_named(tsched_topology *t, const char *prefix, uint32_t i, int tier, const char *pod)
 {
     char name[32];
@@ -98,20 +113,18 @@ tsched_status ts_topology_generate_into(tsched_topology *t, const tsched_gen_par
         return ts_error(TSCHED_E_RANGE, "generate.oversubscription: %g is out of range [1, 1e6]", over);
 
     /* Sizes in 64 bits first, so absurd shapes fail before any allocation. */
-    uint64_t nleaves = clos3 ? (uint64_t)p->pods * p->leaves_per_pod : leaves;
-    uint64_t nspines = clos3 ? (uint64_t)p->pods * p->spines_per_pod : spines;
-    uint64_t nnodes = nleaves * p->nodes_per_leaf;
-    uint64_t nswitches = nleaves + nspines + (clos3 ? p->cores : 0);
-    uint64_t ntrunks = clos3 ? nleaves * p->spines_per_pod + (uint64_t)p->pods * p->cores : nleaves * spines;
+    uint64_t nleaves = clos3 ? mul_sat(p->pods, p->leaves_per_pod) : leaves;
+    uint64_t nspines = clos3 ? mul_sat(p->pods, p->spines_per_pod) : spines;
+    uint64_t nnodes = mul_sat(nleaves, p->nodes_per_leaf);
+    uint64_t nswitches = add_sat(add_sat(nleaves, nspines), clos3 ? p->cores : 0);
+    uint64_t ntrunks = clos3 ? add_sat(mul_sat(nleaves, p->spines_per_pod), mul_sat(p->pods, p->cores))
+                             : mul_sat(nleaves, spines);
     if (nnodes > TS_MAX_NODES)
-        return ts_error(TSCHED_E_TOO_LARGE, "generate: %llu nodes exceed the limit of %u",
-                        (unsigned long long)nnodes, TS_MAX_NODES);
+        return too_large(nnodes, "nodes", TS_MAX_NODES);
     if (nswitches > TS_MAX_SWITCHES)
-        return ts_error(TSCHED_E_TOO_LARGE, "generate: %llu switches exceed the limit of %u",
-                        (unsigned long long)nswitches, TS_MAX_SWITCHES);
+        return too_large(nswitches, "switches", TS_MAX_SWITCHES);
     if (ntrunks > TS_MAX_TRUNKS)
-        return ts_error(TSCHED_E_TOO_LARGE, "generate: %llu trunks exceed the limit of %u",
-                        (unsigned long long)ntrunks, TS_MAX_TRUNKS);
+        return too_large(ntrunks, "trunks", TS_MAX_TRUNKS);
 
     /* Capacities (doc/topology.md): every fabric link runs at nic_gbps; a leaf-spine trunk
      * has enough links to carry the leaf's NICs spread over its spines, divided by the

@@ -1,5 +1,6 @@
 /* Reading `tsched.topology.v1` (DESIGN 5.1). Every error names the field as a JSON path
  * (`nodes[12].leaf`); the file loader prefixes the file name. */
+#include <float.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -44,6 +45,27 @@ static tsched_status read_generate(tsched_gen_params *p, const json_t *g)
         (st = ts_json_num(&p->oversubscription, g, "generate", "oversubscription", 0, 1, 0, 1e6)) ||
         (st = ts_json_str(&p->gpu_type, g, "generate", "gpu_type", 0)))
         return st;
+    return TSCHED_OK;
+}
+
+/* The saver lists pods in index order, so that a pod a leaf only inherited keeps its
+ * index when the document is read back. */
+static tsched_status read_pods(tsched_topology *t, const json_t *arr)
+{
+    size_t i;
+    const json_t *v;
+    json_array_foreach(arr, i, v)
+    {
+        char where[48];
+        snprintf(where, sizeof where, "pods[%zu]", i);
+        if (!json_is_string(v) || json_string_length(v) == 0)
+            return ts_error(TSCHED_E_TYPE, "%s: expected a pod name, got %s", where,
+                            json_is_string(v) ? "an empty string" : ts_json_type_name(v));
+        uint32_t id;
+        tsched_status st = ts_strtab_intern(&t->pod_names, json_string_value(v), &id, NULL);
+        if (st != TSCHED_OK)
+            return st;
+    }
     return TSCHED_OK;
 }
 
@@ -145,10 +167,12 @@ static tsched_status read_links(tsched_topology *t, const json_t *arr)
         const char *a, *b;
         double gbps, cap = 0;
         uint32_t count = 1;
+        /* With capacity_gbps present, gbps is informative (capacity / count) and may
+         * exceed the per-link limit for trunks the saver merged. */
         if ((st = ts_json_str(&a, v, where, "a", 1)) || (st = ts_json_str(&b, v, where, "b", 1)) ||
-            (st = ts_json_num(&gbps, v, where, "gbps", 1, 0, 1, TS_MAX_GBPS)) ||
             (st = ts_json_u32(&count, v, where, "count", 0, 1, TS_MAX_LINK_COUNT)) ||
-            (st = ts_json_num(&cap, v, where, "capacity_gbps", 0, 0, 1, TS_MAX_GBPS * (double)TS_MAX_LINK_COUNT)))
+            (st = ts_json_num(&cap, v, where, "capacity_gbps", 0, TS_MIN_GBPS, 0, TS_MAX_GBPS * (double)TS_MAX_LINK_COUNT)) ||
+            (st = ts_json_num(&gbps, v, where, "gbps", 1, 0, 1, cap > 0 ? DBL_MAX : TS_MAX_GBPS)))
             return st;
         /* capacity_gbps (written by the saver when gbps * count would not give the
          * trunk's capacity back exactly) wins over gbps * count. */
@@ -199,11 +223,11 @@ static tsched_status load_doc(tsched_topology **out, const json_t *root)
 {
     tsched_status st;
     const char *name = NULL;
-    const json_t *gen, *nodes, *switches, *links, *state;
+    const json_t *gen, *nodes, *switches, *links, *state, *pods;
     if ((st = ts_json_check_format(root, TOPOLOGY_FORMAT)) || (st = ts_json_str(&name, root, "", "name", 0)) ||
         (st = ts_json_obj(&gen, root, "", "generate", 0)) || (st = ts_json_arr(&nodes, root, "", "nodes", 0)) ||
         (st = ts_json_arr(&switches, root, "", "switches", 0)) || (st = ts_json_arr(&links, root, "", "links", 0)) ||
-        (st = ts_json_obj(&state, root, "", "state", 0)))
+        (st = ts_json_obj(&state, root, "", "state", 0)) || (st = ts_json_arr(&pods, root, "", "pods", 0)))
         return st;
     if (!gen && !nodes && !switches)
         return ts_error(TSCHED_E_NOT_FOUND, "document: neither \"generate\" nor \"nodes\"/\"switches\": the fabric is empty");
@@ -217,7 +241,7 @@ static tsched_status load_doc(tsched_topology **out, const json_t *root)
             goto fail;
         default_gbps = p.nic_gbps;
     }
-    if ((switches && (st = read_switches(t, switches))) || (nodes && (st = read_nodes(t, nodes, default_gbps))) ||
+    if ((pods && (st = read_pods(t, pods))) || (switches && (st = read_switches(t, switches))) || (nodes && (st = read_nodes(t, nodes, default_gbps))) ||
         (links && (st = read_links(t, links))) || (st = tsched_topology_build(t)) ||
         (state && (st = read_state(t, state))))
         goto fail;

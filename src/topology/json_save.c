@@ -76,8 +76,10 @@ static tsched_status link_json(json_t **out, const tsched_topology *t, uint32_t 
         (st = ts_json_set(o, "b", json_string(sw_name(t, t->tr_upper[r])))) ||
         (st = ts_json_set(o, "gbps", json_real(per))) || (st = ts_json_set(o, "count", json_integer(t->tr_links[r]))))
         goto fail;
-    /* Only when gbps * count does not give the capacity back to the bit. */
-    if (per * t->tr_links[r] != t->tr_gbps[r] && (st = ts_json_set(o, "capacity_gbps", json_real(t->tr_gbps[r]))))
+    /* Only when gbps * count would not give the capacity back to the bit, or gbps alone
+     * would exceed the per-link limit (trunks merged from many entries). */
+    if ((per * t->tr_links[r] != t->tr_gbps[r] || per > TS_MAX_GBPS) &&
+        (st = ts_json_set(o, "capacity_gbps", json_real(t->tr_gbps[r]))))
         goto fail;
     *out = o;
     return TSCHED_OK;
@@ -127,13 +129,17 @@ static tsched_status build_doc(json_t *root, const tsched_topology *t)
 {
     tsched_status st;
     json_t *nodes = json_array(), *switches = json_array(), *links = json_array(), *state = json_object(),
-           *free_gpus = json_object();
+           *free_gpus = json_object(), *pods = json_array();
     if ((st = ts_json_set(root, "format", json_string("tsched.topology.v1"))) ||
-        (st = ts_json_set(root, "name", json_string(t->name))) || (st = ts_json_set(root, "nodes", nodes)) ||
+        (st = ts_json_set(root, "name", json_string(t->name))) || (st = ts_json_set(root, "pods", pods)) ||
+        (st = ts_json_set(root, "nodes", nodes)) ||
         (st = ts_json_set(root, "switches", switches)) || (st = ts_json_set(root, "links", links)) ||
         (st = ts_json_set(root, "state", state)) || (st = ts_json_set(state, "free_gpus", free_gpus)))
         return st;
     json_t *o = NULL;
+    for (uint32_t p = 0; p < ts_strtab_count(&t->pod_names); p++)
+        if ((st = ts_json_push(pods, json_string(ts_strtab_str(&t->pod_names, p)))))
+            return st;
     for (uint32_t n = 0; n < t->nnodes; n++) {
         if ((st = node_json(&o, t, n)) || (st = ts_json_push(nodes, o)))
             return st;

@@ -270,7 +270,7 @@ tsched_status ts_topology_add_link_total(tsched_topology *t, const char *a, cons
         return ts_error(TSCHED_E_NOT_FOUND, "links[%zu].b: missing switch name", i);
     if (count == 0 || count > TS_MAX_LINK_COUNT)
         return ts_error(TSCHED_E_RANGE, "links[%zu].count: %u is out of range [1, %u]", i, count, TS_MAX_LINK_COUNT);
-    if (!isfinite(gbps) || gbps <= 0 || gbps > TS_MAX_GBPS * (double)TS_MAX_LINK_COUNT)
+    if (!isfinite(gbps) || gbps < TS_MIN_GBPS || gbps > TS_MAX_GBPS * (double)TS_MAX_LINK_COUNT)
         return ts_error(TSCHED_E_RANGE, "links[%zu].gbps: capacity %g is out of range", i, gbps);
     if (t->nlinks_in >= (size_t)TS_MAX_TRUNKS * 4)
         return ts_error(TSCHED_E_TOO_LARGE, "links[%zu]: more than %u links", i, TS_MAX_TRUNKS * 4);

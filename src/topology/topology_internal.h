@@ -15,6 +15,7 @@
 #define TS_MAX_NICS_PER_NODE 256u
 #define TS_MAX_LINK_COUNT 1000000u
 #define TS_MAX_GBPS 1e9             /* 1 Pbit/s per link */
+#define TS_MIN_GBPS 1e-6            /* 1 kbit/s: a trunk's capacity is never 0 or denormal */
 #define TS_MAX_PROFILE_MATRIX 512u  /* path-count profiles tabulated up to this many */
 
 typedef struct ts_adj {
