@@ -83,6 +83,12 @@ static void emit(tsched_path *paths, size_t cap, size_t *n, const uint32_t *sw, 
     (*n)++;
 }
 
+/* A leaf's uplink to spine `e` is usable: the trunk and the spine are up. */
+static inline int uplink_ok(const tsched_topology *t, const ts_adj *e) { return t->tr_up[e->trunk] && t->sw_up[e->sw]; }
+
+/* Lists are merged, not searched: up_adj and dn_adj are sorted by neighbour index, so the
+ * spines common to two leaves (or to a core and a leaf) come out in index order in one
+ * pass, with their trunk ids at hand. */
 static size_t list_leaf_paths(tsched_path *paths, size_t cap, const tsched_topology *t, uint32_t a, uint32_t b)
 {
     size_t n = 0;
@@ -94,49 +100,59 @@ static size_t list_leaf_paths(tsched_path *paths, size_t cap, const tsched_topol
         emit(paths, cap, &n, sw, links, 1);
         return 1;
     }
-    const ts_profiles *sp = &t->sprof;
-    uint32_t pa = t->leaf_sprof[t->sw_ord[a]], pb = t->leaf_sprof[t->sw_ord[b]];
-    const uint32_t *xa = sp->items + sp->off[pa], *xae = sp->items + sp->off[pa + 1];
-    const uint32_t *xb = sp->items + sp->off[pb], *xbe = sp->items + sp->off[pb + 1];
+    const ts_adj *ua = t->up_adj + t->up_off[a], *uae = t->up_adj + t->up_off[a + 1];
+    const ts_adj *ub = t->up_adj + t->up_off[b], *ube = t->up_adj + t->up_off[b + 1];
+    sw[0] = a;
     /* 2-hop: common usable spines in index order. */
-    for (const uint32_t *x = xa, *y = xb; x < xae && y < xbe;) {
-        if (*x == *y) {
-            sw[0] = a;
-            sw[1] = *x;
-            sw[2] = b;
-            links[0] = 2 * ts_trunk_between(t, a, *x);
-            links[1] = 2 * ts_trunk_between(t, b, *x) + 1;
-            emit(paths, cap, &n, sw, links, 3);
+    for (const ts_adj *x = ua, *y = ub; x < uae && y < ube;) {
+        if (x->sw < y->sw) {
             x++;
+        } else if (x->sw > y->sw) {
             y++;
-        } else if (*x < *y) {
-            x++;
         } else {
+            if (uplink_ok(t, x) && t->tr_up[y->trunk]) {
+                sw[1] = x->sw;
+                sw[2] = b;
+                links[0] = 2 * x->trunk;
+                links[1] = 2 * y->trunk + 1;
+                emit(paths, cap, &n, sw, links, 3);
+            }
+            x++;
             y++;
         }
     }
     if (n)
         return n;
-    /* 4-hop: (source spine, core) in index order, then the destination spine. */
-    for (const uint32_t *s1 = xa; s1 < xae; s1++) {
-        for (uint32_t c = t->up_off[*s1]; c < t->up_off[*s1 + 1]; c++) {
-            uint32_t core = t->up_adj[c].sw, tr1 = t->up_adj[c].trunk;
-            if (!t->tr_up[tr1] || !t->sw_up[core])
+    /* 4-hop: (source spine, core) in index order, then the destination spines below that
+     * core, merged with the destination leaf's uplinks. */
+    for (const ts_adj *s1 = ua; s1 < uae; s1++) {
+        if (!uplink_ok(t, s1))
+            continue;
+        sw[1] = s1->sw;
+        links[0] = 2 * s1->trunk;
+        for (uint32_t c = t->up_off[s1->sw]; c < t->up_off[s1->sw + 1]; c++) {
+            const ts_adj *ce = &t->up_adj[c];
+            if (!uplink_ok(t, ce))
                 continue;
-            for (const uint32_t *s2 = xb; s2 < xbe; s2++) {
-                uint32_t tr2 = ts_trunk_between(t, *s2, core);
-                if (tr2 == UINT32_MAX || !t->tr_up[tr2])
-                    continue;
-                sw[0] = a;
-                sw[1] = *s1;
-                sw[2] = core;
-                sw[3] = *s2;
-                sw[4] = b;
-                links[0] = 2 * ts_trunk_between(t, a, *s1);
-                links[1] = 2 * tr1;
-                links[2] = 2 * tr2 + 1;
-                links[3] = 2 * ts_trunk_between(t, b, *s2) + 1;
-                emit(paths, cap, &n, sw, links, 5);
+            sw[2] = ce->sw;
+            links[1] = 2 * ce->trunk;
+            const ts_adj *d = t->dn_adj + t->dn_off[ce->sw], *de = t->dn_adj + t->dn_off[ce->sw + 1];
+            for (const ts_adj *y = ub; d < de && y < ube;) {
+                if (d->sw < y->sw) {
+                    d++;
+                } else if (d->sw > y->sw) {
+                    y++;
+                } else {
+                    if (t->tr_up[d->trunk] && uplink_ok(t, y)) {
+                        sw[3] = y->sw;
+                        sw[4] = b;
+                        links[2] = 2 * d->trunk + 1;
+                        links[3] = 2 * y->trunk + 1;
+                        emit(paths, cap, &n, sw, links, 5);
+                    }
+                    d++;
+                    y++;
+                }
             }
         }
     }
