@@ -40,13 +40,6 @@ static tsched_topology *gen_clos3(uint32_t pods, uint32_t lpp, uint32_t spp, uin
     return t;
 }
 
-static uint32_t sw(const tsched_topology *t, const char *name)
-{
-    uint32_t s = tsched_topology_find_switch(t, name);
-    ck_assert_msg(s != TSCHED_NONE, "no switch %s", name);
-    return s;
-}
-
 /* ---- generators ---- */
 
 START_TEST(leaf_spine_counts_names_wiring)
@@ -71,7 +64,7 @@ START_TEST(leaf_spine_counts_names_wiring)
             snprintf(leaf, sizeof leaf, "leaf%u", n / npl);
             ck_assert_uint_eq(tsched_topology_find_node(t, name), n);
             ck_assert_str_eq(tsched_topology_node_name(t, n), name);
-            ck_assert_uint_eq(tsched_topology_node_leaf(t, n), sw(t, leaf));
+            ck_assert_uint_eq(tsched_topology_node_leaf(t, n), tu_sw(t, leaf));
             ck_assert_uint_eq(tsched_topology_node_nics(t, n), g);
             ck_assert_uint_eq(tsched_topology_node_pod(t, n), TSCHED_NONE);
         }
@@ -80,10 +73,10 @@ START_TEST(leaf_spine_counts_names_wiring)
                 char a[32], b[32];
                 snprintf(a, sizeof a, "leaf%u", l);
                 snprintf(b, sizeof b, "spine%u", s);
-                uint32_t tr = tsched_topology_find_trunk(t, sw(t, b), sw(t, a));
+                uint32_t tr = tsched_topology_find_trunk(t, tu_sw(t, b), tu_sw(t, a));
                 ck_assert_uint_ne(tr, TSCHED_NONE);
-                ck_assert_uint_eq(tsched_topology_trunk_lower(t, tr), sw(t, a));
-                ck_assert_uint_eq(tsched_topology_trunk_upper(t, tr), sw(t, b));
+                ck_assert_uint_eq(tsched_topology_trunk_lower(t, tr), tu_sw(t, a));
+                ck_assert_uint_eq(tsched_topology_trunk_upper(t, tr), tu_sw(t, b));
                 ck_assert_uint_eq(tsched_topology_trunk_links(t, tr), up);
                 ck_assert_double_eq(tsched_topology_trunk_gbps(t, tr), up * 400.0);
             }
@@ -96,7 +89,7 @@ START_TEST(leaf_spine_oversubscribed)
 {
     /* 16 nodes x 8 NICs = 128 NICs per leaf, 8 spines, 2:1 -> 8 links per trunk */
     tsched_topology *t = gen_leaf_spine(4, 8, 16, 8, 2.0);
-    uint32_t tr = tsched_topology_find_trunk(t, sw(t, "leaf3"), sw(t, "spine7"));
+    uint32_t tr = tsched_topology_find_trunk(t, tu_sw(t, "leaf3"), tu_sw(t, "spine7"));
     ck_assert_uint_eq(tsched_topology_trunk_links(t, tr), 8);
     ck_assert_double_eq(tsched_topology_trunk_gbps(t, tr), 3200.0);
     tsched_topology_free(t);
@@ -124,7 +117,7 @@ START_TEST(clos3_counts_names_wiring)
             for (uint32_t i = 0; i < nl; i++) {
                 char leaf[32];
                 snprintf(leaf, sizeof leaf, "leaf%u", p * lpp + i);
-                ck_assert_uint_eq(leaves[i], sw(t, leaf));
+                ck_assert_uint_eq(leaves[i], tu_sw(t, leaf));
                 ck_assert_uint_eq(tsched_topology_switch_pod(t, leaves[i]), p);
             }
         }
@@ -135,12 +128,12 @@ START_TEST(clos3_counts_names_wiring)
             for (uint32_t s = 0; s < P * spp; s++) {
                 char spine[32];
                 snprintf(spine, sizeof spine, "spine%u", s);
-                uint32_t tr = tsched_topology_find_trunk(t, sw(t, leaf), sw(t, spine));
+                uint32_t tr = tsched_topology_find_trunk(t, tu_sw(t, leaf), tu_sw(t, spine));
                 int same_pod = s / spp == l / lpp;
                 ck_assert_int_eq(tr != TSCHED_NONE, same_pod);
                 if (same_pod) {
                     ck_assert_uint_eq(tsched_topology_trunk_links(t, tr), ls_links);
-                    ck_assert_uint_eq(tsched_topology_switch_pod(t, sw(t, spine)), l / lpp);
+                    ck_assert_uint_eq(tsched_topology_switch_pod(t, tu_sw(t, spine)), l / lpp);
                 }
             }
         }
@@ -153,7 +146,7 @@ START_TEST(clos3_counts_names_wiring)
             for (uint32_t c = 0; c < C; c++) {
                 char core[32];
                 snprintf(core, sizeof core, "core%u", c);
-                uint32_t tr = tsched_topology_find_trunk(t, sw(t, spine), sw(t, core));
+                uint32_t tr = tsched_topology_find_trunk(t, tu_sw(t, spine), tu_sw(t, core));
                 ck_assert_int_eq(tr != TSCHED_NONE, c % spp == plane);
                 if (tr != TSCHED_NONE) {
                     /* the spine's downlinks spread over the cores of its plane, 1:1 */
@@ -293,15 +286,15 @@ START_TEST(paths_generated_match_reference)
     tsched_topology *t = gen_leaf_spine(6, 5, 2, 8, 1.0);
     check_all_leaf_pairs(t);
     uint64_t c;
-    ck_assert_ok(tsched_topology_leaf_path_count(&c, t, sw(t, "leaf0"), sw(t, "leaf5")));
+    ck_assert_ok(tsched_topology_leaf_path_count(&c, t, tu_sw(t, "leaf0"), tu_sw(t, "leaf5")));
     ck_assert_uint_eq(c, 5); /* leaf_spine: every spine */
     tsched_topology_free(t);
 
     t = gen_clos3(3, 3, 4, 8, 2);
     check_all_leaf_pairs(t);
-    ck_assert_ok(tsched_topology_leaf_path_count(&c, t, sw(t, "leaf0"), sw(t, "leaf2")));
+    ck_assert_ok(tsched_topology_leaf_path_count(&c, t, tu_sw(t, "leaf0"), tu_sw(t, "leaf2")));
     ck_assert_uint_eq(c, 4); /* same pod: every pod spine */
-    ck_assert_ok(tsched_topology_leaf_path_count(&c, t, sw(t, "leaf0"), sw(t, "leaf8")));
+    ck_assert_ok(tsched_topology_leaf_path_count(&c, t, tu_sw(t, "leaf0"), tu_sw(t, "leaf8")));
     ck_assert_uint_eq(c, 8); /* across pods: every (spine, core) pair of the planes */
     tsched_topology_free(t);
 }
@@ -338,7 +331,7 @@ START_TEST(paths_nic_level_and_order)
     ck_assert_status(tsched_topology_path_count(&c, t, 0, 8, 1, 0), TSCHED_E_INVALID);
     ck_assert_errmsg_has("NIC 8");
     ck_assert_status(tsched_topology_path_count(&c, t, 0, 0, 99, 0), TSCHED_E_INVALID);
-    ck_assert_status(tsched_topology_leaf_path_count(&c, t, sw(t, "spine0"), sw(t, "leaf0")), TSCHED_E_INVALID);
+    ck_assert_status(tsched_topology_leaf_path_count(&c, t, tu_sw(t, "spine0"), tu_sw(t, "leaf0")), TSCHED_E_INVALID);
     tsched_topology_free(t);
 }
 END_TEST
@@ -486,7 +479,7 @@ START_TEST(rails_paths)
     ck_assert_ok(tsched_topology_add_link(t, "r1", "s0", 200, 2));
     ck_assert_ok(tsched_topology_add_link(t, "r1", "s1", 200, 2));
     ck_assert_ok(tsched_topology_build(t));
-    ck_assert_uint_eq(tsched_topology_node_nic_leaf(t, 1, 1), sw(t, "r1"));
+    ck_assert_uint_eq(tsched_topology_node_nic_leaf(t, 1, 1), tu_sw(t, "r1"));
     ck_assert_uint_eq(tsched_topology_node_nic_leaf(t, 1, 2), TSCHED_NONE);
     uint64_t c;
     ck_assert_ok(tsched_topology_path_count(&c, t, 0, 0, 1, 0)); /* same rail */
@@ -559,7 +552,7 @@ START_TEST(free_capacity_matches_brute_force)
     ck_assert_status(tsched_topology_set_free_gpus(t, 0, 9), TSCHED_E_RANGE);
     ck_assert_errmsg_has("node0");
     ck_assert_status(tsched_topology_free_nodes(small, 1, &cnt, t, TSCHED_LEVEL_POD, 3), TSCHED_E_INVALID);
-    ck_assert_status(tsched_topology_free_nodes(small, 1, &cnt, t, TSCHED_LEVEL_LEAF, sw(t, "spine0")),
+    ck_assert_status(tsched_topology_free_nodes(small, 1, &cnt, t, TSCHED_LEVEL_LEAF, tu_sw(t, "spine0")),
                      TSCHED_E_INVALID);
     tsched_topology_free(t);
 }

@@ -768,31 +768,10 @@ static tsched_topology *round_trip(const char *doc, const char *what)
     return a;
 }
 
-static uint32_t sw(const tsched_topology *t, const char *name)
-{
-    uint32_t s = tsched_topology_find_switch(t, name);
-    ck_assert_msg(s != TSCHED_NONE, "no switch %s", name);
-    return s;
-}
-
-static uint32_t node(const tsched_topology *t, const char *name)
-{
-    uint32_t n = tsched_topology_find_node(t, name);
-    ck_assert_msg(n != TSCHED_NONE, "no node %s", name);
-    return n;
-}
-
-static uint32_t trunk(const tsched_topology *t, const char *a, const char *b)
-{
-    uint32_t r = tsched_topology_find_trunk(t, sw(t, a), sw(t, b));
-    ck_assert_msg(r != TSCHED_NONE, "no trunk %s~%s", a, b);
-    return r;
-}
-
 static uint64_t paths(const tsched_topology *t, const char *x, const char *y)
 {
     uint64_t c = 0;
-    ck_assert_ok(tsched_topology_path_count(&c, t, node(t, x), 0, node(t, y), 0));
+    ck_assert_ok(tsched_topology_path_count(&c, t, tu_node(t, x), 0, tu_node(t, y), 0));
     return c;
 }
 
@@ -804,8 +783,8 @@ START_TEST(test_round_trip_leaf_spine)
     ck_assert_str_eq(tsched_topology_name(t), "ls");
     ck_assert_uint_eq(tsched_topology_num_nodes(t), 6);
     ck_assert_uint_eq(tsched_topology_num_trunks(t), 6);
-    ck_assert_str_eq(tsched_topology_node_gpu_type(t, node(t, "node5")), "H100");
-    ck_assert_uint_eq(tsched_topology_node_leaf(t, node(t, "node5")), sw(t, "leaf2"));
+    ck_assert_str_eq(tsched_topology_node_gpu_type(t, tu_node(t, "node5")), "H100");
+    ck_assert_uint_eq(tsched_topology_node_leaf(t, tu_node(t, "node5")), tu_sw(t, "leaf2"));
     ck_assert_uint_eq(paths(t, "node0", "node1"), 1);
     ck_assert_uint_eq(paths(t, "node0", "node5"), 2);
 }
@@ -821,9 +800,9 @@ START_TEST(test_round_trip_clos3)
     ck_assert_uint_eq(tsched_topology_num_pods(t), 2);
     ck_assert_uint_eq(tsched_topology_num_tier(t, TSCHED_TIER_CORE), 3);
     ck_assert_uint_eq(tsched_topology_node_nics(t, 0), 2);
-    ck_assert_uint_eq(tsched_topology_trunk_links(t, trunk(t, "leaf3", "spine3")), 3);
-    ck_assert(tsched_topology_trunk_gbps(t, trunk(t, "leaf3", "spine3")) == 600);
-    ck_assert_uint_eq(tsched_topology_node_pod(t, node(t, "node7")), tsched_topology_find_pod(t, "pod1"));
+    ck_assert_uint_eq(tsched_topology_trunk_links(t, tu_trunk(t, "leaf3", "spine3")), 3);
+    ck_assert(tsched_topology_trunk_gbps(t, tu_trunk(t, "leaf3", "spine3")) == 600);
+    ck_assert_uint_eq(tsched_topology_node_pod(t, tu_node(t, "node7")), tsched_topology_find_pod(t, "pod1"));
     ck_assert_uint_eq(paths(t, "node0", "node2"), 2); /* same pod: via either spine */
     ck_assert_uint_eq(paths(t, "node0", "node7"), 3); /* across pods: via every core */
 }
@@ -849,7 +828,7 @@ END_TEST
 START_TEST(test_round_trip_rails_trunks)
 {
     tsched_topology *t = round_trip(RAILS_DOC, "rails");
-    uint32_t r0 = node(t, "r0"), r1 = node(t, "r1"), l0 = sw(t, "leaf0"), l1 = sw(t, "leaf1");
+    uint32_t r0 = tu_node(t, "r0"), r1 = tu_node(t, "r1"), l0 = tu_sw(t, "leaf0"), l1 = tu_sw(t, "leaf1");
     ck_assert_uint_eq(tsched_topology_node_nics(t, r0), 4);
     ck_assert_uint_eq(tsched_topology_node_nic_leaf(t, r0, 0), l0);
     ck_assert_uint_eq(tsched_topology_node_nic_leaf(t, r0, 1), l1);
@@ -859,15 +838,15 @@ START_TEST(test_round_trip_rails_trunks)
     ck_assert_uint_eq(tsched_topology_node_nic_leaf(t, r1, 1), l0);
     ck_assert_str_eq(tsched_topology_node_gpu_type(t, r0), "H800");
     ck_assert(tsched_topology_node_nic_gbps(t, r0) == 200);
-    uint32_t tr = trunk(t, "leaf0", "spine0");
+    uint32_t tr = tu_trunk(t, "leaf0", "spine0");
     ck_assert_uint_eq(tsched_topology_trunk_links(t, tr), 4);
     ck_assert(tsched_topology_trunk_gbps(t, tr) == 325);
     ck_assert_uint_eq(tsched_topology_trunk_lower(t, tr), l0);
-    tr = trunk(t, "leaf1", "spine1");
+    tr = tu_trunk(t, "leaf1", "spine1");
     ck_assert_uint_eq(tsched_topology_trunk_links(t, tr), 3);
     ck_assert(tsched_topology_trunk_gbps(t, tr) == 100.0 * 2 + 0.1);
-    tr = trunk(t, "spine2", "core0");
-    ck_assert_uint_eq(tsched_topology_trunk_lower(t, tr), sw(t, "spine2"));
+    tr = tu_trunk(t, "spine2", "core0");
+    ck_assert_uint_eq(tsched_topology_trunk_lower(t, tr), tu_sw(t, "spine2"));
     ck_assert_uint_eq(tsched_topology_trunk_links(t, tr), 3);
     ck_assert(tsched_topology_trunk_gbps(t, tr) == 1200);
     ck_assert_uint_eq(paths(t, "r0", "n2"), 2); /* leaf0 -> spine0|spine1 -> core0 -> spine2 -> leaf2 */
@@ -882,15 +861,15 @@ END_TEST
 START_TEST(test_round_trip_state)
 {
     tsched_topology *t = round_trip(STATE_DOC, "state");
-    ck_assert_uint_eq(tsched_topology_node_free_gpus(t, node(t, "node0")), 0);
-    ck_assert_uint_eq(tsched_topology_node_free_gpus(t, node(t, "node1")), 4);
-    ck_assert(!tsched_topology_node_is_free(t, node(t, "node1")));
-    ck_assert(tsched_topology_node_is_free(t, node(t, "node4")));
-    ck_assert(!tsched_topology_node_is_up(t, node(t, "node5")));
-    ck_assert(!tsched_topology_switch_is_up(t, sw(t, "spine2")));
-    ck_assert(tsched_topology_switch_is_up(t, sw(t, "spine1")));
-    ck_assert(!tsched_topology_trunk_is_up(t, trunk(t, "leaf1", "spine0")));
-    ck_assert(tsched_topology_trunk_is_up(t, trunk(t, "leaf0", "spine0")));
+    ck_assert_uint_eq(tsched_topology_node_free_gpus(t, tu_node(t, "node0")), 0);
+    ck_assert_uint_eq(tsched_topology_node_free_gpus(t, tu_node(t, "node1")), 4);
+    ck_assert(!tsched_topology_node_is_free(t, tu_node(t, "node1")));
+    ck_assert(tsched_topology_node_is_free(t, tu_node(t, "node4")));
+    ck_assert(!tsched_topology_node_is_up(t, tu_node(t, "node5")));
+    ck_assert(!tsched_topology_switch_is_up(t, tu_sw(t, "spine2")));
+    ck_assert(tsched_topology_switch_is_up(t, tu_sw(t, "spine1")));
+    ck_assert(!tsched_topology_trunk_is_up(t, tu_trunk(t, "leaf1", "spine0")));
+    ck_assert(tsched_topology_trunk_is_up(t, tu_trunk(t, "leaf0", "spine0")));
     /* 6 nodes x 8 GPUs; node5 is down; node0 has 0 free and node1 4. */
     ck_assert_uint_eq(tsched_topology_num_gpus(t), 48);
     ck_assert_uint_eq(tsched_topology_num_free_gpus(t), 0 + 4 + 8 + 8 + 8);
@@ -912,8 +891,8 @@ END_TEST
 START_TEST(test_round_trip_extended)
 {
     tsched_topology *t = round_trip(EXT_DOC, "extended");
-    ck_assert(!tsched_topology_switch_is_up(t, sw(t, "core1")));
-    ck_assert_uint_eq(tsched_topology_switch_pod(t, sw(t, "leafx")), tsched_topology_find_pod(t, "pod1"));
+    ck_assert(!tsched_topology_switch_is_up(t, tu_sw(t, "core1")));
+    ck_assert_uint_eq(tsched_topology_switch_pod(t, tu_sw(t, "leafx")), tsched_topology_find_pod(t, "pod1"));
     ck_assert_uint_eq(paths(t, "x1", "node0"), 1);  /* spine0 only: leaf9~spine1 is down */
     ck_assert_uint_eq(paths(t, "x1", "node3"), 1);  /* spine0 -> core0 -> spine2 */
     ck_assert_uint_eq(paths(t, "x2", "node2"), 2);
@@ -934,7 +913,7 @@ START_TEST(test_round_trip_inherited_pod_order)
                                       "'links':[{'a':'la','b':'sa','gbps':10},{'a':'lb','b':'sb','gbps':10},"
                                       "{'a':'sa','b':'c','gbps':10},{'a':'sb','b':'c','gbps':10}]}",
                                     "inherited pod");
-    ck_assert_uint_eq(tsched_topology_switch_pod(t, sw(t, "la")), tsched_topology_find_pod(t, "pA"));
+    ck_assert_uint_eq(tsched_topology_switch_pod(t, tu_sw(t, "la")), tsched_topology_find_pod(t, "pA"));
     ck_assert_uint_eq(paths(t, "a", "b"), 1);
 }
 END_TEST
@@ -967,7 +946,7 @@ START_TEST(test_extend_generated)
     ck_assert_uint_eq(tsched_topology_num_nodes(t), 4 + 2);
     ck_assert_uint_eq(tsched_topology_num_tier(t, TSCHED_TIER_LEAF), 5);
     ck_assert_uint_eq(tsched_topology_num_trunks(t), 4 * 2 + 2 * 2 + 2);
-    uint32_t x1 = node(t, "x1"), l9 = sw(t, "leaf9"), pod0 = tsched_topology_find_pod(t, "pod0");
+    uint32_t x1 = tu_node(t, "x1"), l9 = tu_sw(t, "leaf9"), pod0 = tsched_topology_find_pod(t, "pod0");
     ck_assert_uint_ne(pod0, TSCHED_NONE);
     ck_assert_uint_eq(tsched_topology_node_leaf(t, x1), l9);
     ck_assert_uint_eq(tsched_topology_node_pod(t, x1), pod0);
@@ -996,12 +975,12 @@ END_TEST
 START_TEST(test_extend_generated_leaf)
 {
     tsched_topology *t = must_load(F GLS ",'nodes':[{'name':'extra','leaf':'leaf1','gpus':2,'nics':1}]}");
-    uint32_t x = node(t, "extra");
-    ck_assert_uint_eq(tsched_topology_node_leaf(t, x), sw(t, "leaf1"));
+    uint32_t x = tu_node(t, "extra");
+    ck_assert_uint_eq(tsched_topology_node_leaf(t, x), tu_sw(t, "leaf1"));
     ck_assert_uint_eq(tsched_topology_node_nics(t, x), 1);
     ck_assert(tsched_topology_node_nic_gbps(t, x) > 0);
     uint32_t cnt;
-    tsched_topology_leaf_nodes(t, sw(t, "leaf1"), &cnt);
+    tsched_topology_leaf_nodes(t, tu_sw(t, "leaf1"), &cnt);
     ck_assert_uint_eq(cnt, 3);
     ck_assert_uint_eq(paths(t, "extra", "node0"), 2);
     ck_assert_uint_eq(paths(t, "extra", "node3"), 1);
@@ -1030,7 +1009,7 @@ START_TEST(test_unknown_fields_ignored)
     ck_assert_str_eq(sa, sb);
     compare_models(a, b, "unknown fields");
     /* "drained" is not part of the format: node0 stays up. */
-    ck_assert(tsched_topology_node_is_up(b, node(b, "node0")));
+    ck_assert(tsched_topology_node_is_up(b, tu_node(b, "node0")));
     ck_assert_uint_eq(tsched_topology_num_nodes(b), 5);
 }
 END_TEST
@@ -1091,9 +1070,9 @@ START_TEST(test_leaf_spine_defaults)
         for (uint32_t k = 0; k < s->spines; k++) {
             snprintf(ln, sizeof ln, "leaf%u", l);
             snprintf(sn, sizeof sn, "spine%u", k);
-            uint32_t r = trunk(t, ln, sn);
-            ck_assert_uint_eq(tsched_topology_trunk_lower(t, r), sw(t, ln));
-            ck_assert_uint_eq(tsched_topology_trunk_upper(t, r), sw(t, sn));
+            uint32_t r = tu_trunk(t, ln, sn);
+            ck_assert_uint_eq(tsched_topology_trunk_lower(t, r), tu_sw(t, ln));
+            ck_assert_uint_eq(tsched_topology_trunk_upper(t, r), tu_sw(t, sn));
             ck_assert_msg(tsched_topology_trunk_links(t, r) == want_links, "%s~%s: %u links, expected %u", ln, sn,
                           tsched_topology_trunk_links(t, r), want_links);
             ck_assert_msg(tsched_topology_trunk_gbps(t, r) == want_links * s->gbps, "%s~%s: %g Gbit/s, expected %g",
@@ -1149,11 +1128,11 @@ START_TEST(test_clos3_shape)
     for (uint32_t l = 0; l < s->pods * s->lpp; l++) {
         snprintf(ln, sizeof ln, "leaf%u", l);
         snprintf(pn, sizeof pn, "pod%u", l / s->lpp);
-        ck_assert_uint_eq(tsched_topology_switch_pod(t, sw(t, ln)), tsched_topology_find_pod(t, pn));
+        ck_assert_uint_eq(tsched_topology_switch_pod(t, tu_sw(t, ln)), tsched_topology_find_pod(t, pn));
         double up = 0;
         for (uint32_t g = 0; g < s->pods * s->spp; g++) {
             snprintf(sn, sizeof sn, "spine%u", g);
-            uint32_t r = tsched_topology_find_trunk(t, sw(t, ln), sw(t, sn));
+            uint32_t r = tsched_topology_find_trunk(t, tu_sw(t, ln), tu_sw(t, sn));
             if (g / s->spp != l / s->lpp) {
                 ck_assert_msg(r == TSCHED_NONE, "%s linked to %s of another pod", ln, sn);
                 continue;
@@ -1172,7 +1151,7 @@ START_TEST(test_clos3_shape)
         double up = 0, down = (double)s->lpp * want_up * gbps;
         for (uint32_t c = 0; c < s->cores; c++) {
             snprintf(cn, sizeof cn, "core%u", c);
-            uint32_t r = tsched_topology_find_trunk(t, sw(t, sn), sw(t, cn));
+            uint32_t r = tsched_topology_find_trunk(t, tu_sw(t, sn), tu_sw(t, cn));
             if (c % s->spp != plane) {
                 ck_assert_msg(r == TSCHED_NONE, "%s linked to %s of another plane", sn, cn);
                 continue;
@@ -1276,14 +1255,14 @@ START_TEST(test_load_file_ok)
     ck_assert_uint_eq(tsched_topology_num_nodes(t), 3);
     ck_assert_uint_eq(tsched_topology_num_tier(t, TSCHED_TIER_LEAF), 2);
     ck_assert_uint_eq(tsched_topology_num_tier(t, TSCHED_TIER_SPINE), 2);
-    uint32_t r = node(t, "gpu-r");
+    uint32_t r = tu_node(t, "gpu-r");
     ck_assert_uint_eq(tsched_topology_node_nics(t, r), 2);
-    ck_assert_uint_eq(tsched_topology_node_nic_leaf(t, r, 1), sw(t, "tor1"));
-    uint32_t tr = trunk(t, "tor0", "agg0");
+    ck_assert_uint_eq(tsched_topology_node_nic_leaf(t, r, 1), tu_sw(t, "tor1"));
+    uint32_t tr = tu_trunk(t, "tor0", "agg0");
     ck_assert_uint_eq(tsched_topology_trunk_links(t, tr), 4);
     ck_assert(tsched_topology_trunk_gbps(t, tr) == 325);
-    ck_assert_uint_eq(tsched_topology_node_free_gpus(t, node(t, "gpu-a")), 3);
-    ck_assert(!tsched_topology_switch_is_up(t, sw(t, "agg1")));
+    ck_assert_uint_eq(tsched_topology_node_free_gpus(t, tu_node(t, "gpu-a")), 3);
+    ck_assert(!tsched_topology_switch_is_up(t, tu_sw(t, "agg1")));
     ck_assert_uint_eq(paths(t, "gpu-a", "gpu-b"), 1);
 
     t = NULL;

@@ -41,42 +41,21 @@ static void import_fails(const char *text, tsched_status want, const char *n1, c
     import_fails_len(text, strlen(text), want, n1, n2);
 }
 
-static uint32_t sw(const tsched_topology *t, const char *name)
-{
-    uint32_t s = tsched_topology_find_switch(t, name);
-    ck_assert_msg(s != TSCHED_NONE, "no switch %s", name);
-    return s;
-}
-
-static uint32_t node(const tsched_topology *t, const char *name)
-{
-    uint32_t n = tsched_topology_find_node(t, name);
-    ck_assert_msg(n != TSCHED_NONE, "no node %s", name);
-    return n;
-}
-
-static uint32_t trunk(const tsched_topology *t, const char *a, const char *b)
-{
-    uint32_t r = tsched_topology_find_trunk(t, sw(t, a), sw(t, b));
-    ck_assert_msg(r != TSCHED_NONE, "no trunk %s~%s", a, b);
-    return r;
-}
-
 static double trunk_gbps(const tsched_topology *t, const char *a, const char *b)
 {
-    return tsched_topology_trunk_gbps(t, trunk(t, a, b));
+    return tsched_topology_trunk_gbps(t, tu_trunk(t, a, b));
 }
 
 static uint64_t paths(const tsched_topology *t, const char *a, const char *b)
 {
     uint64_t n = 12345;
-    ck_assert_ok(tsched_topology_path_count(&n, t, node(t, a), 0, node(t, b), 0));
+    ck_assert_ok(tsched_topology_path_count(&n, t, tu_node(t, a), 0, tu_node(t, b), 0));
     return n;
 }
 
 static const char *leaf_of(const tsched_topology *t, const char *n)
 {
-    return tsched_topology_switch_name(t, tsched_topology_node_leaf(t, node(t, n)));
+    return tsched_topology_switch_name(t, tsched_topology_node_leaf(t, tu_node(t, n)));
 }
 
 /* ---- hostlist ----------------------------------------------------------------------------- */
@@ -256,15 +235,15 @@ START_TEST(three_level_shape)
     const uint32_t *leaves = tsched_topology_pod_leaves(t, p0, &n);
     ck_assert_uint_eq(n, 4);
     for (uint32_t i = 0; i < 4; i++)
-        ck_assert_uint_eq(leaves[i], sw(t, order[i]));
+        ck_assert_uint_eq(leaves[i], tu_sw(t, order[i]));
     leaves = tsched_topology_pod_leaves(t, p1, &n);
     ck_assert_uint_eq(n, 4);
     for (uint32_t i = 0; i < 4; i++)
-        ck_assert_uint_eq(leaves[i], sw(t, order[4 + i]));
-    ck_assert_uint_eq(tsched_topology_switch_pod(t, sw(t, "spine1")), p0);
-    ck_assert_uint_eq(tsched_topology_switch_pod(t, sw(t, "spine2")), p1);
-    ck_assert_uint_eq(tsched_topology_switch_pod(t, sw(t, "core0")), TSCHED_NONE);
-    ck_assert_uint_eq(tsched_topology_node_pod(t, node(t, "gpu065")), p1);
+        ck_assert_uint_eq(leaves[i], tu_sw(t, order[4 + i]));
+    ck_assert_uint_eq(tsched_topology_switch_pod(t, tu_sw(t, "spine1")), p0);
+    ck_assert_uint_eq(tsched_topology_switch_pod(t, tu_sw(t, "spine2")), p1);
+    ck_assert_uint_eq(tsched_topology_switch_pod(t, tu_sw(t, "core0")), TSCHED_NONE);
+    ck_assert_uint_eq(tsched_topology_node_pod(t, tu_node(t, "gpu065")), p1);
 
     /* nodes leaf by leaf, in hostlist order */
     ck_assert_str_eq(tsched_topology_node_name(t, 0), "gpu001");
@@ -281,11 +260,11 @@ START_TEST(three_level_shape)
     ck_assert_str_eq(leaf_of(t, "gpu097"), "leaf6"); /* lower-case key */
     ck_assert_str_eq(leaf_of(t, "big8"), "leaf7");
     n = 0;
-    tsched_topology_leaf_nodes(t, sw(t, "leaf7"), &n);
+    tsched_topology_leaf_nodes(t, tu_sw(t, "leaf7"), &n);
     ck_assert_uint_eq(n, 16);
 
     /* defaults: 8 GPUs, one 400 Gbit/s NIC per GPU; leaf3's LinkSpeed sets its NICs */
-    uint32_t g1 = node(t, "gpu001"), g50 = node(t, "gpu050");
+    uint32_t g1 = tu_node(t, "gpu001"), g50 = tu_node(t, "gpu050");
     ck_assert_uint_eq(tsched_topology_node_gpus(t, g1), 8);
     ck_assert_uint_eq(tsched_topology_node_nics(t, g1), 8);
     ck_assert_str_eq(tsched_topology_node_gpu_type(t, g1), "GPU");
@@ -306,18 +285,18 @@ START_TEST(three_level_capacity)
     /* spine1 has LinkSpeed=1600: every trunk to its children */
     ck_assert_double_eq_tol(trunk_gbps(t, "leaf0", "spine1"), 1600, 1e-6);
     ck_assert_double_eq_tol(trunk_gbps(t, "leaf3", "spine1"), 1600, 1e-6);
-    ck_assert_uint_eq(tsched_topology_trunk_links(t, trunk(t, "leaf3", "spine1")), 1);
+    ck_assert_uint_eq(tsched_topology_trunk_links(t, tu_trunk(t, "leaf3", "spine1")), 1);
     /* a spine passes up what its downlinks carry, split over its two cores */
     ck_assert_double_eq_tol(trunk_gbps(t, "spine0", "core0"), (3 * leaf400 / 2 + leaf200 / 2) / 2, 1e-6);
     ck_assert_double_eq_tol(trunk_gbps(t, "spine0", "core1"), (3 * leaf400 / 2 + leaf200 / 2) / 2, 1e-6);
     ck_assert_double_eq_tol(trunk_gbps(t, "spine1", "core0"), 4 * 1600 / 2.0, 1e-6);
     ck_assert_double_eq_tol(trunk_gbps(t, "spine2", "core1"), 4 * (leaf400 / 2) / 2, 1e-6);
-    ck_assert_uint_eq(tsched_topology_trunk_links(t, trunk(t, "spine2", "core1")), 1);
-    uint32_t r = trunk(t, "spine2", "core1");
-    ck_assert_uint_eq(tsched_topology_trunk_lower(t, r), sw(t, "spine2"));
-    ck_assert_uint_eq(tsched_topology_trunk_upper(t, r), sw(t, "core1"));
+    ck_assert_uint_eq(tsched_topology_trunk_links(t, tu_trunk(t, "spine2", "core1")), 1);
+    uint32_t r = tu_trunk(t, "spine2", "core1");
+    ck_assert_uint_eq(tsched_topology_trunk_lower(t, r), tu_sw(t, "spine2"));
+    ck_assert_uint_eq(tsched_topology_trunk_upper(t, r), tu_sw(t, "core1"));
     /* no wiring that the file does not state */
-    ck_assert_uint_eq(tsched_topology_find_trunk(t, sw(t, "leaf0"), sw(t, "spine2")), TSCHED_NONE);
+    ck_assert_uint_eq(tsched_topology_find_trunk(t, tu_sw(t, "leaf0"), tu_sw(t, "spine2")), TSCHED_NONE);
     tsched_topology_free(t);
 }
 END_TEST
@@ -346,14 +325,14 @@ START_TEST(two_level_no_pods)
     ck_assert_uint_eq(tsched_topology_num_tier(t, 1), 2);
     ck_assert_uint_eq(tsched_topology_num_tier(t, 2), 0);
     ck_assert_uint_eq(tsched_topology_num_pods(t), 0);
-    ck_assert_uint_eq(tsched_topology_switch_pod(t, sw(t, "tor1")), TSCHED_NONE);
+    ck_assert_uint_eq(tsched_topology_switch_pod(t, tu_sw(t, "tor1")), TSCHED_NONE);
     ck_assert_uint_eq(tsched_topology_num_nodes(t), 8 + 8 + 4);
     ck_assert_str_eq(tsched_topology_node_name(t, 4), "tux12");
     ck_assert_str_eq(tsched_topology_node_name(t, 7), "tux20");
     ck_assert_str_eq(tsched_topology_node_name(t, 16), "ib-r1n01");
     ck_assert_str_eq(tsched_topology_node_name(t, 19), "ib-r2n02");
     ck_assert_str_eq(leaf_of(t, "ib-r2n01"), "tor3");
-    ck_assert_uint_eq(tsched_topology_node_pod(t, node(t, "tux0")), TSCHED_NONE);
+    ck_assert_uint_eq(tsched_topology_node_pod(t, tu_node(t, "tux0")), TSCHED_NONE);
     ck_assert_double_eq_tol(trunk_gbps(t, "tor1", "agg1"), 800, 1e-9);
     ck_assert_double_eq_tol(trunk_gbps(t, "tor1", "agg2"), 8 * 8 * 400 / 2.0, 1e-6);
     ck_assert_double_eq_tol(trunk_gbps(t, "tor3", "agg2"), 4 * 8 * 400 / 2.0, 1e-6);
@@ -384,7 +363,7 @@ START_TEST(options_apply)
     tsched_topology *t = NULL;
     ck_assert_ok(tsched_topology_import_slurm_file(&t, SLURM_DATA "/two_level.conf", &o));
     ck_assert_str_eq(tsched_topology_name(t), "cluster-b");
-    uint32_t n = node(t, "tux21");
+    uint32_t n = tu_node(t, "tux21");
     ck_assert_uint_eq(tsched_topology_node_gpus(t, n), 4);
     ck_assert_uint_eq(tsched_topology_node_nics(t, n), 2);
     ck_assert_str_eq(tsched_topology_node_gpu_type(t, n), "H100");
@@ -456,8 +435,8 @@ START_TEST(syntax_accepted)
     tsched_topology *t = import_ok(text, NULL);
     ck_assert_uint_eq(tsched_topology_num_nodes(t), 4);
     ck_assert_str_eq(leaf_of(t, "n4"), "t2");
-    ck_assert_double_eq_tol(tsched_topology_node_nic_gbps(t, node(t, "n3")), 12.5, 1e-12);
-    ck_assert_int_eq(tsched_topology_switch_tier(t, sw(t, "up")), 1);
+    ck_assert_double_eq_tol(tsched_topology_node_nic_gbps(t, tu_node(t, "n3")), 12.5, 1e-12);
+    ck_assert_int_eq(tsched_topology_switch_tier(t, tu_sw(t, "up")), 1);
     /* one parent: the whole leaf capacity goes up */
     ck_assert_double_eq_tol(trunk_gbps(t, "t2", "up"), 2 * 8 * 12.5, 1e-9);
     tsched_topology_free(t);
@@ -465,7 +444,7 @@ START_TEST(syntax_accepted)
     /* a switch with neither Nodes= nor Switches= is an empty leaf; its uplink keeps the
      * wiring with one link at nic_gbps, as there is nothing below it */
     t = import_ok("SwitchName=e\nSwitchName=s Switches=e\n", NULL);
-    ck_assert_int_eq(tsched_topology_switch_tier(t, sw(t, "e")), 0);
+    ck_assert_int_eq(tsched_topology_switch_tier(t, tu_sw(t, "e")), 0);
     ck_assert_uint_eq(tsched_topology_num_nodes(t), 0);
     ck_assert_double_eq_tol(trunk_gbps(t, "e", "s"), 400, 1e-9);
     tsched_topology_free(t);
@@ -496,13 +475,13 @@ START_TEST(pods_by_component)
     ck_assert_uint_eq(tsched_topology_num_pods(t), 3);
     uint32_t p0 = tsched_topology_find_pod(t, "pod0"), p1 = tsched_topology_find_pod(t, "pod1"),
              p2 = tsched_topology_find_pod(t, "pod2");
-    ck_assert_uint_eq(tsched_topology_switch_pod(t, sw(t, "l1")), p0);
-    ck_assert_uint_eq(tsched_topology_switch_pod(t, sw(t, "sB")), p0);
-    ck_assert_uint_eq(tsched_topology_switch_pod(t, sw(t, "l2")), p1);
-    ck_assert_uint_eq(tsched_topology_switch_pod(t, sw(t, "sA")), p1);
-    ck_assert_uint_eq(tsched_topology_switch_pod(t, sw(t, "s0")), p2);
-    ck_assert_uint_eq(tsched_topology_switch_pod(t, sw(t, "s1")), p2);
-    ck_assert_uint_eq(tsched_topology_switch_pod(t, sw(t, "m2")), p2);
+    ck_assert_uint_eq(tsched_topology_switch_pod(t, tu_sw(t, "l1")), p0);
+    ck_assert_uint_eq(tsched_topology_switch_pod(t, tu_sw(t, "sB")), p0);
+    ck_assert_uint_eq(tsched_topology_switch_pod(t, tu_sw(t, "l2")), p1);
+    ck_assert_uint_eq(tsched_topology_switch_pod(t, tu_sw(t, "sA")), p1);
+    ck_assert_uint_eq(tsched_topology_switch_pod(t, tu_sw(t, "s0")), p2);
+    ck_assert_uint_eq(tsched_topology_switch_pod(t, tu_sw(t, "s1")), p2);
+    ck_assert_uint_eq(tsched_topology_switch_pod(t, tu_sw(t, "m2")), p2);
     uint32_t n = 0;
     tsched_topology_pod_leaves(t, p2, &n);
     ck_assert_uint_eq(n, 3);
