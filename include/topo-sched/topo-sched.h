@@ -8,5 +8,7 @@
 
 #include "common.h"
 #include "topology.h"
+#include "workload.h"
+#include "placement.h"
 
 #endif /* TOPO_SCHED_H */

@@ -21,7 +21,11 @@ int cli_emit(tsched_status st, char *json, const char *path);
 int cli_parse_u32(const char *s, unsigned *out);
 int cli_parse_double(const char *s, double *out);
 
+/* Write `text` as it is (no newline added) to `path` ("-": stdout). */
+int cli_write_raw(const char *path, const char *text);
+
 int cmd_topology(int argc, char **argv);
+int cmd_place(int argc, char **argv);
 int cmd_demo(int argc, char **argv);
 
 #endif

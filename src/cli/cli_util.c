@@ -32,7 +32,7 @@ int cli_usage_error(const char *fmt, ...)
     return CLI_BAD_INPUT;
 }
 
-int cli_write(const char *path, const char *text)
+static int write_text(const char *path, const char *text, int newline)
 {
     int to_stdout = !path || strcmp(path, "-") == 0;
     FILE *f = to_stdout ? stdout : fopen(path, "w");
@@ -40,7 +40,7 @@ int cli_write(const char *path, const char *text)
         fprintf(stderr, "topo-sched: %s: cannot open for writing: %s\n", path, strerror(errno));
         return CLI_BAD_INPUT;
     }
-    int bad = fputs(text, f) == EOF || fputc('\n', f) == EOF;
+    int bad = fputs(text, f) == EOF || (newline && fputc('\n', f) == EOF);
     bad |= to_stdout ? fflush(f) != 0 : fclose(f) != 0;
     if (bad) {
         fprintf(stderr, "topo-sched: %s: write failed\n", to_stdout ? "<stdout>" : path);
@@ -48,6 +48,10 @@ int cli_write(const char *path, const char *text)
     }
     return CLI_OK;
 }
+
+int cli_write(const char *path, const char *text) { return write_text(path, text, 1); }
+
+int cli_write_raw(const char *path, const char *text) { return write_text(path, text, 0); }
 
 int cli_emit(tsched_status st, char *json, const char *path)
 {

@@ -74,6 +74,70 @@ static tsched_status show_paths(const tsched_topology *t, const char *a, const c
     return TSCHED_OK;
 }
 
+/* Place a GPT-like job (Arnold's setting (iii) shape: DP46 TP8 PP8, 368 nodes) on the demo
+ * cluster with every algorithm. Called before the failure part, on the intact fabric. */
+static tsched_status demo_place(const tsched_topology *t)
+{
+    tsched_job *j;
+    tsched_status st = tsched_job_new(&j, "llm-demo", 2944, 8, 8);
+    if (st != TSCHED_OK)
+        return st;
+    if ((st = tsched_job_set_alpha(j, 0.3)) != TSCHED_OK) {
+        tsched_job_free(j);
+        return st;
+    }
+    uint32_t rows, cols;
+    if ((st = tsched_job_matrix(&rows, &cols, j, 8)) != TSCHED_OK) {
+        tsched_job_free(j);
+        return st;
+    }
+    printf("\nplacing job \"llm-demo\": 2944 GPUs, TP 8, PP 8, DP 46 -> %u x %u nodes, alpha 0.3 (beta 0.7)\n", rows,
+           cols);
+    printf("  %-11s %9s %7s %7s %5s %10s  %s\n", "algorithm", "weighted", "dp_max", "pp_max", "pods", "time", "status");
+    static const tsched_place_algo algos[] = {TSCHED_PLACE_MIP, TSCHED_PLACE_BEST_FIT, TSCHED_PLACE_RANDOM_FIT,
+                                              TSCHED_PLACE_GPU_PACK, TSCHED_PLACE_TOPO_AWARE, TSCHED_PLACE_EXHAUSTIVE};
+    tsched_placement *mip = NULL;
+    for (size_t i = 0; i < sizeof algos / sizeof algos[0]; i++) {
+        tsched_place_options o;
+        tsched_place_options_init(&o);
+        o.algo = algos[i];
+        tsched_placement *p;
+        st = tsched_place(&p, t, j, &o);
+        if (st == TSCHED_E_INVALID && algos[i] == TSCHED_PLACE_EXHAUSTIVE) {
+            printf("  %-11s %9s  (exact enumeration stops at 16 nodes and 4 pods)\n", "exhaustive", "-");
+            continue;
+        }
+        if (st != TSCHED_OK) {
+            tsched_placement_free(mip);
+            tsched_job_free(j);
+            return st;
+        }
+        printf("  %-11s %9.2f %7u %7u %5u %7.1f ms  %s\n", tsched_place_algo_name(algos[i]), tsched_placement_weighted(p),
+               tsched_placement_dp_max(p), tsched_placement_pp_max(p), tsched_placement_domains_used(p),
+               tsched_placement_solve_ms(p), tsched_placement_status(p) == TSCHED_PLACE_OPTIMAL ? "optimal" : "feasible");
+        if (algos[i] == TSCHED_PLACE_MIP)
+            mip = p;
+        else
+            tsched_placement_free(p);
+    }
+    char *hosts = NULL;
+    if ((st = tsched_placement_hostfile(&hosts, mip, t)) == TSCHED_OK) {
+        printf("\nmip host file, first 10 of %u ranks (rank = col * rows + row; Megatron order):\n", rows * cols);
+        char *line = hosts;
+        for (int k = 0; k < 10 && *line; k++) {
+            char *nl = strchr(line, '\n');
+            printf("  rank %-3d %.*s (pod %s)\n", k, (int)(nl - line), line,
+                   tsched_topology_pod_name(t, tsched_topology_node_pod(t, tsched_placement_node(mip, (uint32_t)k % rows,
+                                                                                                (uint32_t)k / rows))));
+            line = nl + 1;
+        }
+    }
+    tsched_free(hosts);
+    tsched_placement_free(mip);
+    tsched_job_free(j);
+    return st;
+}
+
 int cmd_demo(int argc, char **argv)
 {
     (void)argv;
@@ -121,13 +185,16 @@ int cmd_demo(int argc, char **argv)
     if ((st = show_paths(t, "node0", "node5", "(same leaf)")) || (st = show_paths(t, "node0", "node40", "(same pod)")) ||
         (st = show_paths(t, "node0", "node300", "(pod0 -> pod1)")))
         goto fail;
+    if ((st = demo_place(t)) != TSCHED_OK)
+        goto fail;
     printf("\nafter failing spine0 and the trunk leaf0~spine1:\n");
     if ((st = tsched_topology_set_up(t, "spine0", 0)) || (st = tsched_topology_set_up(t, "leaf0~spine1", 0)))
         goto fail;
     if ((st = show_paths(t, "node0", "node40", "(same pod)")) || (st = show_paths(t, "node0", "node300", "(pod0 -> pod1)")))
         goto fail;
     printf("\nnext: 'topo-sched topology show -t FILE' summarises your own tsched.topology.v1 fabric,\n"
-           "'topo-sched topology import-slurm topology.conf' converts a Slurm tree topology.\n");
+           "'topo-sched topology import-slurm topology.conf' converts a Slurm tree topology,\n"
+           "'topo-sched place -t FILE -j JOB' places a tsched.job.v1 job.\n");
     tsched_topology_free(t);
     return CLI_OK;
 fail:

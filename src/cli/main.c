@@ -10,6 +10,9 @@ static const char usage[] =
     "  topology show -t TOPO [-o FILE]        summary: counts per tier, GPUs, free, down\n"
     "  topology import-slurm FILE [-o FILE]   Slurm topology.conf -> tsched.topology.v1\n"
     "        [--gpus-per-node N] [--nics-per-node N] [--nic-gbps X] [--gpu-type T] [--name NAME]\n"
+    "  place -t TOPO -j JOB [--algo mip|best-fit|random-fit|gpu-pack|topo-aware|exhaustive]\n"
+    "        [--alpha A] [--seed N] [--time-limit-ms N] [--hostfile FILE] [--no-timing] [-o FILE]\n"
+    "                                         place a job: tsched.placement.v1 (solve_ms omitted with --no-timing)\n"
     "  --version                              print the library version\n"
     "\n"
     "Files may be '-' for standard input. Exit status: 0 success, 1 no feasible answer,\n"
@@ -30,6 +33,8 @@ int main(int argc, char **argv)
     }
     if (strcmp(cmd, "demo") == 0)
         return cmd_demo(argc - 1, argv + 1);
+    if (strcmp(cmd, "place") == 0)
+        return cmd_place(argc - 1, argv + 1);
     if (strcmp(cmd, "topology") == 0)
         return cmd_topology(argc - 1, argv + 1);
     return cli_usage_error("unknown command '%s'", cmd);

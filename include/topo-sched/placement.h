@@ -1,0 +1,168 @@
+/*
+ * libtopo-sched: network-topology-aware scheduling for GPU clusters.
+ * Copyright (C) 2026 The libtopo-sched authors. GPL-3.0-or-later.
+ */
+/**
+ * @file placement.h
+ * @brief Which nodes a job gets and which node plays which cell of its communication
+ *        matrix: Arnold's MIP (GLPK) that minimises the weighted max spread of DP and PP
+ *        groups (Eq. 2), its baselines, the exact optimum on small instances, rank order,
+ *        and the reservation policy of Arnold App. G.
+ */
+#ifndef TOPO_SCHED_PLACEMENT_H
+#define TOPO_SCHED_PLACEMENT_H
+
+#include "common.h"
+#include "topology.h"
+#include "workload.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** Placement algorithms (DESIGN 6 `--algo`). */
+typedef enum tsched_place_algo {
+    TSCHED_PLACE_MIP = 0,        /**< Arnold's MIP, made exact for Eq. 2 (doc/placement.md) */
+    TSCHED_PLACE_BEST_FIT = 1,   /**< domain with the least free nodes that still fits */
+    TSCHED_PLACE_RANDOM_FIT = 2, /**< seeded, balanced across domains */
+    TSCHED_PLACE_GPU_PACK = 3,   /**< fewest domains, largest free first */
+    TSCHED_PLACE_TOPO_AWARE = 4, /**< recursive bipartitioning with Fiduccia-Mattheyses */
+    TSCHED_PLACE_EXHAUSTIVE = 5  /**< exact enumeration, up to 16 nodes and 4 domains */
+} tsched_place_algo;
+
+/** Name of an algorithm ("mip", "best-fit", ...); "?" for an unknown value. Static string. */
+TSCHED_API const char *tsched_place_algo_name(tsched_place_algo algo);
+/** Algorithm from its name. Errors: TSCHED_E_FORMAT naming the unknown name. */
+TSCHED_API tsched_status tsched_place_algo_from_name(tsched_place_algo *algo, const char *name);
+
+/** How good the answer is. */
+typedef enum tsched_place_status {
+    TSCHED_PLACE_OPTIMAL = 0, /**< proven optimal for the Eq. 2 metric (mip, exhaustive) */
+    TSCHED_PLACE_FEASIBLE = 1 /**< valid; a heuristic's answer, or the time limit was hit */
+} tsched_place_status;
+
+/**
+ * Placement options. Initialise with tsched_place_options_init(); fields may be appended
+ * in later versions (`size` tells the library which ones the caller knows).
+ */
+typedef struct tsched_place_options {
+    size_t size;             /**< sizeof(tsched_place_options) */
+    tsched_place_algo algo;  /**< default TSCHED_PLACE_MIP */
+    double alpha;            /**< < 0: the job's alpha (resolved through the affinity lookup for "auto") */
+    int unit;                /**< < 0: the job's unit; else a tsched_unit */
+    int domain;              /**< < 0: the job's domain; else a tsched_domain */
+    uint64_t seed;           /**< random-fit and tie breaking; default 1 */
+    uint32_t time_limit_ms;  /**< solver time limit; 0 = 10,000 ms */
+    uint32_t gpus_per_node;  /**< nodes with this many GPUs are eligible; 0 = the most common count */
+} tsched_place_options;
+
+/** Fill `opts` with the defaults and set its `size`. */
+TSCHED_API void tsched_place_options_init(tsched_place_options *opts);
+
+/** Opaque placement result (`tsched.placement.v1`). */
+typedef struct tsched_placement tsched_placement;
+
+/**
+ * Place `job` on the up nodes of `topo` whose GPUs are all free. Every cell of the job's
+ * matrix (tsched_job_matrix) gets one node. The caller frees `*out` with
+ * tsched_placement_free(). Errors: TSCHED_E_INFEASIBLE (not enough free nodes, naming how
+ * many are needed and free), TSCHED_E_RANGE (shape errors of Eq. 1), TSCHED_E_INVALID
+ * (exhaustive beyond 16 nodes / 4 domains), TSCHED_E_SOLVER, TSCHED_E_TIMEOUT (no answer
+ * at all within the limit). A limit hit after an answer was found gives TSCHED_OK with
+ * status TSCHED_PLACE_FEASIBLE.
+ */
+TSCHED_API tsched_status tsched_place(tsched_placement **out, const tsched_topology *topo, const tsched_job *job,
+                                      const tsched_place_options *opts);
+
+/** Free a placement. NULL is a no-op. */
+TSCHED_API void tsched_placement_free(tsched_placement *p);
+
+/** Matrix shape. */
+TSCHED_API uint32_t tsched_placement_rows(const tsched_placement *p);
+TSCHED_API uint32_t tsched_placement_cols(const tsched_placement *p);
+/** Node index of cell (row, col), or TSCHED_NONE for a bad cell. */
+TSCHED_API uint32_t tsched_placement_node(const tsched_placement *p, uint32_t row, uint32_t col);
+/** Rank of cell (row, col) in the launcher's host list: col * rows + row (DESIGN 5.3). */
+TSCHED_API uint32_t tsched_placement_rank(const tsched_placement *p, uint32_t row, uint32_t col);
+/** Optimal or feasible. */
+TSCHED_API tsched_place_status tsched_placement_status(const tsched_placement *p);
+/** The algorithm that produced it. */
+TSCHED_API tsched_place_algo tsched_placement_algo(const tsched_placement *p);
+/** Largest spread over DP groups (columns) and PP groups (rows). */
+TSCHED_API uint32_t tsched_placement_dp_max(const tsched_placement *p);
+TSCHED_API uint32_t tsched_placement_pp_max(const tsched_placement *p);
+/** alpha * dp_max + beta * pp_max, and the alpha used. */
+TSCHED_API double tsched_placement_weighted(const tsched_placement *p);
+TSCHED_API double tsched_placement_alpha(const tsched_placement *p);
+/** Number of distinct domains holding the job's nodes. */
+TSCHED_API uint32_t tsched_placement_domains_used(const tsched_placement *p);
+/** Wall time of the solve in milliseconds (not part of the deterministic output). */
+TSCHED_API double tsched_placement_solve_ms(const tsched_placement *p);
+
+/**
+ * `tsched.placement.v1` of the placement; `job_name` may be NULL. The caller frees `*out`
+ * with tsched_free(). With `with_time` = 0 the volatile `solve_ms` field is left out, so
+ * the same input gives the same bytes.
+ */
+TSCHED_API tsched_status tsched_placement_to_json(char **out, const tsched_placement *p, const tsched_topology *topo,
+                                                  const char *job_name, int with_time);
+
+/** Host file: one node name per line in rank order. The caller frees `*out` with tsched_free(). */
+TSCHED_API tsched_status tsched_placement_hostfile(char **out, const tsched_placement *p, const tsched_topology *topo);
+
+/** The Eq. 2 metric of any placement. */
+typedef struct tsched_spread {
+    uint32_t dp_max;       /**< largest number of domains among the nodes of one column */
+    uint32_t pp_max;       /**< largest number of domains among the nodes of one row */
+    uint32_t domains_used; /**< distinct domains overall */
+    double weighted;       /**< alpha * dp_max + (1 - alpha) * pp_max */
+} tsched_spread;
+
+/**
+ * Evaluate a hand-made placement: `nodes` holds rows * cols node indices, row-major
+ * (cell (r, c) at r * cols + c). Errors: TSCHED_E_INVALID (bad node index, a node used
+ * twice, alpha outside [0, 1], a node without a pod for the pod domain).
+ */
+TSCHED_API tsched_status tsched_spread_eval(tsched_spread *out, const tsched_topology *topo, const uint32_t *nodes,
+                                            uint32_t rows, uint32_t cols, double alpha, tsched_domain domain);
+
+/* ---- reservation (Arnold App. G, Algorithm 1) -------------------------------------- */
+
+/** Opaque reservation of a placement's nodes for a job arriving later. */
+typedef struct tsched_reservation tsched_reservation;
+
+/** What Algorithm 1 decides for an incoming job. */
+typedef enum tsched_admit {
+    TSCHED_ADMIT_NOW = 0,      /**< preemptable, or fits in free GPUs outside the reserved zone */
+    TSCHED_ADMIT_RESERVED = 1, /**< may use reserved nodes: predicted to finish before the arrival */
+    TSCHED_ADMIT_DELAY = 2     /**< neither: wait for the next scheduling interval */
+} tsched_admit;
+
+/**
+ * Reserve the nodes of `p` for a job arriving at time `arrival` (any clock the caller
+ * uses, e.g. seconds). The reservation copies what it needs; `p` may be freed after.
+ */
+TSCHED_API tsched_status tsched_reservation_new(tsched_reservation **out, const tsched_placement *p, double arrival);
+/** Free a reservation. NULL is a no-op. */
+TSCHED_API void tsched_reservation_free(tsched_reservation *r);
+/** Whether node `node` is reserved. */
+TSCHED_API int tsched_reservation_holds(const tsched_reservation *r, uint32_t node);
+/** Free GPUs of up nodes of `topo` outside the reserved zone. */
+TSCHED_API uint64_t tsched_reservation_free_outside(const tsched_reservation *r, const tsched_topology *topo);
+
+/**
+ * Algorithm 1 for one incoming job of `gpus` GPUs at time `now` whose completion the
+ * caller predicts at `predicted_end` (same clock as `arrival`): NOW when `preemptable` or
+ * when it fits in the free GPUs outside the reserved zone, RESERVED when it does not but
+ * finishes before the reserved job arrives, else DELAY. Errors: TSCHED_E_INVALID (NULL,
+ * non-finite times).
+ */
+TSCHED_API tsched_status tsched_reservation_admit(tsched_admit *out, const tsched_reservation *r,
+                                                  const tsched_topology *topo, uint32_t gpus, double now,
+                                                  double predicted_end, int preemptable);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* TOPO_SCHED_PLACEMENT_H */

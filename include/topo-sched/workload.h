@@ -1,0 +1,160 @@
+/*
+ * libtopo-sched: network-topology-aware scheduling for GPU clusters.
+ * Copyright (C) 2026 The libtopo-sched authors. GPL-3.0-or-later.
+ */
+/**
+ * @file workload.h
+ * @brief A training job: its shape (GPUs, TP, PP, DP), Arnold's communication matrix
+ *        (Eq. 1), the analytic per-GPU volumes of Arnold App. C, and the affinity lookup
+ *        (Arnold 5.2) that turns them into the DP/PP weight alpha.
+ */
+#ifndef TOPO_SCHED_WORKLOAD_H
+#define TOPO_SCHED_WORKLOAD_H
+
+#include "common.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** Opaque job handle (`tsched.job.v1`). */
+typedef struct tsched_job tsched_job;
+
+/** Which groups the placement MIP treats as its scheduling units (DESIGN 5.2 "unit"). */
+typedef enum tsched_unit {
+    TSCHED_UNIT_PP = 0, /**< rows (PP groups) are the units */
+    TSCHED_UNIT_DP = 1  /**< columns (DP groups) are the units */
+} tsched_unit;
+
+/** The topology level whose spread is minimised (DESIGN 5.2 "domain"). */
+typedef enum tsched_domain {
+    TSCHED_DOMAIN_AUTO = 0, /**< pod when the fabric has pods, else leaf */
+    TSCHED_DOMAIN_POD = 1,  /**< Arnold's minipod */
+    TSCHED_DOMAIN_LEAF = 2  /**< one leaf switch */
+} tsched_domain;
+
+/** Model configuration of a job (the "model" object of `tsched.job.v1`). */
+typedef struct tsched_model {
+    size_t size;           /**< sizeof(tsched_model), set by tsched_model_init() */
+    uint32_t hidden;       /**< hidden dimension h */
+    uint32_t layers;       /**< transformer layers l */
+    uint32_t vocab;        /**< vocabulary size V */
+    uint32_t seq;          /**< sequence length s */
+    uint32_t global_batch; /**< global batch gb (sequences) */
+    uint32_t micro_batch;  /**< micro-batch mb (sequences) */
+    uint32_t vpp;          /**< virtual pipeline stages per GPU (>= 1) */
+    uint32_t moe_experts;  /**< experts per MoE layer; 0 = dense */
+} tsched_model;
+
+/** Fill `m` with a small dense default (h 4096, l 32, V 32000, s 4096, gb 512, mb 1, vpp 1) and set `size`. */
+TSCHED_API void tsched_model_init(tsched_model *m);
+
+/**
+ * Per-GPU quantities of Arnold App. C, in elements (multiply by the bytes per element of
+ * the data type for bytes), and the ratios of Arnold 5.2.
+ */
+typedef struct tsched_volumes {
+    double weights;  /**< v_w: parameters held by one GPU (its stage, split by TP) */
+    double dp;       /**< v_d: DP volume per GPU per iteration (Eq. 12, split by TP) */
+    double pp;       /**< v_p: PP volume per GPU per micro-batch (Eq. 13, split by TP) */
+    double microbatches; /**< m = gb / (mb * dp) (Eq. 11) */
+    double r1;       /**< mb * v_w / (v_d + v_p): computation over communication */
+    double r2;       /**< v_d / v_p: DP over PP volume */
+} tsched_volumes;
+
+/**
+ * Create a job of `gpus` GPUs with tensor parallelism `tp` and pipeline parallelism `pp`
+ * (dp = gpus / (tp * pp)); alpha 0.5, unit pp, domain auto, no model. The caller frees
+ * `*out` with tsched_job_free(). Errors: TSCHED_E_RANGE naming the field when `gpus` is not
+ * a multiple of tp * pp or a value is 0.
+ */
+TSCHED_API tsched_status tsched_job_new(tsched_job **out, const char *name, uint32_t gpus, uint32_t tp, uint32_t pp);
+
+/** Load a `tsched.job.v1` document from a file (`"-"` = stdin). Errors name the field. */
+TSCHED_API tsched_status tsched_job_load_file(tsched_job **out, const char *path);
+
+/** Load a `tsched.job.v1` document from `len` bytes of `json`. */
+TSCHED_API tsched_status tsched_job_load_string(tsched_job **out, const char *json, size_t len);
+
+/** Free a job. NULL is a no-op. */
+TSCHED_API void tsched_job_free(tsched_job *job);
+
+/** Write the job as `tsched.job.v1`; the caller frees `*out` with tsched_free(). */
+TSCHED_API tsched_status tsched_job_to_json(char **out, const tsched_job *job);
+
+/** Set alpha in [0, 1] (beta = 1 - alpha). Errors: TSCHED_E_RANGE. */
+TSCHED_API tsched_status tsched_job_set_alpha(tsched_job *job, double alpha);
+/** Ask for alpha from the affinity lookup ("alpha": "auto"); needs a model. */
+TSCHED_API tsched_status tsched_job_set_alpha_auto(tsched_job *job);
+/** Set the scheduling unit. Errors: TSCHED_E_RANGE for an unknown value. */
+TSCHED_API tsched_status tsched_job_set_unit(tsched_job *job, tsched_unit unit);
+/** Set the domain level. Errors: TSCHED_E_RANGE for an unknown value. */
+TSCHED_API tsched_status tsched_job_set_domain(tsched_job *job, tsched_domain domain);
+/** Attach a model (copied). Errors: TSCHED_E_RANGE naming the field (zero sizes, gb not a multiple of mb). */
+TSCHED_API tsched_status tsched_job_set_model(tsched_job *job, const tsched_model *model);
+
+/** Name (owned by the job). */
+TSCHED_API const char *tsched_job_name(const tsched_job *job);
+/** GPUs, TP, PP, DP of the job (0 for NULL). */
+TSCHED_API uint32_t tsched_job_gpus(const tsched_job *job);
+TSCHED_API uint32_t tsched_job_tp(const tsched_job *job);
+TSCHED_API uint32_t tsched_job_pp(const tsched_job *job);
+TSCHED_API uint32_t tsched_job_dp(const tsched_job *job);
+/** Alpha as set; a negative value means "auto" (not resolved yet). */
+TSCHED_API double tsched_job_alpha(const tsched_job *job);
+/** Scheduling unit and domain level. */
+TSCHED_API tsched_unit tsched_job_unit(const tsched_job *job);
+TSCHED_API tsched_domain tsched_job_domain(const tsched_job *job);
+/** Copy the model into `*model` (its `size` must be set); TSCHED_E_NOT_FOUND if the job has none. */
+TSCHED_API tsched_status tsched_job_model(tsched_model *model, const tsched_job *job);
+
+/**
+ * Arnold Eq. 1: the communication matrix on nodes of `gpus_per_node` GPUs: rows =
+ * dp / (gpus_per_node / tp) PP groups, cols = pp DP groups, one whole node per cell.
+ * Errors (TSCHED_E_RANGE, naming the numbers): tp does not divide gpus_per_node, or
+ * gpus_per_node / tp does not divide dp.
+ */
+TSCHED_API tsched_status tsched_job_matrix(uint32_t *rows, uint32_t *cols, const tsched_job *job,
+                                           uint32_t gpus_per_node);
+
+/**
+ * Arnold App. C volumes and the 5.2 ratios of the job's model. Errors: TSCHED_E_NOT_FOUND
+ * (no model), TSCHED_E_RANGE (gb not divisible by mb * dp, layers not divisible by pp).
+ * The MoE assumption is documented in doc/workload.md.
+ */
+TSCHED_API tsched_status tsched_job_volumes(tsched_volumes *out, const tsched_job *job);
+
+/** Opaque characterization database `tsched.affinity.v1`. */
+typedef struct tsched_affinity tsched_affinity;
+
+/** The built-in database (Arnold's published measurements, see doc/workload.md). Free with tsched_affinity_free(). */
+TSCHED_API tsched_status tsched_affinity_default(tsched_affinity **out);
+/** Load a `tsched.affinity.v1` database. Errors name the field. */
+TSCHED_API tsched_status tsched_affinity_load_file(tsched_affinity **out, const char *path);
+/** Load a `tsched.affinity.v1` database from memory. */
+TSCHED_API tsched_status tsched_affinity_load_string(tsched_affinity **out, const char *json, size_t len);
+/** Free a database. NULL is a no-op. */
+TSCHED_API void tsched_affinity_free(tsched_affinity *db);
+/** Number of records. */
+TSCHED_API uint32_t tsched_affinity_count(const tsched_affinity *db);
+
+/**
+ * Nearest record (Euclidean distance in (r1, r2)) among those of `gpu_type`; `*alpha` =
+ * j_dp / (j_dp + j_pp) of that record and `*record` (may be NULL) its index.
+ * Errors: TSCHED_E_NOT_FOUND when no record has this GPU type.
+ */
+TSCHED_API tsched_status tsched_affinity_lookup(double *alpha, uint32_t *record, const tsched_affinity *db,
+                                                const char *gpu_type, double r1, double r2);
+
+/**
+ * The alpha to use for `job` on `gpu_type`: the job's own alpha, or for "auto" the lookup
+ * of its model's ratios in `db` (NULL = the built-in database).
+ */
+TSCHED_API tsched_status tsched_job_resolve_alpha(double *alpha, const tsched_job *job, const tsched_affinity *db,
+                                                  const char *gpu_type);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* TOPO_SCHED_WORKLOAD_H */

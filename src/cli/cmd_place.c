@@ -1,0 +1,73 @@
+/* topo-sched place -t TOPO -j JOB [--algo A] [--alpha A] [--seed N] [--time-limit-ms N]
+ *                  [--hostfile FILE] [--no-timing] [-o FILE] */
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+
+int cmd_place(int argc, char **argv)
+{
+    const char *topo = NULL, *jobf = NULL, *out = NULL, *hostfile = NULL;
+    int timing = 1;
+    tsched_place_options o;
+    tsched_place_options_init(&o);
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        int has = i + 1 < argc;
+        unsigned u;
+        if (strcmp(a, "-t") == 0 && has) {
+            topo = argv[++i];
+        } else if (strcmp(a, "-j") == 0 && has) {
+            jobf = argv[++i];
+        } else if (strcmp(a, "-o") == 0 && has) {
+            out = argv[++i];
+        } else if (strcmp(a, "--hostfile") == 0 && has) {
+            hostfile = argv[++i];
+        } else if (strcmp(a, "--algo") == 0 && has) {
+            if (tsched_place_algo_from_name(&o.algo, argv[++i]) != TSCHED_OK)
+                return cli_usage_error("--algo: %s", tsched_last_error());
+        } else if (strcmp(a, "--alpha") == 0 && has) {
+            char *end;
+            o.alpha = strtod(argv[++i], &end);
+            if (*end || !(o.alpha >= 0 && o.alpha <= 1))
+                return cli_usage_error("--alpha: '%s' is not a number in [0, 1]", argv[i]);
+        } else if (strcmp(a, "--seed") == 0 && has) {
+            char *end;
+            o.seed = strtoull(argv[++i], &end, 10);
+            if (*end || argv[i][0] == '-' || !argv[i][0])
+                return cli_usage_error("--seed: '%s' is not a whole number", argv[i]);
+        } else if (strcmp(a, "--time-limit-ms") == 0 && has) {
+            if (cli_parse_u32(argv[++i], &u) != 0 || u == 0)
+                return cli_usage_error("--time-limit-ms: '%s' is not a positive whole number", argv[i]);
+            o.time_limit_ms = u;
+        } else if (strcmp(a, "--no-timing") == 0) {
+            timing = 0;
+        } else {
+            return cli_usage_error("place: unknown or incomplete option '%s'", a);
+        }
+    }
+    if (!topo || !jobf)
+        return cli_usage_error("place: -t TOPO and -j JOB are required");
+    tsched_topology *t = NULL;
+    tsched_job *j = NULL;
+    tsched_placement *p = NULL;
+    char *json = NULL, *hosts = NULL;
+    tsched_status st;
+    int rc;
+    if ((st = tsched_topology_load_file(&t, topo)) || (st = tsched_job_load_file(&j, jobf)) ||
+        (st = tsched_place(&p, t, j, &o)) || (st = tsched_placement_to_json(&json, p, t, tsched_job_name(j), timing)) ||
+        (hostfile && (st = tsched_placement_hostfile(&hosts, p, t)))) {
+        rc = cli_fail(st);
+        goto out;
+    }
+    rc = hostfile ? cli_write_raw(hostfile, hosts) : CLI_OK;
+    if (rc == CLI_OK)
+        rc = cli_write(out, json);
+out:
+    tsched_free(json);
+    tsched_free(hosts);
+    tsched_placement_free(p);
+    tsched_job_free(j);
+    tsched_topology_free(t);
+    return rc;
+}

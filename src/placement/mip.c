@@ -1,0 +1,875 @@
+/* Arnold's MIP placement (Eq. 4-10), made exact for the Eq. 2 metric.
+ *
+ * The paper's model packs units (PP groups by default) into domains minimising
+ * alpha * (domains used) + beta * T, T = the largest unit spread. "Domains used" equals the
+ * other dimension's max spread only while no unit is split, so on its own the model is a
+ * proxy. Here the problem is solved for the metric itself (doc/placement.md):
+ *
+ *  1. Candidate answers (upper bounds), each laid out cell by cell and scored by Eq. 2:
+ *     every unit whole (pp_max = 1, the fewest domains that hold the rows whole), every
+ *     column whole (dp_max = 1), balanced grids of distinct domains, and the paper's model
+ *     solved by GLPK with integer node counts, its split units laid out as intervals.
+ *  2. Lower bound: the metric is alpha * D + beta * P for integers P, D >= 1. Pairs with
+ *     P = 1 (rows whole) or D = 1 (columns whole) are decided exactly by a greedy packing,
+ *     so the best answer is optimal when no pair with P, D >= 2 could beat it.
+ *  3. Otherwise a second MIP over cells (x[r][c][k]) minimises alpha * D + beta * P
+ *     directly, restricted to P, D >= 2 and to values strictly below the best answer;
+ *     "infeasible" proves the best answer optimal.
+ *
+ * Unit DP is solved as unit PP on the transposed matrix with alpha and beta swapped. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "../common/alloc.h"
+#include "../common/glpk_guard.h"
+#include "solver.h"
+
+#define EPS 1e-9
+/* The cell MIP is built only up to this many x variables; beyond, the answer of steps 1-2
+ * is returned as "feasible" when step 2 cannot prove it. */
+#define CELL_MIP_MAX_VARS 20000u
+/* The paper's model is solved per unit; beyond this many (unit, domain) pairs its
+ * symmetric formulation is too slow to be worth a share of the time limit. */
+#define PAPER_MIP_MAX_PAIRS 1200u
+
+typedef struct prob {
+    uint32_t R, C, K;     /* rows are the units here */
+    const uint32_t *cap;
+    double alpha;         /* weight of dp (columns) */
+    double deadline;      /* CLOCK_MONOTONIC seconds */
+} prob;
+
+typedef struct best {
+    uint32_t *dom; /* R x C, row-major */
+    double value;
+    int have;
+} best;
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+static int ms_left(const prob *q)
+{
+    double left = (q->deadline - now_s()) * 1000.0;
+    return left < 1 ? 1 : left > 1e9 ? 1000000000 : (int)left;
+}
+
+static double objective(const prob *q, uint32_t D, uint32_t P) { return q->alpha * D + (1.0 - q->alpha) * P; }
+
+/* Score `dom` and keep it when strictly better (ties keep the earlier candidate, so the
+ * order of candidates is the tie-break and the answer is deterministic). */
+static tsched_status offer(best *b, const prob *q, const uint32_t *dom)
+{
+    ts_metric m;
+    tsched_status st = ts_metric_eval(&m, dom, q->R, q->C, q->K, q->alpha);
+    if (st != TSCHED_OK)
+        return st;
+    if (!b->have || m.weighted < b->value - EPS) {
+        memcpy(b->dom, dom, (size_t)q->R * q->C * sizeof *dom);
+        b->value = m.weighted;
+        b->have = 1;
+    }
+    return TSCHED_OK;
+}
+
+/* Domain order for greedy packings: by how many whole groups of `size` cells fit,
+ * descending, then by capacity descending, then index. */
+typedef struct dom_key {
+    uint32_t k, fit, cap;
+} dom_key;
+
+static int cmp_dom_key(const void *a, const void *b)
+{
+    const dom_key *x = a, *y = b;
+    if (x->fit != y->fit)
+        return x->fit > y->fit ? -1 : 1;
+    if (x->cap != y->cap)
+        return x->cap > y->cap ? -1 : 1;
+    return x->k < y->k ? -1 : x->k > y->k;
+}
+
+/* Fewest domains that hold `n` whole groups of `size` cells (UINT32_MAX if impossible);
+ * `order` receives the domains in packing order. Exact: taking the domains that fit the
+ * most groups first minimises the count. */
+static uint32_t pack_whole(dom_key *order, const prob *q, uint32_t size, uint32_t n)
+{
+    for (uint32_t k = 0; k < q->K; k++)
+        order[k] = (dom_key){k, q->cap[k] / size, q->cap[k]};
+    qsort(order, q->K, sizeof *order, cmp_dom_key);
+    uint64_t got = 0;
+    for (uint32_t i = 0; i < q->K; i++) {
+        if (order[i].fit == 0)
+            break;
+        got += order[i].fit;
+        if (got >= n)
+            return i + 1;
+    }
+    return UINT32_MAX;
+}
+
+/* Rows whole: P = 1, D = the number of domains used. */
+static tsched_status cand_rows_whole(best *b, const prob *q, uint32_t *dom, dom_key *order, uint32_t *dstar)
+{
+    *dstar = pack_whole(order, q, q->C, q->R);
+    if (*dstar == UINT32_MAX)
+        return TSCHED_OK;
+    uint32_t r = 0;
+    for (uint32_t i = 0; i < *dstar && r < q->R; i++)
+        for (uint32_t f = 0; f < order[i].fit && r < q->R; f++, r++)
+            for (uint32_t c = 0; c < q->C; c++)
+                dom[(size_t)r * q->C + c] = order[i].k;
+    return offer(b, q, dom);
+}
+
+/* Columns whole: D = 1, P = the number of domains used. */
+static tsched_status cand_cols_whole(best *b, const prob *q, uint32_t *dom, dom_key *order, uint32_t *pstar)
+{
+    *pstar = pack_whole(order, q, q->R, q->C);
+    if (*pstar == UINT32_MAX)
+        return TSCHED_OK;
+    uint32_t c = 0;
+    for (uint32_t i = 0; i < *pstar && c < q->C; i++)
+        for (uint32_t f = 0; f < order[i].fit && c < q->C; f++, c++)
+            for (uint32_t r = 0; r < q->R; r++)
+                dom[(size_t)r * q->C + c] = order[i].k;
+    return offer(b, q, dom);
+}
+
+/* An a x g grid of rectangles (a row blocks of heights h[], g column blocks of widths
+ * w[]) in distinct domains has D <= a and P <= g. The rectangles fit iff, both sorted by
+ * size, the i-th largest rectangle fits the i-th largest domain. */
+static int grid_fits(const uint32_t *h, uint32_t a, const uint32_t *w, uint32_t g, const dom_key *order,
+                     uint32_t *size_buf)
+{
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < a; i++)
+        for (uint32_t j = 0; j < g; j++)
+            size_buf[n++] = h[i] * w[j];
+    /* insertion sort, descending: n <= 9 */
+    for (uint32_t i = 1; i < n; i++)
+        for (uint32_t j = i; j > 0 && size_buf[j] > size_buf[j - 1]; j--) {
+            uint32_t t = size_buf[j];
+            size_buf[j] = size_buf[j - 1];
+            size_buf[j - 1] = t;
+        }
+    for (uint32_t i = 0; i < n; i++)
+        if (size_buf[i] > order[i].cap)
+            return 0;
+    return 1;
+}
+
+static tsched_status lay_grid(best *b, const prob *q, uint32_t *dom, const uint32_t *h, uint32_t a, const uint32_t *w,
+                              uint32_t g, const dom_key *order)
+{
+    /* rectangles in decreasing size get domains in decreasing capacity */
+    uint32_t rect[9][3], n = 0;
+    for (uint32_t i = 0; i < a; i++)
+        for (uint32_t j = 0; j < g; j++, n++) {
+            rect[n][0] = h[i] * w[j];
+            rect[n][1] = i;
+            rect[n][2] = j;
+        }
+    for (uint32_t i = 1; i < n; i++)
+        for (uint32_t j = i; j > 0 && rect[j][0] > rect[j - 1][0]; j--)
+            for (int x = 0; x < 3; x++) {
+                uint32_t t = rect[j][x];
+                rect[j][x] = rect[j - 1][x];
+                rect[j - 1][x] = t;
+            }
+    for (uint32_t m = 0; m < n; m++) {
+        uint32_t i = rect[m][1], j = rect[m][2], r0 = 0, c0 = 0;
+        for (uint32_t x = 0; x < i; x++)
+            r0 += h[x];
+        for (uint32_t x = 0; x < j; x++)
+            c0 += w[x];
+        for (uint32_t r = r0; r < r0 + h[i]; r++)
+            for (uint32_t c = c0; c < c0 + w[j]; c++)
+                dom[(size_t)r * q->C + c] = order[m].k;
+    }
+    return offer(b, q, dom);
+}
+
+/* Split `total` into `parts` positive sizes: the `idx`-th composition in a fixed order
+ * when enumerating (parts <= 3), returning 0 when idx is past the last one. */
+static int composition(uint32_t *out, uint32_t total, uint32_t parts, uint64_t idx)
+{
+    if (parts == 1) {
+        out[0] = total;
+        return idx == 0;
+    }
+    if (parts == 2) {
+        if (idx >= total - 1)
+            return 0;
+        out[0] = (uint32_t)idx + 1;
+        out[1] = total - out[0];
+        return 1;
+    }
+    for (uint32_t first = 1; first + 2 <= total; first++) {
+        uint64_t n = total - first - 1;
+        if (idx < n) {
+            out[0] = first;
+            out[1] = (uint32_t)idx + 1;
+            out[2] = total - first - out[1];
+            return 1;
+        }
+        idx -= n;
+    }
+    return 0;
+}
+
+/* Grids of up to 3 x 3 blocks with every split of the rows and columns when that is at
+ * most GRID_SPLITS combinations, else balanced blocks only. */
+#define GRID_SPLITS 20000u
+static tsched_status cand_grids(best *b, const prob *q, uint32_t *dom, dom_key *order)
+{
+    for (uint32_t k = 0; k < q->K; k++)
+        order[k] = (dom_key){k, 0, q->cap[k]};
+    qsort(order, q->K, sizeof *order, cmp_dom_key); /* fit = 0: by capacity */
+    uint32_t h[3], w[3], sizes[9];
+    for (uint32_t a = 1; a <= 3 && a <= q->R; a++) {
+        for (uint32_t g = 1; g <= 3 && g <= q->C && a * g <= q->K; g++) {
+            if (a * g == 1)
+                continue;
+            /* every a x g grid of distinct domains scores alpha a + beta g: skip it when
+             * it cannot win, and stop at the first split that fits */
+            if (b->have && objective(q, a, g) >= b->value - EPS)
+                continue;
+            uint64_t nh = a == 1 ? 1 : a == 2 ? q->R - 1 : (uint64_t)(q->R - 1) * (q->R - 2) / 2;
+            uint64_t nw = g == 1 ? 1 : g == 2 ? q->C - 1 : (uint64_t)(q->C - 1) * (q->C - 2) / 2;
+            if (nh * nw <= GRID_SPLITS) {
+                int done = 0;
+                for (uint64_t ih = 0; !done && composition(h, q->R, a, ih); ih++)
+                    for (uint64_t iw = 0; !done && composition(w, q->C, g, iw); iw++)
+                        if (grid_fits(h, a, w, g, order, sizes)) {
+                            tsched_status st = lay_grid(b, q, dom, h, a, w, g, order);
+                            if (st != TSCHED_OK)
+                                return st;
+                            done = 1;
+                        }
+            } else {
+                for (uint32_t i = 0; i < a; i++)
+                    h[i] = q->R / a + (i < q->R % a);
+                for (uint32_t j = 0; j < g; j++)
+                    w[j] = q->C / g + (j < q->C % g);
+                if (grid_fits(h, a, w, g, order, sizes)) {
+                    tsched_status st = lay_grid(b, q, dom, h, a, w, g, order);
+                    if (st != TSCHED_OK)
+                        return st;
+                }
+            }
+        }
+    }
+    return TSCHED_OK;
+}
+
+/* The baselines' answers, in both unit orders: cheap, and they make sure mip is never
+ * worse than any of them. */
+static tsched_status cand_baselines(best *b, const prob *q, uint32_t *dom)
+{
+    tsched_status (*const solvers[])(uint32_t *, const ts_pproblem *) = {ts_solve_gpu_pack, ts_solve_best_fit,
+                                                                        ts_solve_topo_aware, ts_solve_random_fit};
+    for (int unit = 0; unit < 2; unit++)
+        for (size_t i = 0; i < sizeof solvers / sizeof solvers[0]; i++) {
+            ts_pproblem p = {q->R, q->C, q->K, q->cap, q->alpha, unit ? TSCHED_UNIT_DP : TSCHED_UNIT_PP, 1, 1, 1, 1};
+            tsched_status st = solvers[i](dom, &p);
+            if (st == TSCHED_OK)
+                st = offer(b, q, dom);
+            if (st != TSCHED_OK)
+                return st;
+        }
+    return TSCHED_OK;
+}
+
+/* A budget of branch-and-bound nodes: unlike the wall-clock limit it stops GLPK at the
+ * same point on every machine, so an unproven answer is still the same bytes for the
+ * same input. The time limit stays as a safety net. */
+#define NODE_BUDGET 1000
+
+static void budget_cb(glp_tree *tree, void *info)
+{
+    (void)info;
+    int active, all, total;
+    if (glp_ios_reason(tree) != GLP_ISELECT)
+        return;
+    glp_ios_tree_size(tree, &active, &all, &total);
+    if (total > NODE_BUDGET)
+        glp_ios_terminate(tree);
+}
+
+static void mip_params(glp_iocp *parm, int time_ms)
+{
+    ts_glpk_iocp(parm, time_ms);
+    parm->cb_func = budget_cb;
+    /* GLPK's default branching (Driebeck-Tomlin) evaluates a tableau row per fractional
+     * variable at every node, which dominates on these models; most-fractional branching
+     * with best-bound backtracking is far cheaper per node. */
+    parm->br_tech = GLP_BR_MFV;
+    parm->bt_tech = GLP_BT_BLB;
+}
+
+/* GLPK wants GLP_FX, not GLP_DB, when both bounds are equal. */
+static void int_bounds(glp_prob *lp, int col, double lo, double hi)
+{
+    glp_set_col_kind(lp, col, GLP_IV);
+    glp_set_col_bnds(lp, col, lo == hi ? GLP_FX : GLP_DB, lo, hi);
+}
+
+/* ---- the paper's model (Eq. 4-10) with integer counts ---------------------------------- */
+
+/* Lay out per-row domain counts n[r][k] as intervals in domain index order, so that a
+ * domain's cells line up in the same columns across rows: split rows then add as few
+ * domains to each column as this simple alignment allows. */
+static void interval_layout(uint32_t *dom, const prob *q, const uint32_t *n)
+{
+    for (uint32_t r = 0; r < q->R; r++) {
+        uint32_t c = 0;
+        for (uint32_t k = 0; k < q->K && c < q->C; k++)
+            for (uint32_t t = 0; t < n[(size_t)r * q->K + k] && c < q->C; t++)
+                dom[(size_t)r * q->C + c++] = k;
+    }
+}
+
+static tsched_status cand_paper_mip(best *b, const prob *q, uint32_t *dom, int time_ms)
+{
+    if ((uint64_t)q->R * q->K > PAPER_MIP_MAX_PAIRS)
+        return TSCHED_OK;
+    uint32_t R = q->R, C = q->C, K = q->K;
+    uint32_t *n = ts_calloc((size_t)R * K, sizeof *n);
+    int *ind = ts_malloc((size_t)R + K + 2, sizeof *ind);
+    double *val = ts_malloc((size_t)R + K + 2, sizeof *val);
+    if (!n || !ind || !val) {
+        free(n);
+        free(ind);
+        free(val);
+        return TSCHED_E_NOMEM;
+    }
+    ts_glpk_guard g;
+    volatile int solved = 0;
+    glp_prob *volatile lp = NULL;
+    ts_glpk_guard_begin(&g);
+    if (setjmp(g.jb) == 0) {
+        lp = glp_create_prob();
+        glp_set_obj_dir(lp, GLP_MIN);
+        /* columns: n[r][k] (1 .. RK), s[r][k] (RK+1 .. 2RK), y[k] (2RK+1 .. 2RK+K), T */
+        int nn = (int)(R * K), ys = 2 * nn + 1, tcol = 2 * nn + (int)K + 1;
+        glp_add_cols(lp, tcol);
+        for (int j = 1; j <= nn; j++) {
+            int_bounds(lp, j, 0, C);
+            glp_set_col_kind(lp, nn + j, GLP_BV);
+        }
+        for (uint32_t k = 0; k < K; k++) {
+            glp_set_col_kind(lp, ys + (int)k, GLP_BV);
+            glp_set_obj_coef(lp, ys + (int)k, q->alpha);
+        }
+        int_bounds(lp, tcol, 1, C < K ? C : K);
+        glp_set_obj_coef(lp, tcol, 1.0 - q->alpha);
+#define NCOL(r, k) ((int)((r) * K + (k)) + 1)
+#define SCOL(r, k) (nn + NCOL(r, k))
+        for (uint32_t r = 0; r < R; r++) {
+            /* Eq. 7: every node of the unit is placed */
+            int row = glp_add_rows(lp, 1), len = 0;
+            for (uint32_t k = 0; k < K; k++) {
+                ind[++len] = NCOL(r, k);
+                val[len] = 1;
+            }
+            glp_set_mat_row(lp, row, len, ind, val);
+            glp_set_row_bnds(lp, row, GLP_FX, C, C);
+            /* Eq. 5: spread of the unit <= T */
+            row = glp_add_rows(lp, 1);
+            len = 0;
+            for (uint32_t k = 0; k < K; k++) {
+                ind[++len] = SCOL(r, k);
+                val[len] = 1;
+            }
+            ind[++len] = tcol;
+            val[len] = -1;
+            glp_set_mat_row(lp, row, len, ind, val);
+            glp_set_row_bnds(lp, row, GLP_UP, 0, 0);
+            /* Eq. 8: n <= C * s */
+            for (uint32_t k = 0; k < K; k++) {
+                row = glp_add_rows(lp, 1);
+                ind[1] = NCOL(r, k);
+                val[1] = 1;
+                ind[2] = SCOL(r, k);
+                val[2] = -(double)C;
+                glp_set_mat_row(lp, row, 2, ind, val);
+                glp_set_row_bnds(lp, row, GLP_UP, 0, 0);
+            }
+            /* units are interchangeable: order them by their count in domain 0 */
+            if (r + 1 < R) {
+                row = glp_add_rows(lp, 1);
+                ind[1] = NCOL(r, 0);
+                val[1] = 1;
+                ind[2] = NCOL(r + 1, 0);
+                val[2] = -1;
+                glp_set_mat_row(lp, row, 2, ind, val);
+                glp_set_row_bnds(lp, row, GLP_LO, 0, 0);
+            }
+        }
+        /* Eq. 6: capacity of a used domain */
+        for (uint32_t k = 0; k < K; k++) {
+            int row = glp_add_rows(lp, 1), len = 0;
+            for (uint32_t r = 0; r < R; r++) {
+                ind[++len] = NCOL(r, k);
+                val[len] = 1;
+            }
+            ind[++len] = ys + (int)k;
+            val[len] = -(double)q->cap[k];
+            glp_set_mat_row(lp, row, len, ind, val);
+            glp_set_row_bnds(lp, row, GLP_UP, 0, 0);
+        }
+#undef NCOL
+#undef SCOL
+        glp_iocp parm;
+        mip_params(&parm, time_ms);
+        int ret = glp_intopt(lp, &parm);
+        int ms = glp_mip_status(lp);
+        if ((ret == 0 || ret == GLP_ETMLIM || ret == GLP_ESTOP) && (ms == GLP_OPT || ms == GLP_FEAS)) {
+            for (uint32_t r = 0; r < R; r++)
+                for (uint32_t k = 0; k < K; k++)
+                    n[(size_t)r * K + k] = (uint32_t)lround(glp_mip_col_val(lp, (int)(r * K + k) + 1));
+            solved = 1;
+        }
+        glp_delete_prob(lp);
+        ts_glpk_guard_end(&g);
+    } else {
+        tsched_status st = ts_glpk_guard_failed(&g, "placement MIP (Eq. 4-10)");
+        free(n);
+        free(ind);
+        free(val);
+        return st;
+    }
+    tsched_status st = TSCHED_OK;
+    if (solved) {
+        interval_layout(dom, q, n);
+        st = offer(b, q, dom);
+    }
+    free(n);
+    free(ind);
+    free(val);
+    return st;
+}
+
+/* ---- the cell MIP: the metric itself ---------------------------------------------------- */
+
+/* Minimise alpha * D + beta * P over cell assignments with P, D >= 2 and objective <= cut.
+ * Returns 1 in *proven when GLPK finished (optimal or infeasible). */
+static tsched_status cell_mip(best *b, int *proven, const prob *q, uint32_t *dom, double cut)
+{
+    uint32_t R = q->R, C = q->C, K = q->K;
+    *proven = 0;
+    size_t nx = (size_t)R * C * K;
+    /* the longest row: equal-capacity symmetry rows hold 2 * R * C entries */
+    size_t maxlen = 2 * (size_t)R * C + R + C + K + 4;
+    int *ind = ts_malloc(maxlen + 1, sizeof *ind);
+    double *val = ts_malloc(maxlen + 1, sizeof *val);
+    if (!ind || !val) {
+        free(ind);
+        free(val);
+        return TSCHED_E_NOMEM;
+    }
+    ts_glpk_guard g;
+    volatile int found = 0, done = 0;
+    glp_prob *volatile lp = NULL;
+    ts_glpk_guard_begin(&g);
+    if (setjmp(g.jb) == 0) {
+        lp = glp_create_prob();
+        glp_set_obj_dir(lp, GLP_MIN);
+        int X = (int)nx, S = X + (int)(R * K), T = S + (int)(C * K), PC = T + 1, DC = T + 2;
+        glp_add_cols(lp, DC);
+        for (int j = 1; j <= T; j++)
+            glp_set_col_kind(lp, j, GLP_BV);
+        int_bounds(lp, PC, 2, C < K ? C : K);
+        glp_set_obj_coef(lp, PC, 1.0 - q->alpha);
+        int_bounds(lp, DC, 2, R < K ? R : K);
+        glp_set_obj_coef(lp, DC, q->alpha);
+#define XC(r, c, k) ((int)((((size_t)(r) * C + (c)) * K) + (k)) + 1)
+#define SC(r, k) (X + (int)((r) * K + (k)) + 1)
+#define TC(c, k) (S + (int)((c) * K + (k)) + 1)
+        for (uint32_t r = 0; r < R; r++)
+            for (uint32_t c = 0; c < C; c++) {
+                int row = glp_add_rows(lp, 1), len = 0;
+                for (uint32_t k = 0; k < K; k++) {
+                    ind[++len] = XC(r, c, k);
+                    val[len] = 1;
+                }
+                glp_set_mat_row(lp, row, len, ind, val);
+                glp_set_row_bnds(lp, row, GLP_FX, 1, 1);
+            }
+        for (uint32_t k = 0; k < K; k++) {
+            /* x <= s and x <= t, one by one: the aggregated form (sum_c x <= C s) lets the
+             * LP relaxation spread s thinly and proves nothing */
+            for (uint32_t r = 0; r < R; r++)
+                for (uint32_t c = 0; c < C; c++) {
+                    int row = glp_add_rows(lp, 2);
+                    ind[1] = XC(r, c, k);
+                    val[1] = 1;
+                    ind[2] = SC(r, k);
+                    val[2] = -1;
+                    glp_set_mat_row(lp, row, 2, ind, val);
+                    glp_set_row_bnds(lp, row, GLP_UP, 0, 0);
+                    ind[2] = TC(c, k);
+                    glp_set_mat_row(lp, row + 1, 2, ind, val);
+                    glp_set_row_bnds(lp, row + 1, GLP_UP, 0, 0);
+                }
+            /* capacity */
+            int row = glp_add_rows(lp, 1), len = 0;
+            for (uint32_t r = 0; r < R; r++)
+                for (uint32_t c = 0; c < C; c++) {
+                    ind[++len] = XC(r, c, k);
+                    val[len] = 1;
+                }
+            glp_set_mat_row(lp, row, len, ind, val);
+            glp_set_row_bnds(lp, row, GLP_UP, 0, q->cap[k]);
+        }
+        for (uint32_t r = 0; r < R; r++) {
+            int row = glp_add_rows(lp, 1), len = 0;
+            for (uint32_t k = 0; k < K; k++) {
+                ind[++len] = SC(r, k);
+                val[len] = 1;
+            }
+            ind[++len] = PC;
+            val[len] = -1;
+            glp_set_mat_row(lp, row, len, ind, val);
+            glp_set_row_bnds(lp, row, GLP_UP, 0, 0);
+        }
+        for (uint32_t c = 0; c < C; c++) {
+            int row = glp_add_rows(lp, 1), len = 0;
+            for (uint32_t k = 0; k < K; k++) {
+                ind[++len] = TC(c, k);
+                val[len] = 1;
+            }
+            ind[++len] = DC;
+            val[len] = -1;
+            glp_set_mat_row(lp, row, len, ind, val);
+            glp_set_row_bnds(lp, row, GLP_UP, 0, 0);
+        }
+        /* only answers strictly better than the best known */
+        {
+            int row = glp_add_rows(lp, 1);
+            ind[1] = PC;
+            val[1] = 1.0 - q->alpha;
+            ind[2] = DC;
+            val[2] = q->alpha;
+            glp_set_mat_row(lp, row, 2, ind, val);
+            glp_set_row_bnds(lp, row, GLP_UP, 0, cut);
+        }
+        /* Symmetry. Columns are interchangeable: order them by the domain of their cell in
+         * row 0. Rows 1.. are interchangeable without disturbing row 0: order them by the
+         * domain of their cell in column 0. (dom(r, c) = sum_k k x[r][c][k].) */
+        for (uint32_t c = 0; c + 1 < C; c++) {
+            int row = glp_add_rows(lp, 1), len = 0;
+            for (uint32_t k = 1; k < K; k++) {
+                ind[++len] = XC(0, c, k);
+                val[len] = k;
+                ind[++len] = XC(0, c + 1, k);
+                val[len] = -(double)k;
+            }
+            if (len) {
+                glp_set_mat_row(lp, row, len, ind, val);
+                glp_set_row_bnds(lp, row, GLP_UP, 0, 0);
+            }
+        }
+        for (uint32_t r = 1; r + 1 < R; r++) {
+            int row = glp_add_rows(lp, 1), len = 0;
+            for (uint32_t k = 1; k < K; k++) {
+                ind[++len] = XC(r, 0, k);
+                val[len] = k;
+                ind[++len] = XC(r + 1, 0, k);
+                val[len] = -(double)k;
+            }
+            if (len) {
+                glp_set_mat_row(lp, row, len, ind, val);
+                glp_set_row_bnds(lp, row, GLP_UP, 0, 0);
+            }
+        }
+        /* Domains of equal capacity are interchangeable: order their use. (Relabel first,
+         * then permute rows and columns: the permutations keep the use counts, so both
+         * orders can hold at once.) */
+        for (uint32_t k = 0; k + 1 < K; k++) {
+            if (q->cap[k] != q->cap[k + 1])
+                continue;
+            int row = glp_add_rows(lp, 1), len = 0;
+            for (uint32_t r = 0; r < R; r++)
+                for (uint32_t c = 0; c < C; c++) {
+                    ind[++len] = XC(r, c, k);
+                    val[len] = 1;
+                    ind[++len] = XC(r, c, k + 1);
+                    val[len] = -1;
+                }
+            glp_set_mat_row(lp, row, len, ind, val);
+            glp_set_row_bnds(lp, row, GLP_LO, 0, 0);
+        }
+        glp_iocp parm;
+        mip_params(&parm, ms_left(q));
+        /* GLPK's MIP presolver spends seconds on this model; solve the root LP with the
+         * simplex instead and branch from it. */
+        glp_smcp sparm;
+        ts_glpk_smcp(&sparm, ms_left(q));
+        parm.presolve = GLP_OFF;
+        int ret = glp_simplex(lp, &sparm);
+        if (ret == 0 && glp_get_status(lp) == GLP_NOFEAS) {
+            ret = GLP_ENOPFS;
+        } else if (ret == 0) {
+            parm.tm_lim = ms_left(q);
+            ret = glp_intopt(lp, &parm);
+        }
+        int ms = glp_mip_status(lp);
+        if (ret == 0 && (ms == GLP_OPT || ms == GLP_NOFEAS))
+            done = 1;
+        if (ret == GLP_ENOPFS || ret == GLP_ENODFS)
+            done = 1; /* presolver proved infeasibility */
+        if ((ret == 0 || ret == GLP_ETMLIM || ret == GLP_ESTOP) && (ms == GLP_OPT || ms == GLP_FEAS)) {
+            for (uint32_t r = 0; r < R; r++)
+                for (uint32_t c = 0; c < C; c++)
+                    for (uint32_t k = 0; k < K; k++)
+                        if (glp_mip_col_val(lp, XC(r, c, k)) > 0.5)
+                            dom[(size_t)r * C + c] = k;
+            found = 1;
+        }
+#undef XC
+#undef SC
+#undef TC
+        glp_delete_prob(lp);
+        ts_glpk_guard_end(&g);
+    } else {
+        free(ind);
+        free(val);
+        return ts_glpk_guard_failed(&g, "placement MIP (cells)");
+    }
+    free(ind);
+    free(val);
+    *proven = done;
+    return found ? offer(b, q, dom) : TSCHED_OK;
+}
+
+/* ---- lower bound for pairs with P, D >= 2 ---------------------------------------------------- */
+
+/* Relaxation: in an answer with row spread <= P and column spread <= D, domain k's cells
+ * lie in r_k rows and q_k columns, so it covers at most min(c_k, r_k q_k) cells, while
+ * sum r_k <= R P (each row meets at most P domains) and sum q_k <= C D. Dualising both
+ * budgets with lambda, mu >= 0:
+ *     R C <= sum_k max_{r, q} [min(c_k, r q) - lambda r - mu q] + lambda R P + mu C D.
+ * For fixed q the bracket is concave in r, so r is 0, floor(c/q) or ceil(c/q) (capped at
+ * R). Any (lambda, mu) whose right side is below R C proves the pair infeasible; a grid of
+ * multipliers is searched. */
+static double cover_bound(const prob *q, const uint32_t *caps, const uint32_t *mult, uint32_t ncap, double lambda,
+                          double mu, uint32_t P, uint32_t D)
+{
+    double total = lambda * q->R * P + mu * (double)q->C * D;
+    for (uint32_t k = 0; k < ncap; k++) {
+        double c = caps[k], best = 0;
+        for (uint32_t w = 1; w <= q->C; w++) {
+            uint32_t lo = caps[k] / w, hi = (caps[k] + w - 1) / w;
+            uint32_t rs[2] = {lo < q->R ? lo : q->R, hi < q->R ? hi : q->R};
+            for (int i = 0; i < 2; i++) {
+                double r = rs[i], v = (r * w < c ? r * w : c) - lambda * r - mu * w;
+                if (v > best)
+                    best = v;
+            }
+        }
+        total += best * mult[k];
+    }
+    return total;
+}
+
+/* Minimise the bound over (lambda, mu) in [0, C] x [0, R]: a coarse grid, then grids
+ * zooming in on the best point; stop as soon as the pair is refuted. */
+static int pair_refuted(const prob *q, const uint32_t *caps, const uint32_t *mult, uint32_t ncap, uint32_t P,
+                        uint32_t D)
+{
+    double need = (double)q->R * q->C - 0.5; /* coverage is integral: below RC means <= RC - 1 */
+    double l0 = 0, l1 = q->C, m0 = 0, m1 = q->R, bl = 0, bm = 0, best = 1e300;
+    for (int round = 0; round < 10; round++) {
+        const int n = round == 0 ? 16 : 6;
+        for (int i = 0; i <= n; i++)
+            for (int j = 0; j <= n; j++) {
+                double l = l0 + (l1 - l0) * i / n, m = m0 + (m1 - m0) * j / n;
+                double v = cover_bound(q, caps, mult, ncap, l, m, P, D);
+                if (v < need)
+                    return 1;
+                if (v < best) {
+                    best = v;
+                    bl = l;
+                    bm = m;
+                }
+            }
+        double hl = (l1 - l0) / n, hm = (m1 - m0) / n;
+        l0 = bl - hl > 0 ? bl - hl : 0;
+        l1 = bl + hl;
+        m0 = bm - hm > 0 ? bm - hm : 0;
+        m1 = bm + hm;
+    }
+    return 0;
+}
+
+static int cmp_u32_desc(const void *a, const void *b)
+{
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    return x > y ? -1 : x < y;
+}
+
+/* Is there a pair (P, D) with P, D >= 2, not refuted by the cover bound, whose objective
+ * beats `value`? Pairs with P = 1 or D = 1 are decided exactly by the whole-row and
+ * whole-column packings, so they never need this. */
+static tsched_status interior_can_beat(int *can, const prob *q, double value)
+{
+    *can = 0;
+    if (q->R < 2 || q->C < 2 || q->K < 2 || objective(q, 2, 2) >= value - EPS)
+        return TSCHED_OK;
+    /* domains of equal capacity count once, times their number */
+    uint32_t *caps = ts_malloc(q->K, sizeof *caps), *mult = ts_malloc(q->K, sizeof *mult), ncap = 0;
+    if (!caps || !mult) {
+        free(caps);
+        free(mult);
+        return TSCHED_E_NOMEM;
+    }
+    memcpy(caps, q->cap, q->K * sizeof *caps);
+    qsort(caps, q->K, sizeof *caps, cmp_u32_desc);
+    for (uint32_t k = 0; k < q->K; k++) {
+        if (ncap > 0 && caps[ncap - 1] == caps[k]) {
+            mult[ncap - 1]++;
+        } else {
+            caps[ncap] = caps[k];
+            mult[ncap++] = 1;
+        }
+    }
+    uint32_t pmax = q->C < q->K ? q->C : q->K, dmax = q->R < q->K ? q->R : q->K;
+    for (uint32_t P = 2; P <= pmax && !*can; P++)
+        for (uint32_t D = 2; D <= dmax && !*can; D++)
+            if (objective(q, D, P) < value - EPS && !pair_refuted(q, caps, mult, ncap, P, D))
+                *can = 1;
+    free(caps);
+    free(mult);
+    return TSCHED_OK;
+}
+
+/* ---- driver ------------------------------------------------------------------------------ */
+
+static tsched_status solve_rows(uint32_t *out, int *optimal, const prob *q)
+{
+    size_t cells = (size_t)q->R * q->C;
+    best b = {0};
+    uint32_t *dom = ts_malloc(cells, sizeof *dom);
+    dom_key *order = ts_malloc(q->K, sizeof *order);
+    b.dom = ts_malloc(cells, sizeof *b.dom);
+    tsched_status st = TSCHED_OK;
+    if (!dom || !order || !b.dom) {
+        st = TSCHED_E_NOMEM;
+        goto out;
+    }
+    /* Any fill works when capacity suffices; it makes sure there is always an answer. */
+    {
+        uint32_t k = 0, used = 0;
+        for (size_t i = 0; i < cells; i++) {
+            while (used == q->cap[k]) {
+                k++;
+                used = 0;
+            }
+            dom[i] = k;
+            used++;
+        }
+        if ((st = offer(&b, q, dom)) != TSCHED_OK)
+            goto out;
+    }
+    uint32_t dstar, pstar;
+    if ((st = cand_rows_whole(&b, q, dom, order, &dstar)) || (st = cand_cols_whole(&b, q, dom, order, &pstar)) ||
+        (st = cand_grids(&b, q, dom, order)))
+        goto out;
+    int can;
+    if ((st = interior_can_beat(&can, q, b.value)) != TSCHED_OK)
+        goto out;
+    if (can && (st = cand_baselines(&b, q, dom)) != TSCHED_OK)
+        goto out;
+    if (can && (st = interior_can_beat(&can, q, b.value)) != TSCHED_OK)
+        goto out;
+    if (can) {
+        int share = ms_left(q) / 4;
+        if ((st = cand_paper_mip(&b, q, dom, share < 1 ? 1 : share)) != TSCHED_OK)
+            goto out;
+    }
+    /* Axis pairs are exact: (1, D) is feasible iff D >= dstar, (P, 1) iff P >= pstar. So
+     * the best answer is optimal unless an interior pair could beat it. */
+    *optimal = 1;
+    if ((st = interior_can_beat(&can, q, b.value)) != TSCHED_OK)
+        goto out;
+    if (can) {
+        if ((size_t)cells * q->K > CELL_MIP_MAX_VARS) {
+            *optimal = 0;
+        } else {
+            int proven;
+            double cut = b.value - 1e-6;
+            if ((st = cell_mip(&b, &proven, q, dom, cut)) != TSCHED_OK)
+                goto out;
+            *optimal = proven;
+        }
+    }
+    memcpy(out, b.dom, cells * sizeof *out);
+out:
+    free(dom);
+    free(order);
+    free(b.dom);
+    return st;
+}
+
+static tsched_status solve_problem(uint32_t *dom, int *optimal, prob *qq, const ts_pproblem *p);
+
+tsched_status ts_solve_mip(uint32_t *dom, int *optimal, const ts_pproblem *p)
+{
+    *optimal = 0;
+    uint64_t total = 0;
+    for (uint32_t k = 0; k < p->ndom; k++)
+        total += p->cap[k];
+    if (total < (uint64_t)p->rows * p->cols)
+        return ts_error(TSCHED_E_INFEASIBLE, "placement: %u nodes needed, %llu free", p->rows * p->cols,
+                        (unsigned long long)total);
+    /* Empty domains only add variables: solve over the others and map back. */
+    uint32_t *idx = ts_malloc(p->ndom, sizeof *idx), *caps = ts_malloc(p->ndom, sizeof *caps), K = 0;
+    if (!idx || !caps) {
+        free(idx);
+        free(caps);
+        return TSCHED_E_NOMEM;
+    }
+    for (uint32_t k = 0; k < p->ndom; k++)
+        if (p->cap[k] > 0) {
+            idx[K] = k;
+            caps[K++] = p->cap[k];
+        }
+    prob q = {p->rows, p->cols, K, caps, p->alpha, now_s() + p->time_limit_ms / 1000.0};
+    tsched_status st = solve_problem(dom, optimal, &q, p);
+    size_t cells = (size_t)p->rows * p->cols;
+    if (st == TSCHED_OK)
+        for (size_t i = 0; i < cells; i++)
+            dom[i] = idx[dom[i]];
+    free(idx);
+    free(caps);
+    return st;
+}
+
+static tsched_status solve_problem(uint32_t *dom, int *optimal, prob *qq, const ts_pproblem *p)
+{
+    prob q = *qq;
+    if (p->unit == TSCHED_UNIT_PP)
+        return solve_rows(dom, optimal, &q);
+    /* Unit DP: columns are the units, so solve the transpose with alpha and beta swapped. */
+    q.R = p->cols;
+    q.C = p->rows;
+    q.alpha = 1.0 - p->alpha;
+    size_t cells = (size_t)p->rows * p->cols;
+    uint32_t *tr = ts_malloc(cells, sizeof *tr);
+    if (!tr)
+        return TSCHED_E_NOMEM;
+    tsched_status st = solve_rows(tr, optimal, &q);
+    if (st == TSCHED_OK)
+        for (uint32_t r = 0; r < p->rows; r++)
+            for (uint32_t c = 0; c < p->cols; c++)
+                dom[(size_t)r * p->cols + c] = tr[(size_t)c * p->rows + r];
+    free(tr);
+    return st;
+}

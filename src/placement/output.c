@@ -1,0 +1,137 @@
+/* tsched.placement.v1, the host file, and the Eq. 2 metric of hand-made placements. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "../common/alloc.h"
+#include "../common/json.h"
+#include "placement_internal.h"
+#include "solver.h"
+
+static const char *status_name(tsched_place_status s) { return s == TSCHED_PLACE_OPTIMAL ? "optimal" : "feasible"; }
+
+tsched_status tsched_placement_to_json(char **out, const tsched_placement *p, const tsched_topology *t,
+                                       const char *job_name, int with_time)
+{
+    if (!out)
+        return ts_error(TSCHED_E_INVALID, "tsched_placement_to_json: out is NULL");
+    *out = NULL;
+    if (!p || !t)
+        return ts_error(TSCHED_E_INVALID, "tsched_placement_to_json: placement or topology is NULL");
+    tsched_status st;
+    json_t *root = json_object(), *spread = json_object(), *assign = json_array();
+    if (!root || !spread || !assign) {
+        json_decref(root);
+        json_decref(spread);
+        json_decref(assign);
+        return ts_error(TSCHED_E_NOMEM, "out of memory building JSON");
+    }
+    if ((st = ts_json_set(root, "format", json_string("tsched.placement.v1"))) ||
+        (st = ts_json_set(root, "job", json_string(job_name ? job_name : ""))) ||
+        (st = ts_json_set(root, "algorithm", json_string(tsched_place_algo_name(p->algo)))) ||
+        (st = ts_json_set(root, "status", json_string(status_name(p->status)))) ||
+        (st = ts_json_set(root, "rows", json_integer(p->rows))) ||
+        (st = ts_json_set(root, "cols", json_integer(p->cols))) ||
+        (st = ts_json_set(root, "alpha", json_real(p->alpha))) ||
+        (st = ts_json_set(root, "beta", json_real(1.0 - p->alpha))) ||
+        (st = ts_json_set(root, "domain", json_string(p->domain == TSCHED_DOMAIN_LEAF ? "leaf" : "pod"))) ||
+        (st = ts_json_set(root, "spread", spread)) ||
+        (st = ts_json_set(spread, "dp_max", json_integer(p->dp_max))) ||
+        (st = ts_json_set(spread, "pp_max", json_integer(p->pp_max))) ||
+        (st = ts_json_set(spread, "weighted", json_real(p->weighted))) ||
+        (st = ts_json_set(root, "pods_used", json_integer(p->domains_used))) ||
+        (st = ts_json_set(root, "assignment", assign)))
+        goto out;
+    /* in rank order, so the list reads as the launcher's host list */
+    for (uint32_t c = 0; c < p->cols; c++)
+        for (uint32_t r = 0; r < p->rows; r++) {
+            json_t *a = json_object();
+            uint32_t n = p->nodes[(size_t)r * p->cols + c];
+            if ((st = ts_json_push(assign, a)) || (st = ts_json_set(a, "row", json_integer(r))) ||
+                (st = ts_json_set(a, "col", json_integer(c))) ||
+                (st = ts_json_set(a, "node", json_string(tsched_topology_node_name(t, n)))) ||
+                (st = ts_json_set(a, "rank", json_integer((json_int_t)c * p->rows + r))))
+                goto out;
+        }
+    if (with_time && (st = ts_json_set(root, "solve_ms", json_real(p->solve_ms))))
+        goto out;
+    st = ts_json_dump(out, root);
+out:
+    json_decref(root);
+    return st;
+}
+
+tsched_status tsched_placement_hostfile(char **out, const tsched_placement *p, const tsched_topology *t)
+{
+    if (!out)
+        return ts_error(TSCHED_E_INVALID, "tsched_placement_hostfile: out is NULL");
+    *out = NULL;
+    if (!p || !t)
+        return ts_error(TSCHED_E_INVALID, "tsched_placement_hostfile: placement or topology is NULL");
+    size_t len = 1, cells = (size_t)p->rows * p->cols;
+    for (size_t i = 0; i < cells; i++)
+        len += strlen(tsched_topology_node_name(t, p->nodes[i])) + 1;
+    char *s = ts_malloc(len, 1), *w = s;
+    if (!s)
+        return TSCHED_E_NOMEM;
+    for (uint32_t c = 0; c < p->cols; c++)
+        for (uint32_t r = 0; r < p->rows; r++) {
+            const char *name = tsched_topology_node_name(t, p->nodes[(size_t)r * p->cols + c]);
+            size_t n = strlen(name);
+            memcpy(w, name, n);
+            w += n;
+            *w++ = '\n';
+        }
+    *w = '\0';
+    *out = s;
+    return TSCHED_OK;
+}
+
+tsched_status tsched_spread_eval(tsched_spread *out, const tsched_topology *t, const uint32_t *nodes, uint32_t rows,
+                                 uint32_t cols, double alpha, tsched_domain domain)
+{
+    if (!out || !t || !nodes)
+        return ts_error(TSCHED_E_INVALID, "tsched_spread_eval: NULL argument");
+    if (!(alpha >= 0 && alpha <= 1))
+        return ts_error(TSCHED_E_INVALID, "alpha: %g is out of range [0, 1]", alpha);
+    if (domain == TSCHED_DOMAIN_AUTO)
+        domain = tsched_topology_num_pods(t) > 0 ? TSCHED_DOMAIN_POD : TSCHED_DOMAIN_LEAF;
+    if (domain != TSCHED_DOMAIN_POD && domain != TSCHED_DOMAIN_LEAF)
+        return ts_error(TSCHED_E_INVALID, "domain: unknown value %d", (int)domain);
+    uint32_t nn = tsched_topology_num_nodes(t);
+    uint32_t ndom = domain == TSCHED_DOMAIN_POD ? tsched_topology_num_pods(t) : tsched_topology_num_switches(t);
+    size_t cells = (size_t)rows * cols;
+    uint32_t *dom = ts_malloc(cells, sizeof *dom);
+    uint8_t *used = ts_calloc(nn, 1);
+    tsched_status st = TSCHED_OK;
+    if (!dom || !used) {
+        st = TSCHED_E_NOMEM;
+        goto out;
+    }
+    for (size_t i = 0; i < cells; i++) {
+        uint32_t n = nodes[i];
+        if (n >= nn) {
+            st = ts_error(TSCHED_E_INVALID, "nodes[%zu]: node %u does not exist", i, n);
+            goto out;
+        }
+        if (used[n]++) {
+            st = ts_error(TSCHED_E_INVALID, "nodes[%zu]: node \"%s\" is used twice", i, tsched_topology_node_name(t, n));
+            goto out;
+        }
+        dom[i] = ts_node_domain(t, n, domain);
+        if (dom[i] == TSCHED_NONE) {
+            st = ts_error(TSCHED_E_INVALID, "nodes[%zu]: node \"%s\" is in no pod", i, tsched_topology_node_name(t, n));
+            goto out;
+        }
+    }
+    ts_metric m;
+    if ((st = ts_metric_eval(&m, dom, rows, cols, ndom, alpha)) != TSCHED_OK)
+        goto out;
+    out->dp_max = m.dp_max;
+    out->pp_max = m.pp_max;
+    out->domains_used = m.used;
+    out->weighted = m.weighted;
+out:
+    free(dom);
+    free(used);
+    return st;
+}

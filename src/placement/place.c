@@ -1,0 +1,347 @@
+/* tsched_place(): turn the fabric into domains (pods or leaves) of eligible nodes, run one
+ * solver on the abstract problem, then pick concrete nodes: inside a domain, leaf by leaf
+ * (fullest leaves first), cells taken unit by unit so a unit's nodes share leaves. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "../common/alloc.h"
+#include "placement_internal.h"
+#include "solver.h"
+
+void tsched_place_options_init(tsched_place_options *o)
+{
+    if (!o)
+        return;
+    memset(o, 0, sizeof *o);
+    o->size = sizeof *o;
+    o->algo = TSCHED_PLACE_MIP;
+    o->alpha = -1;
+    o->unit = -1;
+    o->domain = -1;
+    o->seed = 1;
+}
+
+static const char *const algo_names[] = {"mip", "best-fit", "random-fit", "gpu-pack", "topo-aware", "exhaustive"};
+
+const char *tsched_place_algo_name(tsched_place_algo a)
+{
+    return (unsigned)a < sizeof algo_names / sizeof algo_names[0] ? algo_names[a] : "?";
+}
+
+tsched_status tsched_place_algo_from_name(tsched_place_algo *a, const char *name)
+{
+    for (unsigned i = 0; name && i < sizeof algo_names / sizeof algo_names[0]; i++)
+        if (strcmp(name, algo_names[i]) == 0) {
+            *a = (tsched_place_algo)i;
+            return TSCHED_OK;
+        }
+    return ts_error(TSCHED_E_FORMAT,
+                    "algo: unknown placement algorithm \"%s\"; expected mip, best-fit, random-fit, gpu-pack, "
+                    "topo-aware or exhaustive",
+                    name ? name : "(null)");
+}
+
+uint32_t ts_node_domain(const tsched_topology *t, uint32_t node, tsched_domain level)
+{
+    return level == TSCHED_DOMAIN_LEAF ? tsched_topology_node_leaf(t, node) : tsched_topology_node_pod(t, node);
+}
+
+/* The GPU count most nodes have (ties: the smaller count), so mixed fabrics place on the
+ * dominant node type unless told otherwise. */
+static uint32_t common_gpus(const tsched_topology *t)
+{
+    uint32_t hist[1025] = {0}, best = 0;
+    uint32_t n = tsched_topology_num_nodes(t);
+    for (uint32_t i = 0; i < n; i++) {
+        uint32_t g = tsched_topology_node_gpus(t, i);
+        if (g <= 1024)
+            hist[g]++;
+    }
+    for (uint32_t g = 1; g <= 1024; g++)
+        if (hist[g] > hist[best])
+            best = g;
+    return best;
+}
+
+typedef struct domains {
+    uint32_t n;       /* non-empty domains */
+    uint32_t *cap;    /* eligible nodes per domain */
+    uint32_t *off;    /* n + 1 offsets into nodes */
+    uint32_t *nodes;  /* eligible nodes, domain by domain, leaf by leaf */
+} domains;
+
+static void domains_free(domains *d)
+{
+    free(d->cap);
+    free(d->off);
+    free(d->nodes);
+}
+
+typedef struct leaf_key {
+    uint32_t leaf, free;
+} leaf_key;
+
+static int cmp_leaf_key(const void *a, const void *b)
+{
+    const leaf_key *x = a, *y = b;
+    if (x->free != y->free)
+        return x->free > y->free ? -1 : 1;
+    return x->leaf < y->leaf ? -1 : x->leaf > y->leaf;
+}
+
+static int eligible(const tsched_topology *t, uint32_t n, uint32_t gpn)
+{
+    return tsched_topology_node_is_free(t, n) && tsched_topology_node_gpus(t, n) == gpn;
+}
+
+/* Append the eligible nodes of a leaf list (already ordered) to d. */
+static void take_leaves(domains *d, uint32_t *len, const tsched_topology *t, const leaf_key *leaves, uint32_t nl,
+                        uint32_t gpn)
+{
+    for (uint32_t i = 0; i < nl; i++) {
+        uint32_t cnt;
+        const uint32_t *ns = tsched_topology_leaf_nodes(t, leaves[i].leaf, &cnt);
+        for (uint32_t j = 0; j < cnt; j++)
+            if (eligible(t, ns[j], gpn))
+                d->nodes[(*len)++] = ns[j];
+    }
+}
+
+static uint32_t leaf_eligible(const tsched_topology *t, uint32_t leaf, uint32_t gpn)
+{
+    uint32_t cnt, f = 0;
+    const uint32_t *ns = tsched_topology_leaf_nodes(t, leaf, &cnt);
+    for (uint32_t j = 0; j < cnt; j++)
+        f += (uint32_t)eligible(t, ns[j], gpn);
+    return f;
+}
+
+static tsched_status build_domains(domains *d, const tsched_topology *t, tsched_domain level, uint32_t gpn)
+{
+    uint32_t nn = tsched_topology_num_nodes(t), nleaves = tsched_topology_num_tier(t, TSCHED_TIER_LEAF);
+    uint32_t nd = level == TSCHED_DOMAIN_POD ? tsched_topology_num_pods(t) : nleaves;
+    memset(d, 0, sizeof *d);
+    leaf_key *keys = ts_malloc(nleaves, sizeof *keys);
+    d->cap = ts_malloc(nd, sizeof *d->cap);
+    d->off = ts_malloc((size_t)nd + 1, sizeof *d->off);
+    d->nodes = ts_malloc(nn, sizeof *d->nodes);
+    if (!keys || !d->cap || !d->off || !d->nodes) {
+        free(keys);
+        domains_free(d);
+        return TSCHED_E_NOMEM;
+    }
+    uint32_t len = 0;
+    d->off[0] = 0;
+    for (uint32_t i = 0; i < nd; i++) {
+        uint32_t nl = 0, before = len;
+        if (level == TSCHED_DOMAIN_POD) {
+            uint32_t cnt;
+            const uint32_t *leaves = tsched_topology_pod_leaves(t, i, &cnt);
+            for (uint32_t j = 0; j < cnt; j++)
+                keys[nl++] = (leaf_key){leaves[j], leaf_eligible(t, leaves[j], gpn)};
+            qsort(keys, nl, sizeof *keys, cmp_leaf_key);
+        } else {
+            uint32_t leaf = tsched_topology_tier_switch(t, TSCHED_TIER_LEAF, i);
+            keys[nl++] = (leaf_key){leaf, 0};
+        }
+        take_leaves(d, &len, t, keys, nl, gpn);
+        if (len > before) { /* keep non-empty domains only */
+            d->cap[d->n] = len - before;
+            d->off[++d->n] = len;
+        }
+    }
+    free(keys);
+    return TSCHED_OK;
+}
+
+static double now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec * 1e3 + ts.tv_nsec * 1e-6;
+}
+
+/* Edge weights for topo-aware: the job's App. C volumes when it has a model. */
+static void job_weights(double *w_dp, double *w_pp, const tsched_job *job)
+{
+    tsched_volumes v;
+    *w_dp = *w_pp = 1.0;
+    if (tsched_job_volumes(&v, job) == TSCHED_OK && v.dp > 0 && v.pp > 0) {
+        *w_dp = v.dp;
+        *w_pp = v.pp * (v.microbatches > 0 ? v.microbatches : 1);
+    }
+    tsched_clear_error();
+}
+
+static tsched_status run_solver(uint32_t *dom, int *optimal, tsched_place_algo algo, const ts_pproblem *p)
+{
+    *optimal = 0;
+    switch (algo) {
+    case TSCHED_PLACE_MIP: return ts_solve_mip(dom, optimal, p);
+    case TSCHED_PLACE_EXHAUSTIVE: return ts_solve_exhaustive(dom, optimal, p);
+    case TSCHED_PLACE_BEST_FIT: return ts_solve_best_fit(dom, p);
+    case TSCHED_PLACE_RANDOM_FIT: return ts_solve_random_fit(dom, p);
+    case TSCHED_PLACE_GPU_PACK: return ts_solve_gpu_pack(dom, p);
+    case TSCHED_PLACE_TOPO_AWARE: return ts_solve_topo_aware(dom, p);
+    }
+    return ts_error(TSCHED_E_INVALID, "algo: unknown placement algorithm %d", (int)algo);
+}
+
+static tsched_status resolve(ts_pproblem *p, tsched_domain *level, uint32_t *gpn, const tsched_topology *t,
+                             const tsched_job *job, const tsched_place_options *o)
+{
+    tsched_status st;
+    *gpn = o->gpus_per_node ? o->gpus_per_node : common_gpus(t);
+    if ((st = tsched_job_matrix(&p->rows, &p->cols, job, *gpn)) != TSCHED_OK)
+        return st;
+    if (o->alpha >= 0) {
+        if (!(o->alpha <= 1))
+            return ts_error(TSCHED_E_RANGE, "alpha: %g is out of range [0, 1]", o->alpha);
+        p->alpha = o->alpha;
+    } else {
+        /* the GPU type of the nodes this job would run on */
+        const char *type = NULL;
+        for (uint32_t n = 0; n < tsched_topology_num_nodes(t) && !type; n++)
+            if (tsched_topology_node_gpus(t, n) == *gpn)
+                type = tsched_topology_node_gpu_type(t, n);
+        if ((st = tsched_job_resolve_alpha(&p->alpha, job, NULL, type ? type : "GPU")) != TSCHED_OK)
+            return st;
+    }
+    int unit = o->unit >= 0 ? o->unit : (int)tsched_job_unit(job);
+    if (unit != TSCHED_UNIT_PP && unit != TSCHED_UNIT_DP)
+        return ts_error(TSCHED_E_RANGE, "unit: unknown value %d", unit);
+    p->unit = (tsched_unit)unit;
+    int dl = o->domain >= 0 ? o->domain : (int)tsched_job_domain(job);
+    if (dl == TSCHED_DOMAIN_AUTO)
+        dl = tsched_topology_num_pods(t) > 0 ? TSCHED_DOMAIN_POD : TSCHED_DOMAIN_LEAF;
+    if (dl != TSCHED_DOMAIN_POD && dl != TSCHED_DOMAIN_LEAF)
+        return ts_error(TSCHED_E_RANGE, "domain: unknown value %d", dl);
+    if (dl == TSCHED_DOMAIN_POD && tsched_topology_num_pods(t) == 0)
+        return ts_error(TSCHED_E_INVALID, "domain: \"pod\" asked for, but fabric \"%s\" has no pods",
+                        tsched_topology_name(t));
+    *level = (tsched_domain)dl;
+    p->time_limit_ms = o->time_limit_ms ? o->time_limit_ms : 10000;
+    p->seed = o->seed;
+    job_weights(&p->w_dp, &p->w_pp, job);
+    return TSCHED_OK;
+}
+
+tsched_status tsched_place(tsched_placement **out, const tsched_topology *t, const tsched_job *job,
+                           const tsched_place_options *opts)
+{
+    tsched_status st;
+    if (!out)
+        return ts_error(TSCHED_E_INVALID, "tsched_place: out is NULL");
+    *out = NULL;
+    if (!t || !job)
+        return ts_error(TSCHED_E_INVALID, "tsched_place: topology or job is NULL");
+    tsched_place_options defaults;
+    tsched_place_options_init(&defaults);
+    if (opts && opts->size < sizeof *opts)
+        return ts_error(TSCHED_E_INVALID, "tsched_place: options not initialised with tsched_place_options_init()");
+    const tsched_place_options *o = opts ? opts : &defaults;
+    ts_pproblem p;
+    memset(&p, 0, sizeof p);
+    tsched_domain level = TSCHED_DOMAIN_POD;
+    uint32_t gpn = 0;
+    if ((st = resolve(&p, &level, &gpn, t, job, o)) != TSCHED_OK)
+        return st;
+    domains d;
+    if ((st = build_domains(&d, t, level, gpn)) != TSCHED_OK)
+        return st;
+    size_t cells = (size_t)p.rows * p.cols;
+    uint32_t total = d.off[d.n];
+    if (total < cells) {
+        domains_free(&d);
+        return ts_error(TSCHED_E_INFEASIBLE,
+                        "placement: job \"%s\" needs %zu nodes of %u GPUs (%u x %u matrix); only %u such nodes are up "
+                        "and entirely free",
+                        tsched_job_name(job), cells, gpn, p.rows, p.cols, total);
+    }
+    if (o->algo == TSCHED_PLACE_EXHAUSTIVE && (cells > TS_EXHAUSTIVE_MAX_CELLS || d.n > TS_EXHAUSTIVE_MAX_DOMAINS)) {
+        domains_free(&d);
+        return ts_error(TSCHED_E_INVALID,
+                        "algo: exhaustive handles up to %u nodes and %u domains; this job has %zu nodes over %u domains",
+                        TS_EXHAUSTIVE_MAX_CELLS, TS_EXHAUSTIVE_MAX_DOMAINS, cells, d.n);
+    }
+    p.ndom = d.n;
+    p.cap = d.cap;
+    tsched_placement *pl = ts_calloc(1, sizeof *pl);
+    uint32_t *dom = ts_malloc(cells, sizeof *dom), *next = ts_malloc(d.n, sizeof *next);
+    if (!pl || !dom || !next || !(pl->nodes = ts_malloc(cells, sizeof *pl->nodes))) {
+        st = TSCHED_E_NOMEM;
+        goto fail;
+    }
+    int optimal;
+    double t0 = now_ms();
+    if ((st = run_solver(dom, &optimal, o->algo, &p)) != TSCHED_OK)
+        goto fail;
+    pl->solve_ms = now_ms() - t0;
+    /* concrete nodes: cells unit by unit, each domain's nodes leaf by leaf */
+    memcpy(next, d.off, d.n * sizeof *next);
+    uint32_t outer = p.unit == TSCHED_UNIT_PP ? p.rows : p.cols, inner = p.unit == TSCHED_UNIT_PP ? p.cols : p.rows;
+    for (uint32_t a = 0; a < outer; a++)
+        for (uint32_t b = 0; b < inner; b++) {
+            size_t cell = p.unit == TSCHED_UNIT_PP ? (size_t)a * p.cols + b : (size_t)b * p.cols + a;
+            uint32_t k = dom[cell];
+            if (k >= d.n || next[k] >= d.off[k + 1]) {
+                st = ts_error(TSCHED_E_INTERNAL, "placement: solver %s overfilled domain %u",
+                              tsched_place_algo_name(o->algo), k);
+                goto fail;
+            }
+            pl->nodes[cell] = d.nodes[next[k]++];
+        }
+    ts_metric m;
+    if ((st = ts_metric_eval(&m, dom, p.rows, p.cols, d.n, p.alpha)) != TSCHED_OK)
+        goto fail;
+    pl->rows = p.rows;
+    pl->cols = p.cols;
+    pl->algo = o->algo;
+    pl->status = optimal ? TSCHED_PLACE_OPTIMAL : TSCHED_PLACE_FEASIBLE;
+    pl->domain = level;
+    pl->alpha = p.alpha;
+    pl->dp_max = m.dp_max;
+    pl->pp_max = m.pp_max;
+    pl->domains_used = m.used;
+    pl->weighted = m.weighted;
+    free(dom);
+    free(next);
+    domains_free(&d);
+    *out = pl;
+    return TSCHED_OK;
+fail:
+    free(dom);
+    free(next);
+    domains_free(&d);
+    tsched_placement_free(pl);
+    return st;
+}
+
+void tsched_placement_free(tsched_placement *p)
+{
+    if (!p)
+        return;
+    free(p->nodes);
+    free(p);
+}
+
+uint32_t tsched_placement_rows(const tsched_placement *p) { return p ? p->rows : 0; }
+uint32_t tsched_placement_cols(const tsched_placement *p) { return p ? p->cols : 0; }
+uint32_t tsched_placement_node(const tsched_placement *p, uint32_t r, uint32_t c)
+{
+    return p && r < p->rows && c < p->cols ? p->nodes[(size_t)r * p->cols + c] : TSCHED_NONE;
+}
+uint32_t tsched_placement_rank(const tsched_placement *p, uint32_t r, uint32_t c)
+{
+    return p && r < p->rows && c < p->cols ? c * p->rows + r : TSCHED_NONE;
+}
+tsched_place_status tsched_placement_status(const tsched_placement *p) { return p ? p->status : TSCHED_PLACE_FEASIBLE; }
+tsched_place_algo tsched_placement_algo(const tsched_placement *p) { return p ? p->algo : TSCHED_PLACE_MIP; }
+uint32_t tsched_placement_dp_max(const tsched_placement *p) { return p ? p->dp_max : 0; }
+uint32_t tsched_placement_pp_max(const tsched_placement *p) { return p ? p->pp_max : 0; }
+double tsched_placement_weighted(const tsched_placement *p) { return p ? p->weighted : 0; }
+double tsched_placement_alpha(const tsched_placement *p) { return p ? p->alpha : 0; }
+uint32_t tsched_placement_domains_used(const tsched_placement *p) { return p ? p->domains_used : 0; }
+double tsched_placement_solve_ms(const tsched_placement *p) { return p ? p->solve_ms : 0; }
