@@ -918,7 +918,18 @@ START_TEST(affinity_default_matches_shipped_json)
     /* byte for byte, as the writer emits it */
     char *text = NULL, *shipped = NULL;
     size_t len = 0;
-    ck_assert_ok(ts_affinity_to_json(&text, def));
+    ck_assert_ok(tsched_affinity_to_json(&text, def));
+    /* the public record getter agrees with the internal record */
+    for (uint32_t i = 0; i < tsched_affinity_count(def); i++) {
+        const char *type;
+        double r1, r2, jd, jp;
+        ck_assert_ok(tsched_affinity_record(&type, &r1, &r2, &jd, &jp, def, i));
+        ck_assert_str_eq(type, ts_affinity_record_at(def, i)->gpu_type);
+        ck_assert_double_eq(r2, ts_affinity_record_at(def, i)->r2);
+        ck_assert_double_eq(jp, ts_affinity_record_at(def, i)->j_pp);
+    }
+    ck_assert_status(tsched_affinity_record(NULL, NULL, NULL, NULL, NULL, def, tsched_affinity_count(def)),
+                     TSCHED_E_INVALID);
     FILE *f = fopen(WL_DATA "/default-affinity.json", "rb");
     ck_assert_ptr_nonnull(f);
     shipped = calloc(1, 1 << 16);

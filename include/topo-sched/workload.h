@@ -139,6 +139,16 @@ TSCHED_API void tsched_affinity_free(tsched_affinity *db);
 TSCHED_API uint32_t tsched_affinity_count(const tsched_affinity *db);
 
 /**
+ * Record `index` of a database: its GPU type (owned by the database), ratios and measured
+ * improvements; any out-parameter may be NULL. Errors: TSCHED_E_INVALID for a bad index.
+ */
+TSCHED_API tsched_status tsched_affinity_record(const char **gpu_type, double *r1, double *r2, double *j_dp,
+                                                double *j_pp, const tsched_affinity *db, uint32_t index);
+
+/** Write a database as `tsched.affinity.v1`; the caller frees `*out` with tsched_free(). */
+TSCHED_API tsched_status tsched_affinity_to_json(char **out, const tsched_affinity *db);
+
+/**
  * Nearest record (Euclidean distance in (r1, r2)) among those of `gpu_type`; `*alpha` =
  * j_dp / (j_dp + j_pp) of that record and `*record` (may be NULL) its index.
  * Errors: TSCHED_E_NOT_FOUND when no record has this GPU type.

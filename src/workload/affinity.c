@@ -326,3 +326,30 @@ tsched_status tsched_job_resolve_alpha(double *alpha, const tsched_job *job, con
     tsched_affinity_free(own);
     return st;
 }
+
+tsched_status tsched_affinity_record(const char **gpu_type, double *r1, double *r2, double *j_dp, double *j_pp,
+                                     const tsched_affinity *db, uint32_t index)
+{
+    const ts_affinity_record *r = db ? ts_affinity_record_at(db, index) : NULL;
+    if (!r)
+        return ts_error(TSCHED_E_INVALID, "tsched_affinity_record: record %u does not exist (%u records)", index,
+                        db ? db->count : 0);
+    if (gpu_type)
+        *gpu_type = r->gpu_type;
+    if (r1)
+        *r1 = r->r1;
+    if (r2)
+        *r2 = r->r2;
+    if (j_dp)
+        *j_dp = r->j_dp;
+    if (j_pp)
+        *j_pp = r->j_pp;
+    return TSCHED_OK;
+}
+
+tsched_status tsched_affinity_to_json(char **out, const tsched_affinity *db)
+{
+    if (!out || !db)
+        return ts_error(TSCHED_E_INVALID, "tsched_affinity_to_json: out or db is NULL");
+    return ts_affinity_to_json(out, db);
+}
