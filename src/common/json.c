@@ -48,6 +48,37 @@ tsched_status ts_read_file(char **out, size_t *len, const char *path)
     return TSCHED_OK;
 }
 
+tsched_status ts_json_load_string(void *slot, ts_doc_reader read, const char *json, size_t len, const char *fn)
+{
+    if (!slot)
+        return ts_error(TSCHED_E_INVALID, "%s: out is NULL", fn);
+    *(void **)slot = NULL;
+    if (!json)
+        return ts_error(TSCHED_E_INVALID, "%s: json is NULL", fn);
+    json_t *root;
+    tsched_status st = ts_json_parse(&root, json, len);
+    if (st != TSCHED_OK)
+        return st;
+    st = read(slot, root);
+    json_decref(root);
+    return st;
+}
+
+tsched_status ts_json_load_file(void *slot, ts_doc_reader read, const char *path, const char *fn)
+{
+    if (!slot || !path)
+        return ts_error(TSCHED_E_INVALID, "%s: out or path is NULL", fn);
+    *(void **)slot = NULL;
+    char *buf;
+    size_t len;
+    tsched_status st = ts_read_file(&buf, &len, path);
+    if (st != TSCHED_OK)
+        return st;
+    st = ts_json_load_string(slot, read, buf, len, fn);
+    free(buf);
+    return st == TSCHED_OK ? st : ts_error_prefix(st, strcmp(path, "-") == 0 ? "<stdin>" : path);
+}
+
 const char *ts_json_type_name(const json_t *v)
 {
     switch (json_typeof(v)) {

@@ -252,33 +252,14 @@ fail:
     return st;
 }
 
+static tsched_status read_doc(void *slot, const json_t *root) { return load_doc((tsched_topology **)slot, root); }
+
 tsched_status tsched_topology_load_string(tsched_topology **out, const char *json, size_t len)
 {
-    if (!out)
-        return ts_error(TSCHED_E_INVALID, "tsched_topology_load_string: out is NULL");
-    *out = NULL;
-    if (!json)
-        return ts_error(TSCHED_E_INVALID, "tsched_topology_load_string: json is NULL");
-    json_t *root;
-    tsched_status st = ts_json_parse(&root, json, len);
-    if (st != TSCHED_OK)
-        return st;
-    st = load_doc(out, root);
-    json_decref(root);
-    return st;
+    return ts_json_load_string(out, read_doc, json, len, "tsched_topology_load_string");
 }
 
 tsched_status tsched_topology_load_file(tsched_topology **out, const char *path)
 {
-    if (!out || !path)
-        return ts_error(TSCHED_E_INVALID, "tsched_topology_load_file: out or path is NULL");
-    *out = NULL;
-    char *buf;
-    size_t len;
-    tsched_status st = ts_read_file(&buf, &len, path);
-    if (st != TSCHED_OK)
-        return st;
-    st = tsched_topology_load_string(out, buf, len);
-    free(buf);
-    return st == TSCHED_OK ? st : ts_error_prefix(st, strcmp(path, "-") == 0 ? "<stdin>" : path);
+    return ts_json_load_file(out, read_doc, path, "tsched_topology_load_file");
 }
