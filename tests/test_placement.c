@@ -101,6 +101,25 @@ START_TEST(mip_finds_grid_optimum)
 }
 END_TEST
 
+/* 150 x 8 cells on 16 domains of 128: a balanced 5 x 2 grid (blocks of 30 rows x 4
+ * columns = 120 cells each, in 10 domains) has D = 5, P = 2: 0.3 * 5 + 0.7 * 2 = 2.9 at
+ * alpha 0.3, where rows whole would need 10 domains (0.3 * 10 + 0.7 = 3.7). mip must find
+ * at least as good and prove it, quickly (it once lost the grid and ran to the limit). */
+START_TEST(mip_large_grid_regression)
+{
+    static uint32_t dom[1200];
+    uint32_t cap[16];
+    for (int k = 0; k < 16; k++)
+        cap[k] = 128;
+    ts_pproblem p = {150, 8, 16, cap, 0.3, TSCHED_UNIT_PP, 5000, 1, 1, 1};
+    int opt;
+    ck_assert_ok(ts_solve_mip(dom, &opt, &p));
+    check_valid(dom, &p, "mip 150x8");
+    ck_assert_double_le(value_of(dom, &p), 2.9 + 1e-9);
+    ck_assert_int_eq(opt, 1);
+}
+END_TEST
+
 /* ---- end to end ---- */
 
 static tsched_topology *clos3(uint32_t pods, uint32_t lpp, uint32_t npl)
@@ -354,6 +373,7 @@ int main(void)
     tcase_set_timeout(tc, 300);
     tcase_add_test(tc, mip_equals_exhaustive_and_beats_baselines);
     tcase_add_test(tc, mip_finds_grid_optimum);
+    tcase_add_test(tc, mip_large_grid_regression);
     tcase_add_test(tc, place_end_to_end);
     tcase_add_test(tc, place_json_deterministic);
     tcase_add_test(tc, place_time_limit_gives_feasible);

@@ -143,60 +143,54 @@ static tsched_status cand_cols_whole(best *b, const prob *q, uint32_t *dom, dom_
 
 /* An a x g grid of rectangles (a row blocks of heights h[], g column blocks of widths
  * w[]) in distinct domains has D <= a and P <= g. The rectangles fit iff, both sorted by
- * size, the i-th largest rectangle fits the i-th largest domain. */
-static int grid_fits(const uint32_t *h, uint32_t a, const uint32_t *w, uint32_t g, const dom_key *order,
-                     uint32_t *size_buf)
+ * size, the i-th largest rectangle fits the i-th largest domain. rect[] holds a * g
+ * entries (size, block row, block column). */
+typedef struct rect {
+    uint32_t size, i, j;
+} rect;
+
+static int cmp_rect(const void *x, const void *y)
+{
+    const rect *a = x, *b = y;
+    if (a->size != b->size)
+        return a->size > b->size ? -1 : 1;
+    if (a->i != b->i)
+        return a->i < b->i ? -1 : 1;
+    return a->j < b->j ? -1 : a->j > b->j;
+}
+
+static int grid_fits(rect *rc, const uint32_t *h, uint32_t a, const uint32_t *w, uint32_t g, const dom_key *order)
 {
     uint32_t n = 0;
     for (uint32_t i = 0; i < a; i++)
         for (uint32_t j = 0; j < g; j++)
-            size_buf[n++] = h[i] * w[j];
-    /* insertion sort, descending: n <= 9 */
-    for (uint32_t i = 1; i < n; i++)
-        for (uint32_t j = i; j > 0 && size_buf[j] > size_buf[j - 1]; j--) {
-            uint32_t t = size_buf[j];
-            size_buf[j] = size_buf[j - 1];
-            size_buf[j - 1] = t;
-        }
-    for (uint32_t i = 0; i < n; i++)
-        if (size_buf[i] > order[i].cap)
+            rc[n++] = (rect){h[i] * w[j], i, j};
+    qsort(rc, n, sizeof *rc, cmp_rect);
+    for (uint32_t m = 0; m < n; m++)
+        if (rc[m].size > order[m].cap)
             return 0;
     return 1;
 }
 
-static tsched_status lay_grid(best *b, const prob *q, uint32_t *dom, const uint32_t *h, uint32_t a, const uint32_t *w,
-                              uint32_t g, const dom_key *order)
+/* Lay out a grid that grid_fits() accepted (rc sorted): rectangle m in domain order[m]. */
+static tsched_status lay_grid(best *b, const prob *q, uint32_t *dom, const rect *rc, const uint32_t *h, uint32_t a,
+                              const uint32_t *w, uint32_t g, const dom_key *order)
 {
-    /* rectangles in decreasing size get domains in decreasing capacity */
-    uint32_t rect[9][3], n = 0;
-    for (uint32_t i = 0; i < a; i++)
-        for (uint32_t j = 0; j < g; j++, n++) {
-            rect[n][0] = h[i] * w[j];
-            rect[n][1] = i;
-            rect[n][2] = j;
-        }
-    for (uint32_t i = 1; i < n; i++)
-        for (uint32_t j = i; j > 0 && rect[j][0] > rect[j - 1][0]; j--)
-            for (int x = 0; x < 3; x++) {
-                uint32_t t = rect[j][x];
-                rect[j][x] = rect[j - 1][x];
-                rect[j - 1][x] = t;
-            }
-    for (uint32_t m = 0; m < n; m++) {
-        uint32_t i = rect[m][1], j = rect[m][2], r0 = 0, c0 = 0;
-        for (uint32_t x = 0; x < i; x++)
+    for (uint32_t m = 0; m < a * g; m++) {
+        uint32_t r0 = 0, c0 = 0;
+        for (uint32_t x = 0; x < rc[m].i; x++)
             r0 += h[x];
-        for (uint32_t x = 0; x < j; x++)
+        for (uint32_t x = 0; x < rc[m].j; x++)
             c0 += w[x];
-        for (uint32_t r = r0; r < r0 + h[i]; r++)
-            for (uint32_t c = c0; c < c0 + w[j]; c++)
+        for (uint32_t r = r0; r < r0 + h[rc[m].i]; r++)
+            for (uint32_t c = c0; c < c0 + w[rc[m].j]; c++)
                 dom[(size_t)r * q->C + c] = order[m].k;
     }
     return offer(b, q, dom);
 }
 
 /* Split `total` into `parts` positive sizes: the `idx`-th composition in a fixed order
- * when enumerating (parts <= 3), returning 0 when idx is past the last one. */
+ * (parts <= 3), 0 when idx is past the last one. */
 static int composition(uint32_t *out, uint32_t total, uint32_t parts, uint64_t idx)
 {
     if (parts == 1) {
@@ -223,49 +217,58 @@ static int composition(uint32_t *out, uint32_t total, uint32_t parts, uint64_t i
     return 0;
 }
 
-/* Grids of up to 3 x 3 blocks with every split of the rows and columns when that is at
- * most GRID_SPLITS combinations, else balanced blocks only. */
+static void balanced(uint32_t *out, uint32_t total, uint32_t parts)
+{
+    for (uint32_t i = 0; i < parts; i++)
+        out[i] = total / parts + (i < total % parts);
+}
+
+/* Grids of a x g blocks in distinct domains, a * g <= K: balanced blocks for every shape,
+ * and for shapes of up to 3 x 3 every split of the rows and columns when that is at most
+ * GRID_SPLITS combinations. An a x g grid scores exactly alpha a + beta g, so shapes that
+ * cannot beat the best answer are skipped, and the first split that fits is enough. */
 #define GRID_SPLITS 20000u
 static tsched_status cand_grids(best *b, const prob *q, uint32_t *dom, dom_key *order)
 {
     for (uint32_t k = 0; k < q->K; k++)
         order[k] = (dom_key){k, 0, q->cap[k]};
     qsort(order, q->K, sizeof *order, cmp_dom_key); /* fit = 0: by capacity */
-    uint32_t h[3], w[3], sizes[9];
-    for (uint32_t a = 1; a <= 3 && a <= q->R; a++) {
-        for (uint32_t g = 1; g <= 3 && g <= q->C && a * g <= q->K; g++) {
-            if (a * g == 1)
-                continue;
-            /* every a x g grid of distinct domains scores alpha a + beta g: skip it when
-             * it cannot win, and stop at the first split that fits */
-            if (b->have && objective(q, a, g) >= b->value - EPS)
+    uint32_t amax = q->R < q->K ? q->R : q->K, gmax = q->C < q->K ? q->C : q->K;
+    rect *rc = ts_malloc(q->K, sizeof *rc);
+    uint32_t *h = ts_malloc(amax, sizeof *h), *w = ts_malloc(gmax, sizeof *w);
+    tsched_status st = TSCHED_OK;
+    if (!rc || !h || !w) {
+        st = TSCHED_E_NOMEM;
+        goto out;
+    }
+    for (uint32_t a = 1; a <= amax; a++) {
+        for (uint32_t g = 1; g <= gmax && (uint64_t)a * g <= q->K; g++) {
+            if (a * g == 1 || objective(q, a, g) >= b->value - EPS)
                 continue;
             uint64_t nh = a == 1 ? 1 : a == 2 ? q->R - 1 : (uint64_t)(q->R - 1) * (q->R - 2) / 2;
             uint64_t nw = g == 1 ? 1 : g == 2 ? q->C - 1 : (uint64_t)(q->C - 1) * (q->C - 2) / 2;
-            if (nh * nw <= GRID_SPLITS) {
-                int done = 0;
+            int done = 0;
+            if (a <= 3 && g <= 3 && nh * nw <= GRID_SPLITS) {
                 for (uint64_t ih = 0; !done && composition(h, q->R, a, ih); ih++)
                     for (uint64_t iw = 0; !done && composition(w, q->C, g, iw); iw++)
-                        if (grid_fits(h, a, w, g, order, sizes)) {
-                            tsched_status st = lay_grid(b, q, dom, h, a, w, g, order);
-                            if (st != TSCHED_OK)
-                                return st;
+                        if (grid_fits(rc, h, a, w, g, order)) {
+                            if ((st = lay_grid(b, q, dom, rc, h, a, w, g, order)) != TSCHED_OK)
+                                goto out;
                             done = 1;
                         }
             } else {
-                for (uint32_t i = 0; i < a; i++)
-                    h[i] = q->R / a + (i < q->R % a);
-                for (uint32_t j = 0; j < g; j++)
-                    w[j] = q->C / g + (j < q->C % g);
-                if (grid_fits(h, a, w, g, order, sizes)) {
-                    tsched_status st = lay_grid(b, q, dom, h, a, w, g, order);
-                    if (st != TSCHED_OK)
-                        return st;
-                }
+                balanced(h, q->R, a);
+                balanced(w, q->C, g);
+                if (grid_fits(rc, h, a, w, g, order) && (st = lay_grid(b, q, dom, rc, h, a, w, g, order)) != TSCHED_OK)
+                    goto out;
             }
         }
     }
-    return TSCHED_OK;
+out:
+    free(rc);
+    free(h);
+    free(w);
+    return st;
 }
 
 /* The baselines' answers, in both unit orders: cheap, and they make sure mip is never
