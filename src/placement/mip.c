@@ -29,7 +29,7 @@
 #define EPS 1e-9
 /* The cell MIP is built only up to this many x variables; beyond, the answer of steps 1-2
  * is returned as "feasible" when step 2 cannot prove it. */
-#define CELL_MIP_MAX_VARS 20000u
+#define CELL_MIP_MAX_VARS 4000u
 /* The paper's model is solved per unit; beyond this many (unit, domain) pairs its
  * symmetric formulation is too slow to be worth a share of the time limit. */
 #define PAPER_MIP_MAX_PAIRS 1200u
