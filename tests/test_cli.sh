@@ -116,5 +116,32 @@ expect 2 "place exhaustive too big" -- "$ts" place -t "$data/cli/cluster.json" -
 expect 2 "place bad alpha" -- "$ts" place -t "$data/cli/cluster.json" -j "$data/cli/job.json" --alpha 2
 expect 2 "place without job" -- "$ts" place -t "$data/cli/small.json"
 
+# flows from the placement above, then routes
+expect 0 "flows dp-ring" -- "$ts" flows -t "$data/cli/cluster.json" -p "$tmp/pl.json" --pattern dp-ring --gbits 5 -o "$tmp/fl.json"
+has "$tmp/fl.json" '"format": "tsched.flows.v1"' "flows format"
+has "$tmp/fl.json" '"gbits": 5.0' "flows carry --gbits"
+has "$tmp/fl.json" '"src_nic": 7' "one flow per NIC rail"
+expect 2 "flows without volumes" -- "$ts" flows -t "$data/cli/cluster.json" -p "$tmp/pl.json" --pattern dp-ring
+expect 2 "flows bad pattern" -- "$ts" flows -t "$data/cli/cluster.json" -p "$tmp/pl.json" --pattern tree --gbits 1
+has "$tmp/err" "tree" "bad pattern named"
+expect 2 "flows bad step" -- "$ts" flows -t "$data/cli/cluster.json" -p "$tmp/pl.json" --pattern dp-ring --step 3 --gbits 1
+has "$tmp/err" "step" "bad step named"
+expect 0 "route greedy" -- "$ts" route -t "$data/cli/cluster.json" -f "$tmp/fl.json" --no-timing -o "$tmp/rt1.json"
+for f in '"format": "tsched.routes.v1"' '"algorithm": "greedy"' '"status": "ok"' '"max_link_flows"' \
+         '"min_rate_gbps"' '"hops"' '"rate_gbps"'; do
+    has "$tmp/rt1.json" "$f" "route output"
+done
+"$ts" route -t "$data/cli/cluster.json" -f "$tmp/fl.json" --no-timing --threads 3 -o "$tmp/rt2.json"
+if cmp -s "$tmp/rt1.json" "$tmp/rt2.json"; then ok; else bad "threaded route differs from sequential"; fi
+if grep -q solve_ms "$tmp/rt1.json"; then bad "--no-timing still prints solve_ms"; else ok; fi
+expect 0 "route ilp" -- "$ts" route -t "$data/cli/cluster.json" -f "$tmp/fl.json" --algo ilp --no-timing
+has "$tmp/out" '"status": "optimal"' "ilp proves its answer"
+expect 0 "route ecmp" -- "$ts" route -t "$data/cli/cluster.json" -f "$tmp/fl.json" --algo ecmp --seed 9
+expect 2 "route unknown algo" -- "$ts" route -t "$data/cli/cluster.json" -f "$tmp/fl.json" --algo ospf
+printf '{"format": "tsched.flows.v1", "flows": [{"src": "node2", "dst": "ghost"}]}' > "$tmp/badfl.json"
+expect 2 "route dangling node" -- "$ts" route -t "$data/cli/cluster.json" -f "$tmp/badfl.json"
+has "$tmp/err" "ghost" "dangling node named"
+has "$tmp/err" "flows[0].dst" "dangling field named"
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -1048,6 +1048,8 @@ START_TEST(concurrent_use)
 }
 END_TEST
 
+TCase *workload_flows_tcase(void);
+
 int main(void)
 {
     Suite *s = suite_create("workload");
@@ -1074,6 +1076,7 @@ int main(void)
     tcase_add_test(tc, resolve_alpha);
     tcase_add_test(tc, concurrent_use);
     suite_add_tcase(s, tc);
+    suite_add_tcase(s, workload_flows_tcase());
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);
     int failed = srunner_ntests_failed(sr);

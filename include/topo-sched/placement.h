@@ -107,6 +107,20 @@ TSCHED_API double tsched_placement_solve_ms(const tsched_placement *p);
 TSCHED_API tsched_status tsched_placement_to_json(char **out, const tsched_placement *p, const tsched_topology *topo,
                                                   const char *job_name, int with_time);
 
+/**
+ * Load a `tsched.placement.v1` document (as `topo-sched place` writes it) against the fabric
+ * it was made for: node names are resolved in `topo`; every cell must be assigned exactly
+ * once and no node twice. The metric is recomputed for the document's alpha and domain.
+ * Errors name the field (`assignment[7].node`).
+ */
+TSCHED_API tsched_status tsched_placement_load_file(tsched_placement **out, const tsched_topology *topo,
+                                                    const char *path);
+/** tsched_placement_load_file() from `len` bytes of `json`. */
+TSCHED_API tsched_status tsched_placement_load_string(tsched_placement **out, const tsched_topology *topo,
+                                                      const char *json, size_t len);
+/** The rows * cols node indices, row-major (cell (r, c) at r * cols + c); owned by `p`. */
+TSCHED_API const uint32_t *tsched_placement_nodes(const tsched_placement *p);
+
 /** Host file: one node name per line in rank order. The caller frees `*out` with tsched_free(). */
 TSCHED_API tsched_status tsched_placement_hostfile(char **out, const tsched_placement *p, const tsched_topology *topo);
 

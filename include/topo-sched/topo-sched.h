@@ -10,5 +10,6 @@
 #include "topology.h"
 #include "workload.h"
 #include "placement.h"
+#include "routing.h"
 
 #endif /* TOPO_SCHED_H */

@@ -12,6 +12,7 @@
 #define TOPO_SCHED_WORKLOAD_H
 
 #include "common.h"
+#include "topology.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -162,6 +163,82 @@ TSCHED_API tsched_status tsched_affinity_lookup(double *alpha, uint32_t *record,
  */
 TSCHED_API tsched_status tsched_job_resolve_alpha(double *alpha, const tsched_job *job, const tsched_affinity *db,
                                                   const char *gpu_type);
+
+/* ---- flows (tsched.flows.v1) ---------------------------------------------------------- */
+
+/** Opaque set of flows, all active at the same time (one communication step). */
+typedef struct tsched_flows tsched_flows;
+
+/** Collective patterns (DESIGN 6 `--pattern`). */
+typedef enum tsched_pattern {
+    TSCHED_PATTERN_DP_RING = 0,  /**< ring all-reduce inside every DP group (column) */
+    TSCHED_PATTERN_DP_HD = 1,    /**< recursive halving-doubling inside every DP group, one step */
+    TSCHED_PATTERN_PP = 2,       /**< send/recv between adjacent stages of every PP group (row) */
+    TSCHED_PATTERN_ALLTOALL = 3  /**< pairwise exchange inside every DP group, one step */
+} tsched_pattern;
+
+/** Name of a pattern ("dp-ring", "dp-hd", "pp", "alltoall"); "?" if unknown. Static string. */
+TSCHED_API const char *tsched_pattern_name(tsched_pattern pattern);
+/** Pattern from its name. Errors: TSCHED_E_FORMAT naming the unknown name. */
+TSCHED_API tsched_status tsched_pattern_from_name(tsched_pattern *pattern, const char *name);
+
+/** An empty flow set; the caller frees it with tsched_flows_free(). */
+TSCHED_API tsched_status tsched_flows_new(tsched_flows **out);
+/** Free a flow set. NULL is a no-op. */
+TSCHED_API void tsched_flows_free(tsched_flows *flows);
+
+/**
+ * Append a flow of `gbits` gigabits from NIC `src_nic` of node `src` to NIC `dst_nic` of
+ * node `dst` (node indices of the fabric the flows will be routed on). `job` may be NULL.
+ * `*index` (may be NULL) receives the flow's index. Errors: TSCHED_E_RANGE (gbits not
+ * finite and positive), TSCHED_E_INVALID (src == dst with the same NIC), TSCHED_E_TOO_LARGE.
+ */
+TSCHED_API tsched_status tsched_flows_add(uint32_t *index, tsched_flows *flows, const char *job, uint32_t src,
+                                          uint32_t src_nic, uint32_t dst, uint32_t dst_nic, double gbits);
+
+/** Number of flows. */
+TSCHED_API uint32_t tsched_flows_count(const tsched_flows *flows);
+/** Source and destination node, NICs, volume and job of flow `i` (0 / NULL for a bad index). */
+TSCHED_API uint32_t tsched_flows_src(const tsched_flows *flows, uint32_t i);
+TSCHED_API uint32_t tsched_flows_dst(const tsched_flows *flows, uint32_t i);
+TSCHED_API uint32_t tsched_flows_src_nic(const tsched_flows *flows, uint32_t i);
+TSCHED_API uint32_t tsched_flows_dst_nic(const tsched_flows *flows, uint32_t i);
+TSCHED_API double tsched_flows_gbits(const tsched_flows *flows, uint32_t i);
+/** Job name of flow `i`, or NULL when it has none (owned by the flow set; valid until the
+ * next tsched_flows_add or tsched_flows_collective on it). */
+TSCHED_API const char *tsched_flows_job(const tsched_flows *flows, uint32_t i);
+
+/**
+ * Load a `tsched.flows.v1` document; node names are resolved against `topo` and NIC
+ * indices checked against its nodes. Errors name the field (`flows[3].dst`).
+ */
+TSCHED_API tsched_status tsched_flows_load_file(tsched_flows **out, const tsched_topology *topo, const char *path);
+/** Load a `tsched.flows.v1` document from `len` bytes of `json`. */
+TSCHED_API tsched_status tsched_flows_load_string(tsched_flows **out, const tsched_topology *topo, const char *json,
+                                                  size_t len);
+/** Write `tsched.flows.v1`; the caller frees `*out` with tsched_free(). */
+TSCHED_API tsched_status tsched_flows_to_json(char **out, const tsched_flows *flows, const tsched_topology *topo);
+
+/**
+ * Number of flow sets (steps) a pattern has for a rows x cols matrix: 1 for dp-ring and pp,
+ * log2(rows) for dp-hd (rows must be a power of two), rows - 1 for alltoall; at least 1
+ * (a DP group of one node gives one empty step).
+ * Errors: TSCHED_E_RANGE naming the shape.
+ */
+TSCHED_API tsched_status tsched_pattern_steps(uint32_t *steps, tsched_pattern pattern, uint32_t rows, uint32_t cols);
+
+/**
+ * Append to `flows` the flows step `step` of `pattern` puts on the fabric for a job laid
+ * out as `nodes` (rows * cols node indices of `topo`, row-major: cell (r, c) at r * cols + c,
+ * as tsched_placement_nodes() gives). Every node pair of the pattern gets one flow per NIC
+ * rail (NIC k to NIC k), so GPU k talks to GPU k. Volumes: `gbits` per flow when > 0,
+ * else the App. C volumes of `job` (doc/workload.md). Errors: TSCHED_E_RANGE (bad step,
+ * shape), TSCHED_E_NOT_FOUND (no gbits and no model), TSCHED_E_INVALID (nodes with
+ * different NIC counts, a bad node index).
+ */
+TSCHED_API tsched_status tsched_flows_collective(tsched_flows *flows, const tsched_topology *topo, const tsched_job *job,
+                                                 const uint32_t *nodes, uint32_t rows, uint32_t cols,
+                                                 tsched_pattern pattern, uint32_t step, double gbits);
 
 #ifdef __cplusplus
 }

@@ -26,6 +26,8 @@ int cli_write_raw(const char *path, const char *text);
 
 int cmd_topology(int argc, char **argv);
 int cmd_place(int argc, char **argv);
+int cmd_flows(int argc, char **argv);
+int cmd_route(int argc, char **argv);
 int cmd_demo(int argc, char **argv);
 
 #endif

@@ -76,7 +76,7 @@ static tsched_status show_paths(const tsched_topology *t, const char *a, const c
 
 /* Place a GPT-like job (Arnold's setting (iii) shape: DP46 TP8 PP8, 368 nodes) on the demo
  * cluster with every algorithm. Called before the failure part, on the intact fabric. */
-static tsched_status demo_place(const tsched_topology *t)
+static tsched_status demo_place(const tsched_topology *t, tsched_placement **keep)
 {
     tsched_job *j;
     tsched_status st = tsched_job_new(&j, "llm-demo", 2944, 8, 8);
@@ -133,8 +133,59 @@ static tsched_status demo_place(const tsched_topology *t)
         }
     }
     tsched_free(hosts);
-    tsched_placement_free(mip);
+    *keep = mip;
     tsched_job_free(j);
+    return st;
+}
+
+/* Route the placed job's ring all-reduce flows (one per NIC rail) with greedy and ECMP. */
+static tsched_status demo_route_once(const tsched_topology *t, const tsched_flows *f, const char *label)
+{
+    static const tsched_route_algo algos[] = {TSCHED_ROUTE_GREEDY, TSCHED_ROUTE_ECMP};
+    tsched_routes *r[2] = {NULL, NULL};
+    tsched_status st = TSCHED_OK;
+    for (int i = 0; i < 2 && st == TSCHED_OK; i++) {
+        tsched_route_options o;
+        tsched_route_options_init(&o);
+        o.algo = algos[i];
+        st = tsched_route(&r[i], t, f, &o);
+    }
+    if (st == TSCHED_OK)
+        printf("  %-26s %8u %10u   %8.1f %10.1f\n", label, tsched_routes_max_link_flows(r[0]),
+               tsched_routes_max_link_flows(r[1]), tsched_routes_min_rate(r[0]), tsched_routes_min_rate(r[1]));
+    tsched_routes_free(r[0]);
+    tsched_routes_free(r[1]);
+    return st;
+}
+
+static tsched_status demo_route(tsched_topology *t, const tsched_placement *p)
+{
+    tsched_flows *f;
+    tsched_status st = tsched_flows_new(&f);
+    if (st != TSCHED_OK)
+        return st;
+    if ((st = tsched_flows_collective(f, t, NULL, tsched_placement_nodes(p), tsched_placement_rows(p),
+                                      tsched_placement_cols(p), TSCHED_PATTERN_DP_RING, 0, 10.0)) != TSCHED_OK) {
+        tsched_flows_free(f);
+        return st;
+    }
+    printf("\nrouting its dp-ring step: %u flows (one per NIC rail of every ring edge, 10 Gbit each)\n",
+           tsched_flows_count(f));
+    printf("  %-26s %8s %10s   %8s %10s\n", "", "max flows/link", "", "min rate (Gbit/s)", "");
+    printf("  %-26s %8s %10s   %8s %10s\n", "", "greedy", "ecmp", "greedy", "ecmp");
+    /* two spines of the pod that holds the job's first node (8 spines per pod, generated
+     * names: spine p*8+s) */
+    uint32_t pod = tsched_topology_node_pod(t, tsched_placement_node(p, 0, 0));
+    char s1[32], s2[32], label[96];
+    snprintf(s1, sizeof s1, "spine%u", pod * 8 + 1);
+    snprintf(s2, sizeof s2, "spine%u", pod * 8 + 5);
+    snprintf(label, sizeof label, "%s and %s down", s1, s2);
+    if ((st = demo_route_once(t, f, "intact fabric")) == TSCHED_OK &&
+        (st = tsched_topology_set_up(t, s1, 0)) == TSCHED_OK && (st = tsched_topology_set_up(t, s2, 0)) == TSCHED_OK)
+        st = demo_route_once(t, f, label);
+    if (st == TSCHED_OK && (st = tsched_topology_set_up(t, s1, 1)) == TSCHED_OK)
+        st = tsched_topology_set_up(t, s2, 1);
+    tsched_flows_free(f);
     return st;
 }
 
@@ -185,8 +236,12 @@ int cmd_demo(int argc, char **argv)
     if ((st = show_paths(t, "node0", "node5", "(same leaf)")) || (st = show_paths(t, "node0", "node40", "(same pod)")) ||
         (st = show_paths(t, "node0", "node300", "(pod0 -> pod1)")))
         goto fail;
-    if ((st = demo_place(t)) != TSCHED_OK)
+    tsched_placement *placed = NULL;
+    if ((st = demo_place(t, &placed)) != TSCHED_OK || (st = demo_route(t, placed)) != TSCHED_OK) {
+        tsched_placement_free(placed);
         goto fail;
+    }
+    tsched_placement_free(placed);
     printf("\nafter failing spine0 and the trunk leaf0~spine1:\n");
     if ((st = tsched_topology_set_up(t, "spine0", 0)) || (st = tsched_topology_set_up(t, "leaf0~spine1", 0)))
         goto fail;
@@ -194,7 +249,8 @@ int cmd_demo(int argc, char **argv)
         goto fail;
     printf("\nnext: 'topo-sched topology show -t FILE' summarises your own tsched.topology.v1 fabric,\n"
            "'topo-sched topology import-slurm topology.conf' converts a Slurm tree topology,\n"
-           "'topo-sched place -t FILE -j JOB' places a tsched.job.v1 job.\n");
+           "'topo-sched place -t FILE -j JOB' places a tsched.job.v1 job,\n"
+           "'topo-sched flows' and 'topo-sched route' turn a placement into flows and paths.\n");
     tsched_topology_free(t);
     return CLI_OK;
 fail:

@@ -13,6 +13,11 @@ static const char usage[] =
     "  place -t TOPO -j JOB [--algo mip|best-fit|random-fit|gpu-pack|topo-aware|exhaustive]\n"
     "        [--alpha A] [--seed N] [--time-limit-ms N] [--hostfile FILE] [--no-timing] [-o FILE]\n"
     "                                         place a job: tsched.placement.v1 (solve_ms omitted with --no-timing)\n"
+    "  flows -t TOPO -p PLACEMENT --pattern dp-ring|dp-hd|pp|alltoall [--step S] [--gbits X]\n"
+    "        [-j JOB] [-o FILE]              the flows one step of a collective puts on the fabric\n"
+    "  route -t TOPO -f FLOWS [--algo greedy|ecmp|balanced-ecmp|ilp] [--seed N] [--threads N]\n"
+    "        [--time-limit-ms N] [--no-timing] [-o FILE]\n"
+    "                                         a path and a max-min fair rate for every flow\n"
     "  --version                              print the library version\n"
     "\n"
     "Files may be '-' for standard input. Exit status: 0 success, 1 no feasible answer,\n"
@@ -35,6 +40,10 @@ int main(int argc, char **argv)
         return cmd_demo(argc - 1, argv + 1);
     if (strcmp(cmd, "place") == 0)
         return cmd_place(argc - 1, argv + 1);
+    if (strcmp(cmd, "flows") == 0)
+        return cmd_flows(argc - 1, argv + 1);
+    if (strcmp(cmd, "route") == 0)
+        return cmd_route(argc - 1, argv + 1);
     if (strcmp(cmd, "topology") == 0)
         return cmd_topology(argc - 1, argv + 1);
     return cli_usage_error("unknown command '%s'", cmd);

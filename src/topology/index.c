@@ -208,6 +208,7 @@ static int cmp_u32(const void *a, const void *b)
 tsched_status ts_topology_reindex(tsched_topology *t)
 {
     tsched_status st = TSCHED_OK;
+    t->version++;
     uint32_t nleaves = t->tier_count[TSCHED_TIER_LEAF], ns = t->nswitches;
     ts_profiles sp = {0}, cp = {0};
     prof_builder sb = {.p = &sp}, cb = {.p = &cp};

@@ -30,7 +30,7 @@ static inline uint32_t nic_leaf(const tsched_topology *t, uint32_t node, uint32_
     return t->node_rail[node] == UINT32_MAX ? t->node_leaf[node] : t->rail[t->node_rail[node] + nic];
 }
 
-static uint64_t leaf_count(const tsched_topology *t, uint32_t a, uint32_t b)
+uint64_t ts_leaf_count(const tsched_topology *t, uint32_t a, uint32_t b)
 {
     if (!t->sw_up[a] || !t->sw_up[b])
         return 0;
@@ -53,7 +53,7 @@ tsched_status tsched_topology_path_count(uint64_t *count, const tsched_topology 
         return st;
     if (!t->node_up[src] || !t->node_up[dst])
         return TSCHED_OK;
-    *count = leaf_count(t, nic_leaf(t, src, src_nic), nic_leaf(t, dst, dst_nic));
+    *count = ts_leaf_count(t, nic_leaf(t, src, src_nic), nic_leaf(t, dst, dst_nic));
     return TSCHED_OK;
 }
 
@@ -65,7 +65,7 @@ tsched_status tsched_topology_leaf_path_count(uint64_t *count, const tsched_topo
     *count = 0;
     if ((st = check_leaf(t, a, "source")) != TSCHED_OK || (st = check_leaf(t, b, "destination")) != TSCHED_OK)
         return st;
-    *count = leaf_count(t, a, b);
+    *count = ts_leaf_count(t, a, b);
     return TSCHED_OK;
 }
 
@@ -89,7 +89,7 @@ static inline int uplink_ok(const tsched_topology *t, const ts_adj *e) { return 
 /* Lists are merged, not searched: up_adj and dn_adj are sorted by neighbour index, so the
  * spines common to two leaves (or to a core and a leaf) come out in index order in one
  * pass, with their trunk ids at hand. */
-static size_t list_leaf_paths(tsched_path *paths, size_t cap, const tsched_topology *t, uint32_t a, uint32_t b)
+size_t ts_list_leaf_paths(tsched_path *paths, size_t cap, const tsched_topology *t, uint32_t a, uint32_t b)
 {
     size_t n = 0;
     uint32_t sw[5] = {0}, links[4] = {0};
@@ -179,7 +179,7 @@ tsched_status tsched_topology_paths(tsched_path *paths, size_t cap, size_t *coun
         return st;
     if (!t->node_up[src] || !t->node_up[dst])
         return TSCHED_OK;
-    size_t n = list_leaf_paths(paths, cap, t, nic_leaf(t, src, src_nic), nic_leaf(t, dst, dst_nic));
+    size_t n = ts_list_leaf_paths(paths, cap, t, nic_leaf(t, src, src_nic), nic_leaf(t, dst, dst_nic));
     return finish_list(n, cap, count);
 }
 
@@ -192,5 +192,5 @@ tsched_status tsched_topology_leaf_paths(tsched_path *paths, size_t cap, size_t 
     *count = 0;
     if ((st = check_leaf(t, a, "source")) != TSCHED_OK || (st = check_leaf(t, b, "destination")) != TSCHED_OK)
         return st;
-    return finish_list(list_leaf_paths(paths, cap, t, a, b), cap, count);
+    return finish_list(ts_list_leaf_paths(paths, cap, t, a, b), cap, count);
 }

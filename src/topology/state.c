@@ -41,6 +41,7 @@ tsched_status tsched_topology_set_node_up(tsched_topology *t, uint32_t node, int
     if (node >= t->nnodes)
         return ts_error(TSCHED_E_INVALID, "tsched_topology_set_node_up: node %u does not exist", node);
     t->node_up[node] = up ? 1 : 0;
+    t->version++;
     return ts_topology_recount_free(t);
 }
 

@@ -94,6 +94,9 @@ struct tsched_topology {
     uint32_t *leaf_sprof, *leaf_cprof;
     ts_profiles sprof, cprof;
 
+    /* bumped by every up/down change: caches of paths (routing) compare it */
+    uint64_t version;
+
     /* message bases: explicit elements are named nodes[i - base] etc. in errors */
     uint32_t node_base, switch_base;
     size_t link_base;
@@ -114,6 +117,12 @@ int ts_switch_usable(const tsched_topology *t, uint32_t sw);
 /* Recompute free counts and the path index after a state change. */
 tsched_status ts_topology_reindex(tsched_topology *t);
 tsched_status ts_topology_recount_free(tsched_topology *t);
+/* The state version: changes whenever paths may have changed. */
+static inline uint64_t ts_topology_version(const tsched_topology *t) { return t->version; }
+/* Paths between two leaves without argument checks (routing calls these per leaf pair):
+ * the O(1) count, and the listing into `paths` (capacity `cap`; returns the count). */
+uint64_t ts_leaf_count(const tsched_topology *t, uint32_t a, uint32_t b);
+size_t ts_list_leaf_paths(tsched_path *paths, size_t cap, const tsched_topology *t, uint32_t a, uint32_t b);
 /* Trunk between two switches, UINT32_MAX if none (binary search in adjacency). */
 /* Paths between two leaves via the profile index (cores = 0: 2-hop, 1: 4-hop). */
 uint64_t ts_profile_count(const ts_profiles *p, int cores, uint32_t a, uint32_t b);

@@ -1,0 +1,133 @@
+/*
+ * libtopo-sched: network-topology-aware scheduling for GPU clusters.
+ * Copyright (C) 2026 The libtopo-sched authors. GPL-3.0-or-later.
+ */
+/**
+ * @file routing.h
+ * @brief Which path every flow takes ("Routing for Large ML Models", seed 004): greedy
+ *        least-congested assignment (Algorithm 1) and its component-parallel run, ECMP,
+ *        balanced ECMP, the ILP optimum, max-min fair rates, and re-routing after failures.
+ */
+#ifndef TOPO_SCHED_ROUTING_H
+#define TOPO_SCHED_ROUTING_H
+
+#include "common.h"
+#include "topology.h"
+#include "workload.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** Path assignment algorithms (DESIGN 6 `--algo`). */
+typedef enum tsched_route_algo {
+    TSCHED_ROUTE_GREEDY = 0,        /**< Algorithm 1: least congested path, flows in order */
+    TSCHED_ROUTE_ECMP = 1,          /**< seeded hash over the equal-cost paths */
+    TSCHED_ROUTE_BALANCED_ECMP = 2, /**< a seeded random path among the least loaded so far */
+    TSCHED_ROUTE_ILP = 3            /**< minimise the largest trunk load exactly (GLPK) */
+} tsched_route_algo;
+
+/** Name of an algorithm ("greedy", "ecmp", "balanced-ecmp", "ilp"); "?" if unknown. */
+TSCHED_API const char *tsched_route_algo_name(tsched_route_algo algo);
+/** Algorithm from its name. Errors: TSCHED_E_FORMAT naming the unknown name. */
+TSCHED_API tsched_status tsched_route_algo_from_name(tsched_route_algo *algo, const char *name);
+
+/** Routing options; initialise with tsched_route_options_init() (fields may be appended). */
+typedef struct tsched_route_options {
+    size_t size;             /**< sizeof(tsched_route_options) */
+    tsched_route_algo algo;  /**< default TSCHED_ROUTE_GREEDY */
+    uint64_t seed;           /**< ecmp and balanced-ecmp; default 1 */
+    uint32_t threads;        /**< greedy: worker threads over independent components; 0 or 1 = one */
+    uint32_t time_limit_ms;  /**< ilp; 0 = 10,000 ms */
+    uint32_t flags;          /**< TSCHED_ROUTE_NO_RATES: paths only, rates left at 0 */
+} tsched_route_options;
+
+/** tsched_route_options.flags: skip the max-min rate computation (paths only). */
+#define TSCHED_ROUTE_NO_RATES 1u
+
+/** Fill `opts` with the defaults and set its `size`. */
+TSCHED_API void tsched_route_options_init(tsched_route_options *opts);
+
+/** Opaque routing result (`tsched.routes.v1`). */
+typedef struct tsched_routes tsched_routes;
+
+/** Opaque reusable router (see tsched_router_new()). */
+typedef struct tsched_router tsched_router;
+
+/**
+ * Assign every flow of `flows` one of the equal-cost paths of `topo` between its NICs
+ * (surviving paths only) and compute max-min fair rates. The caller frees `*out` with
+ * tsched_routes_free(). Errors: TSCHED_E_NO_PATH naming the first flow without a surviving
+ * path, TSCHED_E_INVALID (a flow names a node or NIC the fabric lacks), TSCHED_E_SOLVER.
+ * ILP answers stopped by the time limit are returned with status "feasible".
+ */
+TSCHED_API tsched_status tsched_route(tsched_routes **out, const tsched_topology *topo, const tsched_flows *flows,
+                                      const tsched_route_options *opts);
+
+/**
+ * Re-route after failures: every flow whose path in `prev` survives in `topo` keeps it;
+ * the others are assigned by greedy given the kept flows' loads (in flow order). `flows`
+ * must be the set `prev` was computed for. Errors as tsched_route().
+ */
+TSCHED_API tsched_status tsched_reroute(tsched_routes **out, const tsched_routes *prev, const tsched_topology *topo,
+                                        const tsched_flows *flows);
+
+/**
+ * A router keeps the candidate paths of the leaf pairs it has seen, so that a scheduler
+ * that routes flow sets on one fabric again and again lists each pair's paths once. It
+ * notices state changes of `topo` (up/down) and starts afresh after one. `topo` must
+ * outlive the router. A router is used by one thread at a time; the routes it returns are
+ * independent of it. The caller frees `*out` with tsched_router_free().
+ */
+TSCHED_API tsched_status tsched_router_new(tsched_router **out, const tsched_topology *topo);
+/** Free a router. NULL is a no-op. */
+TSCHED_API void tsched_router_free(tsched_router *router);
+/** tsched_route() through a router's path cache; same answers, same errors. */
+TSCHED_API tsched_status tsched_router_route(tsched_routes **out, tsched_router *router, const tsched_flows *flows,
+                                             const tsched_route_options *opts);
+
+/** Free a routing result. NULL is a no-op. */
+TSCHED_API void tsched_routes_free(tsched_routes *routes);
+
+/** Number of flows routed. */
+TSCHED_API uint32_t tsched_routes_count(const tsched_routes *routes);
+/** Copy the path of flow `i` into `*path`. Errors: TSCHED_E_INVALID for a bad index. */
+TSCHED_API tsched_status tsched_routes_path(tsched_path *path, const tsched_routes *routes, uint32_t i);
+/** Max-min fair rate of flow `i`, Gbit/s (0 for a bad index). */
+TSCHED_API double tsched_routes_rate(const tsched_routes *routes, uint32_t i);
+/** Largest number of flows on one trunk in one direction. */
+TSCHED_API uint32_t tsched_routes_max_link_flows(const tsched_routes *routes);
+/** Flows on directed link `link` (2 * trunk + d, as in tsched_path). */
+TSCHED_API uint32_t tsched_routes_link_flows(const tsched_routes *routes, uint32_t link);
+/** Smallest rate over all flows (0 with no flows). */
+TSCHED_API double tsched_routes_min_rate(const tsched_routes *routes);
+/** Number of flows re-routed by tsched_reroute() (0 for tsched_route()). */
+TSCHED_API uint32_t tsched_routes_moved(const tsched_routes *routes);
+/** "ok" (greedy, ecmp, balanced-ecmp), "optimal" or "feasible" (ilp). Static string. */
+TSCHED_API const char *tsched_routes_status(const tsched_routes *routes);
+/** The algorithm used. */
+TSCHED_API tsched_route_algo tsched_routes_algo(const tsched_routes *routes);
+/** Wall time of the assignment in milliseconds (not part of the deterministic output). */
+TSCHED_API double tsched_routes_solve_ms(const tsched_routes *routes);
+
+/**
+ * `tsched.routes.v1`; the caller frees `*out` with tsched_free(). With `with_time` = 0 the
+ * volatile `solve_ms` is left out so the same input gives the same bytes.
+ */
+TSCHED_API tsched_status tsched_routes_to_json(char **out, const tsched_routes *routes, const tsched_topology *topo,
+                                               int with_time);
+
+/**
+ * Max-min fair rates (progressive filling, exact) of `flows` on the given `paths` (one per
+ * flow), with trunk capacities per direction and each NIC's speed on its link to its leaf,
+ * in both directions. `rates` holds one value per flow. Errors: TSCHED_E_INVALID (a path
+ * that does not join the flow's NIC leaves).
+ */
+TSCHED_API tsched_status tsched_rates_maxmin(double *rates, const tsched_topology *topo, const tsched_flows *flows,
+                                             const tsched_path *paths);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* TOPO_SCHED_ROUTING_H */

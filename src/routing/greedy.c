@@ -1,0 +1,211 @@
+/* Algorithm 1 (greedy least-congested path assignment) and its component-parallel run
+ * (§3.4.3). Flows that can never share a link form independent components: routing each
+ * component's flows in their original order gives exactly the sequential answer, so the
+ * components can go to different threads. */
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../common/alloc.h"
+#include "../workload/flows_internal.h"
+#include "routing_internal.h"
+
+static void route_flow(tsched_routes *r, uint32_t i)
+{
+    const ts_pair *p = &r->cache->pairs[r->pair[i]];
+    uint32_t k = ts_least_loaded(r->cache, p, r->load, NULL);
+    r->pidx[i] = k;
+    const uint32_t *l = r->cache->links + p->off + (size_t)k * p->hops;
+    for (uint32_t h = 0; h < p->hops; h++)
+        r->load[l[h]]++;
+}
+
+/* ---- components ---- */
+
+static uint32_t uf_find(uint32_t *parent, uint32_t x)
+{
+    while (parent[x] != x) {
+        parent[x] = parent[parent[x]];
+        x = parent[x];
+    }
+    return x;
+}
+
+static void uf_union(uint32_t *parent, uint32_t a, uint32_t b)
+{
+    a = uf_find(parent, a);
+    b = uf_find(parent, b);
+    if (a != b) {
+        if (a < b)
+            parent[b] = a;
+        else
+            parent[a] = b;
+    }
+}
+
+/* Pairs that can share a link are joined: every candidate link of a pair is a key, so
+ * two pairs in different components have no link in common. Union-find runs over pairs
+ * and links, not flows, so it costs O(distinct pairs x paths). */
+static tsched_status pair_components(uint32_t *comp_of_pair, const tsched_routes *r)
+{
+    uint32_t np = r->cache->npairs, nl = r->nlinks;
+    uint32_t *parent = ts_malloc((size_t)np + nl, sizeof *parent);
+    if (!parent)
+        return TSCHED_E_NOMEM;
+    for (uint32_t x = 0; x < np + nl; x++)
+        parent[x] = x;
+    for (uint32_t q = 0; q < np; q++) {
+        const ts_pair *p = &r->cache->pairs[q];
+        for (size_t k = 0; k < (size_t)p->npaths * p->hops; k++)
+            uf_union(parent, q, np + r->cache->links[p->off + k]);
+    }
+    for (uint32_t q = 0; q < np; q++)
+        comp_of_pair[q] = uf_find(parent, q);
+    free(parent);
+    return TSCHED_OK;
+}
+
+typedef struct worker {
+    tsched_routes *r;
+    const uint32_t *order;  /* flow indices grouped by component, original order inside */
+    const uint32_t *cstart; /* component c's flows: order[cstart[c] .. cstart[c + 1]) */
+    const uint32_t *comps;  /* the components this worker routes */
+    uint32_t ncomps;
+} worker;
+
+static void *work(void *arg)
+{
+    worker *w = arg;
+    for (uint32_t i = 0; i < w->ncomps; i++) {
+        uint32_t c = w->comps[i];
+        for (uint32_t j = w->cstart[c]; j < w->cstart[c + 1]; j++)
+            route_flow(w->r, w->order[j]);
+    }
+    return NULL;
+}
+
+typedef struct comp_size {
+    uint32_t comp, size;
+} comp_size;
+
+static int cmp_comp_size(const void *a, const void *b)
+{
+    const comp_size *x = a, *y = b;
+    if (x->size != y->size)
+        return x->size > y->size ? -1 : 1;
+    return x->comp < y->comp ? -1 : x->comp > y->comp;
+}
+
+static tsched_status route_parallel(tsched_routes *r, uint32_t threads)
+{
+    tsched_status st = TSCHED_OK;
+    uint32_t np = r->cache->npairs, n = r->n, ncomp = 0;
+    uint32_t *comp_of_pair = ts_malloc(np, sizeof *comp_of_pair), *id = ts_malloc((size_t)np + r->nlinks, sizeof *id);
+    uint32_t *cstart = NULL, *order = NULL, *owner_comps = NULL, *owner_count = NULL, *owner_off = NULL;
+    comp_size *sizes = NULL;
+    worker *ws = NULL;
+    pthread_t *th = NULL;
+    if (!comp_of_pair || !id || (st = pair_components(comp_of_pair, r)) != TSCHED_OK) {
+        st = st ? st : TSCHED_E_NOMEM;
+        goto out;
+    }
+    /* dense component ids in order of first pair */
+    for (uint32_t x = 0; x < np + r->nlinks; x++)
+        id[x] = UINT32_MAX;
+    for (uint32_t q = 0; q < np; q++) {
+        if (id[comp_of_pair[q]] == UINT32_MAX)
+            id[comp_of_pair[q]] = ncomp++;
+        comp_of_pair[q] = id[comp_of_pair[q]];
+    }
+    if (ncomp < 2 || threads < 2) {
+        for (uint32_t i = 0; i < n; i++)
+            route_flow(r, i);
+        goto out;
+    }
+    /* counting sort of flows by component, keeping the original order inside each */
+    if (!(cstart = ts_calloc((size_t)ncomp + 1, sizeof *cstart)) || !(order = ts_malloc(n, sizeof *order)) ||
+        !(sizes = ts_malloc(ncomp, sizeof *sizes)) || !(owner_comps = ts_malloc(ncomp, sizeof *owner_comps)) ||
+        !(owner_count = ts_calloc(threads, sizeof *owner_count)) ||
+        !(owner_off = ts_calloc((size_t)threads + 1, sizeof *owner_off)) || !(ws = ts_calloc(threads, sizeof *ws)) ||
+        !(th = ts_malloc(threads, sizeof *th))) {
+        st = TSCHED_E_NOMEM;
+        goto out;
+    }
+    for (uint32_t i = 0; i < n; i++)
+        cstart[comp_of_pair[r->pair[i]] + 1]++;
+    for (uint32_t c = 0; c < ncomp; c++) {
+        sizes[c] = (comp_size){c, cstart[c + 1]};
+        cstart[c + 1] += cstart[c];
+    }
+    {
+        uint32_t *pos = id; /* reuse: ncomp <= np + nlinks */
+        memcpy(pos, cstart, ncomp * sizeof *pos);
+        for (uint32_t i = 0; i < n; i++)
+            order[pos[comp_of_pair[r->pair[i]]]++] = i;
+    }
+    /* largest components first, each to the least loaded thread (LPT); which thread routes a
+     * component does not change any answer */
+    qsort(sizes, ncomp, sizeof *sizes, cmp_comp_size);
+    uint64_t *tload = ts_calloc(threads, sizeof *tload);
+    uint32_t *owner = ts_malloc(ncomp, sizeof *owner);
+    if (!tload || !owner) {
+        free(tload);
+        free(owner);
+        st = TSCHED_E_NOMEM;
+        goto out;
+    }
+    for (uint32_t k = 0; k < ncomp; k++) {
+        uint32_t best = 0;
+        for (uint32_t w = 1; w < threads; w++)
+            if (tload[w] < tload[best])
+                best = w;
+        tload[best] += sizes[k].size;
+        owner[k] = best;
+        owner_count[best]++;
+    }
+    for (uint32_t w = 0; w < threads; w++)
+        owner_off[w + 1] = owner_off[w] + owner_count[w];
+    memset(owner_count, 0, threads * sizeof *owner_count);
+    for (uint32_t k = 0; k < ncomp; k++)
+        owner_comps[owner_off[owner[k]] + owner_count[owner[k]]++] = sizes[k].comp;
+    free(tload);
+    free(owner);
+    uint8_t started[64] = {0};
+    for (uint32_t w = 1; w < threads; w++) {
+        ws[w] = (worker){r, order, cstart, owner_comps + owner_off[w], owner_off[w + 1] - owner_off[w]};
+        started[w] = pthread_create(&th[w], NULL, work, &ws[w]) == 0;
+    }
+    ws[0] = (worker){r, order, cstart, owner_comps, owner_off[1]};
+    work(&ws[0]);
+    for (uint32_t w = 1; w < threads; w++) {
+        if (started[w])
+            pthread_join(th[w], NULL);
+        else
+            work(&ws[w]); /* no thread could be made: route it here, the answer is the same */
+    }
+out:
+    free(comp_of_pair);
+    free(id);
+    free(cstart);
+    free(order);
+    free(sizes);
+    free(owner_comps);
+    free(owner_count);
+    free(owner_off);
+    free(ws);
+    free(th);
+    return st;
+}
+
+tsched_status ts_route_greedy(tsched_routes *r, const tsched_flows *f, uint32_t threads)
+{
+    (void)f;
+    if (threads > 64)
+        threads = 64;
+    if (threads < 2) {
+        for (uint32_t i = 0; i < r->n; i++)
+            route_flow(r, i);
+        return TSCHED_OK;
+    }
+    return route_parallel(r, threads);
+}

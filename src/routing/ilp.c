@@ -1,0 +1,343 @@
+/* The ILP optimum of the greedy objective: minimise the largest number of flows on one
+ * directed trunk. Flows of one leaf pair are interchangeable (same candidate paths), so the
+ * model counts them per pair: y[e][p] = flows of pair e on path p, sum_p y[e][p] = n_e,
+ * and for every link, sum of the y crossing it <= z. This is exact and removes the
+ * symmetry between identical flows. Greedy's answer bounds z from above; the LP relaxation
+ * from below; branch and bound runs only when they differ. */
+#include <math.h>
+#include <setjmp.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../common/alloc.h"
+#include "../common/glpk_guard.h"
+#include "../workload/flows_internal.h"
+#include "routing_internal.h"
+
+/* ---- the two-tier case, exactly and fast ------------------------------------------------
+ * When every routed pair has the same candidate spines (in the same order), the pairs form a
+ * bipartite multigraph (source leaves, destination leaves) whose largest degree D bounds any
+ * answer from below: D flows leave one leaf over S spines, so some up-link carries at least
+ * ceil(D / S). By Koenig's theorem the graph's edges can be coloured with D colours so that
+ * no two edges at a vertex share one; colour c to spine c mod S then puts at most ceil(D / S)
+ * flows on every link. That is the optimum (the paper's "edge-colouring" baseline). */
+
+/* Colour edges (u[e], v[e]) of a bipartite multigraph with nl left and nr right vertices
+ * and largest degree D: at[u * D + c] = edge of colour c at u (UINT32_MAX = free). */
+static tsched_status koenig(uint32_t *colour, const uint32_t *u, const uint32_t *v, uint32_t ne, uint32_t nl,
+                            uint32_t nr, uint32_t D)
+{
+    uint32_t *atl = ts_malloc((size_t)nl * D, sizeof *atl), *atr = ts_malloc((size_t)nr * D, sizeof *atr);
+    uint32_t *path = ts_malloc(ne ? ne : 1, sizeof *path);
+    if (!atl || !atr || !path) {
+        free(atl);
+        free(atr);
+        free(path);
+        return TSCHED_E_NOMEM;
+    }
+    memset(atl, 0xff, (size_t)nl * D * sizeof *atl);
+    memset(atr, 0xff, (size_t)nr * D * sizeof *atr);
+    for (uint32_t e = 0; e < ne; e++) {
+        uint32_t a = 0, b = 0;
+        /* both exist: before this edge, u and v have fewer than D edges */
+        while (atl[(size_t)u[e] * D + a] != UINT32_MAX)
+            a++;
+        while (atr[(size_t)v[e] * D + b] != UINT32_MAX)
+            b++;
+        if (atr[(size_t)v[e] * D + a] != UINT32_MAX) {
+            /* a is taken at v: swap a and b along the path from v that alternates a, b, a, ...
+             * It cannot reach u (it would close an odd cycle), so a becomes free at both. */
+            uint32_t n = 0, x = v[e], right = 1, c = a;
+            for (;;) {
+                uint32_t ed = (right ? atr : atl)[(size_t)x * D + c];
+                if (ed == UINT32_MAX)
+                    break;
+                path[n++] = ed;
+                x = right ? u[ed] : v[ed];
+                right = !right;
+                c = c == a ? b : a;
+            }
+            for (uint32_t k = 0; k < n; k++) {
+                uint32_t ed = path[k];
+                atl[(size_t)u[ed] * D + colour[ed]] = UINT32_MAX;
+                atr[(size_t)v[ed] * D + colour[ed]] = UINT32_MAX;
+            }
+            for (uint32_t k = 0; k < n; k++) {
+                uint32_t ed = path[k];
+                colour[ed] = colour[ed] == a ? b : a;
+                atl[(size_t)u[ed] * D + colour[ed]] = ed;
+                atr[(size_t)v[ed] * D + colour[ed]] = ed;
+            }
+        }
+        atl[(size_t)u[e] * D + a] = e;
+        atr[(size_t)v[e] * D + a] = e;
+        colour[e] = a;
+    }
+    free(atl);
+    free(atr);
+    free(path);
+    return TSCHED_OK;
+}
+
+/* The two-tier exact path. Returns 1 in *done when it applied. */
+static tsched_status two_tier(tsched_routes *r, int *done)
+{
+    *done = 0;
+    const ts_pathcache *c = r->cache;
+    const ts_pair *ref = NULL;
+    uint32_t nsw = 0;
+    for (uint32_t i = 0; i < r->n; i++) {
+        const ts_pair *p = &c->pairs[r->pair[i]];
+        if (p->hops == 0)
+            continue;
+        if (p->hops != 2)
+            return TSCHED_OK;
+        if (!ref) {
+            ref = p;
+            continue;
+        }
+        if (p->npaths != ref->npaths)
+            return TSCHED_OK;
+        for (uint32_t k = 0; k < p->npaths; k++)
+            if (c->sw[p->soff + 3 * k + 1] != c->sw[ref->soff + 3 * k + 1])
+                return TSCHED_OK;
+    }
+    if (!ref)
+        return TSCHED_OK;
+    /* vertices: leaves, numbered by switch index */
+    for (uint32_t i = 0; i < r->n; i++) {
+        const ts_pair *p = &c->pairs[r->pair[i]];
+        if (p->a + 1 > nsw)
+            nsw = p->a + 1;
+        if (p->b + 1 > nsw)
+            nsw = p->b + 1;
+    }
+    uint32_t *u = ts_malloc(r->n, sizeof *u), *v = ts_malloc(r->n, sizeof *v), *fl = ts_malloc(r->n, sizeof *fl);
+    uint32_t *degl = ts_calloc(nsw, sizeof *degl), *degr = ts_calloc(nsw, sizeof *degr), *col = ts_malloc(r->n, sizeof *col);
+    tsched_status st = TSCHED_OK;
+    if (!u || !v || !fl || !degl || !degr || !col) {
+        st = TSCHED_E_NOMEM;
+        goto out;
+    }
+    uint32_t ne = 0, D = 0;
+    for (uint32_t i = 0; i < r->n; i++) {
+        const ts_pair *p = &c->pairs[r->pair[i]];
+        if (p->hops == 0)
+            continue;
+        u[ne] = p->a;
+        v[ne] = p->b;
+        fl[ne++] = i;
+        if (++degl[p->a] > D)
+            D = degl[p->a];
+        if (++degr[p->b] > D)
+            D = degr[p->b];
+    }
+    if ((st = koenig(col, u, v, ne, nsw, nsw, D)) != TSCHED_OK)
+        goto out;
+    memset(r->load, 0, r->nlinks * sizeof *r->load);
+    for (uint32_t e = 0; e < ne; e++) {
+        uint32_t i = fl[e];
+        const ts_pair *p = &c->pairs[r->pair[i]];
+        uint32_t k = col[e] % p->npaths;
+        r->pidx[i] = k;
+        const uint32_t *l = c->links + p->off + (size_t)k * 2;
+        r->load[l[0]]++;
+        r->load[l[1]]++;
+    }
+    *done = 1;
+out:
+    free(u);
+    free(v);
+    free(fl);
+    free(degl);
+    free(degr);
+    free(col);
+    return st;
+}
+
+/* The pair-aggregated model under the GLPK guard. Every buffer is allocated before setjmp,
+ * so nothing the longjmp path frees is indeterminate. */
+static tsched_status glpk_solve(const tsched_routes *r, const uint32_t *count, const uint32_t *col0, uint32_t ncols,
+                                uint32_t ub, uint32_t time_limit_ms, uint32_t *y, int *improved_out, int *proven_out)
+{
+    uint32_t np = r->cache->npairs;
+    size_t maxlen = (size_t)ncols + 2;
+    int *ind = ts_malloc(maxlen, sizeof *ind);
+    double *val = ts_malloc(maxlen, sizeof *val);
+    uint32_t *rowlen = ts_calloc(r->nlinks ? r->nlinks : 1, sizeof *rowlen);
+    uint32_t *loff = ts_calloc((size_t)r->nlinks + 1, sizeof *loff), *lcol = NULL;
+    tsched_status st = TSCHED_OK;
+    if (!ind || !val || !rowlen || !loff) {
+        st = TSCHED_E_NOMEM;
+        goto out;
+    }
+    /* per-link column lists, built in two passes (count, fill) */
+    for (uint32_t e = 0; e < np; e++) {
+        const ts_pair *p = &r->cache->pairs[e];
+        if (col0[e + 1] == col0[e])
+            continue;
+        for (size_t k = 0; k < (size_t)p->npaths * p->hops; k++)
+            loff[r->cache->links[p->off + k] + 1]++;
+    }
+    for (uint32_t l = 0; l < r->nlinks; l++)
+        loff[l + 1] += loff[l];
+    if (!(lcol = ts_malloc(loff[r->nlinks] ? loff[r->nlinks] : 1, sizeof *lcol))) {
+        st = TSCHED_E_NOMEM;
+        goto out;
+    }
+    for (uint32_t e = 0; e < np; e++) {
+        const ts_pair *p = &r->cache->pairs[e];
+        if (col0[e + 1] == col0[e])
+            continue;
+        for (uint32_t q = 0; q < p->npaths; q++)
+            for (uint32_t h = 0; h < p->hops; h++) {
+                uint32_t l = r->cache->links[p->off + (size_t)q * p->hops + h];
+                lcol[loff[l] + rowlen[l]++] = col0[e] + q;
+            }
+    }
+    ts_glpk_guard g;
+    volatile int improved = 0, proven = 0;
+    glp_prob *volatile lp = NULL;
+    ts_glpk_guard_begin(&g);
+    if (setjmp(g.jb) == 0) {
+        lp = glp_create_prob();
+        glp_set_obj_dir(lp, GLP_MIN);
+        int z = (int)ncols + 1;
+        glp_add_cols(lp, z);
+        for (int j = 1; j < z; j++) {
+            glp_set_col_kind(lp, j, GLP_IV);
+            glp_set_col_bnds(lp, j, GLP_LO, 0, 0);
+        }
+        glp_set_col_kind(lp, z, GLP_IV);
+        glp_set_col_bnds(lp, z, GLP_DB, 0, ub - 1); /* only strictly better answers; ub >= 2 */
+        glp_set_obj_coef(lp, z, 1);
+        for (uint32_t l = 0; l < r->nlinks; l++) {
+            if (rowlen[l] == 0)
+                continue;
+            int row = glp_add_rows(lp, 1), len = 0;
+            for (uint32_t k = 0; k < rowlen[l]; k++) {
+                ind[++len] = (int)lcol[loff[l] + k];
+                val[len] = 1;
+            }
+            ind[++len] = z;
+            val[len] = -1;
+            glp_set_mat_row(lp, row, len, ind, val);
+            glp_set_row_bnds(lp, row, GLP_UP, 0, 0);
+        }
+        for (uint32_t e = 0; e < np; e++) {
+            if (col0[e + 1] == col0[e])
+                continue;
+            int row = glp_add_rows(lp, 1), len = 0;
+            for (uint32_t c = col0[e]; c < col0[e + 1]; c++) {
+                ind[++len] = (int)c;
+                val[len] = 1;
+            }
+            glp_set_mat_row(lp, row, len, ind, val);
+            glp_set_row_bnds(lp, row, GLP_FX, count[e], count[e]);
+        }
+        glp_smcp sp;
+        ts_glpk_smcp(&sp, (int)time_limit_ms);
+        int ret = glp_simplex(lp, &sp);
+        if (ret == 0 && glp_get_status(lp) == GLP_NOFEAS) {
+            proven = 1; /* not even fractionally better than greedy */
+        } else if (ret == 0) {
+            glp_iocp parm;
+            ts_glpk_iocp(&parm, (int)time_limit_ms);
+            parm.presolve = GLP_OFF; /* the LP above is the root */
+            ret = glp_intopt(lp, &parm);
+            int ms = glp_mip_status(lp);
+            if (ret == 0 && (ms == GLP_OPT || ms == GLP_NOFEAS))
+                proven = 1;
+            if ((ret == 0 || ret == GLP_ETMLIM) && (ms == GLP_OPT || ms == GLP_FEAS)) {
+                for (uint32_t c = 1; c <= ncols; c++)
+                    y[c] = (uint32_t)lround(glp_mip_col_val(lp, (int)c));
+                improved = 1;
+            }
+        }
+        glp_delete_prob(lp);
+        ts_glpk_guard_end(&g);
+    } else {
+        st = ts_glpk_guard_failed(&g, "routing ILP");
+    }
+    *improved_out = improved;
+    *proven_out = proven;
+out:
+    free(ind);
+    free(val);
+    free(rowlen);
+    free(loff);
+    free(lcol);
+    return st;
+}
+
+tsched_status ts_route_ilp(tsched_routes *r, const tsched_flows *f, uint32_t time_limit_ms, int *optimal)
+{
+    tsched_status st;
+    *optimal = 0;
+    int done;
+    if ((st = two_tier(r, &done)) != TSCHED_OK)
+        return st;
+    if (done) {
+        *optimal = 1;
+        return TSCHED_OK;
+    }
+    /* greedy first: the upper bound, and the answer when nothing beats it */
+    if ((st = ts_route_greedy(r, f, 1)) != TSCHED_OK)
+        return st;
+    uint32_t ub = 0;
+    for (uint32_t l = 0; l < r->nlinks; l++)
+        if (r->load[l] > ub)
+            ub = r->load[l];
+    if (ub <= 1) {
+        *optimal = 1; /* no answer has fewer than one flow on a used link */
+        return TSCHED_OK;
+    }
+    uint32_t np = r->cache->npairs;
+    uint32_t *count = ts_calloc(np, sizeof *count), *col0 = ts_malloc((size_t)np + 1, sizeof *col0);
+    uint32_t *lrow = ts_malloc(r->nlinks, sizeof *lrow);
+    if (!count || !col0 || !lrow) {
+        free(count);
+        free(col0);
+        free(lrow);
+        return TSCHED_E_NOMEM;
+    }
+    for (uint32_t i = 0; i < r->n; i++)
+        count[r->pair[i]]++;
+    /* columns: y for pairs with flows and at least one fabric link; then z */
+    uint32_t ncols = 0;
+    for (uint32_t e = 0; e < np; e++) {
+        col0[e] = ncols + 1;
+        if (count[e] && r->cache->pairs[e].hops)
+            ncols += r->cache->pairs[e].npaths;
+    }
+    col0[np] = ncols + 1;
+    for (uint32_t l = 0; l < r->nlinks; l++)
+        lrow[l] = 0;
+    uint32_t *y = ts_malloc((size_t)ncols + 1, sizeof *y);
+    int improved = 0, proven = 0;
+    tsched_status st2 = y ? glpk_solve(r, count, col0, ncols, ub, time_limit_ms, y, &improved, &proven) : TSCHED_E_NOMEM;
+    if (st2 == TSCHED_OK && improved) {
+        /* hand the paths out to the pair's flows in flow order */
+        memset(r->load, 0, r->nlinks * sizeof *r->load);
+        for (uint32_t i = 0; i < r->n; i++) {
+            uint32_t e = r->pair[i];
+            const ts_pair *p = &r->cache->pairs[e];
+            uint32_t k = 0;
+            if (col0[e + 1] > col0[e]) {
+                while (y[col0[e] + k] == 0)
+                    k++;
+                y[col0[e] + k]--;
+            }
+            r->pidx[i] = k;
+            const uint32_t *l = r->cache->links + p->off + (size_t)k * p->hops;
+            for (uint32_t h = 0; h < p->hops; h++)
+                r->load[l[h]]++;
+        }
+    }
+    *optimal = proven;
+    free(count);
+    free(col0);
+    free(lrow);
+    free(y);
+    return st2;
+}

@@ -1,0 +1,106 @@
+/* Internal: routing state. Candidate paths are kept once per distinct (source leaf,
+ * destination leaf) pair as directed link ids; a flow's route is the pair plus a path
+ * index, so a million flows cost a few bytes each. */
+#ifndef TS_ROUTING_INTERNAL_H
+#define TS_ROUTING_INTERNAL_H
+
+#include "topo-sched/routing.h"
+
+/* Candidate paths of one leaf pair: npaths paths of `hops` directed links each, stored
+ * from links[off]. hops is 0 for a pair of equal leaves (one path, no fabric link). */
+typedef struct ts_pair {
+    uint32_t a, b;      /* leaf switch indices */
+    uint32_t off;       /* into cache->links */
+    uint32_t soff;      /* into cache->sw: npaths * (hops + 1) switches */
+    uint32_t npaths;
+    uint32_t hops;
+} ts_pair;
+
+typedef struct ts_pathcache {
+    ts_pair *pairs;
+    uint32_t npairs;
+    size_t pairs_cap;
+    uint32_t *links;    /* npaths * hops per pair */
+    size_t nlinks, links_cap;
+    uint32_t *sw;       /* npaths * (hops + 1) per pair */
+    size_t nsw, sw_cap;
+    uint32_t *slots;    /* open addressing on (a, b): pair id + 1 */
+    size_t nslots;
+    tsched_path *scratch; /* listing buffer, reused across pairs */
+    size_t scratch_cap;
+} ts_pathcache;
+
+void ts_pathcache_init(ts_pathcache *c);
+void ts_pathcache_free(ts_pathcache *c);
+/* Id of the pair (a, b), listing its surviving paths from `t` on first use. */
+tsched_status ts_pathcache_get(uint32_t *id, ts_pathcache *c, const tsched_topology *t, uint32_t a, uint32_t b);
+
+/* The NIC leaves of every flow resolved into pair ids; errors name the flow. */
+tsched_status ts_flows_pairs(uint32_t *pair_of, ts_pathcache *c, const tsched_topology *t, const tsched_flows *f);
+
+struct tsched_router {
+    const tsched_topology *t;
+    uint64_t version;    /* of t when the cache was filled */
+    ts_pathcache cache;
+};
+
+struct tsched_routes {
+    uint32_t n;          /* flows */
+    /* while computing: candidates in the router's cache */
+    ts_pathcache *cache; /* borrowed; NULL once the result is final */
+    uint32_t *pair;      /* per flow: pair id */
+    uint32_t *pidx;      /* per flow: path index within the pair */
+    /* the result, per flow, independent of the cache */
+    uint8_t *hops;       /* trunk hops of the chosen path (0: same leaf) */
+    uint32_t *plinks;    /* 4 per flow: directed link ids */
+    uint32_t *psw;       /* 5 per flow: switches */
+    uint32_t nlinks;     /* 2 * trunks */
+    uint32_t *load;      /* flows per directed link */
+    double *rate;        /* per flow, Gbit/s */
+    uint32_t max_load;
+    double min_rate;
+    int has_rates;       /* 0 with TSCHED_ROUTE_NO_RATES */
+    uint32_t moved;
+    tsched_route_algo algo;
+    const char *status;
+    double solve_ms;
+};
+
+/* Links of flow i's final path (count in *hops). */
+static inline const uint32_t *ts_route_links(const tsched_routes *r, uint32_t i, uint32_t *hops)
+{
+    *hops = r->hops[i];
+    return r->plinks + 4 * (size_t)i;
+}
+
+/* Index of the least loaded path of pair p (busiest link first, ties to the first). */
+static inline uint32_t ts_least_loaded(const ts_pathcache *c, const ts_pair *p, const uint32_t *load, uint32_t *value)
+{
+    const uint32_t *l = c->links + p->off;
+    uint32_t best = 0, bestv = UINT32_MAX;
+    for (uint32_t k = 0; k < p->npaths; k++, l += p->hops) {
+        uint32_t v = 0;
+        for (uint32_t h = 0; h < p->hops; h++)
+            if (load[l[h]] > v)
+                v = load[l[h]];
+        if (v < bestv) {
+            bestv = v;
+            best = k;
+        }
+    }
+    if (value)
+        *value = bestv;
+    return best;
+}
+
+/* Algorithms: fill r->pidx (r->pair, r->load zeroed, cache ready). */
+tsched_status ts_route_greedy(tsched_routes *r, const tsched_flows *f, uint32_t threads);
+tsched_status ts_route_ecmp(tsched_routes *r, const tsched_flows *f, uint64_t seed);
+tsched_status ts_route_balanced_ecmp(tsched_routes *r, const tsched_flows *f, uint64_t seed);
+/* *optimal = 1 when the largest trunk load is proven minimal. */
+tsched_status ts_route_ilp(tsched_routes *r, const tsched_flows *f, uint32_t time_limit_ms, int *optimal);
+
+/* Max-min fair rates for routes already chosen. */
+tsched_status ts_route_rates(tsched_routes *r, const tsched_topology *t, const tsched_flows *f);
+
+#endif

@@ -1,0 +1,387 @@
+/* The flow set (struct of arrays, see flows_internal.h), pattern names, and
+ * `tsched.flows.v1` (DESIGN 5.4). The writer streams text instead of building a jansson
+ * tree: a tree costs several hundred bytes per flow, which matters at a million flows.
+ * Scalars are still formatted by jansson, so the bytes are those ts_json_dump() would
+ * give for the same document. */
+#include <float.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../common/alloc.h"
+#include "../common/json.h"
+#include "flows_internal.h"
+
+#define FLOWS_FORMAT "tsched.flows.v1"
+
+/* ---- pattern names ---- */
+
+static const char *const pattern_names[] = {"dp-ring", "dp-hd", "pp", "alltoall"};
+#define NPATTERNS (sizeof pattern_names / sizeof pattern_names[0])
+
+const char *tsched_pattern_name(tsched_pattern pattern)
+{
+    return (unsigned)pattern < NPATTERNS ? pattern_names[pattern] : "?";
+}
+
+tsched_status tsched_pattern_from_name(tsched_pattern *pattern, const char *name)
+{
+    if (!pattern)
+        return ts_error(TSCHED_E_INVALID, "tsched_pattern_from_name: pattern is NULL");
+    for (unsigned i = 0; name && i < NPATTERNS; i++)
+        if (strcmp(name, pattern_names[i]) == 0) {
+            *pattern = (tsched_pattern)i;
+            return TSCHED_OK;
+        }
+    return ts_error(TSCHED_E_FORMAT, "pattern: unknown pattern \"%s\"; expected dp-ring, dp-hd, pp or alltoall",
+                    name ? name : "(null)");
+}
+
+/* ---- storage ---- */
+
+tsched_status tsched_flows_new(tsched_flows **out)
+{
+    if (!out)
+        return ts_error(TSCHED_E_INVALID, "tsched_flows_new: out is NULL");
+    tsched_flows *f = ts_calloc(1, sizeof *f);
+    if (!(*out = f))
+        return TSCHED_E_NOMEM;
+    ts_strtab_init(&f->jobs);
+    f->last_job = UINT32_MAX;
+    return TSCHED_OK;
+}
+
+void tsched_flows_free(tsched_flows *f)
+{
+    if (!f)
+        return;
+    free(f->src);
+    free(f->dst);
+    free(f->src_nic);
+    free(f->dst_nic);
+    free(f->gbits);
+    free(f->job);
+    ts_strtab_free(&f->jobs);
+    free(f);
+}
+
+/* Grow one column to `cap` entries. On failure the column keeps its old block, which is
+ * still at least f->cap long, so the set stays consistent. */
+static tsched_status grow_column(void **col, uint32_t cap, size_t size)
+{
+    void *p = ts_realloc(*col, cap, size);
+    if (!p)
+        return TSCHED_E_NOMEM;
+    *col = p;
+    return TSCHED_OK;
+}
+
+tsched_status ts_flows_reserve(tsched_flows *f, uint64_t extra)
+{
+    uint64_t need = (uint64_t)f->n + extra;
+    if (need > TS_FLOWS_MAX)
+        return ts_error(TSCHED_E_TOO_LARGE, "flows: %llu flows would exceed the limit of %u",
+                        (unsigned long long)need, (unsigned)TS_FLOWS_MAX);
+    if (need <= f->cap)
+        return TSCHED_OK;
+    uint64_t ncap = f->cap ? f->cap : 64;
+    while (ncap < need)
+        ncap *= 2; /* amortised O(1) adds */
+    if (ncap > TS_FLOWS_MAX)
+        ncap = TS_FLOWS_MAX;
+    uint32_t c = (uint32_t)ncap;
+    tsched_status st;
+    if ((st = grow_column((void **)&f->src, c, sizeof *f->src)) ||
+        (st = grow_column((void **)&f->dst, c, sizeof *f->dst)) ||
+        (st = grow_column((void **)&f->src_nic, c, sizeof *f->src_nic)) ||
+        (st = grow_column((void **)&f->dst_nic, c, sizeof *f->dst_nic)) ||
+        (st = grow_column((void **)&f->gbits, c, sizeof *f->gbits)) ||
+        (st = grow_column((void **)&f->job, c, sizeof *f->job)))
+        return st;
+    f->cap = c;
+    return TSCHED_OK;
+}
+
+tsched_status ts_flows_job_id(uint32_t *id, tsched_flows *f, const char *job)
+{
+    if (!job) {
+        *id = UINT32_MAX;
+        return TSCHED_OK;
+    }
+    if (!*job)
+        return ts_error(TSCHED_E_INVALID, "job: empty name; pass NULL for a flow without a job");
+    if (f->last_job != UINT32_MAX && strcmp(job, ts_strtab_str(&f->jobs, f->last_job)) == 0) {
+        *id = f->last_job;
+        return TSCHED_OK;
+    }
+    tsched_status st = ts_strtab_intern(&f->jobs, job, id, NULL);
+    if (st == TSCHED_OK)
+        f->last_job = *id;
+    return st;
+}
+
+void ts_flows_push(tsched_flows *f, uint32_t job, uint32_t src, uint32_t src_nic, uint32_t dst, uint32_t dst_nic,
+                   double gbits)
+{
+    uint32_t i = f->n++;
+    f->src[i] = src;
+    f->dst[i] = dst;
+    f->src_nic[i] = (uint16_t)src_nic;
+    f->dst_nic[i] = (uint16_t)dst_nic;
+    f->gbits[i] = gbits;
+    f->job[i] = job;
+}
+
+tsched_status tsched_flows_add(uint32_t *index, tsched_flows *f, const char *job, uint32_t src, uint32_t src_nic,
+                               uint32_t dst, uint32_t dst_nic, double gbits)
+{
+    if (!f)
+        return ts_error(TSCHED_E_INVALID, "tsched_flows_add: flows is NULL");
+    if (!isfinite(gbits) || gbits <= 0)
+        return ts_error(TSCHED_E_RANGE, "gbits: %g is not a finite positive number", gbits);
+    if (src_nic > TS_FLOWS_MAX_NIC)
+        return ts_error(TSCHED_E_RANGE, "src_nic: %u is out of range [0, %u]", src_nic, TS_FLOWS_MAX_NIC);
+    if (dst_nic > TS_FLOWS_MAX_NIC)
+        return ts_error(TSCHED_E_RANGE, "dst_nic: %u is out of range [0, %u]", dst_nic, TS_FLOWS_MAX_NIC);
+    if (src == dst && src_nic == dst_nic)
+        return ts_error(TSCHED_E_INVALID, "dst: flow from node %u NIC %u to itself", src, src_nic);
+    tsched_status st;
+    uint32_t id;
+    if ((st = ts_flows_reserve(f, 1)) || (st = ts_flows_job_id(&id, f, job)))
+        return st;
+    if (index)
+        *index = f->n;
+    ts_flows_push(f, id, src, src_nic, dst, dst_nic, gbits);
+    return TSCHED_OK;
+}
+
+uint32_t tsched_flows_count(const tsched_flows *f) { return f ? f->n : 0; }
+uint32_t tsched_flows_src(const tsched_flows *f, uint32_t i) { return f && i < f->n ? f->src[i] : 0; }
+uint32_t tsched_flows_dst(const tsched_flows *f, uint32_t i) { return f && i < f->n ? f->dst[i] : 0; }
+uint32_t tsched_flows_src_nic(const tsched_flows *f, uint32_t i) { return f && i < f->n ? f->src_nic[i] : 0; }
+uint32_t tsched_flows_dst_nic(const tsched_flows *f, uint32_t i) { return f && i < f->n ? f->dst_nic[i] : 0; }
+double tsched_flows_gbits(const tsched_flows *f, uint32_t i) { return f && i < f->n ? f->gbits[i] : 0; }
+
+const char *tsched_flows_job(const tsched_flows *f, uint32_t i)
+{
+    if (!f || i >= f->n || f->job[i] == UINT32_MAX)
+        return NULL;
+    return ts_strtab_str(&f->jobs, f->job[i]);
+}
+
+/* ---- reading ---- */
+
+/* A node name field resolved in the fabric, and its NIC field checked against the node. */
+static tsched_status read_end(uint32_t *node, uint32_t *nic, const json_t *o, const char *where, const char *key,
+                              const char *nic_key, const tsched_topology *t)
+{
+    const char *name;
+    tsched_status st;
+    if ((st = ts_json_str(&name, o, where, key, 1)) != TSCHED_OK)
+        return st;
+    *node = tsched_topology_find_node(t, name);
+    if (*node == TSCHED_NONE)
+        return ts_error(TSCHED_E_NOT_FOUND, "%s.%s: unknown node \"%s\" (not in fabric \"%s\")", where, key, name,
+                        tsched_topology_name(t));
+    *nic = 0;
+    if ((st = ts_json_u32(nic, o, where, nic_key, 0, 0, UINT32_MAX)) != TSCHED_OK)
+        return st;
+    uint32_t nics = tsched_topology_node_nics(t, *node);
+    if (*nic >= nics)
+        return ts_error(TSCHED_E_RANGE, "%s.%s: %u is out of range; node \"%s\" has %u NIC%s (0..%u)", where,
+                        nic_key, *nic, name, nics, nics == 1 ? "" : "s", nics - 1);
+    return TSCHED_OK;
+}
+
+static tsched_status read_doc(tsched_flows *f, const tsched_topology *t, const json_t *root)
+{
+    tsched_status st;
+    const json_t *arr;
+    if ((st = ts_json_check_format(root, FLOWS_FORMAT)) || (st = ts_json_arr(&arr, root, "", "flows", 1)) ||
+        (st = ts_flows_reserve(f, json_array_size(arr))))
+        return st;
+    char where[40];
+    for (size_t i = 0; i < json_array_size(arr); i++) {
+        const json_t *o = json_array_get(arr, i);
+        snprintf(where, sizeof where, "flows[%zu]", i);
+        if (!json_is_object(o))
+            return ts_error(TSCHED_E_TYPE, "%s: expected an object, got %s", where, ts_json_type_name(o));
+        const char *job = NULL;
+        uint32_t src, dst, src_nic, dst_nic, id;
+        double gbits = 1;
+        if ((st = ts_json_str(&job, o, where, "job", 0)) ||
+            (st = read_end(&src, &src_nic, o, where, "src", "src_nic", t)) ||
+            (st = read_end(&dst, &dst_nic, o, where, "dst", "dst_nic", t)) ||
+            (st = ts_json_num(&gbits, o, where, "gbits", 0, 0, 1, DBL_MAX)))
+            return st;
+        if (src == dst && src_nic == dst_nic)
+            return ts_error(TSCHED_E_INVALID, "%s.dst: same node and NIC as src (node \"%s\" NIC %u)", where,
+                            tsched_topology_node_name(t, src), src_nic);
+        if ((st = ts_flows_job_id(&id, f, job)) != TSCHED_OK)
+            return st;
+        ts_flows_push(f, id, src, src_nic, dst, dst_nic, gbits);
+    }
+    return TSCHED_OK;
+}
+
+tsched_status tsched_flows_load_string(tsched_flows **out, const tsched_topology *topo, const char *json, size_t len)
+{
+    if (!out)
+        return ts_error(TSCHED_E_INVALID, "tsched_flows_load_string: out is NULL");
+    *out = NULL;
+    if (!topo || !json)
+        return ts_error(TSCHED_E_INVALID, "tsched_flows_load_string: topology or json is NULL");
+    json_t *root;
+    tsched_flows *f;
+    tsched_status st;
+    if ((st = ts_json_parse(&root, json, len)) != TSCHED_OK)
+        return st;
+    if ((st = tsched_flows_new(&f)) == TSCHED_OK && (st = read_doc(f, topo, root)) != TSCHED_OK) {
+        tsched_flows_free(f);
+        f = NULL;
+    }
+    json_decref(root);
+    *out = f;
+    return st;
+}
+
+tsched_status tsched_flows_load_file(tsched_flows **out, const tsched_topology *topo, const char *path)
+{
+    if (!out)
+        return ts_error(TSCHED_E_INVALID, "tsched_flows_load_file: out is NULL");
+    *out = NULL;
+    if (!topo || !path)
+        return ts_error(TSCHED_E_INVALID, "tsched_flows_load_file: topology or path is NULL");
+    char *buf;
+    size_t len;
+    tsched_status st = ts_read_file(&buf, &len, path);
+    if (st != TSCHED_OK)
+        return st;
+    st = tsched_flows_load_string(out, topo, buf, len);
+    free(buf);
+    return st == TSCHED_OK ? st : ts_error_prefix(st, strcmp(path, "-") == 0 ? "<stdin>" : path);
+}
+
+/* ---- writing ---- */
+
+typedef struct sbuf {
+    char *p;
+    size_t len, cap;
+} sbuf;
+
+static tsched_status put(sbuf *b, const char *s, size_t n)
+{
+    tsched_status st = TS_GROW(b->p, b->cap, b->len + n + 1);
+    if (st != TSCHED_OK)
+        return st;
+    memcpy(b->p + b->len, s, n);
+    b->len += n;
+    b->p[b->len] = '\0';
+    return TSCHED_OK;
+}
+
+static tsched_status puts_(sbuf *b, const char *s) { return put(b, s, strlen(s)); }
+
+/* A scalar exactly as ts_json_dump() formats it inside a document. Takes `v`. */
+static tsched_status put_scalar(sbuf *b, json_t *v)
+{
+    if (!v)
+        return ts_error(TSCHED_E_NOMEM, "out of memory building JSON");
+    char *s = json_dumps(v, JSON_ENCODE_ANY | JSON_REAL_PRECISION(17));
+    json_decref(v);
+    if (!s)
+        return ts_error(TSCHED_E_NOMEM, "out of memory writing JSON");
+    tsched_status st = puts_(b, s);
+    free(s);
+    return st;
+}
+
+/* JSON text of a name, cached by index: a fabric's names repeat across many flows. */
+static tsched_status quoted(const char **out, char **cache, const char *name)
+{
+    if (!*cache) {
+        json_t *v = json_string(name);
+        if (!v)
+            return ts_error(TSCHED_E_INVALID, "name \"%s\" is not valid UTF-8", name);
+        *cache = json_dumps(v, JSON_ENCODE_ANY);
+        json_decref(v);
+        if (!*cache)
+            return ts_error(TSCHED_E_NOMEM, "out of memory writing JSON");
+    }
+    *out = *cache;
+    return TSCHED_OK;
+}
+
+static tsched_status put_field(sbuf *b, const char *key, const char *value, int last)
+{
+    tsched_status st;
+    if ((st = puts_(b, "      \"")) || (st = puts_(b, key)) || (st = puts_(b, "\": ")) || (st = puts_(b, value)))
+        return st;
+    return puts_(b, last ? "\n" : ",\n");
+}
+
+static tsched_status check_end(const tsched_flows *f, const tsched_topology *t, uint32_t i, int dst)
+{
+    uint32_t node = dst ? f->dst[i] : f->src[i], nic = dst ? f->dst_nic[i] : f->src_nic[i];
+    uint32_t nn = tsched_topology_num_nodes(t);
+    if (node >= nn)
+        return ts_error(TSCHED_E_INVALID, "flows[%u].%s: node %u does not exist in fabric \"%s\" (%u nodes)", i,
+                        dst ? "dst" : "src", node, tsched_topology_name(t), nn);
+    if (nic >= tsched_topology_node_nics(t, node))
+        return ts_error(TSCHED_E_INVALID, "flows[%u].%s: NIC %u does not exist; node \"%s\" has %u NICs", i,
+                        dst ? "dst_nic" : "src_nic", nic, tsched_topology_node_name(t, node),
+                        tsched_topology_node_nics(t, node));
+    return TSCHED_OK;
+}
+
+tsched_status tsched_flows_to_json(char **out, const tsched_flows *f, const tsched_topology *t)
+{
+    if (!out)
+        return ts_error(TSCHED_E_INVALID, "tsched_flows_to_json: out is NULL");
+    *out = NULL;
+    if (!f || !t)
+        return ts_error(TSCHED_E_INVALID, "tsched_flows_to_json: flows or topology is NULL");
+    tsched_status st = TSCHED_OK;
+    uint32_t nn = tsched_topology_num_nodes(t), nj = ts_strtab_count(&f->jobs);
+    char **node_txt = ts_calloc(nn ? nn : 1, sizeof *node_txt), **job_txt = ts_calloc(nj ? nj : 1, sizeof *job_txt);
+    sbuf b = {NULL, 0, 0};
+    if (!node_txt || !job_txt) {
+        st = TSCHED_E_NOMEM;
+        goto out;
+    }
+    /* the layout of JSON_INDENT(2): objects and arrays open a line, empty ones stay "[]" */
+    if ((st = puts_(&b, "{\n  \"format\": \"" FLOWS_FORMAT "\",\n  \"flows\": [")))
+        goto out;
+    for (uint32_t i = 0; i < f->n; i++) {
+        const char *src, *dst, *job = NULL;
+        char num[2][16];
+        if ((st = check_end(f, t, i, 0)) || (st = check_end(f, t, i, 1)) ||
+            (st = quoted(&src, &node_txt[f->src[i]], tsched_topology_node_name(t, f->src[i]))) ||
+            (st = quoted(&dst, &node_txt[f->dst[i]], tsched_topology_node_name(t, f->dst[i]))) ||
+            (f->job[i] != UINT32_MAX &&
+             (st = quoted(&job, &job_txt[f->job[i]], ts_strtab_str(&f->jobs, f->job[i])))))
+            goto out;
+        snprintf(num[0], sizeof num[0], "%u", (unsigned)f->src_nic[i]);
+        snprintf(num[1], sizeof num[1], "%u", (unsigned)f->dst_nic[i]);
+        if ((st = puts_(&b, i ? ",\n    {\n" : "\n    {\n")) || (job && (st = put_field(&b, "job", job, 0))) ||
+            (st = put_field(&b, "src", src, 0)) || (st = put_field(&b, "dst", dst, 0)) ||
+            (st = put_field(&b, "src_nic", num[0], 0)) || (st = put_field(&b, "dst_nic", num[1], 0)) ||
+            (st = puts_(&b, "      \"gbits\": ")) || (st = put_scalar(&b, json_real(f->gbits[i]))) ||
+            (st = puts_(&b, "\n    }")))
+            goto out;
+    }
+    if ((st = puts_(&b, f->n ? "\n  ]\n}" : "]\n}")))
+        goto out;
+    *out = b.p;
+    b.p = NULL;
+out:
+    for (uint32_t i = 0; node_txt && i < nn; i++)
+        free(node_txt[i]);
+    for (uint32_t i = 0; job_txt && i < nj; i++)
+        free(job_txt[i]);
+    free(node_txt);
+    free(job_txt);
+    free(b.p);
+    return st;
+}

@@ -1,0 +1,1926 @@
+/* Routing suite: greedy (Algorithm 1 of "Routing for Large ML Models") replayed path by
+ * path, its 2-approximation (Theorem 2) against an exact optimum found here by exhaustive
+ * search, leaf-wise permutation traffic (vClos Def. 1) routed without contention, max-min
+ * fair rates certified link by link, ECMP and balanced ECMP, the component-parallel run,
+ * failures and re-routing, tsched.routes.v1 and the error paths. Every reference is
+ * computed here from the public topology API (tsched_topology_paths and the getters),
+ * never from the routing code's own answers. */
+#include <jansson.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "test_util.h"
+
+/* ---- helpers ------------------------------------------------------------------------- */
+
+/* splitmix64: the test's own seeded randomness. */
+typedef struct trng {
+    uint64_t s;
+} trng;
+
+static uint64_t rnext(trng *r)
+{
+    uint64_t z = (r->s += 0x9e3779b97f4a7c15ULL);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return z ^ (z >> 31);
+}
+
+static uint32_t rbelow(trng *r, uint32_t n) { return n ? (uint32_t)(rnext(r) % n) : 0; }
+
+static void shuffle(trng *r, uint32_t *a, uint32_t n)
+{
+    for (uint32_t i = n; i > 1; i--) {
+        uint32_t j = rbelow(r, i), t = a[i - 1];
+        a[i - 1] = a[j];
+        a[j] = t;
+    }
+}
+
+/* A permutation of 0..n-1 without fixed points (n >= 2). */
+static void derangement(trng *r, uint32_t *a, uint32_t n)
+{
+    for (;;) {
+        for (uint32_t i = 0; i < n; i++)
+            a[i] = i;
+        shuffle(r, a, n);
+        uint32_t fixed = 0;
+        for (uint32_t i = 0; i < n; i++)
+            fixed += a[i] == i;
+        if (!fixed)
+            return;
+    }
+}
+
+static tsched_topology *gen_ls(uint32_t L, uint32_t S, uint32_t npl, uint32_t gpus, uint32_t nics, double over,
+                               uint32_t uplinks)
+{
+    tsched_gen_params p;
+    tsched_topology_params_init(&p, TSCHED_GEN_LEAF_SPINE);
+    p.leaves = L;
+    p.spines = S;
+    p.nodes_per_leaf = npl;
+    p.gpus_per_node = gpus;
+    p.nics_per_node = nics;
+    p.oversubscription = over;
+    p.uplinks = uplinks;
+    tsched_topology *t = NULL;
+    ck_assert_ok(tsched_topology_generate(&t, &p));
+    return t;
+}
+
+static tsched_topology *gen_c3(uint32_t P, uint32_t lpp, uint32_t spp, uint32_t C, uint32_t npl, uint32_t nics,
+                               double over)
+{
+    tsched_gen_params p;
+    tsched_topology_params_init(&p, TSCHED_GEN_CLOS3);
+    p.pods = P;
+    p.leaves_per_pod = lpp;
+    p.spines_per_pod = spp;
+    p.cores = C;
+    p.nodes_per_leaf = npl;
+    p.gpus_per_node = nics;
+    p.nics_per_node = nics;
+    p.oversubscription = over;
+    tsched_topology *t = NULL;
+    ck_assert_ok(tsched_topology_generate(&t, &p));
+    return t;
+}
+
+static tsched_flows *flows_new(void)
+{
+    tsched_flows *f = NULL;
+    ck_assert_ok(tsched_flows_new(&f));
+    return f;
+}
+
+static void add(tsched_flows *f, uint32_t s, uint32_t sn, uint32_t d, uint32_t dn)
+{
+    ck_assert_ok(tsched_flows_add(NULL, f, "job", s, sn, d, dn, 1.0));
+}
+
+static tsched_routes *route(const tsched_topology *t, const tsched_flows *f, tsched_route_algo algo, uint64_t seed,
+                            uint32_t threads)
+{
+    tsched_route_options o;
+    tsched_route_options_init(&o);
+    o.algo = algo;
+    o.seed = seed;
+    o.threads = threads;
+    tsched_routes *r = NULL;
+    ck_assert_ok(tsched_route(&r, t, f, &o));
+    ck_assert_ptr_nonnull(r);
+    ck_assert_uint_eq(tsched_routes_count(r), tsched_flows_count(f));
+    ck_assert_int_eq(tsched_routes_algo(r), algo);
+    return r;
+}
+
+static int path_eq(const tsched_path *a, const tsched_path *b)
+{
+    if (a->nswitches != b->nswitches)
+        return 0;
+    for (uint32_t i = 0; i < a->nswitches; i++)
+        if (a->switches[i] != b->switches[i] || (i + 1 < a->nswitches && a->links[i] != b->links[i]))
+            return 0;
+    return 1;
+}
+
+static void path_str(char *buf, size_t n, const tsched_topology *t, const tsched_path *p)
+{
+    size_t k = 0;
+    buf[0] = '\0';
+    for (uint32_t i = 0; i < p->nswitches && i < 5 && k < n; i++)
+        k += (size_t)snprintf(buf + k, n - k, "%s%s", i ? ">" : "", tsched_topology_switch_name(t, p->switches[i]));
+}
+
+/* The equal-cost candidates of one flow, from the topology (not from routing). */
+typedef struct cands {
+    size_t n;
+    tsched_path *p;
+} cands;
+
+static cands flow_cands(const tsched_topology *t, const tsched_flows *f, uint32_t i)
+{
+    cands c = {0, NULL};
+    uint32_t s = tsched_flows_src(f, i), d = tsched_flows_dst(f, i);
+    uint32_t sn = tsched_flows_src_nic(f, i), dn = tsched_flows_dst_nic(f, i);
+    size_t n = 0;
+    tsched_status st = tsched_topology_paths(NULL, 0, &n, t, s, sn, d, dn);
+    ck_assert_msg(st == TSCHED_OK || st == TSCHED_E_BUFFER, "paths: %s", tsched_last_error());
+    c.p = malloc((n ? n : 1) * sizeof *c.p);
+    ck_assert_ptr_nonnull(c.p);
+    if (n)
+        ck_assert_ok(tsched_topology_paths(c.p, n, &c.n, t, s, sn, d, dn));
+    return c;
+}
+
+static cands *all_cands(const tsched_topology *t, const tsched_flows *f)
+{
+    uint32_t n = tsched_flows_count(f);
+    cands *c = malloc((n ? n : 1) * sizeof *c);
+    ck_assert_ptr_nonnull(c);
+    for (uint32_t i = 0; i < n; i++)
+        c[i] = flow_cands(t, f, i);
+    return c;
+}
+
+static void free_cands(cands *c, uint32_t n)
+{
+    for (uint32_t i = 0; c && i < n; i++)
+        free(c[i].p);
+    free(c);
+}
+
+static int cand_index(const cands *c, const tsched_path *p)
+{
+    for (size_t k = 0; k < c->n; k++)
+        if (path_eq(&c->p[k], p))
+            return (int)k;
+    return -1;
+}
+
+/* Busiest directed trunk of a path under `load`. */
+static uint32_t busiest(const tsched_path *p, const uint32_t *load)
+{
+    uint32_t v = 0;
+    for (uint32_t h = 0; h + 1 < p->nswitches; h++)
+        if (load[p->links[h]] > v)
+            v = load[p->links[h]];
+    return v;
+}
+
+static void add_load(uint32_t *load, const tsched_path *p, int delta)
+{
+    for (uint32_t h = 0; h + 1 < p->nswitches; h++)
+        load[p->links[h]] = (uint32_t)((int)load[p->links[h]] + delta);
+}
+
+static tsched_path *routed_paths(const tsched_routes *r)
+{
+    uint32_t n = tsched_routes_count(r);
+    tsched_path *p = malloc((n ? n : 1) * sizeof *p);
+    ck_assert_ptr_nonnull(p);
+    for (uint32_t i = 0; i < n; i++)
+        ck_assert_ok(tsched_routes_path(&p[i], r, i));
+    return p;
+}
+
+/* Every chosen path is one of the flow's candidates; the per-link counts and their maximum
+ * agree with counts made here from the paths. Returns the maximum. */
+static uint32_t check_consistent(const tsched_routes *r, const tsched_topology *t, const cands *c)
+{
+    uint32_t n = tsched_routes_count(r), nl = 2 * tsched_topology_num_trunks(t), mx = 0;
+    uint32_t *load = calloc(nl ? nl : 1, sizeof *load);
+    ck_assert_ptr_nonnull(load);
+    for (uint32_t i = 0; i < n; i++) {
+        tsched_path p;
+        ck_assert_ok(tsched_routes_path(&p, r, i));
+        ck_assert_msg(cand_index(&c[i], &p) >= 0, "flow %u: path is not one of its %zu candidates", i, c[i].n);
+        add_load(load, &p, 1);
+    }
+    for (uint32_t l = 0; l < nl; l++) {
+        ck_assert_msg(tsched_routes_link_flows(r, l) == load[l], "link %u: routes say %u flows, paths give %u", l,
+                      tsched_routes_link_flows(r, l), load[l]);
+        if (load[l] > mx)
+            mx = load[l];
+    }
+    ck_assert_uint_eq(tsched_routes_max_link_flows(r), mx);
+    free(load);
+    return mx;
+}
+
+/* Dense leaf ids (0..L-1) of the switch index space. */
+static uint32_t *leaf_ids(const tsched_topology *t, uint32_t *nleaves)
+{
+    uint32_t ns = tsched_topology_num_switches(t), k = 0;
+    uint32_t *id = malloc(ns * sizeof *id);
+    ck_assert_ptr_nonnull(id);
+    for (uint32_t s = 0; s < ns; s++)
+        id[s] = tsched_topology_switch_tier(t, s) == TSCHED_TIER_LEAF ? k++ : UINT32_MAX;
+    *nleaves = k;
+    return id;
+}
+
+static void check_greedy_replay(const tsched_routes *r, const tsched_topology *t, const tsched_flows *f,
+                                const cands *c);
+
+/* ---- exact optimum of the largest directed trunk load, by search ------------------------ */
+
+typedef struct opt_search {
+    uint32_t m;            /* flows that cross the fabric */
+    const cands **c;       /* their candidates, in search order */
+    const uint32_t *sl;    /* their dense source / destination leaves */
+    const uint32_t *dl;
+    uint32_t nleaves, nlinks, T;
+    uint32_t *load, *pick;
+    uint32_t *rem_out, *rem_in; /* flows not yet placed, per leaf */
+    uint32_t **up, **dn;        /* per leaf: the first (last) links any of its flows can use */
+    uint32_t *nup, *ndn;
+    uint64_t nodes;
+} opt_search;
+
+/* A necessary condition: the flows still to place from (to) every leaf fit in the room
+ * left below T on the links they could leave (enter) by. */
+static int room_ok(const opt_search *s)
+{
+    for (uint32_t a = 0; a < s->nleaves; a++) {
+        uint64_t room = 0;
+        if (s->rem_out[a]) {
+            for (uint32_t k = 0; k < s->nup[a]; k++)
+                room += s->T - s->load[s->up[a][k]];
+            if (room < s->rem_out[a])
+                return 0;
+        }
+        room = 0;
+        if (s->rem_in[a]) {
+            for (uint32_t k = 0; k < s->ndn[a]; k++)
+                room += s->T - s->load[s->dn[a][k]];
+            if (room < s->rem_in[a])
+                return 0;
+        }
+    }
+    return 1;
+}
+
+static int dfs(opt_search *s, uint32_t k)
+{
+    if (k == s->m)
+        return 1;
+    ck_assert_msg(++s->nodes < 50000000ULL, "optimum search too large: shrink the instances");
+    const cands *c = s->c[k];
+    /* flows of one leaf pair are interchangeable: their path indices never decrease */
+    size_t first = k > 0 && s->c[k - 1] == c ? s->pick[k - 1] : 0;
+    s->rem_out[s->sl[k]]--;
+    s->rem_in[s->dl[k]]--;
+    int found = 0;
+    for (size_t q = first; q < c->n && !found; q++) {
+        const tsched_path *p = &c->p[q];
+        if (busiest(p, s->load) + 1 > s->T)
+            continue;
+        add_load(s->load, p, 1);
+        s->pick[k] = (uint32_t)q;
+        if (room_ok(s))
+            found = dfs(s, k + 1);
+        add_load(s->load, p, -1);
+    }
+    s->rem_out[s->sl[k]]++;
+    s->rem_in[s->dl[k]]++;
+    return found;
+}
+
+static int u32_in(const uint32_t *a, uint32_t n, uint32_t v)
+{
+    for (uint32_t i = 0; i < n; i++)
+        if (a[i] == v)
+            return 1;
+    return 0;
+}
+
+/*
+ * The smallest possible largest directed trunk load over all path choices. Flows of one
+ * leaf pair share one candidate list (flow_cands is called once per pair), which the search
+ * uses to skip permutations of identical flows. Small instances are also enumerated
+ * outright, every combination, and the two answers must agree. `ub` is a load known to be
+ * reachable.
+ */
+static uint32_t exact_opt(const tsched_topology *t, const tsched_flows *f, uint32_t ub, uint64_t *enumerated)
+{
+    uint32_t n = tsched_flows_count(f), nleaves;
+    uint32_t *lid = leaf_ids(t, &nleaves);
+    uint32_t nl = 2 * tsched_topology_num_trunks(t);
+    /* one candidate list per leaf pair */
+    cands **pair = calloc((size_t)nleaves * nleaves, sizeof *pair);
+    uint32_t *fs = malloc((n ? n : 1) * sizeof *fs), *fd = malloc((n ? n : 1) * sizeof *fd);
+    ck_assert(pair && fs && fd);
+    uint32_t m = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        uint32_t a = lid[tsched_topology_node_nic_leaf(t, tsched_flows_src(f, i), tsched_flows_src_nic(f, i))];
+        uint32_t b = lid[tsched_topology_node_nic_leaf(t, tsched_flows_dst(f, i), tsched_flows_dst_nic(f, i))];
+        cands **slot = &pair[(size_t)a * nleaves + b];
+        if (!*slot) {
+            *slot = malloc(sizeof **slot);
+            ck_assert_ptr_nonnull(*slot);
+            **slot = flow_cands(t, f, i);
+            ck_assert_uint_gt((*slot)->n, 0);
+        }
+        if ((*slot)->p[0].nswitches > 1) {
+            fs[m] = a;
+            fd[m] = b;
+            m++;
+        }
+    }
+    /* search order: grouped by leaf pair */
+    opt_search s;
+    memset(&s, 0, sizeof s);
+    s.m = m;
+    s.nleaves = nleaves;
+    s.nlinks = nl;
+    s.c = malloc((m ? m : 1) * sizeof *s.c);
+    uint32_t *sl = malloc((m ? m : 1) * sizeof *sl), *dl = malloc((m ? m : 1) * sizeof *dl);
+    ck_assert(s.c && sl && dl);
+    uint32_t k = 0;
+    for (uint32_t a = 0; a < nleaves; a++)
+        for (uint32_t b = 0; b < nleaves; b++)
+            for (uint32_t i = 0; i < m; i++)
+                if (fs[i] == a && fd[i] == b) {
+                    s.c[k] = pair[(size_t)a * nleaves + b];
+                    sl[k] = a;
+                    dl[k] = b;
+                    k++;
+                }
+    s.sl = sl;
+    s.dl = dl;
+    s.load = calloc(nl ? nl : 1, sizeof *s.load);
+    s.pick = calloc(m ? m : 1, sizeof *s.pick);
+    s.rem_out = calloc(nleaves, sizeof *s.rem_out);
+    s.rem_in = calloc(nleaves, sizeof *s.rem_in);
+    s.up = calloc(nleaves, sizeof *s.up);
+    s.dn = calloc(nleaves, sizeof *s.dn);
+    s.nup = calloc(nleaves, sizeof *s.nup);
+    s.ndn = calloc(nleaves, sizeof *s.ndn);
+    ck_assert(s.load && s.pick && s.rem_out && s.rem_in && s.up && s.dn && s.nup && s.ndn);
+    for (uint32_t a = 0; a < nleaves; a++) {
+        s.up[a] = malloc((nl ? nl : 1) * sizeof **s.up);
+        s.dn[a] = malloc((nl ? nl : 1) * sizeof **s.dn);
+        ck_assert(s.up[a] && s.dn[a]);
+    }
+    for (uint32_t i = 0; i < m; i++) {
+        s.rem_out[sl[i]]++;
+        s.rem_in[dl[i]]++;
+        for (size_t q = 0; q < s.c[i]->n; q++) {
+            const tsched_path *p = &s.c[i]->p[q];
+            uint32_t u = p->links[0], d = p->links[p->nswitches - 2];
+            if (!u32_in(s.up[sl[i]], s.nup[sl[i]], u))
+                s.up[sl[i]][s.nup[sl[i]]++] = u;
+            if (!u32_in(s.dn[dl[i]], s.ndn[dl[i]], d))
+                s.dn[dl[i]][s.ndn[dl[i]]++] = d;
+        }
+    }
+    uint32_t opt = UINT32_MAX;
+    if (m == 0) {
+        opt = 0;
+    } else {
+        for (uint32_t T = 1; T <= ub && opt == UINT32_MAX; T++) {
+            s.T = T;
+            if (room_ok(&s) && dfs(&s, 0))
+                opt = T;
+        }
+        ck_assert_msg(opt != UINT32_MAX, "no assignment reaches %u, which greedy reached", ub);
+    }
+    /* every combination, when there are few enough */
+    double combos = 1;
+    for (uint32_t i = 0; i < m; i++)
+        combos *= (double)s.c[i]->n;
+    if (m > 0 && combos <= 65536) {
+        uint32_t best = UINT32_MAX;
+        memset(s.load, 0, nl * sizeof *s.load);
+        memset(s.pick, 0, m * sizeof *s.pick);
+        for (uint32_t i = 0; i < m; i++)
+            add_load(s.load, &s.c[i]->p[0], 1);
+        for (;;) {
+            uint32_t mx = 0;
+            for (uint32_t l = 0; l < nl; l++)
+                if (s.load[l] > mx)
+                    mx = s.load[l];
+            if (mx < best)
+                best = mx;
+            uint32_t j = 0;
+            for (; j < m; j++) {
+                add_load(s.load, &s.c[j]->p[s.pick[j]], -1);
+                if (++s.pick[j] < s.c[j]->n) {
+                    add_load(s.load, &s.c[j]->p[s.pick[j]], 1);
+                    break;
+                }
+                s.pick[j] = 0;
+                add_load(s.load, &s.c[j]->p[0], 1);
+            }
+            if (j == m)
+                break;
+        }
+        ck_assert_msg(best == opt, "full enumeration gives %u, the pruned search %u", best, opt);
+        if (enumerated)
+            (*enumerated)++;
+    }
+    for (uint32_t a = 0; a < nleaves; a++) {
+        free(s.up[a]);
+        free(s.dn[a]);
+    }
+    free(s.up);
+    free(s.dn);
+    free(s.nup);
+    free(s.ndn);
+    free(s.load);
+    free(s.pick);
+    free(s.rem_out);
+    free(s.rem_in);
+    free(s.c);
+    free(sl);
+    free(dl);
+    free(fs);
+    free(fd);
+    for (size_t q = 0; q < (size_t)nleaves * nleaves; q++)
+        if (pair[q]) {
+            free(pair[q]->p);
+            free(pair[q]);
+        }
+    free(pair);
+    free(lid);
+    return opt;
+}
+
+/* König: a bipartite multigraph of maximum degree D splits into D matchings, so on a full
+ * leaf-spine fabric with S spines the optimum is max over leaves of ceil(degree / S). */
+static uint32_t konig_bound(const tsched_topology *t, const tsched_flows *f)
+{
+    uint32_t nleaves, n = tsched_flows_count(f), S = tsched_topology_num_tier(t, TSCHED_TIER_SPINE);
+    uint32_t *lid = leaf_ids(t, &nleaves);
+    uint32_t *out = calloc(nleaves, sizeof *out), *in = calloc(nleaves, sizeof *in), best = 0;
+    ck_assert(out && in);
+    for (uint32_t i = 0; i < n; i++) {
+        uint32_t a = lid[tsched_topology_node_nic_leaf(t, tsched_flows_src(f, i), tsched_flows_src_nic(f, i))];
+        uint32_t b = lid[tsched_topology_node_nic_leaf(t, tsched_flows_dst(f, i), tsched_flows_dst_nic(f, i))];
+        if (a != b) {
+            out[a]++;
+            in[b]++;
+        }
+    }
+    for (uint32_t a = 0; a < nleaves; a++) {
+        uint32_t d = out[a] > in[a] ? out[a] : in[a], v = (d + S - 1) / S;
+        if (v > best)
+            best = v;
+    }
+    free(out);
+    free(in);
+    free(lid);
+    return best;
+}
+
+/* Random node pairs (random NICs), never a NIC to itself. */
+static tsched_flows *random_flows(trng *r, const tsched_topology *t, uint32_t nflows)
+{
+    tsched_flows *f = flows_new();
+    uint32_t nn = tsched_topology_num_nodes(t);
+    for (uint32_t i = 0; i < nflows; i++) {
+        uint32_t s, d, sn, dn;
+        do {
+            s = rbelow(r, nn);
+            d = rbelow(r, nn);
+            sn = rbelow(r, tsched_topology_node_nics(t, s));
+            dn = rbelow(r, tsched_topology_node_nics(t, d));
+        } while (s == d && sn == dn);
+        add(f, s, sn, d, dn);
+    }
+    return f;
+}
+
+/* node i -> perm[i] for a random permutation, fixed points skipped. */
+static tsched_flows *permutation_flows(trng *r, const tsched_topology *t)
+{
+    tsched_flows *f = flows_new();
+    uint32_t nn = tsched_topology_num_nodes(t);
+    uint32_t *perm = malloc(nn * sizeof *perm);
+    ck_assert_ptr_nonnull(perm);
+    for (uint32_t i = 0; i < nn; i++)
+        perm[i] = i;
+    shuffle(r, perm, nn);
+    for (uint32_t i = 0; i < nn; i++)
+        if (perm[i] != i)
+            add(f, i, rbelow(r, tsched_topology_node_nics(t, i)), perm[i],
+                rbelow(r, tsched_topology_node_nics(t, perm[i])));
+    free(perm);
+    return f;
+}
+
+/* ---- 1. Theorem 2 ---------------------------------------------------------------------- */
+
+START_TEST(theorem2_greedy_within_twice_opt_ilp_exact)
+{
+    trng r = {20260101};
+    uint32_t instances = 0, strict = 0, gaps = 0;
+    uint64_t enumerated = 0;
+    for (uint32_t k = 0; k < 360; k++) {
+        uint32_t L = 2 + rbelow(&r, 5), S = 2 + rbelow(&r, 3), npl = 1 + rbelow(&r, 4);
+        uint32_t g = 1 + rbelow(&r, 2), nics = 1 + rbelow(&r, 2);
+        uint32_t mode = k % 3; /* 1:1, 2:1 oversubscribed, one uplink per trunk */
+        tsched_topology *t = gen_ls(L, S, npl, g, nics, mode == 1 ? 2.0 : 1.0, mode == 2 ? 1 : 0);
+        tsched_flows *f = (k / 3) % 2 ? permutation_flows(&r, t) : random_flows(&r, t, 1 + rbelow(&r, 30));
+        cands *c = all_cands(t, f);
+        tsched_routes *gr = route(t, f, TSCHED_ROUTE_GREEDY, 1, 1);
+        uint32_t greedy = check_consistent(gr, t, c);
+        ck_assert_str_eq(tsched_routes_status(gr), "ok");
+        uint32_t opt = exact_opt(t, f, greedy, &enumerated);
+        ck_assert_msg(opt == konig_bound(t, f), "instance %u: search optimum %u, Konig bound %u", k, opt,
+                      konig_bound(t, f));
+        ck_assert_msg(greedy <= 2 * opt, "instance %u (%u leaves, %u spines, %u flows): greedy %u > 2 * OPT %u", k, L,
+                      S, tsched_flows_count(f), greedy, opt);
+        tsched_routes *il = route(t, f, TSCHED_ROUTE_ILP, 1, 1);
+        ck_assert_msg(strcmp(tsched_routes_status(il), "optimal") == 0, "instance %u: ILP status %s", k,
+                      tsched_routes_status(il));
+        uint32_t ilp = check_consistent(il, t, c);
+        ck_assert_msg(ilp == opt, "instance %u: ILP %u, exact optimum %u (greedy %u)", k, ilp, opt, greedy);
+        instances++;
+        strict += greedy > opt;
+        gaps += greedy != ilp;
+        tsched_routes_free(gr);
+        tsched_routes_free(il);
+        free_cands(c, tsched_flows_count(f));
+        tsched_flows_free(f);
+        tsched_topology_free(t);
+    }
+    ck_assert_uint_ge(instances, 300);
+    /* the reference must have seen both small and large searches */
+    ck_assert_uint_gt(enumerated, 50);
+    /* and cases where greedy is strictly worse than the optimum (the ILP then improves it) */
+    ck_assert_uint_gt(strict, 0);
+    ck_assert_uint_eq(gaps, strict);
+}
+END_TEST
+
+/* Greedy is not optimal, and Theorem 2's factor 2 is reached (online bipartite edge
+ * colouring). Five leaves of two nodes, two spines; flows in this order:
+ *   f0 leaf0->leaf2: both paths idle -> spine0
+ *   f1 leaf1->leaf4: both idle -> spine0
+ *   f2 leaf1->leaf3: spine0 has leaf1's up link busy -> spine1
+ *   f3 leaf0->leaf3: spine0 (leaf0 up = 1) and spine1 (spine1 down to leaf3 = 1) tie at 1
+ *      -> spine0, whose up link from leaf0 now carries 2.
+ * Every leaf has degree <= 2 = #spines, so the optimum is 1 (f0 spine1, f1 spine0,
+ * f2 spine1, f3 spine0). All NICs differ, so only the trunks (one 400G link each) limit. */
+START_TEST(theorem2_factor_two_is_reached)
+{
+    tsched_topology *t = gen_ls(5, 2, 2, 1, 1, 1.0, 0);
+    ck_assert_double_eq(tsched_topology_trunk_gbps(t, tu_trunk(t, "leaf0", "spine0")), 400.0);
+    tsched_flows *f = flows_new();
+    add(f, 0, 0, 4, 0);
+    add(f, 2, 0, 8, 0);
+    add(f, 3, 0, 6, 0);
+    add(f, 1, 0, 7, 0);
+    cands *c = all_cands(t, f);
+    tsched_routes *gr = route(t, f, TSCHED_ROUTE_GREEDY, 1, 1);
+    check_greedy_replay(gr, t, f, c);
+    uint32_t greedy = check_consistent(gr, t, c);
+    ck_assert_uint_eq(greedy, 2);
+    ck_assert_uint_eq(tsched_routes_link_flows(gr, 2 * tu_trunk(t, "leaf0", "spine0")), 2);
+    ck_assert_uint_eq(exact_opt(t, f, greedy, NULL), 1);
+    ck_assert_uint_eq(konig_bound(t, f), 1);
+    tsched_routes *il = route(t, f, TSCHED_ROUTE_ILP, 1, 1);
+    ck_assert_uint_eq(check_consistent(il, t, c), 1);
+    ck_assert_str_eq(tsched_routes_status(il), "optimal");
+    /* the optimum is worth it: every flow at full NIC speed, against half for f0 and f3 */
+    ck_assert_double_eq_tol(tsched_routes_min_rate(il), 400.0, 1e-9);
+    ck_assert_double_eq_tol(tsched_routes_min_rate(gr), 200.0, 1e-9);
+    tsched_routes_free(gr);
+    tsched_routes_free(il);
+    free_cands(c, 4);
+    tsched_flows_free(f);
+    tsched_topology_free(t);
+}
+END_TEST
+
+/* ---- 2. leaf-wise permutation traffic (vClos Def. 1) -------------------------------------- */
+
+/* Node j of leaf a sends to node j of leaf sigma(a), NIC k to NIC k, leaf by leaf. */
+static tsched_flows *leafwise_flows(const uint32_t *sigma, uint32_t L, uint32_t npl, uint32_t nics,
+                                    const uint32_t *order)
+{
+    tsched_flows *f = flows_new();
+    uint32_t total = L * npl * nics;
+    for (uint32_t x = 0; x < total; x++) {
+        uint32_t y = order ? order[x] : x;
+        uint32_t a = y / (npl * nics), j = (y / nics) % npl, k = y % nics;
+        add(f, a * npl + j, k, sigma[a] * npl + j, k);
+    }
+    return f;
+}
+
+START_TEST(leafwise_permutation_contention_free)
+{
+    trng r = {77};
+    for (uint32_t it = 0; it < 60; it++) {
+        uint32_t L = 2 + rbelow(&r, 7), S = 2 + rbelow(&r, 3), npl = 1 + rbelow(&r, S); /* npl <= S */
+        tsched_topology *t = gen_ls(L, S, npl, 1, 1, 1.0, 0);
+        uint32_t sigma[8];
+        derangement(&r, sigma, L);
+        tsched_flows *f = leafwise_flows(sigma, L, npl, 1, NULL);
+        cands *c = all_cands(t, f);
+        uint32_t n = tsched_flows_count(f);
+        tsched_routes *gr = route(t, f, TSCHED_ROUTE_GREEDY, 1, 1);
+        ck_assert_uint_eq(check_consistent(gr, t, c), 1);
+        ck_assert_uint_eq(exact_opt(t, f, 1, NULL), 1);
+        /* greedy in leaf order is vClos source routing with f_m(i) = i: node slot j of every
+         * leaf leaves through spine j, and every flow runs at its NIC's full speed */
+        for (uint32_t i = 0; i < n; i++) {
+            tsched_path p;
+            ck_assert_ok(tsched_routes_path(&p, gr, i));
+            ck_assert_uint_eq(p.nswitches, 3);
+            ck_assert_uint_eq(p.switches[1], tsched_topology_tier_switch(t, TSCHED_TIER_SPINE, i % npl));
+            ck_assert_double_eq_tol(tsched_routes_rate(gr, i), 400.0, 1e-9);
+        }
+        ck_assert_double_eq_tol(tsched_routes_min_rate(gr), 400.0, 1e-9);
+        tsched_routes *il = route(t, f, TSCHED_ROUTE_ILP, 1, 1);
+        ck_assert_uint_eq(check_consistent(il, t, c), 1);
+        ck_assert_str_eq(tsched_routes_status(il), "optimal");
+        tsched_routes_free(il);
+        tsched_routes_free(gr);
+        free_cands(c, n);
+        tsched_flows_free(f);
+
+        /* any flow order: still no trunk carries two flows */
+        uint32_t order[64];
+        for (uint32_t x = 0; x < L * npl; x++)
+            order[x] = x;
+        shuffle(&r, order, L * npl);
+        f = leafwise_flows(sigma, L, npl, 1, order);
+        c = all_cands(t, f);
+        gr = route(t, f, TSCHED_ROUTE_GREEDY, 1, 1);
+        ck_assert_uint_eq(check_consistent(gr, t, c), 1);
+        tsched_routes_free(gr);
+        free_cands(c, tsched_flows_count(f));
+        tsched_flows_free(f);
+        tsched_topology_free(t);
+    }
+}
+END_TEST
+
+START_TEST(leafwise_permutation_more_flows_than_spines)
+{
+    trng r = {78};
+    for (uint32_t it = 0; it < 40; it++) {
+        uint32_t L = 2 + rbelow(&r, 5), S = 2 + rbelow(&r, 3), npl = 1 + rbelow(&r, 5), nics = 1 + rbelow(&r, 3);
+        if (npl * nics <= S)
+            npl = S + 1; /* more flows per leaf than spines */
+        tsched_topology *t = gen_ls(L, S, npl, nics, nics, it % 2 ? 2.0 : 1.0, 0);
+        uint32_t sigma[8];
+        derangement(&r, sigma, L);
+        uint32_t total = L * npl * nics, *order = malloc(total * sizeof *order);
+        ck_assert_ptr_nonnull(order);
+        for (uint32_t x = 0; x < total; x++)
+            order[x] = x;
+        if (it % 3 == 0)
+            shuffle(&r, order, total);
+        tsched_flows *f = leafwise_flows(sigma, L, npl, nics, order);
+        cands *c = all_cands(t, f);
+        uint32_t want = (npl * nics + S - 1) / S;
+        tsched_routes *gr = route(t, f, TSCHED_ROUTE_GREEDY, 1, 1);
+        ck_assert_msg(check_consistent(gr, t, c) == want, "%u leaves %u spines %u flows per leaf: greedy %u, want %u",
+                      L, S, npl * nics, tsched_routes_max_link_flows(gr), want);
+        ck_assert_uint_eq(exact_opt(t, f, want, NULL), want);
+        tsched_routes *il = route(t, f, TSCHED_ROUTE_ILP, 1, 1);
+        ck_assert_uint_eq(check_consistent(il, t, c), want);
+        ck_assert_str_eq(tsched_routes_status(il), "optimal");
+        tsched_routes_free(il);
+        tsched_routes_free(gr);
+        free_cands(c, total);
+        tsched_flows_free(f);
+        free(order);
+        tsched_topology_free(t);
+    }
+}
+END_TEST
+
+/* ---- 3. max-min fair rates, certified -------------------------------------------------------- */
+
+/* Link space of the certificate: directed trunks 0..2T-1, then per global NIC j
+ * 2T + 2j (NIC to leaf) and 2T + 2j + 1 (leaf to NIC). */
+typedef struct rate_links {
+    uint32_t ntrunk, nlinks;
+    uint32_t *nic_off;
+    double *cap;
+} rate_links;
+
+static rate_links rate_links_of(const tsched_topology *t)
+{
+    rate_links s;
+    uint32_t nn = tsched_topology_num_nodes(t), nt = tsched_topology_num_trunks(t);
+    s.nic_off = malloc((nn + 1) * sizeof *s.nic_off);
+    ck_assert_ptr_nonnull(s.nic_off);
+    s.nic_off[0] = 0;
+    for (uint32_t v = 0; v < nn; v++)
+        s.nic_off[v + 1] = s.nic_off[v] + tsched_topology_node_nics(t, v);
+    s.ntrunk = 2 * nt;
+    s.nlinks = s.ntrunk + 2 * s.nic_off[nn];
+    s.cap = malloc(s.nlinks * sizeof *s.cap);
+    ck_assert_ptr_nonnull(s.cap);
+    for (uint32_t k = 0; k < nt; k++)
+        s.cap[2 * k] = s.cap[2 * k + 1] = tsched_topology_trunk_gbps(t, k);
+    for (uint32_t v = 0; v < nn; v++)
+        for (uint32_t j = s.nic_off[v]; j < s.nic_off[v + 1]; j++)
+            s.cap[s.ntrunk + 2 * j] = s.cap[s.ntrunk + 2 * j + 1] = tsched_topology_node_nic_gbps(t, v);
+    return s;
+}
+
+/* Links of flow i on path p: source NIC up, the trunks, destination NIC down. */
+static uint32_t flow_links(uint32_t *out, const rate_links *s, const tsched_flows *f, uint32_t i, const tsched_path *p)
+{
+    uint32_t k = 0;
+    out[k++] = s->ntrunk + 2 * (s->nic_off[tsched_flows_src(f, i)] + tsched_flows_src_nic(f, i));
+    for (uint32_t h = 0; h + 1 < p->nswitches; h++)
+        out[k++] = p->links[h];
+    out[k++] = s->ntrunk + 2 * (s->nic_off[tsched_flows_dst(f, i)] + tsched_flows_dst_nic(f, i)) + 1;
+    return k;
+}
+
+/* Max-min fairness, checked from its definition: no link over capacity, and every flow has
+ * a bottleneck: a saturated link on its path where no flow is faster than it. */
+static void certify_rates(const tsched_topology *t, const tsched_flows *f, const tsched_path *paths,
+                          const double *rate, const char *what)
+{
+    uint32_t n = tsched_flows_count(f);
+    rate_links s = rate_links_of(t);
+    double *sum = calloc(s.nlinks, sizeof *sum), *fastest = calloc(s.nlinks, sizeof *fastest);
+    ck_assert(sum && fastest);
+    uint32_t ls[6];
+    for (uint32_t i = 0; i < n; i++) {
+        ck_assert_msg(isfinite(rate[i]) && rate[i] > 0, "%s: flow %u rate %g", what, i, rate[i]);
+        uint32_t nl = flow_links(ls, &s, f, i, &paths[i]);
+        for (uint32_t k = 0; k < nl; k++) {
+            sum[ls[k]] += rate[i];
+            if (rate[i] > fastest[ls[k]])
+                fastest[ls[k]] = rate[i];
+        }
+    }
+    for (uint32_t l = 0; l < s.nlinks; l++)
+        ck_assert_msg(sum[l] <= s.cap[l] * (1 + 1e-9), "%s: link %u carries %.12g > capacity %g", what, l, sum[l],
+                      s.cap[l]);
+    for (uint32_t i = 0; i < n; i++) {
+        uint32_t nl = flow_links(ls, &s, f, i, &paths[i]);
+        int ok = 0;
+        for (uint32_t k = 0; k < nl && !ok; k++) {
+            uint32_t l = ls[k];
+            ok = fabs(sum[l] - s.cap[l]) <= 1e-9 * s.cap[l] && fastest[l] <= rate[i] * (1 + 1e-9);
+        }
+        ck_assert_msg(ok, "%s: flow %u (rate %g) has no bottleneck link", what, i, rate[i]);
+    }
+    free(sum);
+    free(fastest);
+    free(s.nic_off);
+    free(s.cap);
+}
+
+static void certify_routes(const tsched_routes *r, const tsched_topology *t, const tsched_flows *f, const char *what)
+{
+    uint32_t n = tsched_routes_count(r);
+    tsched_path *p = routed_paths(r);
+    double *rate = malloc((n ? n : 1) * sizeof *rate), *again = malloc((n ? n : 1) * sizeof *again);
+    ck_assert(rate && again);
+    double mn = n ? INFINITY : 0;
+    for (uint32_t i = 0; i < n; i++) {
+        rate[i] = tsched_routes_rate(r, i);
+        if (rate[i] < mn)
+            mn = rate[i];
+    }
+    certify_rates(t, f, p, rate, what);
+    ck_assert_msg(tsched_routes_min_rate(r) == mn, "%s: min_rate %.17g, smallest rate %.17g", what,
+                  tsched_routes_min_rate(r), mn);
+    /* the stand-alone entry point gives the same rates for the same paths */
+    ck_assert_ok(tsched_rates_maxmin(again, t, f, p));
+    for (uint32_t i = 0; i < n; i++)
+        ck_assert_msg(fabs(again[i] - rate[i]) <= 1e-12 * rate[i], "%s: flow %u: %.17g vs %.17g", what, i, again[i],
+                      rate[i]);
+    free(rate);
+    free(again);
+    free(p);
+}
+
+/* A two-tier fabric from the builder: random trunk capacities, nodes of mixed NIC speeds. */
+static tsched_topology *random_builder_fabric(trng *r, uint32_t L, uint32_t S, uint32_t nodes)
+{
+    static const double speeds[] = {100, 200, 400, 800};
+    tsched_topology *t = NULL;
+    ck_assert_ok(tsched_topology_new(&t, "mixed"));
+    char a[32], b[32];
+    for (uint32_t l = 0; l < L; l++) {
+        snprintf(a, sizeof a, "tor%u", l);
+        ck_assert_ok(tsched_topology_add_switch(NULL, t, a, TSCHED_TIER_LEAF, NULL));
+    }
+    for (uint32_t s = 0; s < S; s++) {
+        snprintf(b, sizeof b, "agg%u", s);
+        ck_assert_ok(tsched_topology_add_switch(NULL, t, b, TSCHED_TIER_SPINE, NULL));
+    }
+    for (uint32_t l = 0; l < L; l++)
+        for (uint32_t s = 0; s < S; s++) {
+            snprintf(a, sizeof a, "tor%u", l);
+            snprintf(b, sizeof b, "agg%u", s);
+            ck_assert_ok(tsched_topology_add_link(t, a, b, speeds[rbelow(r, 4)], 1 + rbelow(r, 2)));
+        }
+    for (uint32_t v = 0; v < nodes; v++) {
+        snprintf(a, sizeof a, "n%u", v);
+        snprintf(b, sizeof b, "tor%u", v < L ? v : rbelow(r, L));
+        ck_assert_ok(tsched_topology_add_node(NULL, t, a, b, 2, 1 + rbelow(r, 2), NULL, speeds[rbelow(r, 4)]));
+    }
+    ck_assert_ok(tsched_topology_build(t));
+    return t;
+}
+
+START_TEST(rates_certify_maxmin_random)
+{
+    trng r = {31337};
+    for (uint32_t it = 0; it < 120; it++) {
+        tsched_topology *t;
+        switch (it % 4) {
+        case 0: t = gen_ls(2 + rbelow(&r, 4), 2 + rbelow(&r, 3), 1 + rbelow(&r, 4), 2, 1 + rbelow(&r, 2), 2.0, 0); break;
+        case 1: t = gen_ls(2 + rbelow(&r, 4), 2 + rbelow(&r, 3), 2 + rbelow(&r, 3), 2, 2, 3.0, 1); break;
+        case 2: t = gen_c3(2 + rbelow(&r, 2), 2, 2, 2 + 2 * rbelow(&r, 2), 1 + rbelow(&r, 3), 1 + rbelow(&r, 2), 2.0); break;
+        default: t = random_builder_fabric(&r, 2 + rbelow(&r, 3), 1 + rbelow(&r, 3), 3 + rbelow(&r, 6)); break;
+        }
+        tsched_flows *f = random_flows(&r, t, 1 + rbelow(&r, 40));
+        char what[64];
+        for (int algo = 0; algo < 3; algo++) {
+            tsched_routes *rt = route(t, f, (tsched_route_algo)algo, it + 1, 1);
+            snprintf(what, sizeof what, "instance %u %s", it, tsched_route_algo_name((tsched_route_algo)algo));
+            certify_routes(rt, t, f, what);
+            tsched_routes_free(rt);
+        }
+        tsched_flows_free(f);
+        tsched_topology_free(t);
+    }
+}
+END_TEST
+
+/* Worked by hand: NIC-limited flows inside one leaf share their NIC, and a cross-leaf
+ * flow from the same NIC takes its share of it too. */
+START_TEST(rates_hand_computed)
+{
+    tsched_topology *t = NULL;
+    ck_assert_ok(tsched_topology_new(&t, "hand"));
+    ck_assert_ok(tsched_topology_add_switch(NULL, t, "tor0", TSCHED_TIER_LEAF, NULL));
+    ck_assert_ok(tsched_topology_add_switch(NULL, t, "tor1", TSCHED_TIER_LEAF, NULL));
+    ck_assert_ok(tsched_topology_add_switch(NULL, t, "agg0", TSCHED_TIER_SPINE, NULL));
+    ck_assert_ok(tsched_topology_add_link(t, "tor0", "agg0", 1000, 1));
+    ck_assert_ok(tsched_topology_add_link(t, "tor1", "agg0", 1000, 1));
+    ck_assert_ok(tsched_topology_add_node(NULL, t, "n0", "tor0", 1, 1, NULL, 400));
+    ck_assert_ok(tsched_topology_add_node(NULL, t, "n1", "tor0", 1, 1, NULL, 400));
+    ck_assert_ok(tsched_topology_add_node(NULL, t, "n2", "tor0", 1, 1, NULL, 400));
+    ck_assert_ok(tsched_topology_add_node(NULL, t, "n3", "tor0", 1, 1, NULL, 100));
+    ck_assert_ok(tsched_topology_add_node(NULL, t, "n4", "tor1", 1, 1, NULL, 400));
+    ck_assert_ok(tsched_topology_build(t));
+    tsched_flows *f = flows_new();
+    add(f, 0, 0, 1, 0); /* A */
+    add(f, 0, 0, 2, 0); /* B */
+    tsched_routes *r = route(t, f, TSCHED_ROUTE_GREEDY, 1, 1);
+    /* two flows from one 400G NIC inside a leaf: 200 each, no trunk used */
+    for (uint32_t i = 0; i < 2; i++) {
+        tsched_path p;
+        ck_assert_ok(tsched_routes_path(&p, r, i));
+        ck_assert_uint_eq(p.nswitches, 1);
+        ck_assert_uint_eq(p.switches[0], tu_sw(t, "tor0"));
+        ck_assert_double_eq_tol(tsched_routes_rate(r, i), 200.0, 1e-9);
+    }
+    ck_assert_uint_eq(tsched_routes_max_link_flows(r), 0);
+    for (uint32_t l = 0; l < 2 * tsched_topology_num_trunks(t); l++)
+        ck_assert_uint_eq(tsched_routes_link_flows(r, l), 0);
+    tsched_routes_free(r);
+    /* C: n3 (100G) -> n2: n3's NIC freezes C at 100 first; B then gets 200 (n0's NIC, with A),
+     * not 300 (n2's remaining down-link) */
+    add(f, 3, 0, 2, 0);
+    r = route(t, f, TSCHED_ROUTE_GREEDY, 1, 1);
+    ck_assert_double_eq_tol(tsched_routes_rate(r, 0), 200.0, 1e-9);
+    ck_assert_double_eq_tol(tsched_routes_rate(r, 1), 200.0, 1e-9);
+    ck_assert_double_eq_tol(tsched_routes_rate(r, 2), 100.0, 1e-9);
+    ck_assert_double_eq_tol(tsched_routes_min_rate(r), 100.0, 1e-9);
+    tsched_routes_free(r);
+    /* D: n0 -> n4 across the fabric: n0's NIC now splits three ways (400/3 each for A, B, D);
+     * n2's down-link: 400 - 100 (C) - 400/3 (B) leaves slack, so C stays at 100 */
+    add(f, 0, 0, 4, 0);
+    r = route(t, f, TSCHED_ROUTE_GREEDY, 1, 1);
+    ck_assert_double_eq_tol(tsched_routes_rate(r, 0), 400.0 / 3, 1e-9);
+    ck_assert_double_eq_tol(tsched_routes_rate(r, 1), 400.0 / 3, 1e-9);
+    ck_assert_double_eq_tol(tsched_routes_rate(r, 2), 100.0, 1e-9);
+    ck_assert_double_eq_tol(tsched_routes_rate(r, 3), 400.0 / 3, 1e-9);
+    tsched_path p;
+    ck_assert_ok(tsched_routes_path(&p, r, 3));
+    ck_assert_uint_eq(p.nswitches, 3);
+    ck_assert_uint_eq(tsched_routes_max_link_flows(r), 1);
+    certify_routes(r, t, f, "hand");
+    tsched_routes_free(r);
+    tsched_flows_free(f);
+    tsched_topology_free(t);
+}
+END_TEST
+
+/* The stand-alone rates entry point on paths given by the caller, including a trunk that is
+ * the bottleneck: 3 flows over a 100G trunk get 100/3 each. */
+START_TEST(rates_maxmin_on_given_paths)
+{
+    tsched_topology *t = gen_ls(2, 2, 3, 1, 1, 1.0, 0);
+    /* trunk capacity: 3 NICs over 2 spines -> 2 links of 400 = 800 per trunk */
+    tsched_flows *f = flows_new();
+    for (uint32_t j = 0; j < 3; j++)
+        add(f, j, 0, 3 + j, 0);
+    cands *c = all_cands(t, f);
+    tsched_path paths[3] = {c[0].p[0], c[1].p[0], c[2].p[0]};
+    double rate[3];
+    ck_assert_ok(tsched_rates_maxmin(rate, t, f, paths));
+    for (uint32_t i = 0; i < 3; i++)
+        ck_assert_double_eq_tol(rate[i], 800.0 / 3, 1e-9);
+    certify_rates(t, f, paths, rate, "given paths");
+    paths[2] = c[2].p[1];
+    ck_assert_ok(tsched_rates_maxmin(rate, t, f, paths));
+    ck_assert_double_eq_tol(rate[0], 400.0, 1e-9);
+    ck_assert_double_eq_tol(rate[1], 400.0, 1e-9);
+    ck_assert_double_eq_tol(rate[2], 400.0, 1e-9);
+    free_cands(c, 3);
+    tsched_flows_free(f);
+    tsched_topology_free(t);
+}
+END_TEST
+
+/* ---- 4. ECMP and balanced ECMP ---------------------------------------------------------------- */
+
+static int same_paths(const tsched_routes *a, const tsched_routes *b)
+{
+    uint32_t n = tsched_routes_count(a);
+    if (n != tsched_routes_count(b))
+        return 0;
+    for (uint32_t i = 0; i < n; i++) {
+        tsched_path p, q;
+        ck_assert_ok(tsched_routes_path(&p, a, i));
+        ck_assert_ok(tsched_routes_path(&q, b, i));
+        if (!path_eq(&p, &q))
+            return 0;
+    }
+    return 1;
+}
+
+START_TEST(ecmp_seeded_and_equal_cost)
+{
+    trng r = {4242};
+    tsched_topology *t = gen_ls(8, 8, 4, 2, 2, 1.0, 0);
+    tsched_flows *f = random_flows(&r, t, 300);
+    cands *c = all_cands(t, f);
+    tsched_routes *a = route(t, f, TSCHED_ROUTE_ECMP, 1, 1), *b = route(t, f, TSCHED_ROUTE_ECMP, 1, 1);
+    ck_assert(same_paths(a, b));
+    check_consistent(a, t, c);
+    ck_assert_str_eq(tsched_routes_status(a), "ok");
+    for (uint64_t seed = 2; seed < 6; seed++) {
+        tsched_routes *x = route(t, f, TSCHED_ROUTE_ECMP, seed, 1);
+        check_consistent(x, t, c);
+        ck_assert_msg(!same_paths(a, x), "seed %llu gives the same 300 paths as seed 1", (unsigned long long)seed);
+        tsched_routes_free(x);
+    }
+    /* a hash, not a first-path rule: many flows of one leaf pair use several spines */
+    uint32_t used = 0;
+    for (uint32_t i = 0; i < tsched_flows_count(f); i++) {
+        tsched_path p;
+        ck_assert_ok(tsched_routes_path(&p, a, i));
+        if (p.nswitches == 3)
+            used |= 1u << (p.switches[1] - tsched_topology_tier_switch(t, TSCHED_TIER_SPINE, 0));
+    }
+    uint32_t spines_used = 0;
+    for (; used; used >>= 1)
+        spines_used += used & 1;
+    ck_assert_uint_gt(spines_used, 4);
+    tsched_routes_free(a);
+    tsched_routes_free(b);
+    free_cands(c, tsched_flows_count(f));
+    tsched_flows_free(f);
+    tsched_topology_free(t);
+
+    /* clos3 with failures: still only surviving equal-cost candidates */
+    t = gen_c3(3, 3, 2, 4, 2, 2, 1.0);
+    ck_assert_ok(tsched_topology_set_up(t, "core1", 0));
+    ck_assert_ok(tsched_topology_set_up(t, "leaf0~spine0", 0));
+    f = random_flows(&r, t, 200);
+    c = all_cands(t, f);
+    a = route(t, f, TSCHED_ROUTE_ECMP, 9, 1);
+    check_consistent(a, t, c);
+    tsched_routes_free(a);
+    free_cands(c, tsched_flows_count(f));
+    tsched_flows_free(f);
+    tsched_topology_free(t);
+}
+END_TEST
+
+/* Replay: each flow's path had the smallest busiest-link load among its candidates at its
+ * turn. */
+static void check_balanced(const tsched_routes *r, const tsched_topology *t, const cands *c)
+{
+    uint32_t n = tsched_routes_count(r), nl = 2 * tsched_topology_num_trunks(t);
+    uint32_t *load = calloc(nl ? nl : 1, sizeof *load);
+    ck_assert_ptr_nonnull(load);
+    for (uint32_t i = 0; i < n; i++) {
+        tsched_path p;
+        ck_assert_ok(tsched_routes_path(&p, r, i));
+        ck_assert_int_ge(cand_index(&c[i], &p), 0);
+        uint32_t best = UINT32_MAX;
+        for (size_t k = 0; k < c[i].n; k++)
+            if (busiest(&c[i].p[k], load) < best)
+                best = busiest(&c[i].p[k], load);
+        ck_assert_msg(busiest(&p, load) == best, "flow %u: chosen path's busiest link %u, least loaded %u", i,
+                      busiest(&p, load), best);
+        add_load(load, &p, 1);
+    }
+    free(load);
+}
+
+START_TEST(balanced_ecmp_least_loaded_and_seeded)
+{
+    trng r = {99};
+    for (uint32_t it = 0; it < 20; it++) {
+        tsched_topology *t = it % 2 ? gen_ls(3 + rbelow(&r, 6), 2 + rbelow(&r, 6), 2 + rbelow(&r, 3), 2, 2, 1.0, 0)
+                                    : gen_c3(2 + rbelow(&r, 2), 2 + rbelow(&r, 2), 2, 4, 2, 1, 1.0);
+        if (it % 4 == 0)
+            ck_assert_ok(tsched_topology_set_up(t, "spine1", 0));
+        tsched_flows *f = flows_new();
+        uint32_t nn = tsched_topology_num_nodes(t);
+        for (uint32_t i = 0; i < 150; i++) {
+            uint32_t s = rbelow(&r, nn), d = rbelow(&r, nn);
+            uint64_t cnt = 0;
+            if (s == d)
+                continue;
+            ck_assert_ok(tsched_topology_path_count(&cnt, t, s, 0, d, 0));
+            if (cnt)
+                add(f, s, 0, d, 0);
+        }
+        cands *c = all_cands(t, f);
+        tsched_routes *a = route(t, f, TSCHED_ROUTE_BALANCED_ECMP, 5, 1);
+        tsched_routes *b = route(t, f, TSCHED_ROUTE_BALANCED_ECMP, 5, 1);
+        ck_assert(same_paths(a, b));
+        check_balanced(a, t, c);
+        check_consistent(a, t, c);
+        tsched_routes *x = route(t, f, TSCHED_ROUTE_BALANCED_ECMP, 6, 1);
+        check_balanced(x, t, c);
+        tsched_routes_free(x);
+        tsched_routes_free(a);
+        tsched_routes_free(b);
+        free_cands(c, tsched_flows_count(f));
+        tsched_flows_free(f);
+        tsched_topology_free(t);
+    }
+    /* different seeds break ties differently on a big instance */
+    tsched_topology *t = gen_ls(8, 8, 4, 1, 1, 1.0, 0);
+    tsched_flows *f = random_flows(&r, t, 200);
+    tsched_routes *a = route(t, f, TSCHED_ROUTE_BALANCED_ECMP, 1, 1), *b = route(t, f, TSCHED_ROUTE_BALANCED_ECMP, 2, 1);
+    ck_assert(!same_paths(a, b));
+    tsched_routes_free(a);
+    tsched_routes_free(b);
+    tsched_flows_free(f);
+    tsched_topology_free(t);
+}
+END_TEST
+
+/* ---- 5. greedy replayed ------------------------------------------------------------------------- */
+
+/* Algorithm 1 over tsched_topology_paths: the path whose busiest trunk carries the fewest
+ * flows so far, ties to the first listed. */
+static void check_greedy_replay(const tsched_routes *r, const tsched_topology *t, const tsched_flows *f,
+                                const cands *c)
+{
+    uint32_t n = tsched_flows_count(f), nl = 2 * tsched_topology_num_trunks(t);
+    uint32_t *load = calloc(nl ? nl : 1, sizeof *load);
+    ck_assert_ptr_nonnull(load);
+    for (uint32_t i = 0; i < n; i++) {
+        size_t best = 0;
+        for (size_t k = 1; k < c[i].n; k++)
+            if (busiest(&c[i].p[k], load) < busiest(&c[i].p[best], load))
+                best = k;
+        tsched_path p;
+        ck_assert_ok(tsched_routes_path(&p, r, i));
+        if (!path_eq(&p, &c[i].p[best])) {
+            char got[128], want[128];
+            path_str(got, sizeof got, t, &p);
+            path_str(want, sizeof want, t, &c[i].p[best]);
+            ck_abort_msg("flow %u: greedy took %s, Algorithm 1 takes %s", i, got, want);
+        }
+        add_load(load, &c[i].p[best], 1);
+    }
+    for (uint32_t l = 0; l < nl; l++)
+        ck_assert_uint_eq(tsched_routes_link_flows(r, l), load[l]);
+    free(load);
+}
+
+/* Random flows between endpoints that still have a path. */
+static tsched_flows *routable_flows(trng *r, const tsched_topology *t, uint32_t want)
+{
+    tsched_flows *f = flows_new();
+    uint32_t nn = tsched_topology_num_nodes(t);
+    for (uint32_t tries = 0; tsched_flows_count(f) < want && tries < 50 * want; tries++) {
+        uint32_t s = rbelow(r, nn), d = rbelow(r, nn);
+        uint32_t sn = rbelow(r, tsched_topology_node_nics(t, s)), dn = rbelow(r, tsched_topology_node_nics(t, d));
+        uint64_t cnt = 0;
+        if (s == d && sn == dn)
+            continue;
+        ck_assert_ok(tsched_topology_path_count(&cnt, t, s, sn, d, dn));
+        if (cnt)
+            add(f, s, sn, d, dn);
+    }
+    return f;
+}
+
+/* Elements taken down, so that the same failures can be undone and applied again. */
+typedef struct failures {
+    uint32_t n;
+    int trunk[16];
+    uint32_t idx[16];
+} failures;
+
+static void apply_failures(tsched_topology *t, const failures *fl, int up)
+{
+    for (uint32_t k = 0; k < fl->n; k++) {
+        if (fl->trunk[k])
+            ck_assert_ok(tsched_topology_set_trunk_up(t, fl->idx[k], up));
+        else
+            ck_assert_ok(tsched_topology_set_switch_up(t, fl->idx[k], up));
+    }
+}
+
+/* Take down a few random spines, cores and trunks (some spines and cores always stay). */
+static void random_failures(trng *r, tsched_topology *t, uint32_t howmany, failures *out)
+{
+    failures fl = {0, {0}, {0}};
+    uint32_t nt = tsched_topology_num_trunks(t);
+    for (uint32_t k = 0; k < howmany && k < 16; k++) {
+        uint32_t what = rbelow(r, 3), ns = tsched_topology_num_tier(t, TSCHED_TIER_SPINE),
+                 nc = tsched_topology_num_tier(t, TSCHED_TIER_CORE);
+        fl.trunk[fl.n] = 0;
+        if (what == 0 && ns > 2) {
+            fl.idx[fl.n] = tsched_topology_tier_switch(t, TSCHED_TIER_SPINE, rbelow(r, ns));
+        } else if (what == 1 && nc > 2) {
+            fl.idx[fl.n] = tsched_topology_tier_switch(t, TSCHED_TIER_CORE, rbelow(r, nc));
+        } else {
+            fl.trunk[fl.n] = 1;
+            fl.idx[fl.n] = rbelow(r, nt);
+        }
+        fl.n++;
+    }
+    apply_failures(t, &fl, 0);
+    if (out)
+        *out = fl;
+}
+
+START_TEST(greedy_replays_algorithm1)
+{
+    trng r = {555};
+    for (uint32_t it = 0; it < 80; it++) {
+        tsched_topology *t =
+            it % 2 ? gen_ls(2 + rbelow(&r, 7), 2 + rbelow(&r, 5), 1 + rbelow(&r, 4), 2, 1 + rbelow(&r, 2),
+                            1.0 + rbelow(&r, 2), 0)
+                   : gen_c3(2 + rbelow(&r, 2), 1 + rbelow(&r, 3), 2 + rbelow(&r, 2), 4 + rbelow(&r, 3), 1 + rbelow(&r, 2),
+                            1 + rbelow(&r, 2), 1.0);
+        if (it % 4 >= 2)
+            random_failures(&r, t, 1 + rbelow(&r, 4), NULL);
+        tsched_flows *f = routable_flows(&r, t, 1 + rbelow(&r, 120));
+        cands *c = all_cands(t, f);
+        tsched_routes *g = route(t, f, TSCHED_ROUTE_GREEDY, 1, 1);
+        check_greedy_replay(g, t, f, c);
+        check_consistent(g, t, c);
+        /* default options are greedy too */
+        tsched_routes *d = NULL;
+        ck_assert_ok(tsched_route(&d, t, f, NULL));
+        ck_assert(same_paths(g, d));
+        ck_assert_int_eq(tsched_routes_algo(d), TSCHED_ROUTE_GREEDY);
+        ck_assert_uint_eq(tsched_routes_moved(d), 0);
+        tsched_routes_free(d);
+        tsched_routes_free(g);
+        free_cands(c, tsched_flows_count(f));
+        tsched_flows_free(f);
+        tsched_topology_free(t);
+    }
+}
+END_TEST
+
+/* Ties go to the lowest spine, then core: Algorithm 1 line 4 starts from P_uv(0). */
+START_TEST(greedy_ties_to_first_path)
+{
+    tsched_topology *t = gen_c3(2, 2, 2, 4, 2, 1, 1.0);
+    tsched_flows *f = flows_new();
+    add(f, 0, 0, 4, 0); /* leaf0 -> leaf2, cross-pod: spine0, core0 */
+    add(f, 1, 0, 5, 0); /* leaf0 -> leaf2 again: spine0 is busy -> spine1, core1 */
+    add(f, 0, 0, 2, 0); /* leaf0 -> leaf1 in the pod: spine0 and spine1 both carry 1 -> spine0 */
+    tsched_routes *r = route(t, f, TSCHED_ROUTE_GREEDY, 1, 1);
+    tsched_path p;
+    ck_assert_ok(tsched_routes_path(&p, r, 0));
+    ck_assert_uint_eq(p.nswitches, 5);
+    ck_assert_uint_eq(p.switches[1], tu_sw(t, "spine0"));
+    ck_assert_uint_eq(p.switches[2], tu_sw(t, "core0"));
+    ck_assert_uint_eq(p.switches[3], tu_sw(t, "spine2"));
+    ck_assert_ok(tsched_routes_path(&p, r, 1));
+    ck_assert_uint_eq(p.switches[1], tu_sw(t, "spine1"));
+    ck_assert_uint_eq(p.switches[2], tu_sw(t, "core1"));
+    ck_assert_uint_eq(p.switches[3], tu_sw(t, "spine3"));
+    ck_assert_ok(tsched_routes_path(&p, r, 2));
+    ck_assert_uint_eq(p.nswitches, 3);
+    ck_assert_uint_eq(p.switches[1], tu_sw(t, "spine0"));
+    tsched_routes_free(r);
+    tsched_flows_free(f);
+    tsched_topology_free(t);
+}
+END_TEST
+
+/* ---- 6. threads ----------------------------------------------------------------------------------- */
+
+static char *routes_json(const tsched_routes *r, const tsched_topology *t, int with_time)
+{
+    char *s = NULL;
+    ck_assert_ok(tsched_routes_to_json(&s, r, t, with_time));
+    ck_assert_ptr_nonnull(s);
+    return s;
+}
+
+START_TEST(threads_match_sequential)
+{
+    trng r = {2024};
+    for (uint32_t it = 0; it < 6; it++) {
+        tsched_topology *t;
+        tsched_flows *f;
+        if (it == 0) {
+            /* leaf-wise traffic: every leaf pair its own component */
+            t = gen_ls(24, 4, 6, 1, 1, 1.0, 0);
+            uint32_t sigma[24];
+            derangement(&r, sigma, 24);
+            f = leafwise_flows(sigma, 24, 6, 1, NULL);
+        } else if (it == 1) {
+            /* clos3, cross-pod and in-pod flows */
+            t = gen_c3(4, 4, 2, 4, 2, 2, 1.0);
+            f = random_flows(&r, t, 400);
+        } else if (it == 2) {
+            /* clos3, flows kept inside pods and across pod pairs: several components */
+            t = gen_c3(6, 3, 2, 2, 2, 1, 1.0);
+            f = flows_new();
+            uint32_t npp = 6;
+            for (uint32_t i = 0; i < 600; i++) {
+                uint32_t pod = rbelow(&r, 6), s = pod * npp + rbelow(&r, npp), d = pod * npp + rbelow(&r, npp);
+                if (s != d)
+                    add(f, s, 0, d, 0);
+            }
+        } else if (it == 3) {
+            t = gen_ls(12, 6, 4, 2, 2, 2.0, 0);
+            f = random_flows(&r, t, 800);
+        } else if (it == 4) {
+            /* same-leaf flows only: components without any link */
+            t = gen_ls(10, 2, 4, 1, 1, 1.0, 0);
+            f = flows_new();
+            for (uint32_t l = 0; l < 10; l++)
+                for (uint32_t j = 0; j < 4; j++)
+                    add(f, l * 4 + j, 0, l * 4 + (j + 1) % 4, 0);
+        } else {
+            t = gen_c3(3, 3, 3, 6, 2, 1, 1.0);
+            random_failures(&r, t, 3, NULL);
+            f = routable_flows(&r, t, 500);
+        }
+        cands *c = all_cands(t, f);
+        tsched_routes *seq = route(t, f, TSCHED_ROUTE_GREEDY, 1, 1);
+        check_greedy_replay(seq, t, f, c);
+        char *js = routes_json(seq, t, 0);
+        static const uint32_t threads[] = {0, 2, 4, 7, 64, 1000};
+        for (size_t k = 0; k < sizeof threads / sizeof threads[0]; k++) {
+            tsched_routes *par = route(t, f, TSCHED_ROUTE_GREEDY, 1, threads[k]);
+            char *jp = routes_json(par, t, 0);
+            ck_assert_msg(strcmp(js, jp) == 0, "instance %u: %u threads differ from one", it, threads[k]);
+            check_greedy_replay(par, t, f, c);
+            free(jp);
+            tsched_routes_free(par);
+        }
+        free(js);
+        tsched_routes_free(seq);
+        free_cands(c, tsched_flows_count(f));
+        tsched_flows_free(f);
+        tsched_topology_free(t);
+    }
+}
+END_TEST
+
+/* ---- 7. failures ------------------------------------------------------------------------------------ */
+
+static int path_up(const tsched_topology *t, const tsched_path *p)
+{
+    for (uint32_t i = 0; i < p->nswitches; i++)
+        if (!tsched_topology_switch_is_up(t, p->switches[i]))
+            return 0;
+    for (uint32_t h = 0; h + 1 < p->nswitches; h++) {
+        uint32_t tr = p->links[h] / 2;
+        if (!tsched_topology_trunk_is_up(t, tr))
+            return 0;
+        /* the link joins the two switches it sits between, in the right direction */
+        uint32_t lo = tsched_topology_trunk_lower(t, tr), hi = tsched_topology_trunk_upper(t, tr);
+        uint32_t a = p->switches[h], b = p->switches[h + 1];
+        int up = p->links[h] % 2 == 0;
+        if (!(up ? (a == lo && b == hi) : (a == hi && b == lo)))
+            return 0;
+    }
+    return 1;
+}
+
+START_TEST(failures_only_surviving_paths)
+{
+    trng r = {808};
+    for (uint32_t it = 0; it < 40; it++) {
+        tsched_topology *t = it % 2 ? gen_ls(4 + rbelow(&r, 4), 3 + rbelow(&r, 3), 2, 1, 1, 1.0, 0)
+                                    : gen_c3(3, 2, 3, 6, 2, 1, 1.0);
+        random_failures(&r, t, 2 + rbelow(&r, 5), NULL);
+        tsched_flows *f = routable_flows(&r, t, 60);
+        cands *c = all_cands(t, f);
+        for (int algo = 0; algo < 4; algo++) {
+            tsched_routes *rt = route(t, f, (tsched_route_algo)algo, 3, 1);
+            check_consistent(rt, t, c);
+            for (uint32_t i = 0; i < tsched_routes_count(rt); i++) {
+                tsched_path p;
+                ck_assert_ok(tsched_routes_path(&p, rt, i));
+                ck_assert_msg(path_up(t, &p), "instance %u algo %d flow %u uses a down element", it, algo, i);
+                ck_assert_uint_eq(p.switches[0], tsched_topology_node_nic_leaf(t, tsched_flows_src(f, i),
+                                                                                tsched_flows_src_nic(f, i)));
+                ck_assert_uint_eq(p.switches[p.nswitches - 1],
+                                  tsched_topology_node_nic_leaf(t, tsched_flows_dst(f, i), tsched_flows_dst_nic(f, i)));
+            }
+            tsched_routes_free(rt);
+        }
+        free_cands(c, tsched_flows_count(f));
+        tsched_flows_free(f);
+        tsched_topology_free(t);
+    }
+}
+END_TEST
+
+START_TEST(failures_no_path_names_flow)
+{
+    tsched_topology *t = gen_ls(4, 2, 2, 1, 1, 1.0, 0);
+    ck_assert_ok(tsched_topology_set_up(t, "leaf1~spine0", 0));
+    ck_assert_ok(tsched_topology_set_up(t, "leaf1~spine1", 0));
+    tsched_flows *f = flows_new();
+    add(f, 0, 0, 4, 0);
+    add(f, 2, 0, 3, 0); /* inside leaf1: still fine */
+    add(f, 5, 0, 7, 0);
+    add(f, 1, 0, 2, 0); /* node1 (leaf0) -> node2 (leaf1): leaf1 is cut off */
+    add(f, 3, 0, 6, 0);
+    for (int algo = 0; algo < 4; algo++) {
+        tsched_route_options o;
+        tsched_route_options_init(&o);
+        o.algo = (tsched_route_algo)algo;
+        tsched_routes *r = (tsched_routes *)&o;
+        ck_assert_status(tsched_route(&r, t, f, &o), TSCHED_E_NO_PATH);
+        ck_assert_ptr_null(r);
+        ck_assert_errmsg_has("flows[3]");
+        ck_assert_errmsg_has("node1");
+        ck_assert_errmsg_has("node2");
+    }
+    tsched_flows_free(f);
+    /* a node that is down, and a down leaf */
+    f = flows_new();
+    add(f, 0, 0, 4, 0);
+    add(f, 6, 0, 0, 0);
+    ck_assert_ok(tsched_topology_set_up(t, "node6", 0));
+    tsched_routes *r = NULL;
+    ck_assert_status(tsched_route(&r, t, f, NULL), TSCHED_E_NO_PATH);
+    ck_assert_errmsg_has("flows[1]");
+    ck_assert_errmsg_has("node6");
+    ck_assert_ok(tsched_topology_set_up(t, "node6", 1));
+    ck_assert_ok(tsched_topology_set_up(t, "leaf2", 0));
+    ck_assert_status(tsched_route(&r, t, f, NULL), TSCHED_E_NO_PATH);
+    ck_assert_errmsg_has("flows[0]");
+    ck_assert_errmsg_has("node4");
+    tsched_flows_free(f);
+    tsched_topology_free(t);
+}
+END_TEST
+
+START_TEST(failures_same_leaf_flows)
+{
+    /* every spine down: flows inside a leaf still route, over no trunk, at NIC speed */
+    tsched_topology *t = gen_ls(2, 2, 3, 2, 2, 1.0, 1);
+    ck_assert_ok(tsched_topology_set_up(t, "spine0", 0));
+    ck_assert_ok(tsched_topology_set_up(t, "spine1", 0));
+    tsched_flows *f = flows_new();
+    add(f, 0, 0, 1, 0);
+    add(f, 0, 0, 2, 1); /* shares node0's NIC 0 with the first */
+    add(f, 0, 1, 0, 0); /* NIC to NIC inside node0 */
+    add(f, 4, 1, 3, 1);
+    for (int algo = 0; algo < 4; algo++) {
+        tsched_routes *r = route(t, f, (tsched_route_algo)algo, 1, 1);
+        for (uint32_t i = 0; i < 4; i++) {
+            tsched_path p;
+            ck_assert_ok(tsched_routes_path(&p, r, i));
+            ck_assert_uint_eq(p.nswitches, 1);
+            ck_assert_uint_eq(p.switches[0], tsched_topology_node_leaf(t, tsched_flows_src(f, i)));
+        }
+        ck_assert_uint_eq(tsched_routes_max_link_flows(r), 0);
+        ck_assert_double_eq_tol(tsched_routes_rate(r, 0), 200.0, 1e-9);
+        ck_assert_double_eq_tol(tsched_routes_rate(r, 1), 200.0, 1e-9);
+        /* node0 NIC 0 down-link is free: flow 2 is limited by NIC 1's up-link only */
+        ck_assert_double_eq_tol(tsched_routes_rate(r, 2), 400.0, 1e-9);
+        ck_assert_double_eq_tol(tsched_routes_rate(r, 3), 400.0, 1e-9);
+        ck_assert_double_eq_tol(tsched_routes_min_rate(r), 200.0, 1e-9);
+        if (algo == TSCHED_ROUTE_ILP)
+            ck_assert_str_eq(tsched_routes_status(r), "optimal");
+        tsched_routes_free(r);
+    }
+    tsched_flows_free(f);
+    tsched_topology_free(t);
+}
+END_TEST
+
+/* Re-routing: survivors keep their paths, the rest are routed by greedy given the kept
+ * loads (replayed here), and moved counts the broken ones. */
+static void check_reroute(tsched_topology *t, const tsched_flows *f, const tsched_routes *prev,
+                          const tsched_path *before, const char *what)
+{
+    uint32_t n = tsched_flows_count(f), nl = 2 * tsched_topology_num_trunks(t), broken = 0;
+    tsched_routes *r = NULL;
+    ck_assert_ok(tsched_reroute(&r, prev, t, f));
+    ck_assert_uint_eq(tsched_routes_count(r), n);
+    uint32_t *load = calloc(nl ? nl : 1, sizeof *load);
+    ck_assert_ptr_nonnull(load);
+    for (uint32_t i = 0; i < n; i++)
+        if (path_up(t, &before[i]))
+            add_load(load, &before[i], 1);
+    cands *c = all_cands(t, f);
+    for (uint32_t i = 0; i < n; i++) {
+        tsched_path p;
+        ck_assert_ok(tsched_routes_path(&p, r, i));
+        ck_assert_msg(path_up(t, &p), "%s: flow %u rerouted onto a down element", what, i);
+        if (path_up(t, &before[i])) {
+            ck_assert_msg(path_eq(&p, &before[i]), "%s: flow %u's path survived but was moved", what, i);
+        } else {
+            broken++;
+            size_t best = 0;
+            for (size_t k = 1; k < c[i].n; k++)
+                if (busiest(&c[i].p[k], load) < busiest(&c[i].p[best], load))
+                    best = k;
+            ck_assert_msg(path_eq(&p, &c[i].p[best]), "%s: moved flow %u is not on greedy's path", what, i);
+            add_load(load, &p, 1);
+        }
+    }
+    ck_assert_uint_eq(tsched_routes_moved(r), broken);
+    check_consistent(r, t, c);
+    certify_routes(r, t, f, what);
+    free_cands(c, n);
+    free(load);
+    tsched_routes_free(r);
+}
+
+START_TEST(reroute_keeps_survivors)
+{
+    trng r = {4711};
+    for (uint32_t it = 0; it < 40; it++) {
+        tsched_topology *t = it % 2 ? gen_ls(3 + rbelow(&r, 5), 3 + rbelow(&r, 3), 2 + rbelow(&r, 2), 1, 1, 1.0, 0)
+                                    : gen_c3(2 + rbelow(&r, 2), 2, 3, 6, 2, 1, 1.0);
+        /* find failures first, pick flows that survive them, then route on the whole fabric */
+        failures fl;
+        random_failures(&r, t, 1 + rbelow(&r, 5), &fl);
+        tsched_flows *f = routable_flows(&r, t, 20 + rbelow(&r, 80));
+        apply_failures(t, &fl, 1);
+        tsched_routes *prev = route(t, f, (tsched_route_algo)(it % 3), it, 1);
+        tsched_path *before = routed_paths(prev);
+        /* nothing failed yet: nothing moves */
+        tsched_routes *same = NULL;
+        ck_assert_ok(tsched_reroute(&same, prev, t, f));
+        ck_assert(same_paths(prev, same));
+        ck_assert_uint_eq(tsched_routes_moved(same), 0);
+        tsched_routes_free(same);
+        apply_failures(t, &fl, 0);
+        check_reroute(t, f, prev, before, "reroute");
+        free(before);
+        tsched_routes_free(prev);
+        tsched_flows_free(f);
+        tsched_topology_free(t);
+    }
+}
+END_TEST
+
+START_TEST(reroute_hand_case)
+{
+    tsched_topology *t = gen_ls(2, 3, 3, 1, 1, 1.0, 0);
+    tsched_flows *f = flows_new();
+    for (uint32_t j = 0; j < 3; j++)
+        add(f, j, 0, 3 + j, 0); /* greedy: spine0, spine1, spine2 */
+    tsched_routes *prev = route(t, f, TSCHED_ROUTE_GREEDY, 1, 1);
+    ck_assert_uint_eq(tsched_routes_max_link_flows(prev), 1);
+    tsched_path *before = routed_paths(prev);
+    ck_assert_ok(tsched_topology_set_up(t, "spine1", 0));
+    tsched_routes *r = NULL;
+    ck_assert_ok(tsched_reroute(&r, prev, t, f));
+    ck_assert_uint_eq(tsched_routes_moved(r), 1);
+    tsched_path p;
+    ck_assert_ok(tsched_routes_path(&p, r, 0));
+    ck_assert(path_eq(&p, &before[0]));
+    ck_assert_ok(tsched_routes_path(&p, r, 2));
+    ck_assert(path_eq(&p, &before[2]));
+    /* flow 1: spine0 and spine2 both carry 1 -> the first, spine0 */
+    ck_assert_ok(tsched_routes_path(&p, r, 1));
+    ck_assert_uint_eq(p.switches[1], tu_sw(t, "spine0"));
+    ck_assert_uint_eq(tsched_routes_max_link_flows(r), 2);
+    ck_assert_int_eq(tsched_routes_algo(r), TSCHED_ROUTE_GREEDY);
+    tsched_routes_free(r);
+    /* every path gone for flow 0's leaf: NO_PATH naming a flow */
+    ck_assert_ok(tsched_topology_set_up(t, "spine0", 0));
+    ck_assert_ok(tsched_topology_set_up(t, "spine2", 0));
+    r = (tsched_routes *)f;
+    ck_assert_status(tsched_reroute(&r, prev, t, f), TSCHED_E_NO_PATH);
+    ck_assert_ptr_null(r);
+    ck_assert_errmsg_has("flows[0]");
+    free(before);
+    tsched_routes_free(prev);
+    tsched_flows_free(f);
+    tsched_topology_free(t);
+}
+END_TEST
+
+/* ---- 8. JSON ------------------------------------------------------------------------------------------ */
+
+static json_t *parse(const char *s)
+{
+    json_error_t e;
+    json_t *root = json_loads(s, 0, &e);
+    ck_assert_msg(root != NULL, "routes JSON does not parse: %s", e.text);
+    return root;
+}
+
+START_TEST(json_fields_and_determinism)
+{
+    trng r = {1};
+    tsched_topology *t = gen_c3(2, 2, 2, 2, 2, 2, 1.0);
+    tsched_flows *f = random_flows(&r, t, 40);
+    add(f, 0, 0, 1, 1); /* same leaf */
+    static const char *const names[] = {"greedy", "ecmp", "balanced-ecmp", "ilp"};
+    for (int algo = 0; algo < 4; algo++) {
+        tsched_routes *a = route(t, f, (tsched_route_algo)algo, 7, 1), *b = route(t, f, (tsched_route_algo)algo, 7, 1);
+        char *ja = routes_json(a, t, 0), *jb = routes_json(b, t, 0), *jt = routes_json(a, t, 1);
+        ck_assert_str_eq(ja, jb);
+        json_t *root = parse(ja), *timed = parse(jt);
+        ck_assert_str_eq(json_string_value(json_object_get(root, "format")), "tsched.routes.v1");
+        ck_assert_str_eq(json_string_value(json_object_get(root, "algorithm")), names[algo]);
+        ck_assert_str_eq(json_string_value(json_object_get(root, "status")), tsched_routes_status(a));
+        ck_assert_str_eq(tsched_routes_status(a), algo == TSCHED_ROUTE_ILP ? "optimal" : "ok");
+        ck_assert(json_is_integer(json_object_get(root, "max_link_flows")));
+        ck_assert_int_eq(json_integer_value(json_object_get(root, "max_link_flows")), tsched_routes_max_link_flows(a));
+        ck_assert(json_is_number(json_object_get(root, "min_rate_gbps")));
+        ck_assert(json_number_value(json_object_get(root, "min_rate_gbps")) == tsched_routes_min_rate(a));
+        ck_assert_ptr_null(json_object_get(root, "solve_ms"));
+        ck_assert(json_is_number(json_object_get(timed, "solve_ms")));
+        ck_assert(json_number_value(json_object_get(timed, "solve_ms")) >= 0);
+        json_t *fl = json_object_get(root, "flows");
+        ck_assert(json_is_array(fl));
+        ck_assert_uint_eq(json_array_size(fl), tsched_flows_count(f));
+        for (size_t i = 0; i < json_array_size(fl); i++) {
+            json_t *o = json_array_get(fl, i), *hops = json_object_get(o, "hops");
+            ck_assert_int_eq(json_integer_value(json_object_get(o, "index")), (json_int_t)i);
+            ck_assert(json_number_value(json_object_get(o, "rate_gbps")) == tsched_routes_rate(a, (uint32_t)i));
+            tsched_path p;
+            ck_assert_ok(tsched_routes_path(&p, a, (uint32_t)i));
+            ck_assert(json_is_array(hops));
+            if (p.nswitches == 1) {
+                ck_assert_uint_eq(json_array_size(hops), 0);
+            } else {
+                ck_assert_uint_eq(json_array_size(hops), p.nswitches);
+                for (uint32_t h = 0; h < p.nswitches; h++)
+                    ck_assert_str_eq(json_string_value(json_array_get(hops, h)),
+                                     tsched_topology_switch_name(t, p.switches[h]));
+            }
+        }
+        json_decref(root);
+        json_decref(timed);
+        free(ja);
+        free(jb);
+        free(jt);
+        tsched_routes_free(a);
+        tsched_routes_free(b);
+    }
+    /* no flows */
+    tsched_flows *empty = flows_new();
+    tsched_routes *e = route(t, empty, TSCHED_ROUTE_ILP, 1, 1);
+    ck_assert_uint_eq(tsched_routes_max_link_flows(e), 0);
+    ck_assert(tsched_routes_min_rate(e) == 0);
+    char *je = routes_json(e, t, 0);
+    json_t *root = parse(je);
+    ck_assert_uint_eq(json_array_size(json_object_get(root, "flows")), 0);
+    json_decref(root);
+    free(je);
+    tsched_routes_free(e);
+    tsched_flows_free(empty);
+    tsched_flows_free(f);
+    tsched_topology_free(t);
+}
+END_TEST
+
+/* The committed fixture, worked by hand (tests/data/routing/expected-greedy.json). */
+START_TEST(json_fixture_hand_computed)
+{
+    tsched_topology *t = NULL;
+    tsched_flows *f = NULL;
+    ck_assert_ok(tsched_topology_load_file(&t, TSCHED_TEST_DATA "/routing/fabric.json"));
+    ck_assert_ok(tsched_flows_load_file(&f, t, TSCHED_TEST_DATA "/routing/flows.json"));
+    tsched_routes *r = route(t, f, TSCHED_ROUTE_GREEDY, 1, 1);
+    char *js = routes_json(r, t, 0);
+    json_t *got = parse(js);
+    json_error_t e;
+    json_t *want = json_load_file(TSCHED_TEST_DATA "/routing/expected-greedy.json", 0, &e);
+    ck_assert_msg(want != NULL, "expected-greedy.json: %s", e.text);
+    static const char *const strs[] = {"format", "algorithm", "status"};
+    for (size_t k = 0; k < 3; k++)
+        ck_assert_str_eq(json_string_value(json_object_get(got, strs[k])),
+                         json_string_value(json_object_get(want, strs[k])));
+    ck_assert_int_eq(json_integer_value(json_object_get(got, "max_link_flows")),
+                     json_integer_value(json_object_get(want, "max_link_flows")));
+    ck_assert_double_eq_tol(json_number_value(json_object_get(got, "min_rate_gbps")),
+                            json_number_value(json_object_get(want, "min_rate_gbps")), 1e-9);
+    json_t *gf = json_object_get(got, "flows"), *wf = json_object_get(want, "flows");
+    ck_assert_uint_eq(json_array_size(gf), json_array_size(wf));
+    for (size_t i = 0; i < json_array_size(wf); i++) {
+        json_t *g = json_array_get(gf, i), *w = json_array_get(wf, i);
+        ck_assert_int_eq(json_integer_value(json_object_get(g, "index")), json_integer_value(json_object_get(w, "index")));
+        ck_assert_msg(json_equal(json_object_get(g, "hops"), json_object_get(w, "hops")), "flows[%zu].hops differ", i);
+        ck_assert_msg(fabs(json_number_value(json_object_get(g, "rate_gbps")) -
+                           json_number_value(json_object_get(w, "rate_gbps"))) < 1e-9,
+                      "flows[%zu].rate_gbps: %.17g, expected %g", i, json_number_value(json_object_get(g, "rate_gbps")),
+                      json_number_value(json_object_get(w, "rate_gbps")));
+    }
+    json_decref(got);
+    json_decref(want);
+    free(js);
+    certify_routes(r, t, f, "fixture");
+    tsched_routes_free(r);
+    /* leaf A sends 3 flows over 2 spines: 2 is optimal */
+    r = route(t, f, TSCHED_ROUTE_ILP, 1, 1);
+    ck_assert_uint_eq(tsched_routes_max_link_flows(r), 2);
+    ck_assert_str_eq(tsched_routes_status(r), "optimal");
+    tsched_routes_free(r);
+    tsched_flows_free(f);
+    tsched_topology_free(t);
+}
+END_TEST
+
+/* ---- 9. errors -------------------------------------------------------------------------------------- */
+
+START_TEST(errors_arguments_and_names)
+{
+    tsched_topology *t = gen_ls(2, 2, 2, 2, 2, 1.0, 0);
+    tsched_flows *f = flows_new();
+    add(f, 0, 0, 2, 0);
+    tsched_routes *r = NULL;
+    tsched_route_options o;
+    tsched_route_options_init(&o);
+    ck_assert_uint_eq(o.size, sizeof o);
+    ck_assert_int_eq(o.algo, TSCHED_ROUTE_GREEDY);
+    ck_assert_uint_eq(o.seed, 1);
+    ck_assert_status(tsched_route(NULL, t, f, &o), TSCHED_E_INVALID);
+    ck_assert_status(tsched_route(&r, NULL, f, &o), TSCHED_E_INVALID);
+    ck_assert_status(tsched_route(&r, t, NULL, &o), TSCHED_E_INVALID);
+    o.size = sizeof o - 1;
+    r = (tsched_routes *)f;
+    ck_assert_status(tsched_route(&r, t, f, &o), TSCHED_E_INVALID);
+    ck_assert_ptr_null(r);
+    o.size = 8;
+    ck_assert_status(tsched_route(&r, t, f, &o), TSCHED_E_INVALID);
+    tsched_route_options_init(&o);
+    o.algo = (tsched_route_algo)42;
+    ck_assert_status(tsched_route(&r, t, f, &o), TSCHED_E_INVALID);
+    ck_assert_errmsg_has("algo");
+    /* names */
+    static const char *const names[] = {"greedy", "ecmp", "balanced-ecmp", "ilp"};
+    for (int a = 0; a < 4; a++) {
+        tsched_route_algo x = (tsched_route_algo)99;
+        ck_assert_str_eq(tsched_route_algo_name((tsched_route_algo)a), names[a]);
+        ck_assert_ok(tsched_route_algo_from_name(&x, names[a]));
+        ck_assert_int_eq(x, a);
+    }
+    ck_assert_str_eq(tsched_route_algo_name((tsched_route_algo)17), "?");
+    tsched_route_algo x = TSCHED_ROUTE_ECMP;
+    ck_assert_status(tsched_route_algo_from_name(&x, "shortest"), TSCHED_E_FORMAT);
+    ck_assert_errmsg_has("shortest");
+    ck_assert_int_eq(x, TSCHED_ROUTE_ECMP);
+    ck_assert_status(tsched_route_algo_from_name(&x, "Greedy"), TSCHED_E_FORMAT);
+    ck_assert_status(tsched_route_algo_from_name(&x, NULL), TSCHED_E_FORMAT);
+    /* a flow naming a node the fabric lacks */
+    add(f, 1, 0, 3, 1);
+    add(f, 0, 0, 99, 0);
+    r = (tsched_routes *)f;
+    ck_assert_status(tsched_route(&r, t, f, NULL), TSCHED_E_INVALID);
+    ck_assert_ptr_null(r);
+    ck_assert_errmsg_has("flows[2]");
+    ck_assert_errmsg_has("99");
+    tsched_flows_free(f);
+    /* a NIC the node lacks */
+    f = flows_new();
+    add(f, 0, 0, 2, 0);
+    add(f, 1, 5, 3, 0);
+    ck_assert_status(tsched_route(&r, t, f, NULL), TSCHED_E_INVALID);
+    ck_assert_errmsg_has("flows[1]");
+    ck_assert_errmsg_has("node1");
+    tsched_flows_free(f);
+    /* getters */
+    f = flows_new();
+    add(f, 0, 0, 2, 0);
+    r = route(t, f, TSCHED_ROUTE_GREEDY, 1, 1);
+    tsched_path p;
+    ck_assert_status(tsched_routes_path(&p, r, 1), TSCHED_E_INVALID);
+    ck_assert_status(tsched_routes_path(NULL, r, 0), TSCHED_E_INVALID);
+    ck_assert_status(tsched_routes_path(&p, NULL, 0), TSCHED_E_INVALID);
+    ck_assert(tsched_routes_rate(r, 1) == 0);
+    ck_assert(tsched_routes_rate(NULL, 0) == 0);
+    ck_assert_uint_eq(tsched_routes_link_flows(r, 1000000), 0);
+    ck_assert_uint_eq(tsched_routes_count(NULL), 0);
+    ck_assert_uint_eq(tsched_routes_max_link_flows(NULL), 0);
+    ck_assert(tsched_routes_min_rate(NULL) == 0);
+    ck_assert_uint_eq(tsched_routes_moved(NULL), 0);
+    ck_assert(tsched_routes_solve_ms(r) >= 0);
+    char *s = (char *)f;
+    ck_assert_status(tsched_routes_to_json(NULL, r, t, 0), TSCHED_E_INVALID);
+    ck_assert_status(tsched_routes_to_json(&s, NULL, t, 0), TSCHED_E_INVALID);
+    ck_assert_ptr_null(s);
+    ck_assert_status(tsched_routes_to_json(&s, r, NULL, 0), TSCHED_E_INVALID);
+    /* reroute arguments */
+    tsched_routes *q = NULL;
+    ck_assert_status(tsched_reroute(&q, NULL, t, f), TSCHED_E_INVALID);
+    ck_assert_status(tsched_reroute(NULL, r, t, f), TSCHED_E_INVALID);
+    ck_assert_status(tsched_reroute(&q, r, NULL, f), TSCHED_E_INVALID);
+    ck_assert_status(tsched_reroute(&q, r, t, NULL), TSCHED_E_INVALID);
+    tsched_flows *more = flows_new();
+    add(more, 0, 0, 2, 0);
+    add(more, 1, 0, 3, 0);
+    ck_assert_status(tsched_reroute(&q, r, t, more), TSCHED_E_INVALID);
+    tsched_topology *other = gen_ls(3, 2, 2, 2, 2, 1.0, 0);
+    ck_assert_status(tsched_reroute(&q, r, other, f), TSCHED_E_INVALID);
+    tsched_topology_free(other);
+    tsched_flows_free(more);
+    tsched_routes_free(r);
+    tsched_routes_free(NULL);
+    /* rates: NULL arguments */
+    double rate[1];
+    cands c = flow_cands(t, f, 0);
+    ck_assert_status(tsched_rates_maxmin(NULL, t, f, c.p), TSCHED_E_INVALID);
+    ck_assert_status(tsched_rates_maxmin(rate, NULL, f, c.p), TSCHED_E_INVALID);
+    ck_assert_status(tsched_rates_maxmin(rate, t, NULL, c.p), TSCHED_E_INVALID);
+    ck_assert_status(tsched_rates_maxmin(rate, t, f, NULL), TSCHED_E_INVALID);
+    free(c.p);
+    tsched_flows_free(f);
+    tsched_topology_free(t);
+}
+END_TEST
+
+/* Paths handed to tsched_rates_maxmin that do not join the flow's NIC leaves. */
+START_TEST(errors_rates_bad_paths)
+{
+    tsched_topology *t = gen_ls(3, 2, 1, 1, 1, 1.0, 0);
+    tsched_flows *f = flows_new();
+    add(f, 0, 0, 1, 0); /* leaf0 -> leaf1 */
+    cands c = flow_cands(t, f, 0);
+    ck_assert_uint_eq(c.n, 2);
+    double rate[1];
+    tsched_path p = c.p[0];
+    ck_assert_ok(tsched_rates_maxmin(rate, t, f, &p));
+    /* wrong end leaf */
+    p.switches[2] = tu_sw(t, "leaf2");
+    ck_assert_status(tsched_rates_maxmin(rate, t, f, &p), TSCHED_E_INVALID);
+    /* a same-leaf path for a cross-leaf flow */
+    p = c.p[0];
+    p.nswitches = 1;
+    ck_assert_status(tsched_rates_maxmin(rate, t, f, &p), TSCHED_E_INVALID);
+    /* a link id beyond the fabric */
+    p = c.p[0];
+    p.links[1] = 2 * tsched_topology_num_trunks(t) + 7;
+    ck_assert_status(tsched_rates_maxmin(rate, t, f, &p), TSCHED_E_INVALID);
+    p = c.p[0];
+    p.nswitches = 6;
+    ck_assert_status(tsched_rates_maxmin(rate, t, f, &p), TSCHED_E_INVALID);
+    free(c.p);
+    tsched_flows_free(f);
+    tsched_topology_free(t);
+}
+END_TEST
+
+/* exposes bug: tsched_rates_maxmin (src/routing/rates.c) checks only a path's end switches
+ * and that its link ids exist, not that the links join the listed switches: a path
+ * leaf0 > spine0 > leaf1 whose links are leaf2's trunks is accepted and its rates are
+ * charged to leaf2's trunks. */
+START_TEST(errors_rates_links_not_on_path)
+{
+    tsched_topology *t = gen_ls(3, 2, 1, 1, 1, 1.0, 0);
+    tsched_flows *f = flows_new();
+    add(f, 0, 0, 1, 0);
+    cands c = flow_cands(t, f, 0);
+    double rate[1];
+    tsched_path p = c.p[0];
+    uint32_t t2 = tu_trunk(t, "leaf2", "spine0");
+    p.links[0] = 2 * t2;     /* leaf2 -> spine0 */
+    p.links[1] = 2 * t2 + 1; /* spine0 -> leaf2 */
+    ck_assert_status(tsched_rates_maxmin(rate, t, f, &p), TSCHED_E_INVALID);
+    /* direction flipped: leaf0's uplink written as its down link */
+    p = c.p[0];
+    p.links[0] ^= 1;
+    ck_assert_status(tsched_rates_maxmin(rate, t, f, &p), TSCHED_E_INVALID);
+    free(c.p);
+    tsched_flows_free(f);
+    tsched_topology_free(t);
+}
+END_TEST
+
+/* exposes bug: tsched_route_algo_from_name (src/routing/route.c) with a NULL `algo` and a
+ * valid name returns TSCHED_E_FORMAT with the message 'unknown routing algorithm "ecmp"',
+ * which names a known algorithm as unknown; a NULL argument is TSCHED_E_INVALID
+ * everywhere else (tsched_pattern_from_name(NULL, ...) in the same library). */
+START_TEST(errors_algo_from_name_null_out)
+{
+    ck_assert_status(tsched_route_algo_from_name(NULL, "ecmp"), TSCHED_E_INVALID);
+}
+END_TEST
+
+/* ---- 10. ILP at scale --------------------------------------------------------------------------------- */
+
+START_TEST(ilp_hundreds_of_flows)
+{
+    trng r = {1010};
+    for (uint32_t it = 0; it < 4; it++) {
+        tsched_topology *t = it < 2 ? gen_ls(8, 4, 4, 2, 2, 1.0, 0) : gen_c3(3, 3, 2, 4, 2, 2, 1.0);
+        if (it == 3)
+            random_failures(&r, t, 2, NULL);
+        tsched_flows *f = it == 0 ? random_flows(&r, t, 300) : routable_flows(&r, t, 250);
+        cands *c = all_cands(t, f);
+        tsched_routes *g = route(t, f, TSCHED_ROUTE_GREEDY, 1, 1);
+        tsched_route_options o;
+        tsched_route_options_init(&o);
+        o.algo = TSCHED_ROUTE_ILP;
+        o.time_limit_ms = 20000;
+        tsched_routes *il = NULL;
+        ck_assert_ok(tsched_route(&il, t, f, &o));
+        uint32_t gm = check_consistent(g, t, c), im = check_consistent(il, t, c);
+        ck_assert_msg(im <= gm, "instance %u: ILP %u > greedy %u", it, im, gm);
+        const char *st = tsched_routes_status(il);
+        ck_assert_msg(strcmp(st, "optimal") == 0 || strcmp(st, "feasible") == 0, "status %s", st);
+        if (it < 2 && strcmp(st, "optimal") == 0)
+            ck_assert_uint_eq(im, konig_bound(t, f));
+        certify_routes(il, t, f, "ilp");
+        tsched_routes_free(g);
+        tsched_routes_free(il);
+        free_cands(c, tsched_flows_count(f));
+        tsched_flows_free(f);
+        tsched_topology_free(t);
+    }
+}
+END_TEST
+
+int main(void)
+{
+    Suite *s = suite_create("routing");
+    TCase *tc = tcase_create("core");
+    tcase_set_timeout(tc, 600);
+    tcase_add_test(tc, theorem2_greedy_within_twice_opt_ilp_exact);
+    tcase_add_test(tc, theorem2_factor_two_is_reached);
+    tcase_add_test(tc, leafwise_permutation_contention_free);
+    tcase_add_test(tc, leafwise_permutation_more_flows_than_spines);
+    tcase_add_test(tc, rates_certify_maxmin_random);
+    tcase_add_test(tc, rates_hand_computed);
+    tcase_add_test(tc, rates_maxmin_on_given_paths);
+    tcase_add_test(tc, ecmp_seeded_and_equal_cost);
+    tcase_add_test(tc, balanced_ecmp_least_loaded_and_seeded);
+    tcase_add_test(tc, greedy_replays_algorithm1);
+    tcase_add_test(tc, greedy_ties_to_first_path);
+    tcase_add_test(tc, threads_match_sequential);
+    tcase_add_test(tc, failures_only_surviving_paths);
+    tcase_add_test(tc, failures_no_path_names_flow);
+    tcase_add_test(tc, failures_same_leaf_flows);
+    tcase_add_test(tc, reroute_keeps_survivors);
+    tcase_add_test(tc, reroute_hand_case);
+    tcase_add_test(tc, json_fields_and_determinism);
+    tcase_add_test(tc, json_fixture_hand_computed);
+    tcase_add_test(tc, errors_arguments_and_names);
+    tcase_add_test(tc, errors_rates_bad_paths);
+    tcase_add_test(tc, errors_rates_links_not_on_path);
+    tcase_add_test(tc, errors_algo_from_name_null_out);
+    tcase_add_test(tc, ilp_hundreds_of_flows);
+    suite_add_tcase(s, tc);
+    SRunner *sr = srunner_create(s);
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
