@@ -106,7 +106,9 @@ tsched_status ts_flows_pairs(uint32_t *pair_of, ts_pathcache *c, const tsched_to
         if (st != TSCHED_OK)
             return st;
         const ts_pair *p = &c->pairs[pair_of[i]];
-        if (p->npaths == 0 || !tsched_topology_node_is_up(t, s) || !tsched_topology_node_is_up(t, d))
+        /* the node itself must be up; its NIC's leaf is covered by the pair's paths (a down
+         * leaf has none), so a rail node keeps its live rails when another rail fails */
+        if (p->npaths == 0 || !t->node_up[s] || !t->node_up[d])
             return ts_error(TSCHED_E_NO_PATH, "flows[%u]: no surviving path from \"%s\" NIC %u to \"%s\" NIC %u", i,
                             tsched_topology_node_name(t, s), f->src_nic[i], tsched_topology_node_name(t, d),
                             f->dst_nic[i]);

@@ -270,11 +270,21 @@ tsched_status tsched_rates_maxmin(double *rates, const tsched_topology *t, const
             st = ts_error(TSCHED_E_INVALID, "paths[%u]: does not join the NIC leaves of flow %u", i, i);
             goto out;
         }
-        for (uint32_t h = 0; h + 1 < p->nswitches; h++)
-            if (p->links[h] / 2 >= nt) {
+        for (uint32_t h = 0; h + 1 < p->nswitches; h++) {
+            uint32_t tr = p->links[h] / 2, up = p->links[h] % 2 == 0;
+            if (tr >= nt) {
                 st = ts_error(TSCHED_E_INVALID, "paths[%u].links[%u]: link %u does not exist", i, h, p->links[h]);
                 goto out;
             }
+            /* the link must join the two switches it stands between, in its direction */
+            uint32_t lo = tsched_topology_trunk_lower(t, tr), hi = tsched_topology_trunk_upper(t, tr);
+            if ((up && (lo != p->switches[h] || hi != p->switches[h + 1])) ||
+                (!up && (hi != p->switches[h] || lo != p->switches[h + 1]))) {
+                st = ts_error(TSCHED_E_INVALID, "paths[%u].links[%u]: link %u does not join switches %u and %u", i, h,
+                              p->links[h], p->switches[h], p->switches[h + 1]);
+                goto out;
+            }
+        }
         pl[i] = p->links;
         hops[i] = p->nswitches - 1;
     }

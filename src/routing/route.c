@@ -19,13 +19,15 @@ const char *tsched_route_algo_name(tsched_route_algo a)
 
 tsched_status tsched_route_algo_from_name(tsched_route_algo *a, const char *name)
 {
-    for (unsigned i = 0; name && a && i < sizeof algo_names / sizeof algo_names[0]; i++)
+    if (!a || !name)
+        return ts_error(TSCHED_E_INVALID, "tsched_route_algo_from_name: NULL argument");
+    for (unsigned i = 0; i < sizeof algo_names / sizeof algo_names[0]; i++)
         if (strcmp(name, algo_names[i]) == 0) {
             *a = (tsched_route_algo)i;
             return TSCHED_OK;
         }
     return ts_error(TSCHED_E_FORMAT, "algo: unknown routing algorithm \"%s\"; expected greedy, ecmp, balanced-ecmp or ilp",
-                    name ? name : "(null)");
+                    name);
 }
 
 void tsched_route_options_init(tsched_route_options *o)
