@@ -143,5 +143,24 @@ expect 2 "route dangling node" -- "$ts" route -t "$data/cli/cluster.json" -f "$t
 has "$tmp/err" "ghost" "dangling node named"
 has "$tmp/err" "flows[0].dst" "dangling field named"
 
+# kcut and prioritize
+expect 0 "kcut crux" -- "$ts" kcut -d "$data/priority/dag-small.json" --levels 2
+has "$tmp/out" '"format": "tsched.levels.v1"' "kcut format"
+has "$tmp/out" '"cut_weight"' "kcut cut weight"
+"$ts" kcut -d "$data/priority/dag-small.json" --levels 2 > "$tmp/k2"
+if cmp -s "$tmp/out" "$tmp/k2"; then ok; else bad "kcut output differs between runs"; fi
+expect 0 "kcut varys" -- "$ts" kcut -d "$data/priority/dag-small.json" --levels 3 --algo varys
+expect 2 "kcut cycle" -- "$ts" kcut -d "$data/priority/dag-cycle.json" --levels 2
+has "$tmp/err" "cycle" "cycle named"
+lines "$tmp/err" 1 "cycle error is one line"
+expect 2 "kcut no levels" -- "$ts" kcut -d "$data/priority/dag-small.json"
+expect 2 "kcut zero levels" -- "$ts" kcut -d "$data/priority/dag-small.json" --levels 0
+expect 0 "prioritize" -- "$ts" prioritize -t "$data/priority/crux-topo.json" -s "$data/priority/crux-jobset.json" --levels 2
+for f in '"format": "tsched.priorities.v1"' '"intensity"' '"priority"' '"order"' '"level"' '"dag"' '"cut_weight"'; do
+    has "$tmp/out" "$f" "prioritize output"
+done
+expect 2 "prioritize job without flows" -- "$ts" prioritize -t "$data/priority/crux-topo.json" -s "$data/priority/jobset-no-flows.json" --levels 2
+has "$tmp/err" "flows" "job without flows named"
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

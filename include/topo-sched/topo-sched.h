@@ -11,5 +11,6 @@
 #include "workload.h"
 #include "placement.h"
 #include "routing.h"
+#include "priority.h"
 
 #endif /* TOPO_SCHED_H */

@@ -28,6 +28,8 @@ int cmd_topology(int argc, char **argv);
 int cmd_place(int argc, char **argv);
 int cmd_flows(int argc, char **argv);
 int cmd_route(int argc, char **argv);
+int cmd_prioritize(int argc, char **argv);
+int cmd_kcut(int argc, char **argv);
 int cmd_demo(int argc, char **argv);
 
 #endif

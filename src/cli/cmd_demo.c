@@ -189,6 +189,74 @@ static tsched_status demo_route(tsched_topology *t, const tsched_placement *p)
     return st;
 }
 
+/* CRUX on a mixed job set sharing leaf0/leaf1 and leaf2/leaf3 of the demo cluster: a
+ * GPT-like job (8 nodes), a BERT-like job (2 nodes), two ResNet-like jobs (2 nodes each). */
+static tsched_status demo_priorities(const tsched_topology *t)
+{
+    /* ring all-reduce traffic, one flow per NIC rail (8 rails), gigabits per iteration */
+    char *doc = malloc(1 << 16);
+    if (!doc)
+        return TSCHED_E_NOMEM;
+    size_t n = 0;
+    n += (size_t)snprintf(doc + n, 65536 - n, "{\"format\": \"tsched.jobset.v1\", \"jobs\": [");
+    static const struct {
+        const char *name;
+        unsigned gpus, first, count, stride;
+        double tflop, ms, overlap, gbits;
+    } jobs[] = {{"gpt", 64, 0, 8, 4, 9500.0, 1200.0, 0.5, 12.0},
+                {"bert", 16, 1, 2, 16, 410.0, 300.0, 0.3, 2.5},
+                {"resnet-a", 16, 2, 2, 16, 160.0, 220.0, 0.7, 0.8},
+                {"resnet-b", 16, 34, 2, 16, 150.0, 200.0, 0.7, 0.8}};
+    for (size_t j = 0; j < 4; j++) {
+        n += (size_t)snprintf(doc + n, 65536 - n,
+                              "%s{\"name\": \"%s\", \"gpus\": %u, \"work_tflop\": %.1f, \"compute_ms\": %.1f, "
+                              "\"overlap\": %.2f, \"flows\": [",
+                              j ? ", " : "", jobs[j].name, jobs[j].gpus, jobs[j].tflop, jobs[j].ms, jobs[j].overlap);
+        for (unsigned r = 0; r < jobs[j].count; r++) {
+            unsigned a = jobs[j].first + r * jobs[j].stride, b = jobs[j].first + ((r + 1) % jobs[j].count) * jobs[j].stride;
+            for (unsigned k = 0; k < 8; k++)
+                n += (size_t)snprintf(doc + n, 65536 - n,
+                                      "%s{\"src\": \"node%u\", \"dst\": \"node%u\", \"src_nic\": %u, \"dst_nic\": %u, "
+                                      "\"gbits\": %.2f}",
+                                      r || k ? ", " : "", a, b, k, k, jobs[j].gbits);
+        }
+        n += (size_t)snprintf(doc + n, 65536 - n, "]}");
+    }
+    n += (size_t)snprintf(doc + n, 65536 - n, "]}");
+    tsched_jobset *js = NULL;
+    tsched_status st = tsched_jobset_load_string(&js, t, doc, n);
+    free(doc);
+    if (st != TSCHED_OK)
+        return st;
+    static const tsched_kcut_algo algos[] = {TSCHED_KCUT_CRUX, TSCHED_KCUT_SINCRONIA, TSCHED_KCUT_VARYS};
+    tsched_priorities *p[3] = {NULL, NULL, NULL};
+    for (int a = 0; a < 3 && st == TSCHED_OK; a++) {
+        tsched_prio_options o;
+        tsched_prio_options_init(&o);
+        o.kcut.levels = 2;
+        o.kcut.algo = algos[a];
+        st = tsched_prioritize(&p[a], t, js, &o);
+    }
+    if (st == TSCHED_OK) {
+        printf("\nCRUX priorities for four jobs sharing trunks, compressed to 2 hardware levels:\n");
+        printf("  %-9s %12s %8s %12s %6s %6s %10s %6s\n", "job", "intensity", "k", "priority", "order", "crux",
+               "sincronia", "varys");
+        for (uint32_t i = 0; i < tsched_jobset_count(js); i++)
+            printf("  %-9s %12.1f %8.3f %12.1f %6u %6u %10u %6u\n", tsched_jobset_name(js, i),
+                   tsched_priorities_intensity(p[0], i), tsched_priorities_factor(p[0], i),
+                   tsched_priorities_priority(p[0], i), tsched_priorities_order(p[0], i),
+                   tsched_priorities_level(p[0], i), tsched_priorities_level(p[1], i), tsched_priorities_level(p[2], i));
+        printf("  contention DAG: %u edges of total weight %.1f; cut weight crux %.1f, sincronia %.1f, varys %.1f\n",
+               tsched_priorities_dag_edges(p[0]), tsched_priorities_total_weight(p[0]),
+               tsched_priorities_cut_weight(p[0]), tsched_priorities_cut_weight(p[1]),
+               tsched_priorities_cut_weight(p[2]));
+    }
+    for (int a = 0; a < 3; a++)
+        tsched_priorities_free(p[a]);
+    tsched_jobset_free(js);
+    return st;
+}
+
 int cmd_demo(int argc, char **argv)
 {
     (void)argv;
@@ -242,6 +310,8 @@ int cmd_demo(int argc, char **argv)
         goto fail;
     }
     tsched_placement_free(placed);
+    if ((st = demo_priorities(t)) != TSCHED_OK)
+        goto fail;
     printf("\nafter failing spine0 and the trunk leaf0~spine1:\n");
     if ((st = tsched_topology_set_up(t, "spine0", 0)) || (st = tsched_topology_set_up(t, "leaf0~spine1", 0)))
         goto fail;
@@ -250,7 +320,8 @@ int cmd_demo(int argc, char **argv)
     printf("\nnext: 'topo-sched topology show -t FILE' summarises your own tsched.topology.v1 fabric,\n"
            "'topo-sched topology import-slurm topology.conf' converts a Slurm tree topology,\n"
            "'topo-sched place -t FILE -j JOB' places a tsched.job.v1 job,\n"
-           "'topo-sched flows' and 'topo-sched route' turn a placement into flows and paths.\n");
+           "'topo-sched flows' and 'topo-sched route' turn a placement into flows and paths,\n"
+           "'topo-sched prioritize' and 'topo-sched kcut' assign CRUX priorities and levels.\n");
     tsched_topology_free(t);
     return CLI_OK;
 fail:

@@ -18,6 +18,10 @@ static const char usage[] =
     "  route -t TOPO -f FLOWS [--algo greedy|ecmp|balanced-ecmp|ilp] [--seed N] [--threads N]\n"
     "        [--time-limit-ms N] [--no-timing] [-o FILE]\n"
     "                                         a path and a max-min fair rate for every flow\n"
+    "  prioritize -t TOPO -s JOBSET --levels K [--algo crux|sincronia|varys|exhaustive]\n"
+    "        [--orders M] [--seed N] [-o FILE]  CRUX intensities, priorities and K levels\n"
+    "  kcut -d DAG --levels K [--algo crux|sincronia|varys|exhaustive] [--orders M] [--seed N]\n"
+    "        [-o FILE]                        compress a tsched.dag.v1 to K levels\n"
     "  --version                              print the library version\n"
     "\n"
     "Files may be '-' for standard input. Exit status: 0 success, 1 no feasible answer,\n"
@@ -44,6 +48,10 @@ int main(int argc, char **argv)
         return cmd_flows(argc - 1, argv + 1);
     if (strcmp(cmd, "route") == 0)
         return cmd_route(argc - 1, argv + 1);
+    if (strcmp(cmd, "prioritize") == 0)
+        return cmd_prioritize(argc - 1, argv + 1);
+    if (strcmp(cmd, "kcut") == 0)
+        return cmd_kcut(argc - 1, argv + 1);
     if (strcmp(cmd, "topology") == 0)
         return cmd_topology(argc - 1, argv + 1);
     return cli_usage_error("unknown command '%s'", cmd);

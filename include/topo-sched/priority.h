@@ -1,0 +1,165 @@
+/*
+ * libtopo-sched: network-topology-aware scheduling for GPU clusters.
+ * Copyright (C) 2026 The libtopo-sched authors. GPL-3.0-or-later.
+ */
+/**
+ * @file priority.h
+ * @brief Which job's traffic goes first (CRUX, SIGCOMM'24, seed 001): GPU intensity
+ *        (Def. 2), intensity-ordered path selection (4.1), priority assignment with
+ *        correction factors (4.2), the contention DAG and its compression to K hardware
+ *        levels as a DAG max K-cut (4.3, Algorithm 1), with the Sincronia and Varys baselines
+ *        and an exhaustive reference.
+ */
+#ifndef TOPO_SCHED_PRIORITY_H
+#define TOPO_SCHED_PRIORITY_H
+
+#include "common.h"
+#include "routing.h"
+#include "topology.h"
+#include "workload.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---- the compressor on its own: tsched.dag.v1 -> tsched.levels.v1 --------------------- */
+
+/** Opaque weighted DAG: edge (u, v, w) means u has higher priority than v, weight w >= 0. */
+typedef struct tsched_dag tsched_dag;
+
+/** Compression algorithms (DESIGN 6 `--algo` of kcut and prioritize). */
+typedef enum tsched_kcut_algo {
+    TSCHED_KCUT_CRUX = 0,      /**< Algorithm 1: best max K-cut over m random topological orders */
+    TSCHED_KCUT_SINCRONIA = 1, /**< the first K-1 jobs of the order get their own level, the rest the last */
+    TSCHED_KCUT_VARYS = 2,     /**< the order cut into K equal consecutive groups */
+    TSCHED_KCUT_EXHAUSTIVE = 3 /**< the optimum over all valid compressions, n <= 10 */
+} tsched_kcut_algo;
+
+/** Name of an algorithm ("crux", "sincronia", "varys", "exhaustive"); "?" if unknown. */
+TSCHED_API const char *tsched_kcut_algo_name(tsched_kcut_algo algo);
+/** Algorithm from its name. Errors: TSCHED_E_FORMAT naming it, TSCHED_E_INVALID for NULL. */
+TSCHED_API tsched_status tsched_kcut_algo_from_name(tsched_kcut_algo *algo, const char *name);
+
+/** Compression options; initialise with tsched_kcut_options_init() (fields may be appended). */
+typedef struct tsched_kcut_options {
+    size_t size;           /**< sizeof(tsched_kcut_options) */
+    tsched_kcut_algo algo; /**< default crux */
+    uint32_t levels;       /**< K >= 1; default 8 */
+    uint32_t orders;       /**< m random topological orders for crux; default 10 */
+    uint64_t seed;         /**< default 1 */
+} tsched_kcut_options;
+
+/** Fill `opts` with the defaults and set its `size`. */
+TSCHED_API void tsched_kcut_options_init(tsched_kcut_options *opts);
+
+/** A DAG of `nodes` nodes and no edges; the caller frees it with tsched_dag_free().
+ * Errors: TSCHED_E_TOO_LARGE beyond 2^26 nodes. */
+TSCHED_API tsched_status tsched_dag_new(tsched_dag **out, uint32_t nodes);
+/** Free a DAG. NULL is a no-op. */
+TSCHED_API void tsched_dag_free(tsched_dag *dag);
+/**
+ * Add edge u -> v of weight w. Errors: TSCHED_E_INVALID (a node out of range, u == v),
+ * TSCHED_E_RANGE (w negative or not finite). Cycles are found by tsched_dag_compress().
+ */
+TSCHED_API tsched_status tsched_dag_add_edge(tsched_dag *dag, uint32_t u, uint32_t v, double w);
+/** Number of nodes and of edges. */
+TSCHED_API uint32_t tsched_dag_nodes(const tsched_dag *dag);
+TSCHED_API uint32_t tsched_dag_edges(const tsched_dag *dag);
+/** Load `tsched.dag.v1` ({"nodes": n, "edges": [[u, v, w], ...]}). Errors name the field;
+ * a cycle is TSCHED_E_CYCLE naming its nodes. */
+TSCHED_API tsched_status tsched_dag_load_file(tsched_dag **out, const char *path);
+/** Load `tsched.dag.v1` from `len` bytes of `json`. */
+TSCHED_API tsched_status tsched_dag_load_string(tsched_dag **out, const char *json, size_t len);
+
+/**
+ * Compress the DAG's nodes to `opts->levels` levels: `levels` (one entry per node) receives
+ * a level in 0..K-1 with level[u] <= level[v] on every edge (0 = highest), `*cut_weight` the
+ * total weight of the edges with level[u] < level[v]. Deterministic for a given seed.
+ * Errors: TSCHED_E_CYCLE (naming a node on a cycle), TSCHED_E_RANGE (K < 1, orders < 1),
+ * TSCHED_E_INVALID (exhaustive beyond 10 nodes), TSCHED_E_NOMEM.
+ */
+TSCHED_API tsched_status tsched_dag_compress(uint32_t *levels, double *cut_weight, const tsched_dag *dag,
+                                             const tsched_kcut_options *opts);
+
+/** `tsched.levels.v1` for `n` levels and a cut weight; the caller frees `*out` with tsched_free(). */
+TSCHED_API tsched_status tsched_levels_to_json(char **out, const uint32_t *levels, uint32_t n, double cut_weight);
+
+/* ---- CRUX on a job set: tsched.jobset.v1 -> tsched.priorities.v1 ----------------------- */
+
+/** Opaque set of jobs sharing a fabric (`tsched.jobset.v1`). */
+typedef struct tsched_jobset tsched_jobset;
+
+/**
+ * Load a `tsched.jobset.v1` document against `topo` (flow endpoints are node names of it).
+ * Each job: name, gpus, work_tflop (W_j per iteration), compute_ms, overlap in [0, 1]
+ * (share of the computation that communication overlaps), flows. Errors name the field
+ * (`jobs[2].flows[0].dst`); a job without flows is TSCHED_E_INVALID naming it.
+ */
+TSCHED_API tsched_status tsched_jobset_load_file(tsched_jobset **out, const tsched_topology *topo, const char *path);
+/** tsched_jobset_load_file() from `len` bytes of `json`. */
+TSCHED_API tsched_status tsched_jobset_load_string(tsched_jobset **out, const tsched_topology *topo, const char *json,
+                                                   size_t len);
+/** Free a job set. NULL is a no-op. */
+TSCHED_API void tsched_jobset_free(tsched_jobset *jobs);
+/** Number of jobs. */
+TSCHED_API uint32_t tsched_jobset_count(const tsched_jobset *jobs);
+/** Name of job `i` (owned by the set), or NULL. */
+TSCHED_API const char *tsched_jobset_name(const tsched_jobset *jobs, uint32_t i);
+
+/** Prioritisation options; initialise with tsched_prio_options_init(). */
+typedef struct tsched_prio_options {
+    size_t size;           /**< sizeof(tsched_prio_options) */
+    tsched_kcut_options kcut; /**< compression: algorithm, levels, orders, seed */
+} tsched_prio_options;
+
+/** Fill `opts` with the defaults and set its `size` (and its kcut's). */
+TSCHED_API void tsched_prio_options_init(tsched_prio_options *opts);
+
+/** Opaque result (`tsched.priorities.v1`). */
+typedef struct tsched_priorities tsched_priorities;
+
+/**
+ * CRUX on a job set: intensities (Def. 2) from the traffic each job puts on every trunk,
+ * intensity-ordered path selection, correction factors and priorities P_j = k_j I_j, the
+ * contention DAG, and its compression to levels. See doc/priority.md. The caller frees
+ * `*out` with tsched_priorities_free(). Errors: TSCHED_E_NO_PATH, TSCHED_E_INVALID.
+ */
+TSCHED_API tsched_status tsched_prioritize(tsched_priorities **out, const tsched_topology *topo,
+                                           const tsched_jobset *jobs, const tsched_prio_options *opts);
+/** Free a result. NULL is a no-op. */
+TSCHED_API void tsched_priorities_free(tsched_priorities *p);
+/** Per job i: GPU intensity I_j (TFLOP per second of bottleneck transfer), correction factor
+ * k_j, priority P_j, order (0 = first), level (0 = highest). 0 for a bad index. */
+TSCHED_API double tsched_priorities_intensity(const tsched_priorities *p, uint32_t i);
+TSCHED_API double tsched_priorities_factor(const tsched_priorities *p, uint32_t i);
+TSCHED_API double tsched_priorities_priority(const tsched_priorities *p, uint32_t i);
+TSCHED_API uint32_t tsched_priorities_order(const tsched_priorities *p, uint32_t i);
+TSCHED_API uint32_t tsched_priorities_level(const tsched_priorities *p, uint32_t i);
+/** The contention DAG's edge count, total weight and cut weight. */
+TSCHED_API uint32_t tsched_priorities_dag_edges(const tsched_priorities *p);
+TSCHED_API double tsched_priorities_total_weight(const tsched_priorities *p);
+TSCHED_API double tsched_priorities_cut_weight(const tsched_priorities *p);
+/** `tsched.priorities.v1`; the caller frees `*out` with tsched_free(). */
+TSCHED_API tsched_status tsched_priorities_to_json(char **out, const tsched_priorities *p, const tsched_jobset *jobs);
+
+/**
+ * The two-job iteration model of CRUX 4.2 on one shared link, in steady state: both jobs
+ * iterate (computation `compute_ms`; communication of `comm_ms` at the full link rate,
+ * starting after the non-overlapped share (1 - overlap) of the computation; the next
+ * iteration starts when both are done); the prioritised job's traffic preempts the other's.
+ * With job a first (`a_first` = 1) or job b first, gives each job's share of link time and
+ * the GPU utilisation (GPUs busy computing / all GPUs) over the steady-state period.
+ * Errors: TSCHED_E_RANGE (non-positive times or GPUs, overlap outside [0, 1]).
+ */
+typedef struct tsched_twojob {
+    double compute_ms, comm_ms, overlap; /**< per iteration */
+    uint32_t gpus;
+} tsched_twojob;
+TSCHED_API tsched_status tsched_twojob_steady(double *link_share_a, double *link_share_b, double *utilization,
+                                              const tsched_twojob *a, const tsched_twojob *b, int a_first);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* TOPO_SCHED_PRIORITY_H */

@@ -1,0 +1,50 @@
+/* Internal: the CRUX job set and the two-job iteration model, shared by jobset.c,
+ * twojob.c, crux.c and the unit tests. */
+#ifndef TS_PRIORITY_CRUX_INTERNAL_H
+#define TS_PRIORITY_CRUX_INTERNAL_H
+
+#include "topo-sched/priority.h"
+
+/* A job set: per job its parameters and its flows (CSR: job i owns flows
+ * flow_off[i] .. flow_off[i + 1] - 1, in input order). Node indices refer to the fabric
+ * the set was loaded against. */
+struct tsched_jobset {
+    uint32_t n;                 /* jobs */
+    char **name;
+    uint32_t *gpus;
+    double *work_tflop, *compute_ms, *overlap;
+    uint32_t *flow_off;         /* n + 1 */
+    uint32_t nflows;
+    uint32_t *src, *dst;        /* node indices */
+    uint32_t *src_nic, *dst_nic;
+    double *gbits;
+    uint32_t topo_nodes;        /* node count of the fabric it was loaded against */
+};
+
+/* The two-job model (tsched_twojob_steady) with everything it measured. Index 0 is job a,
+ * 1 is job b. */
+typedef struct ts_twojob_result {
+    double period_ms;     /* steady run: the period; window run: the window */
+    double start_ms;      /* steady run: when the periodic regime begins (0 if unknown) */
+    double link_ms[2];    /* link time of each job over the period or window */
+    double compute_ms[2]; /* time each job's GPUs compute over the period or window */
+    double utilization;   /* sum gpus * compute / (all gpus * period) */
+    int exact;            /* 1: the period was found exactly; 0: averaged over a long run */
+} ts_twojob_result;
+
+/* The steady state of the model (both jobs start an iteration at time 0). */
+tsched_status ts_twojob_steady(ts_twojob_result *res, const tsched_twojob *a, const tsched_twojob *b, int a_first);
+/* The same system measured over the window [0, horizon_ms] from the synchronised start
+ * (transient included). Errors: TSCHED_E_RANGE, TSCHED_E_TOO_LARGE (a window of more
+ * than about a million events). */
+tsched_status ts_twojob_window(ts_twojob_result *res, const tsched_twojob *a, const tsched_twojob *b, int a_first,
+                               double horizon_ms);
+/* Correction factor k_j of job j against the reference job r (CRUX 4.2, doc/priority.md):
+ * Delta_r = r's steady link share when r goes first minus when j goes first, Delta_j the
+ * same for j; k_j = Delta_j / Delta_r, clamped to [1e-3, 1e3]. When r loses nothing in
+ * steady state (Delta_r = 0), the shares over the synchronised start up to the end of the
+ * first steady period of both runs are used instead; if r loses nothing there either,
+ * k_j = 1e3 when j gains and 1 when neither does. */
+tsched_status ts_crux_factor(double *k, const tsched_twojob *j, const tsched_twojob *r);
+
+#endif
