@@ -694,8 +694,8 @@ START_TEST(json_invalid)
         {FL("{\"src\": \"node1\"}"), TSCHED_E_NOT_FOUND, "flows[0].dst"},
         {FL("{\"src\": 3, \"dst\": \"node1\"}"), TSCHED_E_TYPE, "flows[0].src"},
         {FL("{\"src\": \"node0\", \"dst\": \"node1\"}, {\"src\": \"gpu9\", \"dst\": \"node1\"}"), TSCHED_E_NOT_FOUND,
-         "flows[1].src: unknown node \"gpu9\""},
-        {FL("{\"src\": \"node0\", \"dst\": \"node99\"}"), TSCHED_E_NOT_FOUND, "flows[0].dst: unknown node \"node99\""},
+         "flows[1].src: no node named \"gpu9\""},
+        {FL("{\"src\": \"node0\", \"dst\": \"node99\"}"), TSCHED_E_NOT_FOUND, "flows[0].dst: no node named \"node99\""},
         {FL("{\"src\": \"node0\", \"dst\": \"leaf0\"}"), TSCHED_E_NOT_FOUND, "\"leaf0\""},
         {FL("{\"src\": \"\", \"dst\": \"node1\"}"), TSCHED_E_RANGE, "flows[0].src"},
         {FL("{\"src\": \"node0\", \"dst\": \"node1\", \"src_nic\": 4}"), TSCHED_E_RANGE, "flows[0].src_nic: 4"},
@@ -782,7 +782,7 @@ START_TEST(json_files)
     tsched_job_free(j);
     /* errors carry the file name and the field */
     ck_assert_status(tsched_flows_load_file(&f, t, FLOWS_DATA "/dangling.json"), TSCHED_E_NOT_FOUND);
-    ck_assert_errmsg_has("dangling.json: flows[1].dst: unknown node \"node42\"");
+    ck_assert_errmsg_has("dangling.json: flows[1].dst: no node named \"node42\"");
     ck_assert_status(tsched_flows_load_file(&f, t, FLOWS_DATA "/no-such-file.json"), TSCHED_E_IO);
     ck_assert_errmsg_has("no-such-file.json");
     ck_assert_status(tsched_flows_load_file(&f, t, NULL), TSCHED_E_INVALID);

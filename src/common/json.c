@@ -48,7 +48,8 @@ tsched_status ts_read_file(char **out, size_t *len, const char *path)
     return TSCHED_OK;
 }
 
-tsched_status ts_json_load_string(void *slot, ts_doc_reader read, const char *json, size_t len, const char *fn)
+tsched_status ts_json_load_string(void *slot, ts_doc_reader read, const void *ctx, const char *json, size_t len,
+                                  const char *fn)
 {
     if (!slot)
         return ts_error(TSCHED_E_INVALID, "%s: out is NULL", fn);
@@ -59,12 +60,12 @@ tsched_status ts_json_load_string(void *slot, ts_doc_reader read, const char *js
     tsched_status st = ts_json_parse(&root, json, len);
     if (st != TSCHED_OK)
         return st;
-    st = read(slot, root);
+    st = read(slot, ctx, root);
     json_decref(root);
     return st;
 }
 
-tsched_status ts_json_load_file(void *slot, ts_doc_reader read, const char *path, const char *fn)
+tsched_status ts_json_load_file(void *slot, ts_doc_reader read, const void *ctx, const char *path, const char *fn)
 {
     if (!slot || !path)
         return ts_error(TSCHED_E_INVALID, "%s: out or path is NULL", fn);
@@ -74,7 +75,7 @@ tsched_status ts_json_load_file(void *slot, ts_doc_reader read, const char *path
     tsched_status st = ts_read_file(&buf, &len, path);
     if (st != TSCHED_OK)
         return st;
-    st = ts_json_load_string(slot, read, buf, len, fn);
+    st = ts_json_load_string(slot, read, ctx, buf, len, fn);
     free(buf);
     return st == TSCHED_OK ? st : ts_error_prefix(st, strcmp(path, "-") == 0 ? "<stdin>" : path);
 }

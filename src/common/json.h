@@ -12,12 +12,14 @@
 tsched_status ts_json_parse(json_t **out, const char *data, size_t len);
 /* Read a whole file ("-" = stdin) into a NUL-terminated buffer. Errors: TSCHED_E_IO. */
 tsched_status ts_read_file(char **out, size_t *len, const char *path);
-/* A document reader: build the object in `*(T **)slot` from a parsed root. */
-typedef tsched_status (*ts_doc_reader)(void *slot, const json_t *root);
+/* A document reader: build the object in `*(T **)slot` from a parsed root; `ctx` is what
+ * the caller passed (e.g. the fabric names are resolved in), possibly NULL. */
+typedef tsched_status (*ts_doc_reader)(void *slot, const void *ctx, const json_t *root);
 /* Parse `len` bytes and run `read`; `fn` names the public function in argument errors. */
-tsched_status ts_json_load_string(void *slot, ts_doc_reader read, const char *json, size_t len, const char *fn);
+tsched_status ts_json_load_string(void *slot, ts_doc_reader read, const void *ctx, const char *json, size_t len,
+                                  const char *fn);
 /* Read a file ("-" = stdin), then ts_json_load_string; errors are prefixed by the path. */
-tsched_status ts_json_load_file(void *slot, ts_doc_reader read, const char *path, const char *fn);
+tsched_status ts_json_load_file(void *slot, ts_doc_reader read, const void *ctx, const char *path, const char *fn);
 /* Check that root is an object whose "format" equals `format`. */
 tsched_status ts_json_check_format(const json_t *root, const char *format);
 /* Serialise; the caller frees with tsched_free(). Keys keep insertion order. */

@@ -189,45 +189,34 @@ static tsched_status read_doc(tsched_placement *p, const json_t *root, const tsc
     return recompute(p, t);
 }
 
-tsched_status tsched_placement_load_string(tsched_placement **out, const tsched_topology *topo, const char *json,
-                                           size_t len)
+/* The loaders' reader: the object is made here so a failed read frees it. */
+static tsched_status read_into(void *slot, const void *ctx, const json_t *root)
 {
-    if (!out)
-        return ts_error(TSCHED_E_INVALID, "tsched_placement_load_string: out is NULL");
-    *out = NULL;
-    if (!topo || !json)
-        return ts_error(TSCHED_E_INVALID, "tsched_placement_load_string: topology or json is NULL");
-    json_t *root;
-    tsched_status st = ts_json_parse(&root, json, len);
-    if (st != TSCHED_OK)
+    const tsched_topology *topo = ctx;
+    tsched_placement *obj = ts_calloc(1, sizeof *obj);
+    if (!obj)
+        return TSCHED_E_NOMEM;
+    tsched_status st = read_doc(obj, root, topo);
+    if (st != TSCHED_OK) {
+        tsched_placement_free(obj);
         return st;
-    tsched_placement *p = ts_calloc(1, sizeof *p);
-    if (!p)
-        st = TSCHED_E_NOMEM;
-    else if ((st = read_doc(p, root, topo)) != TSCHED_OK) {
-        tsched_placement_free(p);
-        p = NULL;
     }
-    json_decref(root);
-    *out = p;
-    return st;
+    *(tsched_placement **)slot = obj;
+    return TSCHED_OK;
+}
+
+tsched_status tsched_placement_load_string(tsched_placement **out, const tsched_topology *topo, const char *json, size_t len)
+{
+    if (out && !topo)
+        return ts_error(TSCHED_E_INVALID, "tsched_placement_load_string: topology is NULL");
+    return ts_json_load_string(out, read_into, topo, json, len, "tsched_placement_load_string");
 }
 
 tsched_status tsched_placement_load_file(tsched_placement **out, const tsched_topology *topo, const char *path)
 {
-    if (!out)
-        return ts_error(TSCHED_E_INVALID, "tsched_placement_load_file: out is NULL");
-    *out = NULL;
-    if (!topo || !path)
-        return ts_error(TSCHED_E_INVALID, "tsched_placement_load_file: topology or path is NULL");
-    char *buf;
-    size_t len;
-    tsched_status st = ts_read_file(&buf, &len, path);
-    if (st != TSCHED_OK)
-        return st;
-    st = tsched_placement_load_string(out, topo, buf, len);
-    free(buf);
-    return st == TSCHED_OK ? st : ts_error_prefix(st, strcmp(path, "-") == 0 ? "<stdin>" : path);
+    if (out && !topo)
+        return ts_error(TSCHED_E_INVALID, "tsched_placement_load_file: topology is NULL");
+    return ts_json_load_file(out, read_into, topo, path, "tsched_placement_load_file");
 }
 
 const uint32_t *tsched_placement_nodes(const tsched_placement *p) { return p ? p->nodes : NULL; }

@@ -367,16 +367,20 @@ fail:
     return st;
 }
 
-static tsched_status read_doc(void *slot, const json_t *root) { return load_doc((tsched_dag **)slot, root); }
+static tsched_status read_doc(void *slot, const void *ctx, const json_t *root)
+{
+    (void)ctx;
+    return load_doc((tsched_dag **)slot, root);
+}
 
 tsched_status tsched_dag_load_string(tsched_dag **out, const char *json, size_t len)
 {
-    return ts_json_load_string(out, read_doc, json, len, "tsched_dag_load_string");
+    return ts_json_load_string(out, read_doc, NULL, json, len, "tsched_dag_load_string");
 }
 
 tsched_status tsched_dag_load_file(tsched_dag **out, const char *path)
 {
-    return ts_json_load_file(out, read_doc, path, "tsched_dag_load_file");
+    return ts_json_load_file(out, read_doc, NULL, path, "tsched_dag_load_file");
 }
 
 /* ---- tsched.levels.v1 ---------------------------------------------------------------- */

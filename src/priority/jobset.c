@@ -7,6 +7,7 @@
 
 #include "../common/alloc.h"
 #include "../common/json.h"
+#include "../topology/topology_internal.h"
 #include "../common/strtab.h"
 #include "crux_internal.h"
 
@@ -39,28 +40,6 @@ uint32_t tsched_jobset_count(const tsched_jobset *js) { return js ? js->n : 0; }
 
 const char *tsched_jobset_name(const tsched_jobset *js, uint32_t i) { return js && i < js->n ? js->name[i] : NULL; }
 
-/* A node name field resolved in the fabric, and its NIC field checked against the node. */
-static tsched_status read_end(uint32_t *node, uint32_t *nic, const json_t *o, const char *where, const char *key,
-                              const char *nic_key, const tsched_topology *t)
-{
-    const char *name;
-    tsched_status st;
-    if ((st = ts_json_str(&name, o, where, key, 1)) != TSCHED_OK)
-        return st;
-    *node = tsched_topology_find_node(t, name);
-    if (*node == TSCHED_NONE)
-        return ts_error(TSCHED_E_NOT_FOUND, "%s.%s: no node named \"%s\" in fabric \"%s\"", where, key, name,
-                        tsched_topology_name(t));
-    *nic = 0;
-    if ((st = ts_json_u32(nic, o, where, nic_key, 0, 0, UINT32_MAX)) != TSCHED_OK)
-        return st;
-    uint32_t nics = tsched_topology_node_nics(t, *node);
-    if (*nic >= nics)
-        return ts_error(TSCHED_E_RANGE, "%s.%s: %u is out of range; node \"%s\" has %u NIC%s (0..%u)", where,
-                        nic_key, *nic, name, nics, nics == 1 ? "" : "s", nics - 1);
-    return TSCHED_OK;
-}
-
 static tsched_status alloc_set(tsched_jobset *js, size_t n, size_t nflows)
 {
     size_t nj = n ? n : 1, nf = nflows ? nflows : 1;
@@ -86,8 +65,8 @@ static tsched_status read_flows(tsched_jobset *js, const json_t *arr, const char
             return ts_error(TSCHED_E_TYPE, "%s: expected an object, got %s", where, ts_json_type_name(o));
         uint32_t src, dst, src_nic, dst_nic;
         double gbits = 0;
-        if ((st = read_end(&src, &src_nic, o, where, "src", "src_nic", t)) ||
-            (st = read_end(&dst, &dst_nic, o, where, "dst", "dst_nic", t)) ||
+        if ((st = ts_json_node_nic(&src, &src_nic, o, where, "src", "src_nic", t)) ||
+            (st = ts_json_node_nic(&dst, &dst_nic, o, where, "dst", "dst_nic", t)) ||
             (st = ts_json_num(&gbits, o, where, "gbits", 1, 0, 1, DBL_MAX)))
             return st;
         if (src == dst && src_nic == dst_nic)
@@ -171,42 +150,32 @@ static tsched_status read_doc(tsched_jobset *js, const tsched_topology *t, const
     return st;
 }
 
+/* The loaders' reader: the object is made here so a failed read frees it. */
+static tsched_status read_into(void *slot, const void *ctx, const json_t *root)
+{
+    const tsched_topology *topo = ctx;
+    tsched_jobset *obj = ts_calloc(1, sizeof *obj);
+    if (!obj)
+        return TSCHED_E_NOMEM;
+    tsched_status st = read_doc(obj, topo, root);
+    if (st != TSCHED_OK) {
+        tsched_jobset_free(obj);
+        return st;
+    }
+    *(tsched_jobset **)slot = obj;
+    return TSCHED_OK;
+}
+
 tsched_status tsched_jobset_load_string(tsched_jobset **out, const tsched_topology *topo, const char *json, size_t len)
 {
-    if (!out)
-        return ts_error(TSCHED_E_INVALID, "tsched_jobset_load_string: out is NULL");
-    *out = NULL;
-    if (!topo || !json)
-        return ts_error(TSCHED_E_INVALID, "tsched_jobset_load_string: topology or json is NULL");
-    json_t *root;
-    tsched_status st;
-    if ((st = ts_json_parse(&root, json, len)) != TSCHED_OK)
-        return st;
-    tsched_jobset *js = ts_calloc(1, sizeof *js);
-    if (!js)
-        st = TSCHED_E_NOMEM;
-    else if ((st = read_doc(js, topo, root)) != TSCHED_OK) {
-        tsched_jobset_free(js);
-        js = NULL;
-    }
-    json_decref(root);
-    *out = js;
-    return st;
+    if (out && !topo)
+        return ts_error(TSCHED_E_INVALID, "tsched_jobset_load_string: topology is NULL");
+    return ts_json_load_string(out, read_into, topo, json, len, "tsched_jobset_load_string");
 }
 
 tsched_status tsched_jobset_load_file(tsched_jobset **out, const tsched_topology *topo, const char *path)
 {
-    if (!out)
-        return ts_error(TSCHED_E_INVALID, "tsched_jobset_load_file: out is NULL");
-    *out = NULL;
-    if (!topo || !path)
-        return ts_error(TSCHED_E_INVALID, "tsched_jobset_load_file: topology or path is NULL");
-    char *buf;
-    size_t len;
-    tsched_status st = ts_read_file(&buf, &len, path);
-    if (st != TSCHED_OK)
-        return st;
-    st = tsched_jobset_load_string(out, topo, buf, len);
-    free(buf);
-    return st == TSCHED_OK ? st : ts_error_prefix(st, strcmp(path, "-") == 0 ? "<stdin>" : path);
+    if (out && !topo)
+        return ts_error(TSCHED_E_INVALID, "tsched_jobset_load_file: topology is NULL");
+    return ts_json_load_file(out, read_into, topo, path, "tsched_jobset_load_file");
 }

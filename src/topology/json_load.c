@@ -252,14 +252,39 @@ fail:
     return st;
 }
 
-static tsched_status read_doc(void *slot, const json_t *root) { return load_doc((tsched_topology **)slot, root); }
+static tsched_status read_doc(void *slot, const void *ctx, const json_t *root)
+{
+    (void)ctx;
+    return load_doc((tsched_topology **)slot, root);
+}
 
 tsched_status tsched_topology_load_string(tsched_topology **out, const char *json, size_t len)
 {
-    return ts_json_load_string(out, read_doc, json, len, "tsched_topology_load_string");
+    return ts_json_load_string(out, read_doc, NULL, json, len, "tsched_topology_load_string");
 }
 
 tsched_status tsched_topology_load_file(tsched_topology **out, const char *path)
 {
-    return ts_json_load_file(out, read_doc, path, "tsched_topology_load_file");
+    return ts_json_load_file(out, read_doc, NULL, path, "tsched_topology_load_file");
+}
+
+tsched_status ts_json_node_nic(uint32_t *node, uint32_t *nic, const json_t *o, const char *where, const char *key,
+                               const char *nic_key, const tsched_topology *t)
+{
+    const char *name;
+    tsched_status st;
+    if ((st = ts_json_str(&name, o, where, key, 1)) != TSCHED_OK)
+        return st;
+    *node = tsched_topology_find_node(t, name);
+    if (*node == TSCHED_NONE)
+        return ts_error(TSCHED_E_NOT_FOUND, "%s.%s: no node named \"%s\" in fabric \"%s\"", where, key, name,
+                        tsched_topology_name(t));
+    *nic = 0;
+    if ((st = ts_json_u32(nic, o, where, nic_key, 0, 0, UINT32_MAX)) != TSCHED_OK)
+        return st;
+    uint32_t nics = tsched_topology_node_nics(t, *node);
+    if (*nic >= nics)
+        return ts_error(TSCHED_E_RANGE, "%s.%s: %u is out of range; node \"%s\" has %u NIC%s (0..%u)", where,
+                        nic_key, *nic, name, nics, nics == 1 ? "" : "s", nics - 1);
+    return TSCHED_OK;
 }

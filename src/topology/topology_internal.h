@@ -117,6 +117,13 @@ int ts_switch_usable(const tsched_topology *t, uint32_t sw);
 /* Recompute free counts and the path index after a state change. */
 tsched_status ts_topology_reindex(tsched_topology *t);
 tsched_status ts_topology_recount_free(tsched_topology *t);
+/* A flow endpoint of a JSON document: the node named by field `key` of `o` (resolved in t)
+ * and its NIC from field `nic_key` (default 0), checked against the node; errors name
+ * `where.key`. */
+struct json_t;
+tsched_status ts_json_node_nic(uint32_t *node, uint32_t *nic, const struct json_t *o, const char *where,
+                               const char *key, const char *nic_key, const tsched_topology *t);
+
 /* The state version: changes whenever paths may have changed. */
 static inline uint64_t ts_topology_version(const tsched_topology *t) { return t->version; }
 /* Paths between two leaves without argument checks (routing calls these per leaf pair):

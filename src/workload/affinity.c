@@ -171,16 +171,20 @@ static tsched_status load_doc(tsched_affinity **out, const json_t *root)
     return TSCHED_OK;
 }
 
-static tsched_status read_doc(void *slot, const json_t *root) { return load_doc((tsched_affinity **)slot, root); }
+static tsched_status read_doc(void *slot, const void *ctx, const json_t *root)
+{
+    (void)ctx;
+    return load_doc((tsched_affinity **)slot, root);
+}
 
 tsched_status tsched_affinity_load_string(tsched_affinity **out, const char *json, size_t len)
 {
-    return ts_json_load_string(out, read_doc, json, len, "tsched_affinity_load_string");
+    return ts_json_load_string(out, read_doc, NULL, json, len, "tsched_affinity_load_string");
 }
 
 tsched_status tsched_affinity_load_file(tsched_affinity **out, const char *path)
 {
-    return ts_json_load_file(out, read_doc, path, "tsched_affinity_load_file");
+    return ts_json_load_file(out, read_doc, NULL, path, "tsched_affinity_load_file");
 }
 
 static double record_alpha(const ts_affinity_record *r) { return r->j_dp / (r->j_dp + r->j_pp); }

@@ -297,16 +297,20 @@ fail:
     return st;
 }
 
-static tsched_status read_doc(void *slot, const json_t *root) { return load_doc((tsched_job **)slot, root); }
+static tsched_status read_doc(void *slot, const void *ctx, const json_t *root)
+{
+    (void)ctx;
+    return load_doc((tsched_job **)slot, root);
+}
 
 tsched_status tsched_job_load_string(tsched_job **out, const char *json, size_t len)
 {
-    return ts_json_load_string(out, read_doc, json, len, "tsched_job_load_string");
+    return ts_json_load_string(out, read_doc, NULL, json, len, "tsched_job_load_string");
 }
 
 tsched_status tsched_job_load_file(tsched_job **out, const char *path)
 {
-    return ts_json_load_file(out, read_doc, path, "tsched_job_load_file");
+    return ts_json_load_file(out, read_doc, NULL, path, "tsched_job_load_file");
 }
 
 /* ---- writing ---- */
