@@ -270,6 +270,70 @@ out:
     return st;
 }
 
+/* A lower bound on the largest trunk load: the flows leaving a leaf over the fabric all
+ * cross one of the leaf's up-links that some candidate path uses, so one of them carries at
+ * least ceil(out / links); likewise for the flows entering a leaf and its down-links. */
+static tsched_status degree_bound(uint32_t *lb, const tsched_routes *r)
+{
+    const ts_pathcache *c = r->cache;
+    uint32_t ns = 0;
+    for (uint32_t q = 0; q < c->npairs; q++) {
+        if (c->pairs[q].a + 1 > ns)
+            ns = c->pairs[q].a + 1;
+        if (c->pairs[q].b + 1 > ns)
+            ns = c->pairs[q].b + 1;
+    }
+    uint32_t *out = ts_calloc(ns ? ns : 1, sizeof *out), *in = ts_calloc(ns ? ns : 1, sizeof *in);
+    uint32_t *ups = ts_calloc(ns ? ns : 1, sizeof *ups), *downs = ts_calloc(ns ? ns : 1, sizeof *downs);
+    uint32_t *seen = ts_calloc(r->nlinks ? r->nlinks : 1, sizeof *seen);
+    uint8_t *used = ts_calloc(c->npairs ? c->npairs : 1, 1);
+    tsched_status st = TSCHED_OK;
+    if (!out || !in || !ups || !downs || !seen || !used) {
+        st = TSCHED_E_NOMEM;
+        goto done;
+    }
+    for (uint32_t i = 0; i < r->n; i++) {
+        const ts_pair *p = &c->pairs[r->pair[i]];
+        if (p->hops == 0)
+            continue;
+        out[p->a]++;
+        in[p->b]++;
+        used[r->pair[i]] = 1;
+    }
+    /* a link is the first hop of one leaf only, the last hop of one leaf only */
+    for (uint32_t q = 0; q < c->npairs; q++) {
+        const ts_pair *p = &c->pairs[q];
+        if (!used[q])
+            continue;
+        for (uint32_t k = 0; k < p->npaths; k++) {
+            uint32_t first = c->links[p->off + (size_t)k * p->hops], last = c->links[p->off + (size_t)k * p->hops + p->hops - 1];
+            if (!(seen[first] & 1)) {
+                seen[first] |= 1;
+                ups[p->a]++;
+            }
+            if (!(seen[last] & 2)) {
+                seen[last] |= 2;
+                downs[p->b]++;
+            }
+        }
+    }
+    *lb = 0;
+    for (uint32_t x = 0; x < ns; x++) {
+        if (ups[x] && (out[x] + ups[x] - 1) / ups[x] > *lb)
+            *lb = (out[x] + ups[x] - 1) / ups[x];
+        if (downs[x] && (in[x] + downs[x] - 1) / downs[x] > *lb)
+            *lb = (in[x] + downs[x] - 1) / downs[x];
+    }
+done:
+    free(out);
+    free(in);
+    free(ups);
+    free(downs);
+    free(seen);
+    free(used);
+    return st;
+}
+
 tsched_status ts_route_ilp(tsched_routes *r, const tsched_flows *f, uint32_t time_limit_ms, int *optimal)
 {
     tsched_status st;
@@ -290,6 +354,13 @@ tsched_status ts_route_ilp(tsched_routes *r, const tsched_flows *f, uint32_t tim
             ub = r->load[l];
     if (ub <= 1) {
         *optimal = 1; /* no answer has fewer than one flow on a used link */
+        return TSCHED_OK;
+    }
+    uint32_t lb;
+    if ((st = degree_bound(&lb, r)) != TSCHED_OK)
+        return st;
+    if (ub <= lb) {
+        *optimal = 1; /* greedy meets the bound: nothing can be better */
         return TSCHED_OK;
     }
     uint32_t np = r->cache->npairs;

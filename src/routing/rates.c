@@ -11,56 +11,79 @@
 #include "../workload/flows_internal.h"
 #include "routing_internal.h"
 
-typedef struct heap_item {
-    double share;
-    uint32_t link;
-} heap_item;
+/* An indexed min-heap of links keyed by fair share: a link's key changes each time one of
+ * its flows is frozen, and moving it in place (instead of pushing a new entry) keeps the
+ * heap no larger than the number of links. Ties go to the lower link id. */
+typedef struct iheap {
+    uint32_t *a;   /* heap of link ids */
+    uint32_t *pos; /* link -> index in a, UINT32_MAX when absent */
+    double *key;   /* link -> share */
+    uint32_t n;
+} iheap;
 
-typedef struct heap {
-    heap_item *a;
-    size_t n, cap;
-} heap;
-
-static int less(const heap_item *x, const heap_item *y)
+static int hless(const iheap *h, uint32_t x, uint32_t y)
 {
-    return x->share < y->share || (x->share == y->share && x->link < y->link);
+    return h->key[x] < h->key[y] || (h->key[x] == h->key[y] && x < y);
 }
 
-static tsched_status heap_push(heap *h, double share, uint32_t link)
+static void hswap(iheap *h, uint32_t i, uint32_t j)
 {
-    tsched_status st = TS_GROW(h->a, h->cap, h->n + 1);
-    if (st != TSCHED_OK)
-        return st;
-    size_t i = h->n++;
-    h->a[i] = (heap_item){share, link};
-    while (i > 0 && less(&h->a[i], &h->a[(i - 1) / 2])) {
-        heap_item t = h->a[i];
-        h->a[i] = h->a[(i - 1) / 2];
-        h->a[(i - 1) / 2] = t;
+    uint32_t t = h->a[i];
+    h->a[i] = h->a[j];
+    h->a[j] = t;
+    h->pos[h->a[i]] = i;
+    h->pos[h->a[j]] = j;
+}
+
+static void sift_up(iheap *h, uint32_t i)
+{
+    while (i > 0 && hless(h, h->a[i], h->a[(i - 1) / 2])) {
+        hswap(h, i, (i - 1) / 2);
         i = (i - 1) / 2;
     }
-    return TSCHED_OK;
 }
 
-static heap_item heap_pop(heap *h)
+static void sift_down(iheap *h, uint32_t i)
 {
-    heap_item top = h->a[0];
-    h->a[0] = h->a[--h->n];
-    size_t i = 0;
     for (;;) {
-        size_t l = 2 * i + 1, r = l + 1, m = i;
-        if (l < h->n && less(&h->a[l], &h->a[m]))
+        uint32_t l = 2 * i + 1, r = l + 1, m = i;
+        if (l < h->n && hless(h, h->a[l], h->a[m]))
             m = l;
-        if (r < h->n && less(&h->a[r], &h->a[m]))
+        if (r < h->n && hless(h, h->a[r], h->a[m]))
             m = r;
         if (m == i)
-            break;
-        heap_item t = h->a[i];
-        h->a[i] = h->a[m];
-        h->a[m] = t;
+            return;
+        hswap(h, i, m);
         i = m;
     }
-    return top;
+}
+
+static void hpush(iheap *h, uint32_t link, double share)
+{
+    h->key[link] = share;
+    h->a[h->n] = link;
+    h->pos[link] = h->n;
+    sift_up(h, h->n++);
+}
+
+/* A share only grows while flows freeze (see the file comment), so a key moves down. */
+static void hupdate(iheap *h, uint32_t link, double share)
+{
+    h->key[link] = share;
+    sift_down(h, h->pos[link]);
+    sift_up(h, h->pos[link]);
+}
+
+static void hremove(iheap *h, uint32_t link)
+{
+    uint32_t i = h->pos[link];
+    h->pos[link] = UINT32_MAX;
+    if (--h->n == i)
+        return;
+    h->a[i] = h->a[h->n];
+    h->pos[h->a[i]] = i;
+    sift_down(h, i);
+    sift_up(h, i);
 }
 
 /* Fair rates of n flows whose links are given in CSR form (flink[foff[i] .. foff[i+1])),
@@ -69,11 +92,12 @@ static tsched_status maxmin(double *rate, uint32_t n, const uint32_t *foff, cons
                             const double *cap)
 {
     tsched_status st = TSCHED_OK;
-    uint32_t *cnt = ts_calloc((size_t)nlinks + 1, sizeof *cnt), *lflows = NULL;
-    double *rem = ts_malloc(nlinks, sizeof *rem);
-    uint8_t *frozen = ts_calloc(n, 1);
-    heap h = {0};
-    if (!cnt || !rem || !frozen) {
+    size_t nl = nlinks ? nlinks : 1;
+    uint32_t *cnt = ts_calloc((size_t)nlinks + 1, sizeof *cnt), *lflows = NULL, *active = ts_malloc(nl, sizeof *active);
+    double *rem = ts_malloc(nl, sizeof *rem);
+    uint8_t *frozen = ts_calloc(n ? n : 1, 1);
+    iheap h = {ts_malloc(nl, sizeof(uint32_t)), ts_malloc(nl, sizeof(uint32_t)), ts_malloc(nl, sizeof(double)), 0};
+    if (!cnt || !active || !rem || !frozen || !h.a || !h.pos || !h.key) {
         st = TSCHED_E_NOMEM;
         goto out;
     }
@@ -86,41 +110,27 @@ static tsched_status maxmin(double *rate, uint32_t n, const uint32_t *foff, cons
         st = TSCHED_E_NOMEM;
         goto out;
     }
-    {
-        uint32_t *pos = ts_malloc(nlinks ? nlinks : 1, sizeof *pos);
-        if (!pos) {
-            st = TSCHED_E_NOMEM;
-            goto out;
-        }
-        memcpy(pos, cnt, nlinks * sizeof *pos);
-        for (uint32_t i = 0; i < n; i++)
-            for (uint32_t k = foff[i]; k < foff[i + 1]; k++)
-                lflows[pos[flink[k]]++] = i;
-        free(pos);
-    }
-    uint32_t *active = ts_malloc(nlinks ? nlinks : 1, sizeof *active);
-    if (!active) {
-        st = TSCHED_E_NOMEM;
-        goto out;
-    }
+    memcpy(active, cnt, nlinks * sizeof *active); /* used as fill positions first */
+    for (uint32_t i = 0; i < n; i++)
+        for (uint32_t k = foff[i]; k < foff[i + 1]; k++)
+            lflows[active[flink[k]]++] = i;
     for (uint32_t l = 0; l < nlinks; l++) {
         rem[l] = cap[l];
         active[l] = cnt[l + 1] - cnt[l];
-        if (active[l] && (st = heap_push(&h, rem[l] / active[l], l)) != TSCHED_OK)
-            break;
+        h.pos[l] = UINT32_MAX;
+        if (active[l])
+            hpush(&h, l, rem[l] / active[l]);
     }
     for (uint32_t i = 0; i < n; i++)
         if (foff[i] == foff[i + 1]) {
             rate[i] = INFINITY; /* no link at all: only a flow inside one node */
             frozen[i] = 1;
         }
-    while (st == TSCHED_OK && h.n > 0) {
-        heap_item it = heap_pop(&h);
-        uint32_t l = it.link;
-        if (active[l] == 0 || it.share != rem[l] / active[l])
-            continue; /* stale entry */
-        double share = it.share < 0 ? 0 : it.share;
-        for (uint32_t k = cnt[l]; k < cnt[l + 1] && st == TSCHED_OK; k++) {
+    while (h.n > 0) {
+        uint32_t l = h.a[0];
+        double share = h.key[l] < 0 ? 0 : h.key[l];
+        hremove(&h, l);
+        for (uint32_t k = cnt[l]; k < cnt[l + 1]; k++) {
             uint32_t i = lflows[k];
             if (frozen[i])
                 continue;
@@ -128,21 +138,28 @@ static tsched_status maxmin(double *rate, uint32_t n, const uint32_t *foff, cons
             rate[i] = share;
             for (uint32_t m = foff[i]; m < foff[i + 1]; m++) {
                 uint32_t x = flink[m];
+                if (x == l)
+                    continue;
                 rem[x] -= share;
                 if (rem[x] < 0)
                     rem[x] = 0; /* rounding */
-                if (--active[x] > 0 && x != l)
-                    st = heap_push(&h, rem[x] / active[x], x);
+                if (--active[x] > 0)
+                    hupdate(&h, x, rem[x] / active[x]);
+                else if (h.pos[x] != UINT32_MAX)
+                    hremove(&h, x);
             }
         }
+        active[l] = 0;
     }
-    free(active);
 out:
     free(cnt);
     free(lflows);
+    free(active);
     free(rem);
     free(frozen);
     free(h.a);
+    free(h.pos);
+    free(h.key);
     return st;
 }
 
