@@ -32,6 +32,8 @@
 
 #include "topo-sched/topo-sched.h"
 
+#include "bench_util.h"
+
 #ifndef BENCH_LINGJUN_DEFAULT
 #define BENCH_LINGJUN_DEFAULT "tests/data/lingjun-847.json"
 #endif
@@ -114,39 +116,6 @@ static uint32_t g_time_limit_ms;
  * this, it is not repeated (a call that runs into the solver's time limit would take
  * reps x 10 s for nothing). */
 #define REPEAT_BELOW_MS 1000.0
-
-static double now_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-static double median(double *v, size_t n)
-{
-    qsort(v, n, sizeof *v, cmp_double);
-    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
-
-/* splitmix64, as in bench_topology.c: the same numbers on every machine. */
-static uint64_t rng_next(uint64_t *s)
-{
-    uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    return z ^ (z >> 31);
-}
-
-static uint32_t rng_below(uint64_t *s, uint32_t n)
-{
-    return (uint32_t)(((rng_next(s) >> 32) * (uint64_t)n) >> 32);
-}
 
 /* Uniform in [0, 1) with 53 bits. */
 static double rng_unit(uint64_t *s)

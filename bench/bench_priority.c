@@ -44,6 +44,8 @@
 
 #include "topo-sched/topo-sched.h"
 
+#include "bench_util.h"
+
 /* Compressor target (doc/priority.md). */
 #define TARGET_N 5000
 #define TARGET_S 1.0
@@ -122,18 +124,6 @@ static double cpu_s(void)
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-static double median(double *v, size_t n)
-{
-    qsort(v, n, sizeof *v, cmp_double);
-    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
-
 /* Quantile q of sorted values (nearest rank). */
 static double quantile(const double *sorted, size_t n, double q)
 {
@@ -141,14 +131,6 @@ static double quantile(const double *sorted, size_t n, double q)
         return NAN;
     size_t k = (size_t)ceil(q * (double)n);
     return sorted[k ? k - 1 : 0];
-}
-
-static double peak_rss_mb(void)
-{
-    struct rusage ru;
-    if (getrusage(RUSAGE_SELF, &ru) != 0)
-        return -1;
-    return (double)ru.ru_maxrss / 1024.0; /* Linux: kilobytes */
 }
 
 static void problem(const char *fmt, ...)

@@ -45,6 +45,8 @@
 
 #include "topo-sched/topo-sched.h"
 
+#include "bench_util.h"
+
 #ifndef BENCH_DCN_DEFAULT
 #define BENCH_DCN_DEFAULT ""
 #endif
@@ -82,52 +84,11 @@ static int g_problems, g_misses;
 
 /* ---- small helpers (as in bench_topology.c) ------------------------------------------- */
 
-static double now_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-/* Median of n samples (sorts a copy's worth in place). */
-static double median(double *v, size_t n)
-{
-    qsort(v, n, sizeof *v, cmp_double);
-    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
-
-static uint64_t rng_next(uint64_t *s)
-{
-    uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    return z ^ (z >> 31);
-}
-
-static uint32_t rng_below(uint64_t *s, uint32_t n)
-{
-    return (uint32_t)(((rng_next(s) >> 32) * (uint64_t)n) >> 32);
-}
-
 static uint64_t rng_stream(uint64_t tag, uint64_t seed)
 {
     uint64_t s = tag * 0x100000001b3ull ^ seed;
     rng_next(&s);
     return s;
-}
-
-static double peak_rss_mb(void)
-{
-    struct rusage ru;
-    if (getrusage(RUSAGE_SELF, &ru) != 0)
-        return -1;
-    return (double)ru.ru_maxrss / 1024.0; /* Linux: kilobytes */
 }
 
 /* Resident set now (Linux /proc/self/statm), MiB; -1 if unknown. */

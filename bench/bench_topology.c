@@ -21,6 +21,8 @@
 
 #include "topo-sched/topo-sched.h"
 
+#include "bench_util.h"
+
 /* Targets of the full-size run (doc/PERFORMANCE.md). */
 #define TARGET_GENERATE_MS 50.0
 #define TARGET_LOAD_MS 300.0
@@ -43,57 +45,12 @@ typedef struct queries {
 
 static int g_misses;
 
-static double now_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-/* Median of `n` samples (sorts them in place); with an even count, the mean of the two
- * middle ones. */
-static double median(double *v, size_t n)
-{
-    qsort(v, n, sizeof *v, cmp_double);
-    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
-
 static double min_of(const double *v, size_t n)
 {
     double m = v[0];
     for (size_t i = 1; i < n; i++)
         m = v[i] < m ? v[i] : m;
     return m;
-}
-
-/* splitmix64: a seeded generator of our own, so the query set does not depend on the C
- * library's rand() and is the same on every machine. */
-static uint64_t rng_next(uint64_t *s)
-{
-    uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    return z ^ (z >> 31);
-}
-
-/* Uniform in [0, n) by multiply-shift; the bias is below 2^-32 for the sizes used. */
-static uint32_t rng_below(uint64_t *s, uint32_t n)
-{
-    return (uint32_t)(((rng_next(s) >> 32) * (uint64_t)n) >> 32);
-}
-
-static double peak_rss_mb(void)
-{
-    struct rusage ru;
-    if (getrusage(RUSAGE_SELF, &ru) != 0)
-        return -1;
-    return (double)ru.ru_maxrss / 1024.0; /* Linux reports kilobytes */
 }
 
 static void die(const char *what, tsched_status st)

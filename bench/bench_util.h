@@ -1,0 +1,54 @@
+/* Helpers shared by the benchmark programs: wall clock, medians, the benchmarks' own seeded
+ * generator (splitmix64: the same numbers on every machine), and peak memory. */
+#ifndef TSCHED_BENCH_UTIL_H
+#define TSCHED_BENCH_UTIL_H
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <sys/resource.h>
+#include <time.h>
+
+static inline double now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
+static inline int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* Median of n samples (sorts them in place); with an even count, the mean of the middle two. */
+static inline double median(double *v, size_t n)
+{
+    qsort(v, n, sizeof *v, cmp_double);
+    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+static inline uint64_t rng_next(uint64_t *s)
+{
+    uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+}
+
+/* Uniform in [0, n) by multiply-shift (bias below 2^-32: fine for benchmarks). */
+static inline uint32_t rng_below(uint64_t *s, uint32_t n)
+{
+    return (uint32_t)(((rng_next(s) >> 32) * (uint64_t)n) >> 32);
+}
+
+/* Peak resident set of this process, MiB; -1 if unknown. */
+static inline double peak_rss_mb(void)
+{
+    struct rusage ru;
+    if (getrusage(RUSAGE_SELF, &ru) != 0)
+        return -1;
+    return (double)ru.ru_maxrss / 1024.0; /* Linux reports kilobytes */
+}
+
+#endif
