@@ -19,6 +19,7 @@ int cli_write(const char *path, const char *text);
 int cli_emit(tsched_status st, char *json, const char *path);
 /* Parse a whole unsigned number / a finite positive double; 0 on success. */
 int cli_parse_u32(const char *s, unsigned *out);
+int cli_parse_u64(const char *s, uint64_t *out);
 int cli_parse_double(const char *s, double *out);
 
 /* Write `text` as it is (no newline added) to `path` ("-": stdout). */

@@ -75,6 +75,19 @@ int cli_parse_u32(const char *s, unsigned *out)
     return 0;
 }
 
+int cli_parse_u64(const char *s, uint64_t *out)
+{
+    char *end;
+    errno = 0;
+    if (!s || !*s || *s == '-')
+        return -1;
+    unsigned long long v = strtoull(s, &end, 10);
+    if (errno || *end)
+        return -1;
+    *out = (uint64_t)v;
+    return 0;
+}
+
 int cli_parse_double(const char *s, double *out)
 {
     char *end;

@@ -32,9 +32,7 @@ int cmd_place(int argc, char **argv)
             if (*end || !(o.alpha >= 0 && o.alpha <= 1))
                 return cli_usage_error("--alpha: '%s' is not a number in [0, 1]", argv[i]);
         } else if (strcmp(a, "--seed") == 0 && has) {
-            char *end;
-            o.seed = strtoull(argv[++i], &end, 10);
-            if (*end || argv[i][0] == '-' || !argv[i][0])
+            if (cli_parse_u64(argv[++i], &o.seed) != 0)
                 return cli_usage_error("--seed: '%s' is not a whole number", argv[i]);
         } else if (strcmp(a, "--time-limit-ms") == 0 && has) {
             if (cli_parse_u32(argv[++i], &u) != 0 || u == 0)

@@ -24,9 +24,7 @@ static int kcut_option(tsched_kcut_options *k, int *levels_given, int argc, char
             return cli_usage_error("--orders: '%s' is not a whole number >= 1", argv[*i]);
         k->orders = u;
     } else if (strcmp(a, "--seed") == 0 && has) {
-        char *end;
-        k->seed = strtoull(argv[++*i], &end, 10);
-        if (*end || argv[*i][0] == '-' || !argv[*i][0])
+        if (cli_parse_u64(argv[++*i], &k->seed) != 0)
             return cli_usage_error("--seed: '%s' is not a whole number", argv[*i]);
     } else {
         return -1; /* not one of ours */

@@ -85,9 +85,7 @@ int cmd_route(int argc, char **argv)
             if (tsched_route_algo_from_name(&o.algo, argv[++i]) != TSCHED_OK)
                 return cli_usage_error("--algo: %s", tsched_last_error());
         } else if (strcmp(a, "--seed") == 0 && has) {
-            char *end;
-            o.seed = strtoull(argv[++i], &end, 10);
-            if (*end || argv[i][0] == '-' || !argv[i][0])
+            if (cli_parse_u64(argv[++i], &o.seed) != 0)
                 return cli_usage_error("--seed: '%s' is not a whole number", argv[i]);
         } else if (strcmp(a, "--threads") == 0 && has) {
             if (cli_parse_u32(argv[++i], &u) != 0 || u == 0 || u > 64)
