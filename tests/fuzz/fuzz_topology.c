@@ -1,5 +1,7 @@
-/* libFuzzer target: any bytes as a tsched.topology.v1 document or a Slurm topology.conf
- * must give a status, never a crash, a leak or a hang. The first byte picks the parser. */
+/* libFuzzer target: any bytes given to any of the library's readers must give a status,
+ * never a crash, a leak or a hang. The first byte picks the reader: topology JSON, Slurm
+ * topology.conf, job, DAG (then compressed), flows, job set (then prioritised), placement
+ * (the last four against a small fixed fabric). */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -8,32 +10,115 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+static void topology_json(const char *text, size_t n)
 {
-    if (size == 0)
-        return 0;
     tsched_topology *t = NULL;
-    const char *text = (const char *)data + 1;
-    tsched_status st = data[0] & 1 ? tsched_topology_import_slurm_string(&t, text, size - 1, NULL)
-                                   : tsched_topology_load_string(&t, text, size - 1);
     /* Huge fabrics are legal (a short hostlist can name a million nodes) but re-serialising
      * them under ASan only slows the fuzzer down: round-trip the moderate ones. */
-    if (st == TSCHED_OK && tsched_topology_num_nodes(t) <= 20000) {
-        /* Whatever loads must save and load back. */
+    if (tsched_topology_load_string(&t, text, n) == TSCHED_OK && tsched_topology_num_nodes(t) <= 20000) {
         char *json = NULL;
         if (tsched_topology_to_json(&json, t) == TSCHED_OK) {
             tsched_topology *u = NULL;
             if (tsched_topology_load_string(&u, json, strlen(json)) != TSCHED_OK)
-                abort();
+                abort(); /* whatever loads must save and load back */
             tsched_topology_free(u);
         }
         tsched_free(json);
-        uint32_t n = tsched_topology_num_nodes(t);
-        for (uint32_t i = 0; i < n && i < 64; i++) {
+        uint32_t nn = tsched_topology_num_nodes(t);
+        for (uint32_t i = 0; i < nn && i < 64; i++) {
             uint64_t c;
-            tsched_topology_path_count(&c, t, i, 0, n - 1 - i, 0);
+            tsched_topology_path_count(&c, t, i, 0, nn - 1 - i, 0);
         }
     }
     tsched_topology_free(t);
+}
+
+static tsched_topology *small_fabric(void)
+{
+    tsched_gen_params g;
+    tsched_topology_params_init(&g, TSCHED_GEN_CLOS3);
+    g.pods = 2;
+    g.leaves_per_pod = 2;
+    g.spines_per_pod = 2;
+    g.cores = 2;
+    g.nodes_per_leaf = 2;
+    tsched_topology *t = NULL;
+    tsched_topology_generate(&t, &g);
+    return t;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    if (size == 0)
+        return 0;
+    const char *text = (const char *)data + 1;
+    size_t n = size - 1;
+    switch (data[0] % 7) {
+    case 0:
+        topology_json(text, n);
+        break;
+    case 1: {
+        tsched_topology *t = NULL;
+        tsched_topology_import_slurm_string(&t, text, n, NULL);
+        tsched_topology_free(t);
+        break;
+    }
+    case 2: {
+        tsched_job *j = NULL;
+        if (tsched_job_load_string(&j, text, n) == TSCHED_OK) {
+            uint32_t r, c;
+            tsched_volumes v;
+            tsched_job_matrix(&r, &c, j, 8);
+            tsched_job_volumes(&v, j);
+            char *json = NULL;
+            tsched_job_to_json(&json, j);
+            tsched_free(json);
+        }
+        tsched_job_free(j);
+        break;
+    }
+    case 3: {
+        tsched_dag *d = NULL;
+        if (tsched_dag_load_string(&d, text, n) == TSCHED_OK && tsched_dag_nodes(d) <= 5000) {
+            uint32_t *levels = calloc(tsched_dag_nodes(d) + 1, sizeof *levels);
+            double cut;
+            tsched_kcut_options o;
+            tsched_kcut_options_init(&o);
+            o.levels = 3;
+            o.orders = 2;
+            if (levels)
+                tsched_dag_compress(levels, &cut, d, &o);
+            free(levels);
+        }
+        tsched_dag_free(d);
+        break;
+    }
+    default: {
+        tsched_topology *t = small_fabric();
+        if (!t)
+            break;
+        if (data[0] % 7 == 4) {
+            tsched_flows *f = NULL;
+            tsched_routes *r = NULL;
+            if (tsched_flows_load_string(&f, t, text, n) == TSCHED_OK && tsched_flows_count(f) <= 2000)
+                tsched_route(&r, t, f, NULL);
+            tsched_routes_free(r);
+            tsched_flows_free(f);
+        } else if (data[0] % 7 == 5) {
+            tsched_jobset *js = NULL;
+            tsched_priorities *p = NULL;
+            if (tsched_jobset_load_string(&js, t, text, n) == TSCHED_OK && tsched_jobset_count(js) <= 50)
+                tsched_prioritize(&p, t, js, NULL);
+            tsched_priorities_free(p);
+            tsched_jobset_free(js);
+        } else {
+            tsched_placement *p = NULL;
+            tsched_placement_load_string(&p, t, text, n);
+            tsched_placement_free(p);
+        }
+        tsched_topology_free(t);
+        break;
+    }
+    }
     return 0;
 }
