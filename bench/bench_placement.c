@@ -32,6 +32,7 @@
 
 #include "topo-sched/topo-sched.h"
 
+#define BENCH_NAME "bench_placement"
 #include "bench_util.h"
 
 #ifndef BENCH_LINGJUN_DEFAULT
@@ -123,14 +124,6 @@ static double rng_unit(uint64_t *s)
     return (double)(rng_next(s) >> 11) * 0x1.0p-53;
 }
 
-/* The stream of one (scenario, seed): scenario tags keep the streams apart. */
-static uint64_t rng_stream(uint64_t tag, uint64_t seed)
-{
-    uint64_t s = tag * 0x100000001b3ull ^ seed;
-    rng_next(&s);
-    return s;
-}
-
 /* Fisher-Yates over v[0..n). */
 static void shuffle(uint32_t *v, uint32_t n, uint64_t *s)
 {
@@ -140,22 +133,6 @@ static void shuffle(uint32_t *v, uint32_t n, uint64_t *s)
         v[i - 1] = v[j];
         v[j] = t;
     }
-}
-
-static void die(const char *what, tsched_status st)
-{
-    fprintf(stderr, "bench_placement: %s failed: %s: %s\n", what, tsched_status_str(st), tsched_last_error());
-    exit(1);
-}
-
-static void *xcalloc(size_t n, size_t size)
-{
-    void *p = calloc(n ? n : 1, size);
-    if (!p) {
-        fprintf(stderr, "bench_placement: out of memory\n");
-        exit(1);
-    }
-    return p;
 }
 
 static void problem(const char *fmt, const char *scenario, const char *job, double alpha, uint64_t seed,

@@ -44,6 +44,7 @@
 
 #include "topo-sched/topo-sched.h"
 
+#define BENCH_NAME "bench_priority"
 #include "bench_util.h"
 
 /* Compressor target (doc/priority.md). */

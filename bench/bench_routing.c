@@ -45,6 +45,7 @@
 
 #include "topo-sched/topo-sched.h"
 
+#define BENCH_NAME "bench_routing"
 #include "bench_util.h"
 
 #ifndef BENCH_DCN_DEFAULT
@@ -84,13 +85,6 @@ static int g_problems, g_misses;
 
 /* ---- small helpers (as in bench_topology.c) ------------------------------------------- */
 
-static uint64_t rng_stream(uint64_t tag, uint64_t seed)
-{
-    uint64_t s = tag * 0x100000001b3ull ^ seed;
-    rng_next(&s);
-    return s;
-}
-
 /* Resident set now (Linux /proc/self/statm), MiB; -1 if unknown. */
 static double current_rss_mb(void)
 {
@@ -101,22 +95,6 @@ static double current_rss_mb(void)
         fclose(f);
     long page = sysconf(_SC_PAGESIZE);
     return ok && page > 0 ? (double)resident * (double)page / (1024.0 * 1024.0) : -1;
-}
-
-static void die(const char *what, tsched_status st)
-{
-    fprintf(stderr, "bench_routing: %s failed: %s: %s\n", what, tsched_status_str(st), tsched_last_error());
-    exit(1);
-}
-
-static void *xcalloc(size_t n, size_t size)
-{
-    void *p = calloc(n ? n : 1, size);
-    if (!p) {
-        fprintf(stderr, "bench_routing: out of memory\n");
-        exit(1);
-    }
-    return p;
 }
 
 static void problem(const char *fmt, ...)

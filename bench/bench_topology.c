@@ -21,6 +21,7 @@
 
 #include "topo-sched/topo-sched.h"
 
+#define BENCH_NAME "bench_topology"
 #include "bench_util.h"
 
 /* Targets of the full-size run (doc/PERFORMANCE.md). */
@@ -51,12 +52,6 @@ static double min_of(const double *v, size_t n)
     for (size_t i = 1; i < n; i++)
         m = v[i] < m ? v[i] : m;
     return m;
-}
-
-static void die(const char *what, tsched_status st)
-{
-    fprintf(stderr, "bench_topology: %s failed: %s: %s\n", what, tsched_status_str(st), tsched_last_error());
-    exit(1);
 }
 
 /* Results are kept so that the JSON lines can follow the table instead of breaking it. */

@@ -4,7 +4,15 @@
 #define TSCHED_BENCH_UTIL_H
 
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
+
+#include <topo-sched/common.h>
+
+/* Each program defines BENCH_NAME ("bench_routing", ...) before including this file. */
+#ifndef BENCH_NAME
+#error "define BENCH_NAME before including bench_util.h"
+#endif
 #include <sys/resource.h>
 #include <time.h>
 
@@ -40,6 +48,31 @@ static inline uint64_t rng_next(uint64_t *s)
 static inline uint32_t rng_below(uint64_t *s, uint32_t n)
 {
     return (uint32_t)(((rng_next(s) >> 32) * (uint64_t)n) >> 32);
+}
+
+/* The stream of one (scenario, seed): scenario tags keep the streams apart. */
+static inline uint64_t rng_stream(uint64_t tag, uint64_t seed)
+{
+    uint64_t s = tag * 0x100000001b3ull ^ seed;
+    rng_next(&s);
+    return s;
+}
+
+/* A failed library call ends the benchmark: its numbers would mean nothing. */
+static inline void die(const char *what, tsched_status st)
+{
+    fprintf(stderr, BENCH_NAME ": %s failed: %s: %s\n", what, tsched_status_str(st), tsched_last_error());
+    exit(1);
+}
+
+static inline void *xcalloc(size_t n, size_t size)
+{
+    void *p = calloc(n ? n : 1, size);
+    if (!p) {
+        fprintf(stderr, BENCH_NAME ": out of memory\n");
+        exit(1);
+    }
+    return p;
 }
 
 /* Peak resident set of this process, MiB; -1 if unknown. */
