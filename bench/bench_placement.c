@@ -329,7 +329,7 @@ static int verify(const tsched_placement *p, const tsched_topology *t, const gro
                 ok = 0;
             }
         }
-    tsched_spread s;
+    tsched_spread s = {.size = sizeof s};
     if (ok) {
         /* also rejects a node used twice */
         tsched_status st = tsched_spread_eval(&s, t, nodes, R, C, g->alpha, TSCHED_DOMAIN_POD);

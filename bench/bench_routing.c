@@ -288,7 +288,7 @@ static int check_routes(const char *label, const tsched_topology *t, const tsche
     double min_rate = INFINITY;
     uint32_t res[8];
     for (uint32_t i = 0; i < n; i++) {
-        tsched_path p;
+        tsched_path p = {.size = sizeof(tsched_path)};
         tsched_status st = tsched_routes_path(&p, r, i);
         if (st != TSCHED_OK) {
             problem("%s: tsched_routes_path(%u): %s", label, i, tsched_status_str(st));
@@ -350,7 +350,7 @@ static int check_routes(const char *label, const tsched_topology *t, const tsche
     /* max-min certificate: every flow has a saturated resource where it gets the most */
     uint32_t unfair = 0, first = 0;
     for (uint32_t i = 0; i < n; i++) {
-        tsched_path p;
+        tsched_path p = {.size = sizeof(tsched_path)};
         tsched_routes_path(&p, r, i);
         double rate = tsched_routes_rate(r, i);
         uint32_t k = flow_resources(res, c, f, i, &p), j;

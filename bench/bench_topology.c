@@ -324,6 +324,7 @@ int main(int argc, char **argv)
     tsched_path *buf = malloc(PATH_BUF * sizeof *buf);
     if (!buf)
         return 1;
+    buf[0].size = sizeof buf[0];
     uint64_t list_sum = 0, list_check = 0;
     for (unsigned r = 0; r < o.runs; r++) {
         uint64_t sum = 0, check = 0;

@@ -179,7 +179,7 @@ START_TEST(place_end_to_end)
                 nodes[r * 2 + c] = n;
             }
         /* the reported metric is the metric of the chosen nodes */
-        tsched_spread s;
+        tsched_spread s = {.size = sizeof s};
         ck_assert_ok(tsched_spread_eval(&s, t, nodes, 6, 2, 0.3, TSCHED_DOMAIN_POD));
         ck_assert_uint_eq(s.dp_max, tsched_placement_dp_max(p));
         ck_assert_uint_eq(s.pp_max, tsched_placement_pp_max(p));
@@ -303,7 +303,7 @@ START_TEST(spread_eval_errors)
 {
     tsched_topology *t = clos3(2, 2, 2);
     uint32_t nodes[4] = {0, 1, 4, 5};
-    tsched_spread s;
+    tsched_spread s = {.size = sizeof s};
     /* rows {0,1} (pod0) and {4,5} (pod1): pp 1, columns {0,4},{1,5}: dp 2 */
     ck_assert_ok(tsched_spread_eval(&s, t, nodes, 2, 2, 0.25, TSCHED_DOMAIN_POD));
     ck_assert_uint_eq(s.pp_max, 1);

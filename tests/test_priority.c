@@ -802,7 +802,7 @@ START_TEST(prioritize_errors)
     ck_assert_status(tsched_prioritize(&p, t, NULL, &o), TSCHED_E_INVALID);
     o.size = 0;
     ck_assert_status(tsched_prioritize(&p, t, js, &o), TSCHED_E_INVALID);
-    ck_assert_errmsg_has("tsched_prio_options_init");
+    ck_assert_errmsg_has("tsched_prio_options.size");
     tsched_prio_options_init(&o);
     o.kcut.levels = 0;
     ck_assert_status(tsched_prioritize(&p, t, js, &o), TSCHED_E_RANGE);

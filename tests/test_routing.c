@@ -151,6 +151,7 @@ static cands flow_cands(const tsched_topology *t, const tsched_flows *f, uint32_
     ck_assert_msg(st == TSCHED_OK || st == TSCHED_E_BUFFER, "paths: %s", tsched_last_error());
     c.p = malloc((n ? n : 1) * sizeof *c.p);
     ck_assert_ptr_nonnull(c.p);
+    c.p[0].size = sizeof c.p[0];
     if (n)
         ck_assert_ok(tsched_topology_paths(c.p, n, &c.n, t, s, sn, d, dn));
     return c;
@@ -202,8 +203,10 @@ static tsched_path *routed_paths(const tsched_routes *r)
     uint32_t n = tsched_routes_count(r);
     tsched_path *p = malloc((n ? n : 1) * sizeof *p);
     ck_assert_ptr_nonnull(p);
-    for (uint32_t i = 0; i < n; i++)
+    for (uint32_t i = 0; i < n; i++) {
+        p[i].size = sizeof p[i];
         ck_assert_ok(tsched_routes_path(&p[i], r, i));
+    }
     return p;
 }
 
@@ -215,7 +218,7 @@ static uint32_t check_consistent(const tsched_routes *r, const tsched_topology *
     uint32_t *load = calloc(nl ? nl : 1, sizeof *load);
     ck_assert_ptr_nonnull(load);
     for (uint32_t i = 0; i < n; i++) {
-        tsched_path p;
+        tsched_path p = {.size = sizeof(tsched_path)};
         ck_assert_ok(tsched_routes_path(&p, r, i));
         ck_assert_msg(cand_index(&c[i], &p) >= 0, "flow %u: path is not one of its %zu candidates", i, c[i].n);
         add_load(load, &p, 1);
@@ -651,7 +654,7 @@ START_TEST(leafwise_permutation_contention_free)
         /* greedy in leaf order is vClos source routing with f_m(i) = i: node slot j of every
          * leaf leaves through spine j, and every flow runs at its NIC's full speed */
         for (uint32_t i = 0; i < n; i++) {
-            tsched_path p;
+            tsched_path p = {.size = sizeof(tsched_path)};
             ck_assert_ok(tsched_routes_path(&p, gr, i));
             ck_assert_uint_eq(p.nswitches, 3);
             ck_assert_uint_eq(p.switches[1], tsched_topology_tier_switch(t, TSCHED_TIER_SPINE, i % npl));
@@ -901,7 +904,7 @@ START_TEST(rates_hand_computed)
     tsched_routes *r = route(t, f, TSCHED_ROUTE_GREEDY, 1, 1);
     /* two flows from one 400G NIC inside a leaf: 200 each, no trunk used */
     for (uint32_t i = 0; i < 2; i++) {
-        tsched_path p;
+        tsched_path p = {.size = sizeof(tsched_path)};
         ck_assert_ok(tsched_routes_path(&p, r, i));
         ck_assert_uint_eq(p.nswitches, 1);
         ck_assert_uint_eq(p.switches[0], tu_sw(t, "tor0"));
@@ -928,7 +931,7 @@ START_TEST(rates_hand_computed)
     ck_assert_double_eq_tol(tsched_routes_rate(r, 1), 400.0 / 3, 1e-9);
     ck_assert_double_eq_tol(tsched_routes_rate(r, 2), 100.0, 1e-9);
     ck_assert_double_eq_tol(tsched_routes_rate(r, 3), 400.0 / 3, 1e-9);
-    tsched_path p;
+    tsched_path p = {.size = sizeof(tsched_path)};
     ck_assert_ok(tsched_routes_path(&p, r, 3));
     ck_assert_uint_eq(p.nswitches, 3);
     ck_assert_uint_eq(tsched_routes_max_link_flows(r), 1);
@@ -974,7 +977,7 @@ static int same_paths(const tsched_routes *a, const tsched_routes *b)
     if (n != tsched_routes_count(b))
         return 0;
     for (uint32_t i = 0; i < n; i++) {
-        tsched_path p, q;
+        tsched_path p = {.size = sizeof(tsched_path)}, q = {.size = sizeof(tsched_path)};
         ck_assert_ok(tsched_routes_path(&p, a, i));
         ck_assert_ok(tsched_routes_path(&q, b, i));
         if (!path_eq(&p, &q))
@@ -1002,7 +1005,7 @@ START_TEST(ecmp_seeded_and_equal_cost)
     /* a hash, not a first-path rule: many flows of one leaf pair use several spines */
     uint32_t used = 0;
     for (uint32_t i = 0; i < tsched_flows_count(f); i++) {
-        tsched_path p;
+        tsched_path p = {.size = sizeof(tsched_path)};
         ck_assert_ok(tsched_routes_path(&p, a, i));
         if (p.nswitches == 3)
             used |= 1u << (p.switches[1] - tsched_topology_tier_switch(t, TSCHED_TIER_SPINE, 0));
@@ -1040,7 +1043,7 @@ static void check_balanced(const tsched_routes *r, const tsched_topology *t, con
     uint32_t *load = calloc(nl ? nl : 1, sizeof *load);
     ck_assert_ptr_nonnull(load);
     for (uint32_t i = 0; i < n; i++) {
-        tsched_path p;
+        tsched_path p = {.size = sizeof(tsched_path)};
         ck_assert_ok(tsched_routes_path(&p, r, i));
         ck_assert_int_ge(cand_index(&c[i], &p), 0);
         uint32_t best = UINT32_MAX;
@@ -1115,7 +1118,7 @@ static void check_greedy_replay(const tsched_routes *r, const tsched_topology *t
         for (size_t k = 1; k < c[i].n; k++)
             if (busiest(&c[i].p[k], load) < busiest(&c[i].p[best], load))
                 best = k;
-        tsched_path p;
+        tsched_path p = {.size = sizeof(tsched_path)};
         ck_assert_ok(tsched_routes_path(&p, r, i));
         if (!path_eq(&p, &c[i].p[best])) {
             char got[128], want[128];
@@ -1229,7 +1232,7 @@ START_TEST(greedy_ties_to_first_path)
     add(f, 1, 0, 5, 0); /* leaf0 -> leaf2 again: spine0 is busy -> spine1, core1 */
     add(f, 0, 0, 2, 0); /* leaf0 -> leaf1 in the pod: spine0 and spine1 both carry 1 -> spine0 */
     tsched_routes *r = route(t, f, TSCHED_ROUTE_GREEDY, 1, 1);
-    tsched_path p;
+    tsched_path p = {.size = sizeof(tsched_path)};
     ck_assert_ok(tsched_routes_path(&p, r, 0));
     ck_assert_uint_eq(p.nswitches, 5);
     ck_assert_uint_eq(p.switches[1], tu_sw(t, "spine0"));
@@ -1290,7 +1293,7 @@ START_TEST(rails_greedy_and_rates)
         check_greedy_replay(g, t, f, c);
         check_consistent(g, t, c);
         certify_routes(g, t, f, "rails");
-        tsched_path p;
+        tsched_path p = {.size = sizeof(tsched_path)};
         ck_assert_ok(tsched_routes_path(&p, g, 0));
         ck_assert_uint_eq(p.nswitches, 3);
         ck_assert_uint_eq(p.switches[0], tu_sw(t, "r0"));
@@ -1352,7 +1355,7 @@ START_TEST(rails_flow_on_live_rail_routes)
     tsched_status st = tsched_route(&r, t, f, NULL);
     char msg[256];
     snprintf(msg, sizeof msg, "%s", tsched_last_error());
-    tsched_path p;
+    tsched_path p = {.size = sizeof(tsched_path)};
     uint32_t nsw0 = 0, nsw1 = 0;
     if (st == TSCHED_OK) {
         tsched_routes_path(&p, r, 0);
@@ -1478,7 +1481,7 @@ START_TEST(failures_only_surviving_paths)
             tsched_routes *rt = route(t, f, (tsched_route_algo)algo, 3, 1);
             check_consistent(rt, t, c);
             for (uint32_t i = 0; i < tsched_routes_count(rt); i++) {
-                tsched_path p;
+                tsched_path p = {.size = sizeof(tsched_path)};
                 ck_assert_ok(tsched_routes_path(&p, rt, i));
                 ck_assert_msg(path_up(t, &p), "instance %u algo %d flow %u uses a down element", it, algo, i);
                 ck_assert_uint_eq(p.switches[0], tsched_topology_node_nic_leaf(t, tsched_flows_src(f, i),
@@ -1551,7 +1554,7 @@ START_TEST(failures_same_leaf_flows)
     for (int algo = 0; algo < 4; algo++) {
         tsched_routes *r = route(t, f, (tsched_route_algo)algo, 1, 1);
         for (uint32_t i = 0; i < 4; i++) {
-            tsched_path p;
+            tsched_path p = {.size = sizeof(tsched_path)};
             ck_assert_ok(tsched_routes_path(&p, r, i));
             ck_assert_uint_eq(p.nswitches, 1);
             ck_assert_uint_eq(p.switches[0], tsched_topology_node_leaf(t, tsched_flows_src(f, i)));
@@ -1588,7 +1591,7 @@ static uint32_t check_reroute(tsched_topology *t, const tsched_flows *f, const t
             add_load(load, &before[i], 1);
     cands *c = all_cands(t, f);
     for (uint32_t i = 0; i < n; i++) {
-        tsched_path p;
+        tsched_path p = {.size = sizeof(tsched_path)};
         ck_assert_ok(tsched_routes_path(&p, r, i));
         ck_assert_msg(path_up(t, &p), "%s: flow %u rerouted onto a down element", what, i);
         if (path_up(t, &before[i])) {
@@ -1659,7 +1662,7 @@ START_TEST(reroute_hand_case)
     tsched_routes *r = NULL;
     ck_assert_ok(tsched_reroute(&r, prev, t, f));
     ck_assert_uint_eq(tsched_routes_moved(r), 1);
-    tsched_path p;
+    tsched_path p = {.size = sizeof(tsched_path)};
     ck_assert_ok(tsched_routes_path(&p, r, 0));
     ck_assert(path_eq(&p, &before[0]));
     ck_assert_ok(tsched_routes_path(&p, r, 2));
@@ -1724,7 +1727,7 @@ START_TEST(json_fields_and_determinism)
             json_t *o = json_array_get(fl, i), *hops = json_object_get(o, "hops");
             ck_assert_int_eq(json_integer_value(json_object_get(o, "index")), (json_int_t)i);
             ck_assert(json_number_value(json_object_get(o, "rate_gbps")) == tsched_routes_rate(a, (uint32_t)i));
-            tsched_path p;
+            tsched_path p = {.size = sizeof(tsched_path)};
             ck_assert_ok(tsched_routes_path(&p, a, (uint32_t)i));
             ck_assert(json_is_array(hops));
             if (p.nswitches == 1) {
@@ -1828,7 +1831,11 @@ START_TEST(errors_arguments_and_names)
     r = (tsched_routes *)f;
     ck_assert_status(tsched_route(&r, t, f, &o), TSCHED_E_INVALID);
     ck_assert_ptr_null(r);
-    o.size = 8;
+    o.size = 8; /* only `size`: a caller that knows no field gets every default */
+    ck_assert_ok(tsched_route(&r, t, f, &o));
+    tsched_routes_free(r);
+    r = NULL;
+    o.size = 10; /* ends inside `algo` */
     ck_assert_status(tsched_route(&r, t, f, &o), TSCHED_E_INVALID);
     tsched_route_options_init(&o);
     o.algo = (tsched_route_algo)42;
@@ -1870,7 +1877,7 @@ START_TEST(errors_arguments_and_names)
     f = flows_new();
     add(f, 0, 0, 2, 0);
     r = route(t, f, TSCHED_ROUTE_GREEDY, 1, 1);
-    tsched_path p;
+    tsched_path p = {.size = sizeof(tsched_path)};
     ck_assert_status(tsched_routes_path(&p, r, 1), TSCHED_E_INVALID);
     ck_assert_status(tsched_routes_path(NULL, r, 0), TSCHED_E_INVALID);
     ck_assert_status(tsched_routes_path(&p, NULL, 0), TSCHED_E_INVALID);
@@ -2050,7 +2057,7 @@ START_TEST(router_same_answers_and_notices_failures)
     cands *c = all_cands(t, fa);
     check_greedy_replay(after, t, fa, c);
     for (uint32_t i = 0; i < tsched_routes_count(after); i++) {
-        tsched_path p;
+        tsched_path p = {.size = sizeof(tsched_path)};
         ck_assert_ok(tsched_routes_path(&p, after, i));
         ck_assert_msg(path_up(t, &p), "flow %u: the router used a path through a switch now down", i);
     }

@@ -189,7 +189,10 @@ START_TEST(generator_rejects_bad_params)
     ck_assert_status(tsched_topology_generate(&t, &p), TSCHED_E_TOO_LARGE);
     ck_assert_errmsg_has("generate");
     tsched_topology_params_init(&p, TSCHED_GEN_CLOS3);
-    p.size = 8; /* an older, smaller struct than this library knows */
+    p.size = 9; /* ends inside the `kind` field */
+    ck_assert_status(tsched_topology_generate(&t, &p), TSCHED_E_INVALID);
+    ck_assert_errmsg_has("tsched_gen_params.size");
+    p.size = sizeof p + 8; /* larger than this library knows */
     ck_assert_status(tsched_topology_generate(&t, &p), TSCHED_E_INVALID);
     ck_assert_status(tsched_topology_generate(&t, NULL), TSCHED_E_INVALID);
 }
@@ -254,7 +257,7 @@ static size_t ref_paths(const tsched_topology *t, uint32_t a, uint32_t b, ref_pa
 static void check_leaf_pair(const tsched_topology *t, uint32_t a, uint32_t b)
 {
     static ref_path ref[4096];
-    static tsched_path got[4096];
+    static tsched_path got[4096] = {{.size = sizeof(tsched_path)}};
     size_t nref = ref_paths(t, a, b, ref, 4096), n;
     uint64_t count;
     ck_assert_ok(tsched_topology_leaf_path_count(&count, t, a, b));
@@ -303,7 +306,7 @@ END_TEST
 START_TEST(paths_nic_level_and_order)
 {
     tsched_topology *t = gen_clos3(2, 2, 2, 4, 2);
-    tsched_path p[16];
+    tsched_path p[16] = {{.size = sizeof(tsched_path)}};
     size_t n;
     /* node0 (leaf0, pod0) to node4 (leaf2, pod1): spine0 with core0/core2, spine1 with core1/core3 */
     ck_assert_ok(tsched_topology_paths(p, 16, &n, t, 0, 3, 4, 5));
@@ -568,8 +571,10 @@ START_TEST(builder_states_and_errors)
     uint64_t c;
     ck_assert_status(tsched_topology_path_count(&c, t, 0, 0, 0, 0), TSCHED_E_STATE);
     ck_assert_status(tsched_topology_set_up(t, "x", 0), TSCHED_E_STATE);
-    ck_assert_status(tsched_topology_add_switch(NULL, t, "a~b", 0, NULL), TSCHED_E_INVALID);
-    ck_assert_status(tsched_topology_add_switch(NULL, t, "", 0, NULL), TSCHED_E_INVALID);
+    ck_assert_status(tsched_topology_add_switch(NULL, t, "a~b", 0, NULL), TSCHED_E_RANGE);
+    ck_assert_status(tsched_topology_add_switch(NULL, t, "a#1", 0, NULL), TSCHED_E_RANGE);
+    ck_assert_status(tsched_topology_add_switch(NULL, t, "", 0, NULL), TSCHED_E_RANGE);
+    ck_assert_status(tsched_topology_add_switch(NULL, t, NULL, 0, NULL), TSCHED_E_INVALID);
     ck_assert_status(tsched_topology_add_switch(NULL, t, "s", 3, NULL), TSCHED_E_RANGE);
     ck_assert_errmsg_has("switches[0].tier");
     ck_assert_ok(tsched_topology_add_switch(NULL, t, "l0", 0, NULL));

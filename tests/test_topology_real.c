@@ -264,7 +264,7 @@ END_TEST
 START_TEST(paths_single_spine)
 {
     tsched_topology *t = load_fixture();
-    tsched_path paths[4];
+    tsched_path paths[4] = {{.size = sizeof(tsched_path)}};
     size_t n = 0;
 
     /* Same ToR: the ToR alone, whichever NICs. */
@@ -335,7 +335,7 @@ START_TEST(paths_psw_down)
     ck_assert_uint_eq(count_paths(t, c, 5, e, 2), 0);
     ck_assert_uint_eq(count_paths(t, a, 0, b, 0), 1);
     ck_assert_uint_eq(count_paths(t, d, 0, e, 0), 1);
-    tsched_path paths[2];
+    tsched_path paths[2] = {{.size = sizeof(tsched_path)}};
     size_t n = 7;
     ck_assert_ok(tsched_topology_paths(paths, 2, &n, t, a, 0, e, 0));
     ck_assert_uint_eq(n, 0);

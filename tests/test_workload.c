@@ -281,7 +281,7 @@ END_TEST
 START_TEST(volumes_dense_by_hand)
 {
     tsched_job *j = job_with_model(8, 2, 2, model_of(4, 2, 10, 3, 8, 2, 1, 0));
-    tsched_volumes v;
+    tsched_volumes v = {.size = sizeof v};
     ck_assert_ok(tsched_job_volumes(&v, j));
     ck_assert_close(v.microbatches, 2);
     ck_assert_close(v.weights, 140);
@@ -311,7 +311,7 @@ END_TEST
 START_TEST(volumes_paper_scale)
 {
     tsched_job *j = job_with_model(2944, 8, 8, model_of(6144, 48, 64000, 4096, 1472, 1, 1, 0));
-    tsched_volumes v;
+    tsched_volumes v = {.size = sizeof v};
     ck_assert_ok(tsched_job_volumes(&v, j));
     ck_assert_close(v.weights, 392077824.0);
     ck_assert_close(v.dp, 392077824.0);
@@ -331,7 +331,7 @@ END_TEST
 START_TEST(volumes_vpp)
 {
     tsched_job *j = job_with_model(8, 2, 2, model_of(4, 4, 10, 3, 8, 2, 2, 0));
-    tsched_volumes v;
+    tsched_volumes v = {.size = sizeof v};
     ck_assert_ok(tsched_job_volumes(&v, j));
     ck_assert_close(v.weights, 254);
     ck_assert_close(v.dp, 254);
@@ -365,7 +365,7 @@ END_TEST
  *      v_w = v_d = (52 + 72 + 156) / 2 = 140 (the dense value), r2 = 140 / 24 */
 START_TEST(volumes_moe)
 {
-    tsched_volumes v;
+    tsched_volumes v = {.size = sizeof v};
     tsched_job *j = job_with_model(8, 2, 2, model_of(4, 2, 10, 3, 8, 2, 1, 4));
     ck_assert_ok(tsched_job_volumes(&v, j));
     ck_assert_close(v.weights, 218);
@@ -404,7 +404,7 @@ END_TEST
  *      r1 = 2 * 140 / 24, r2 = 0 */
 START_TEST(volumes_single_member_groups)
 {
-    tsched_volumes v;
+    tsched_volumes v = {.size = sizeof v};
     tsched_job *j = job_with_model(4, 2, 1, model_of(4, 2, 10, 3, 8, 2, 1, 0));
     ck_assert_ok(tsched_job_volumes(&v, j));
     ck_assert_close(v.weights, 254);
@@ -433,7 +433,7 @@ END_TEST
 
 START_TEST(volumes_errors)
 {
-    tsched_volumes v;
+    tsched_volumes v = {.size = sizeof v};
     tsched_job *j = job_or_fail("nomodel", 8, 2, 2);
     ck_assert_status(tsched_job_volumes(&v, j), TSCHED_E_NOT_FOUND);
     ck_assert_errmsg_has("model");
@@ -867,7 +867,7 @@ START_TEST(affinity_default_contents)
                                        model_of(paper_configs[i].h, paper_configs[i].l, paper_configs[i].V,
                                                 paper_configs[i].s, paper_configs[i].gb, paper_configs[i].mb, 1,
                                                 paper_configs[i].experts));
-        tsched_volumes v;
+        tsched_volumes v = {.size = sizeof v};
         ck_assert_ok(tsched_job_volumes(&v, j));
         ck_assert_double_eq(r->r1, v.r1);
         ck_assert_double_eq(r->r2, v.r2);

@@ -27,10 +27,7 @@ extern "C" {
 #define TSCHED_API
 #endif
 
-/** Library version, as numbers. */
-#define TSCHED_VERSION_MAJOR 0
-#define TSCHED_VERSION_MINOR 1
-#define TSCHED_VERSION_PATCH 0
+#include "version.h"
 
 /** "No such element": returned by index lookups that find nothing. */
 #define TSCHED_NONE UINT32_MAX
@@ -58,7 +55,9 @@ typedef enum tsched_status {
     TSCHED_E_INFEASIBLE = 15,   /**< the request has no feasible answer */
     TSCHED_E_SOLVER = 16,       /**< the MIP/ILP solver failed */
     TSCHED_E_TIMEOUT = 17,      /**< a time limit ran out before any answer was found */
-    TSCHED_E_INTERNAL = 18      /**< a bug in the library: please report it */
+    TSCHED_E_INTERNAL = 18,     /**< a bug in the library: please report it */
+    TSCHED_E_MISMATCH = 19      /**< a result or handle used with a fabric other than the one it was made on,
+                                     or after that fabric's shape changed */
 } tsched_status;
 
 /**
@@ -88,6 +87,55 @@ TSCHED_API void tsched_free(void *ptr);
 
 /** Version of the library actually linked, as "MAJOR.MINOR.PATCH". Static string. */
 TSCHED_API const char *tsched_version(void);
+
+/**
+ * Version of the library actually linked as one number, MAJOR * 10000 + MINOR * 100 + PATCH
+ * (compare with ::TSCHED_VERSION_NUMBER, the version of the headers a program was built with).
+ */
+TSCHED_API uint32_t tsched_version_number(void);
+
+/* ---- resource limits ------------------------------------------------------------------ */
+
+/**
+ * Resource limits, held per thread like the last error (DESIGN 3). Input that exceeds one is
+ * rejected with ::TSCHED_E_TOO_LARGE naming the limit, its value and the input's, before
+ * anything of that size is allocated. Defaults and hard ceilings are listed in
+ * doc/ROBUSTNESS.md. Read with tsched_limits_get() (set `size` first), change a field and
+ * write back with tsched_limits_set(). Fields may be appended in later versions: the library
+ * reads and writes only the fields `size` covers.
+ */
+typedef struct tsched_limits {
+    size_t size;            /**< sizeof(tsched_limits) as the caller knows it */
+    uint64_t input_bytes;   /**< bytes of one input document or file; default 256 MiB */
+    uint32_t nodes;         /**< nodes of one fabric, generated, expanded or listed; default 1,048,576 */
+    uint32_t switches;      /**< switches of one fabric; default 262,144 */
+    uint32_t nics_per_node; /**< NICs of one node; default 64 */
+    uint32_t gpus_per_node; /**< GPUs of one node; default 1,024 */
+    uint32_t trunks;        /**< trunks (switch pairs) of one fabric; default 4,194,304 */
+    uint32_t name_bytes;    /**< bytes of one name (node, switch, job, pod, GPU type); default 255 */
+    uint32_t flows;         /**< flows of one flow set or job set; default 67,108,864 */
+    uint32_t kcut_orders;   /**< random topological orders of one K-cut; default 10,000 */
+    uint32_t kcut_levels;   /**< priority levels K of one K-cut; default 64 */
+    uint32_t dag_nodes;     /**< nodes of one DAG or jobs of one job set; default 16,777,216 */
+} tsched_limits;
+
+/**
+ * Copy the calling thread's limits into `*limits`, as far as `limits->size` covers.
+ * Errors: ::TSCHED_E_INVALID (NULL, or a `size` that does not end on a field boundary or
+ * exceeds the library's struct).
+ */
+TSCHED_API tsched_status tsched_limits_get(tsched_limits *limits);
+
+/**
+ * Set the calling thread's limits from `*limits`; the fields `limits->size` does not cover
+ * keep their current values. A field of 0 restores that limit's default. Errors:
+ * ::TSCHED_E_INVALID (NULL, bad `size`), ::TSCHED_E_RANGE (a value above the limit's hard
+ * ceiling, naming the field); on error nothing changes.
+ */
+TSCHED_API tsched_status tsched_limits_set(const tsched_limits *limits);
+
+/** Restore the calling thread's limits to their defaults. */
+TSCHED_API void tsched_limits_reset(void);
 
 #ifdef __cplusplus
 }

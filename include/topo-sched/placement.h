@@ -126,6 +126,7 @@ TSCHED_API tsched_status tsched_placement_hostfile(char **out, const tsched_plac
 
 /** The Eq. 2 metric of any placement. */
 typedef struct tsched_spread {
+    size_t size;           /**< set by the caller to sizeof(tsched_spread) before the call (DESIGN 3) */
     uint32_t dp_max;       /**< largest number of domains among the nodes of one column */
     uint32_t pp_max;       /**< largest number of domains among the nodes of one row */
     uint32_t domains_used; /**< distinct domains overall */
@@ -134,7 +135,7 @@ typedef struct tsched_spread {
 
 /**
  * Evaluate a hand-made placement: `nodes` holds rows * cols node indices, row-major
- * (cell (r, c) at r * cols + c). Errors: TSCHED_E_INVALID (bad node index, a node used
+ * (cell (r, c) at r * cols + c); `out->size` must be set. Errors: TSCHED_E_INVALID (bad size, bad node index, a node used
  * twice, alpha outside [0, 1], a node without a pod for the pod domain).
  */
 TSCHED_API tsched_status tsched_spread_eval(tsched_spread *out, const tsched_topology *topo, const uint32_t *nodes,

@@ -36,11 +36,16 @@ typedef enum tsched_tier {
 /** Number of tiers the model knows. */
 #define TSCHED_TIERS 3
 
-/** Domains used by the free-capacity queries. */
+/**
+ * Domains used by the free-capacity queries. One numbering of levels for the whole library
+ * (DESIGN 3): a level's number is the tier of the switches that bound it (leaf 0, pod 1,
+ * cluster 2), shared by ::tsched_tier and ::tsched_domain.
+ */
 typedef enum tsched_level {
-    TSCHED_LEVEL_LEAF = 0,   /**< one leaf switch */
-    TSCHED_LEVEL_POD = 1,    /**< one pod */
-    TSCHED_LEVEL_CLUSTER = 2 /**< the whole fabric (index ignored) */
+    TSCHED_LEVEL_LEAF = 0,    /**< one leaf switch */
+    TSCHED_LEVEL_POD = 1,     /**< one pod */
+    TSCHED_LEVEL_CLUSTER = 2, /**< the whole fabric (index ignored) */
+    TSCHED_LEVEL_NVL = 3      /**< a multi-node NVLink domain; reserved: no fabric has them yet */
 } tsched_level;
 
 /** Generator kinds of `tsched.topology.v1` "generate.kind". */
@@ -89,15 +94,24 @@ typedef struct tsched_slurm_options {
 /** Fill `opts` with the defaults and set its `size`. */
 TSCHED_API void tsched_slurm_options_init(tsched_slurm_options *opts);
 
+/** Most switches on one path: up and down through 8 tiers. */
+#define TSCHED_PATH_MAX_SWITCHES 15
+/** Most links on one path. */
+#define TSCHED_PATH_MAX_LINKS 14
+
 /**
  * A valley-free path between two NICs: the switches in order, and between consecutive
  * switches the trunk crossed, as a directed link id `2 * trunk + d` (d = 0 going up a
- * tier, 1 going down). A path between NICs of one leaf holds only that leaf.
+ * tier, 1 going down). A path between NICs of one leaf holds only that leaf. An output
+ * struct: the caller sets `size` (in an array, of the first element, which is the stride
+ * for all); the library writes only the fields `size` covers (DESIGN 3). Unused entries
+ * are TSCHED_NONE.
  */
 typedef struct tsched_path {
-    uint32_t nswitches;   /**< 1 (same leaf), 3 (via a spine) or 5 (via a core) */
-    uint32_t switches[5]; /**< switch indices, source leaf first */
-    uint32_t links[4];    /**< nswitches - 1 directed link ids */
+    size_t size;                                 /**< sizeof(tsched_path), set by the caller */
+    uint32_t nswitches;                          /**< 1 (same leaf), 3 (via a spine), 5 (via a core), ... */
+    uint32_t switches[TSCHED_PATH_MAX_SWITCHES]; /**< switch indices, source leaf first */
+    uint32_t links[TSCHED_PATH_MAX_LINKS];       /**< nswitches - 1 directed link ids */
 } tsched_path;
 
 /* ---- creation ------------------------------------------------------------------- */
@@ -206,8 +220,25 @@ TSCHED_API tsched_status tsched_topology_summary_json(char **out, const tsched_t
  * Getters take a built handle and an index below the matching count. An out-of-range
  * index or a NULL handle gives 0, NULL or TSCHED_NONE, never a crash. */
 
-/** Name of the fabric (owned by the handle). */
+/** Name of the fabric (owned by the handle); NULL for NULL. */
 TSCHED_API const char *tsched_topology_name(const tsched_topology *topo);
+/**
+ * Identity of the fabric: unique among the handles of this process, never reused, never 0
+ * (0 for NULL). Every result computed on a fabric records it (DESIGN 3).
+ */
+TSCHED_API uint64_t tsched_topology_id(const tsched_topology *topo);
+/**
+ * Shape generation: changes whenever nodes, switches or links are added (only before
+ * tsched_topology_build()); state changes (free GPUs, up/down) leave it alone. 0 for NULL.
+ */
+TSCHED_API uint64_t tsched_topology_generation(const tsched_topology *topo);
+/**
+ * TSCHED_OK when `topo` is the fabric of identity `id` at shape generation `generation`,
+ * as recorded by a result; otherwise ::TSCHED_E_MISMATCH naming both fabrics, prefixed by
+ * `what` (may be NULL). Errors: ::TSCHED_E_INVALID for a NULL `topo`.
+ */
+TSCHED_API tsched_status tsched_topology_check_identity(const tsched_topology *topo, uint64_t id, uint64_t generation,
+                                                        const char *what);
 /** Number of nodes. */
 TSCHED_API uint32_t tsched_topology_num_nodes(const tsched_topology *topo);
 /** Number of switches of all tiers. */
@@ -342,8 +373,9 @@ TSCHED_API tsched_status tsched_topology_path_count(uint64_t *count, const tsche
 /**
  * List the paths counted by tsched_topology_path_count() in the documented order:
  * through a common spine, by spine index; otherwise by (source spine, core) index pairs.
- * `*count` receives the number of paths. Errors: TSCHED_E_INVALID, TSCHED_E_BUFFER when
- * `cap` < `*count` (the first `cap` are written).
+ * `paths[0].size` is the stride of the array (see ::tsched_path); `paths` may be NULL when
+ * `cap` is 0. `*count` receives the number of paths. Errors: TSCHED_E_INVALID (NULL, bad
+ * index, bad size), TSCHED_E_BUFFER when `cap` < `*count` (the first `cap` are written).
  */
 TSCHED_API tsched_status tsched_topology_paths(tsched_path *paths, size_t cap, size_t *count,
                                                const tsched_topology *topo, uint32_t src, uint32_t src_nic,

@@ -27,11 +27,15 @@ typedef enum tsched_unit {
     TSCHED_UNIT_DP = 1  /**< columns (DP groups) are the units */
 } tsched_unit;
 
-/** The topology level whose spread is minimised (DESIGN 5.2 "domain"). */
+/**
+ * The topology level whose spread is minimised (DESIGN 5.2 "domain"). One numbering with
+ * ::tsched_level and ::tsched_tier (DESIGN 3): leaf 0, pod 1, NVLink domain 3.
+ */
 typedef enum tsched_domain {
-    TSCHED_DOMAIN_AUTO = 0, /**< pod when the fabric has pods, else leaf */
-    TSCHED_DOMAIN_POD = 1,  /**< Arnold's minipod */
-    TSCHED_DOMAIN_LEAF = 2  /**< one leaf switch */
+    TSCHED_DOMAIN_AUTO = -1,               /**< pod when the fabric has pods, else leaf */
+    TSCHED_DOMAIN_LEAF = TSCHED_LEVEL_LEAF, /**< one leaf switch (0) */
+    TSCHED_DOMAIN_POD = TSCHED_LEVEL_POD,   /**< Arnold's minipod (1) */
+    TSCHED_DOMAIN_NVL = TSCHED_LEVEL_NVL    /**< a multi-node NVLink domain (3); reserved: no fabric has them yet */
 } tsched_domain;
 
 /** Model configuration of a job (the "model" object of `tsched.job.v1`). */
@@ -55,6 +59,7 @@ TSCHED_API void tsched_model_init(tsched_model *m);
  * the data type for bytes), and the ratios of Arnold 5.2.
  */
 typedef struct tsched_volumes {
+    size_t size;     /**< set by the caller to sizeof(tsched_volumes) before the call (DESIGN 3) */
     double weights;  /**< v_w: parameters held by one GPU (its stage, split by TP) */
     double dp;       /**< v_d: DP volume per GPU per iteration (Eq. 12, split by TP) */
     double pp;       /**< v_p: PP volume per GPU per micro-batch (Eq. 13, split by TP) */
@@ -119,7 +124,8 @@ TSCHED_API tsched_status tsched_job_matrix(uint32_t *rows, uint32_t *cols, const
                                            uint32_t gpus_per_node);
 
 /**
- * Arnold App. C volumes and the 5.2 ratios of the job's model. Errors: TSCHED_E_NOT_FOUND
+ * Arnold App. C volumes and the 5.2 ratios of the job's model; `out->size` must be set (the
+ * library writes only the fields it covers). Errors: TSCHED_E_INVALID (NULL, bad size), TSCHED_E_NOT_FOUND
  * (no model), TSCHED_E_RANGE (gb not divisible by mb * dp, layers not divisible by pp).
  * The MoE assumption is documented in doc/workload.md.
  */

@@ -60,7 +60,7 @@ static tsched_status show_paths(const tsched_topology *t, const char *a, const c
     tsched_status st = tsched_topology_path_count(&count, t, na, 0, nb, 0);
     if (st != TSCHED_OK)
         return st;
-    tsched_path paths[64];
+    tsched_path paths[64] = {{.size = sizeof(tsched_path)}};
     size_t n;
     st = tsched_topology_paths(paths, 64, &n, t, na, 0, nb, 0);
     if (st != TSCHED_OK && st != TSCHED_E_BUFFER)

@@ -11,12 +11,22 @@
 static _Thread_local char ts_errmsg[TS_ERRMSG_MAX];
 static _Thread_local tsched_status ts_errstatus;
 
+/* Messages are one line whatever the input held: a name with a newline must not add a
+ * line to a host's log or forge a second error. Control bytes become '?'. */
+static void one_line(char *s)
+{
+    for (; *s; s++)
+        if ((unsigned char)*s < 0x20 || *s == 0x7f)
+            *s = '?';
+}
+
 tsched_status ts_error(tsched_status status, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(ts_errmsg, sizeof ts_errmsg, fmt, ap);
     va_end(ap);
+    one_line(ts_errmsg);
     ts_errstatus = status;
     return status;
 }
@@ -30,6 +40,7 @@ tsched_status ts_error_prefix(tsched_status status, const char *prefix)
         n = TS_ERRMSG_MAX / 2;
     /* prefix, ": ", then as much of the old message as fits */
     snprintf(ts_errmsg, sizeof ts_errmsg, "%.*s: %.*s", (int)n, prefix, (int)(TS_ERRMSG_MAX - n - 3), old);
+    one_line(ts_errmsg);
     ts_errstatus = status;
     return status;
 }
@@ -66,8 +77,11 @@ const char *tsched_status_str(tsched_status status)
     case TSCHED_E_SOLVER: return "TSCHED_E_SOLVER";
     case TSCHED_E_TIMEOUT: return "TSCHED_E_TIMEOUT";
     case TSCHED_E_INTERNAL: return "TSCHED_E_INTERNAL";
+    case TSCHED_E_MISMATCH: return "TSCHED_E_MISMATCH";
     }
     return "TSCHED_E_UNKNOWN";
 }
 
 const char *tsched_version(void) { return TSCHED_VERSION_STRING; }
+
+uint32_t tsched_version_number(void) { return TSCHED_VERSION_NUMBER; }

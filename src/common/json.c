@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "alloc.h"
+#include "limits.h"
 
 tsched_status ts_json_parse(json_t **out, const char *data, size_t len)
 {
@@ -22,17 +23,35 @@ tsched_status ts_read_file(char **out, size_t *len, const char *path)
     FILE *f = strcmp(path, "-") == 0 ? stdin : fopen(path, "rb");
     if (!f)
         return ts_error(TSCHED_E_IO, "%s: cannot open: %s", path, strerror(errno));
+    const char *shown = f == stdin ? "<stdin>" : path;
+    uint64_t max = ts_limits()->input_bytes;
     char *buf = NULL;
     size_t cap = 0, n = 0;
     tsched_status st = TSCHED_OK;
     for (;;) {
-        if ((st = TS_GROW(buf, cap, n + 65536 + 1)) != TSCHED_OK)
+        /* Grow by doubling but never past the limit (+1 byte to see that it is exceeded). */
+        size_t want = n + 65536 + 1;
+        if (max < SIZE_MAX - 2 && want > max + 2)
+            want = (size_t)max + 2;
+        if ((st = TS_GROW(buf, cap, want)) != TSCHED_OK)
             break;
         size_t got = fread(buf + n, 1, cap - n - 1, f);
+        /* Text documents never hold a NUL byte: stop at once (e.g. -t /dev/zero). */
+        const char *nul = got ? memchr(buf + n, '\0', got) : NULL;
+        if (nul) {
+            st = ts_error(TSCHED_E_PARSE, "%s: byte %zu is a NUL byte; expected a text document", shown,
+                          n + (size_t)(nul - (buf + n)));
+            break;
+        }
         n += got;
+        if (n > max) {
+            st = ts_error(TSCHED_E_TOO_LARGE, "%s: more than %llu bytes: exceeds the limit input_bytes = %llu "
+                          "(raise it with tsched_limits_set)", shown, (unsigned long long)max, (unsigned long long)max);
+            break;
+        }
         if (got == 0) {
             if (ferror(f))
-                st = ts_error(TSCHED_E_IO, "%s: read error", path);
+                st = ts_error(TSCHED_E_IO, "%s: read error", shown);
             break;
         }
     }
@@ -56,6 +75,8 @@ tsched_status ts_json_load_string(void *slot, ts_doc_reader read, const void *ct
     *(void **)slot = NULL;
     if (!json)
         return ts_error(TSCHED_E_INVALID, "%s: json is NULL", fn);
+    if (len > ts_limits()->input_bytes)
+        return ts_limit_error("document", (unsigned long long)len, "input_bytes", ts_limits()->input_bytes);
     json_t *root;
     tsched_status st = ts_json_parse(&root, json, len);
     if (st != TSCHED_OK)

@@ -2,6 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../common/structsize.h"
 #include "../common/alloc.h"
 #include "../common/json.h"
 #include "placement_internal.h"
@@ -89,8 +90,15 @@ tsched_status tsched_placement_hostfile(char **out, const tsched_placement *p, c
 tsched_status tsched_spread_eval(tsched_spread *out, const tsched_topology *t, const uint32_t *nodes, uint32_t rows,
                                  uint32_t cols, double alpha, tsched_domain domain)
 {
+    static const ts_span spans[] = {
+        TS_SPAN(tsched_spread, size),         TS_SPAN(tsched_spread, dp_max),   TS_SPAN(tsched_spread, pp_max),
+        TS_SPAN(tsched_spread, domains_used), TS_SPAN(tsched_spread, weighted),
+    };
     if (!out || !t || !nodes)
         return ts_error(TSCHED_E_INVALID, "tsched_spread_eval: NULL argument");
+    tsched_status st0 = ts_struct_size(out->size, spans, TS_NSPANS(spans), sizeof *out, "tsched_spread");
+    if (st0 != TSCHED_OK)
+        return st0;
     if (!(alpha >= 0 && alpha <= 1))
         return ts_error(TSCHED_E_INVALID, "alpha: %g is out of range [0, 1]", alpha);
     if (domain == TSCHED_DOMAIN_AUTO)
@@ -126,10 +134,8 @@ tsched_status tsched_spread_eval(tsched_spread *out, const tsched_topology *t, c
     ts_metric m;
     if ((st = ts_metric_eval(&m, dom, rows, cols, ndom, alpha)) != TSCHED_OK)
         goto out;
-    out->dp_max = m.dp_max;
-    out->pp_max = m.pp_max;
-    out->domains_used = m.used;
-    out->weighted = m.weighted;
+    tsched_spread full = {sizeof full, m.dp_max, m.pp_max, m.used, m.weighted};
+    st = ts_struct_out(out, &full, spans, TS_NSPANS(spans), sizeof *out, "tsched_spread");
 out:
     free(dom);
     free(used);

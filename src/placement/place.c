@@ -7,6 +7,7 @@
 #include <time.h>
 
 #include "../common/alloc.h"
+#include "../common/structsize.h"
 #include "placement_internal.h"
 #include "solver.h"
 
@@ -166,7 +167,7 @@ static double now_ms(void)
 /* Edge weights for topo-aware: the job's App. C volumes when it has a model. */
 static void job_weights(double *w_dp, double *w_pp, const tsched_job *job)
 {
-    tsched_volumes v;
+    tsched_volumes v = {.size = sizeof v};
     *w_dp = *w_pp = 1.0;
     if (tsched_job_volumes(&v, job) == TSCHED_OK && v.dp > 0 && v.pp > 0) {
         *w_dp = v.dp;
@@ -237,11 +238,17 @@ tsched_status tsched_place(tsched_placement **out, const tsched_topology *t, con
     *out = NULL;
     if (!t || !job)
         return ts_error(TSCHED_E_INVALID, "tsched_place: topology or job is NULL");
-    tsched_place_options defaults;
-    tsched_place_options_init(&defaults);
-    if (opts && opts->size < sizeof *opts)
-        return ts_error(TSCHED_E_INVALID, "tsched_place: options not initialised with tsched_place_options_init()");
-    const tsched_place_options *o = opts ? opts : &defaults;
+    static const ts_span spans[] = {
+        TS_SPAN(tsched_place_options, size),          TS_SPAN(tsched_place_options, algo),
+        TS_SPAN(tsched_place_options, alpha),         TS_SPAN(tsched_place_options, unit),
+        TS_SPAN(tsched_place_options, domain),        TS_SPAN(tsched_place_options, seed),
+        TS_SPAN(tsched_place_options, time_limit_ms), TS_SPAN(tsched_place_options, gpus_per_node),
+    };
+    tsched_place_options merged;
+    tsched_place_options_init(&merged);
+    if (opts && (st = ts_struct_in(&merged, opts, spans, TS_NSPANS(spans), sizeof merged, "tsched_place_options")))
+        return st;
+    const tsched_place_options *o = &merged;
     ts_pproblem p;
     memset(&p, 0, sizeof p);
     tsched_domain level = TSCHED_DOMAIN_POD;

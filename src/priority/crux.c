@@ -13,6 +13,7 @@
 #include "../common/json.h"
 #include "../routing/routing_internal.h"
 #include "../topology/topology_internal.h"
+#include "../common/structsize.h"
 #include "crux_internal.h"
 
 struct tsched_priorities {
@@ -517,11 +518,12 @@ tsched_status tsched_prioritize(tsched_priorities **out, const tsched_topology *
     tsched_status st;
     if ((st = ts_check_built(topo, "tsched_prioritize")) != TSCHED_OK)
         return st;
-    tsched_prio_options defaults;
-    tsched_prio_options_init(&defaults);
-    if (opts && opts->size < sizeof *opts)
-        return ts_error(TSCHED_E_INVALID, "tsched_prioritize: options not initialised with tsched_prio_options_init()");
-    const tsched_prio_options *o = opts ? opts : &defaults;
+    static const ts_span spans[] = {TS_SPAN(tsched_prio_options, size), TS_SPAN(tsched_prio_options, kcut)};
+    tsched_prio_options merged;
+    tsched_prio_options_init(&merged);
+    if (opts && (st = ts_struct_in(&merged, opts, spans, TS_NSPANS(spans), sizeof merged, "tsched_prio_options")))
+        return st;
+    const tsched_prio_options *o = &merged;
     crux c;
     memset(&c, 0, sizeof c);
     c.t = topo;

@@ -38,6 +38,8 @@ struct tsched_dag {
 };
 
 /* Make room for `extra` more edges. Errors: TSCHED_E_TOO_LARGE, TSCHED_E_NOMEM. */
+/* The caller's K-cut options over the defaults (DESIGN 3 size rule); NULL = defaults. */
+tsched_status ts_kcut_options_read(tsched_kcut_options *out, const tsched_kcut_options *opts);
 tsched_status ts_dag_reserve(tsched_dag *dag, uint64_t extra);
 
 /* Out-adjacency in CSR form: the out-edges of node x are e[idx[k]] for k in

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "../common/alloc.h"
+#include "../common/structsize.h"
 #include "dag_internal.h"
 
 static const char *const algo_names[] = {"crux", "sincronia", "varys", "exhaustive"};
@@ -26,6 +27,18 @@ tsched_status tsched_kcut_algo_from_name(tsched_kcut_algo *algo, const char *nam
         }
     return ts_error(TSCHED_E_FORMAT, "algo: unknown compression algorithm \"%s\"; expected crux, sincronia, varys or "
                     "exhaustive", name);
+}
+
+tsched_status ts_kcut_options_read(tsched_kcut_options *out, const tsched_kcut_options *opts)
+{
+    static const ts_span spans[] = {
+        TS_SPAN(tsched_kcut_options, size),   TS_SPAN(tsched_kcut_options, algo), TS_SPAN(tsched_kcut_options, levels),
+        TS_SPAN(tsched_kcut_options, orders), TS_SPAN(tsched_kcut_options, seed),
+    };
+    tsched_kcut_options_init(out);
+    if (!opts)
+        return TSCHED_OK;
+    return ts_struct_in(out, opts, spans, TS_NSPANS(spans), sizeof *out, "tsched_kcut_options");
 }
 
 void tsched_kcut_options_init(tsched_kcut_options *opts)
@@ -424,11 +437,11 @@ tsched_status tsched_dag_compress(uint32_t *levels, double *cut_weight, const ts
         return ts_error(TSCHED_E_INVALID, "%s: dag is NULL", fn);
     if (!levels && dag->n > 0)
         return ts_error(TSCHED_E_INVALID, "%s: levels is NULL", fn);
-    tsched_kcut_options defaults;
-    tsched_kcut_options_init(&defaults);
-    if (opts && opts->size < sizeof *opts)
-        return ts_error(TSCHED_E_INVALID, "%s: options not initialised with tsched_kcut_options_init()", fn);
-    const tsched_kcut_options *o = opts ? opts : &defaults;
+    tsched_kcut_options merged;
+    tsched_status st0 = ts_kcut_options_read(&merged, opts);
+    if (st0 != TSCHED_OK)
+        return st0;
+    const tsched_kcut_options *o = &merged;
     const uint32_t n = dag->n, K = o->levels;
     if (K < 1)
         return ts_error(TSCHED_E_RANGE, "levels: must be at least 1, got %u", K);

@@ -27,7 +27,7 @@ tsched_status tsched_routes_to_json(char **out, const tsched_routes *r, const ts
         (st = ts_json_set(root, "moved", json_integer(r->moved))) || (st = ts_json_set(root, "flows", flows)))
         goto out;
     for (uint32_t i = 0; i < r->n; i++) {
-        tsched_path p;
+        tsched_path p = {.size = sizeof(tsched_path)};
         json_t *o = json_object(), *hops = json_array();
         if ((st = ts_json_push(flows, o)) || (st = ts_json_set(o, "index", json_integer(i))) ||
             (st = ts_json_set(o, "hops", hops)) || (st = tsched_routes_path(&p, r, i)))

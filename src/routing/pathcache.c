@@ -63,7 +63,7 @@ tsched_status ts_pathcache_get(uint32_t *id, ts_pathcache *c, const tsched_topol
                         tsched_topology_switch_name(t, b), (unsigned long long)cnt);
     if ((st = TS_GROW(c->scratch, c->scratch_cap, (size_t)cnt + 1)) != TSCHED_OK)
         return st;
-    tsched_path *paths = c->scratch;
+    ts_path *paths = c->scratch;
     size_t n = ts_list_leaf_paths(paths, (size_t)cnt, t, a, b);
     uint32_t hops = n ? paths[0].nswitches - 1 : 0;
     if ((st = TS_GROW(c->pairs, c->pairs_cap, (size_t)c->npairs + 1)) != TSCHED_OK ||

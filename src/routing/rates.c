@@ -267,6 +267,12 @@ tsched_status tsched_rates_maxmin(double *rates, const tsched_topology *t, const
     if (!rates || !t || !f || (!paths && f->n))
         return ts_error(TSCHED_E_INVALID, "tsched_rates_maxmin: NULL argument");
     uint32_t nn = tsched_topology_num_nodes(t), nt = tsched_topology_num_trunks(t);
+    size_t stride = sizeof *paths;
+    tsched_status st0;
+    if (f->n && (st0 = ts_path_stride(&stride, paths, "tsched_rates_maxmin")) != TSCHED_OK)
+        return st0;
+    if (f->n && stride < offsetof(tsched_path, links) + sizeof paths->links)
+        return ts_error(TSCHED_E_INVALID, "tsched_rates_maxmin: paths[0].size %zu does not cover the links", stride);
     const uint32_t **pl = ts_malloc(f->n ? f->n : 1, sizeof *pl);
     uint32_t *hops = ts_malloc(f->n ? f->n : 1, sizeof *hops);
     tsched_status st = TSCHED_OK;
@@ -275,7 +281,7 @@ tsched_status tsched_rates_maxmin(double *rates, const tsched_topology *t, const
         goto out;
     }
     for (uint32_t i = 0; i < f->n; i++) {
-        const tsched_path *p = &paths[i];
+        const tsched_path *p = (const tsched_path *)((const char *)paths + i * stride);
         if (f->src[i] >= nn || f->dst[i] >= nn || f->src_nic[i] >= tsched_topology_node_nics(t, f->src[i]) ||
             f->dst_nic[i] >= tsched_topology_node_nics(t, f->dst[i])) {
             st = ts_error(TSCHED_E_INVALID, "flows[%u]: node or NIC not in the fabric", i);
@@ -283,7 +289,7 @@ tsched_status tsched_rates_maxmin(double *rates, const tsched_topology *t, const
         }
         uint32_t a = tsched_topology_node_nic_leaf(t, f->src[i], f->src_nic[i]);
         uint32_t b = tsched_topology_node_nic_leaf(t, f->dst[i], f->dst_nic[i]);
-        if (p->nswitches < 1 || p->nswitches > 5 || p->switches[0] != a || p->switches[p->nswitches - 1] != b) {
+        if (p->nswitches < 1 || p->nswitches > TSCHED_PATH_MAX_SWITCHES || p->switches[0] != a || p->switches[p->nswitches - 1] != b) {
             st = ts_error(TSCHED_E_INVALID, "paths[%u]: does not join the NIC leaves of flow %u", i, i);
             goto out;
         }

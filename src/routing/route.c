@@ -8,6 +8,7 @@
 #include "../common/alloc.h"
 #include "../topology/topology_internal.h"
 #include "../workload/flows_internal.h"
+#include "../common/structsize.h"
 #include "routing_internal.h"
 
 static const char *const algo_names[] = {"greedy", "ecmp", "balanced-ecmp", "ilp"};
@@ -164,15 +165,20 @@ tsched_status tsched_router_route(tsched_routes **out, tsched_router *rt, const 
     if (!out || !rt || !f)
         return ts_error(TSCHED_E_INVALID, "tsched_router_route: NULL argument");
     *out = NULL;
-    tsched_route_options defaults;
-    tsched_route_options_init(&defaults);
-    if (opts && opts->size < sizeof *opts)
-        return ts_error(TSCHED_E_INVALID, "tsched_route: options not initialised with tsched_route_options_init()");
-    const tsched_route_options *o = opts ? opts : &defaults;
+    static const ts_span spans[] = {
+        TS_SPAN(tsched_route_options, size),          TS_SPAN(tsched_route_options, algo),
+        TS_SPAN(tsched_route_options, seed),          TS_SPAN(tsched_route_options, threads),
+        TS_SPAN(tsched_route_options, time_limit_ms), TS_SPAN(tsched_route_options, flags),
+    };
+    tsched_route_options merged;
+    tsched_route_options_init(&merged);
+    tsched_status st;
+    if (opts && (st = ts_struct_in(&merged, opts, spans, TS_NSPANS(spans), sizeof merged, "tsched_route_options")))
+        return st;
+    const tsched_route_options *o = &merged;
     if ((unsigned)o->algo > TSCHED_ROUTE_ILP)
         return ts_error(TSCHED_E_INVALID, "algo: unknown routing algorithm %d", (int)o->algo);
     tsched_routes *r;
-    tsched_status st;
     double t0 = now_ms();
     if ((st = prepare(&r, rt, f)) != TSCHED_OK)
         return st;
@@ -304,13 +310,14 @@ tsched_status tsched_routes_path(tsched_path *path, const tsched_routes *r, uint
     uint32_t hops;
     const uint32_t *l = ts_route_links(r, i, &hops);
     const uint32_t *sw = r->psw + 5 * (size_t)i;
-    memset(path, 0xff, sizeof *path);
-    path->nswitches = hops + 1;
+    ts_path p;
+    memset(&p, 0xff, sizeof p);
+    p.nswitches = hops + 1;
     for (uint32_t h = 0; h <= hops; h++)
-        path->switches[h] = sw[h];
+        p.switches[h] = sw[h];
     for (uint32_t h = 0; h < hops; h++)
-        path->links[h] = l[h];
-    return TSCHED_OK;
+        p.links[h] = l[h];
+    return ts_paths_out(path, &p, 1, "tsched_routes_path");
 }
 
 double tsched_routes_rate(const tsched_routes *r, uint32_t i) { return r && i < r->n ? r->rate[i] : 0; }

@@ -6,6 +6,8 @@
 
 #include "topo-sched/routing.h"
 
+#include "../topology/topology_internal.h"
+
 /* Candidate paths of one leaf pair: npaths paths of `hops` directed links each, stored
  * from links[off]. hops is 0 for a pair of equal leaves (one path, no fabric link). */
 typedef struct ts_pair {
@@ -26,7 +28,7 @@ typedef struct ts_pathcache {
     size_t nsw, sw_cap;
     uint32_t *slots;    /* open addressing on (a, b): pair id + 1 */
     size_t nslots;
-    tsched_path *scratch; /* listing buffer, reused across pairs */
+    ts_path *scratch;   /* listing buffer, reused across pairs */
     size_t scratch_cap;
 } ts_pathcache;
 

@@ -5,6 +5,8 @@
 #include <string.h>
 
 #include "../common/alloc.h"
+#include "../common/limits.h"
+#include "../common/structsize.h"
 #include "topology_internal.h"
 
 void tsched_topology_params_init(tsched_gen_params *p, tsched_gen_kind kind)
@@ -53,9 +55,36 @@ static uint64_t add_sat(uint64_t a, uint64_t b) { return a > UINT64_MAX - b ? UI
 
 static tsched_status too_large(uint64_t n, const char *what, uint32_t limit)
 {
-    if (n == UINT64_MAX)
-        return ts_error(TSCHED_E_TOO_LARGE, "generate: more than 1.8e19 %s, far beyond the limit of %u", what, limit);
-    return ts_error(TSCHED_E_TOO_LARGE, "generate: %llu %s exceed the limit of %u", (unsigned long long)n, what, limit);
+    char field[48];
+    snprintf(field, sizeof field, "generate: %s", what);
+    return ts_limit_error(field, (unsigned long long)n, what, limit);
+}
+
+static const ts_span gen_spans[] = {
+    TS_SPAN(tsched_gen_params, size),           TS_SPAN(tsched_gen_params, kind),
+    TS_SPAN(tsched_gen_params, name),           TS_SPAN(tsched_gen_params, leaves),
+    TS_SPAN(tsched_gen_params, spines),         TS_SPAN(tsched_gen_params, pods),
+    TS_SPAN(tsched_gen_params, leaves_per_pod), TS_SPAN(tsched_gen_params, spines_per_pod),
+    TS_SPAN(tsched_gen_params, cores),          TS_SPAN(tsched_gen_params, nodes_per_leaf),
+    TS_SPAN(tsched_gen_params, gpus_per_node),  TS_SPAN(tsched_gen_params, nics_per_node),
+    TS_SPAN(tsched_gen_params, uplinks),        TS_SPAN(tsched_gen_params, nic_gbps),
+    TS_SPAN(tsched_gen_params, oversubscription), TS_SPAN(tsched_gen_params, gpu_type),
+};
+
+/* The caller's parameters over the defaults of its kind (DESIGN 3 size rule). */
+static tsched_status read_params(tsched_gen_params *out, const tsched_gen_params *p)
+{
+    if (!p)
+        return ts_error(TSCHED_E_INVALID, "generate: parameters are NULL");
+    tsched_gen_kind kind;
+    size_t size;
+    memcpy(&size, p, sizeof size);
+    if (size >= offsetof(tsched_gen_params, kind) + sizeof p->kind)
+        kind = p->kind;
+    else
+        kind = TSCHED_GEN_CLOS3;
+    tsched_topology_params_init(out, kind);
+    return ts_struct_in(out, p, gen_spans, TS_NSPANS(gen_spans), sizeof *out, "tsched_gen_params");
 }
 
 static tsched_status add_named(tsched_topology *t, const char *prefix, uint32_t i, int tier, const char *pod)
@@ -74,12 +103,14 @@ static tsched_status link_named(tsched_topology *t, const char *pa, uint32_t a, 
     return ts_topology_add_link_total(t, na, nb, gbps * (double)count, (uint32_t)count);
 }
 
-tsched_status ts_topology_generate_into(tsched_topology *t, const tsched_gen_params *p)
+tsched_status ts_topology_generate_into(tsched_topology *t, const tsched_gen_params *user)
 {
-    tsched_status st = TSCHED_OK;
-    if (!p || p->size < sizeof *p)
-        return ts_error(TSCHED_E_INVALID, "generate: parameters are NULL or not initialised with "
-                                          "tsched_topology_params_init()");
+    tsched_gen_params params;
+    tsched_status st = read_params(&params, user);
+    if (st != TSCHED_OK)
+        return st;
+    const tsched_gen_params *p = &params;
+    const tsched_limits *lim = ts_limits();
     int clos3 = p->kind == TSCHED_GEN_CLOS3;
     if (p->kind != TSCHED_GEN_LEAF_SPINE && !clos3)
         return ts_error(TSCHED_E_FORMAT, "generate.kind: unknown kind %d", (int)p->kind);
@@ -99,13 +130,11 @@ tsched_status ts_topology_generate_into(tsched_topology *t, const tsched_gen_par
     }
     if ((st = need(p->nodes_per_leaf, "nodes_per_leaf")) || (st = need(p->gpus_per_node, "gpus_per_node")))
         return st;
-    if (p->gpus_per_node > TS_MAX_GPUS_PER_NODE)
-        return ts_error(TSCHED_E_RANGE, "generate.gpus_per_node: %u is out of range [1, %u]", p->gpus_per_node,
-                        TS_MAX_GPUS_PER_NODE);
+    if (p->gpus_per_node > lim->gpus_per_node)
+        return too_large(p->gpus_per_node, "gpus_per_node", lim->gpus_per_node);
     uint32_t nics = p->nics_per_node ? p->nics_per_node : p->gpus_per_node;
-    if (nics > TS_MAX_NICS_PER_NODE)
-        return ts_error(TSCHED_E_RANGE, "generate.nics_per_node: %u is out of range [1, %u]", nics,
-                        TS_MAX_NICS_PER_NODE);
+    if (nics > lim->nics_per_node)
+        return too_large(nics, "nics_per_node", lim->nics_per_node);
     if (!isfinite(p->nic_gbps) || p->nic_gbps <= 0 || p->nic_gbps > TS_MAX_GBPS)
         return ts_error(TSCHED_E_RANGE, "generate.nic_gbps: %g is out of range (0, %g]", p->nic_gbps, TS_MAX_GBPS);
     double over = p->oversubscription == 0 ? 1.0 : p->oversubscription;
@@ -119,12 +148,12 @@ tsched_status ts_topology_generate_into(tsched_topology *t, const tsched_gen_par
     uint64_t nswitches = add_sat(add_sat(nleaves, nspines), clos3 ? p->cores : 0);
     uint64_t ntrunks = clos3 ? add_sat(mul_sat(nleaves, p->spines_per_pod), mul_sat(p->pods, p->cores))
                              : mul_sat(nleaves, spines);
-    if (nnodes > TS_MAX_NODES)
-        return too_large(nnodes, "nodes", TS_MAX_NODES);
-    if (nswitches > TS_MAX_SWITCHES)
-        return too_large(nswitches, "switches", TS_MAX_SWITCHES);
-    if (ntrunks > TS_MAX_TRUNKS)
-        return too_large(ntrunks, "trunks", TS_MAX_TRUNKS);
+    if (nnodes > lim->nodes)
+        return too_large(nnodes, "nodes", lim->nodes);
+    if (nswitches > lim->switches)
+        return too_large(nswitches, "switches", lim->switches);
+    if (ntrunks > lim->trunks)
+        return too_large(ntrunks, "trunks", lim->trunks);
 
     /* Capacities (doc/topology.md): every fabric link runs at nic_gbps; a leaf-spine trunk
      * has enough links to carry the leaf's NICs spread over its spines, divided by the
@@ -188,7 +217,10 @@ tsched_status tsched_topology_generate(tsched_topology **out, const tsched_gen_p
         return ts_error(TSCHED_E_INVALID, "tsched_topology_generate: out is NULL");
     *out = NULL;
     tsched_topology *t;
-    if ((st = tsched_topology_new(&t, p ? p->name : NULL)) != TSCHED_OK)
+    tsched_gen_params params;
+    if ((st = read_params(&params, p)) != TSCHED_OK)
+        return st;
+    if ((st = tsched_topology_new(&t, params.name)) != TSCHED_OK)
         return st;
     if ((st = ts_topology_generate_into(t, p)) != TSCHED_OK || (st = tsched_topology_build(t)) != TSCHED_OK) {
         tsched_topology_free(t);

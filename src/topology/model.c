@@ -5,6 +5,8 @@
 #include <string.h>
 
 #include "../common/alloc.h"
+#include "../common/limits.h"
+#include "../common/names.h"
 #include "topology_internal.h"
 
 tsched_status tsched_topology_new(tsched_topology **out, const char *name)
@@ -12,6 +14,9 @@ tsched_status tsched_topology_new(tsched_topology **out, const char *name)
     if (!out)
         return ts_error(TSCHED_E_INVALID, "tsched_topology_new: out is NULL");
     *out = NULL;
+    tsched_status st;
+    if (name && *name && (st = ts_name_check(name, "name")) != TSCHED_OK)
+        return st;
     tsched_topology *t = ts_calloc(1, sizeof *t);
     if (!t)
         return TSCHED_E_NOMEM;
@@ -20,6 +25,9 @@ tsched_status tsched_topology_new(tsched_topology **out, const char *name)
         free(t);
         return TSCHED_E_NOMEM;
     }
+    /* Identities start at 1 so that 0 can mean "no fabric" in a result. */
+    static _Atomic uint64_t next_id = 1;
+    t->id = next_id++;
     ts_strtab_init(&t->node_names);
     ts_strtab_init(&t->switch_names);
     ts_strtab_init(&t->pod_names);
@@ -103,13 +111,12 @@ tsched_status ts_check_built(const tsched_topology *t, const char *fn)
     return TSCHED_OK;
 }
 
-static tsched_status check_name(const char *name, const char *what)
+/* DESIGN 3 names, with the element's field in the message (`nodes[3].name`). */
+static tsched_status check_name(const char *name, const char *where, const char *key)
 {
-    if (!name || !*name)
-        return ts_error(TSCHED_E_INVALID, "%s: name is empty", what);
-    if (strchr(name, '~'))
-        return ts_error(TSCHED_E_INVALID, "%s: name \"%s\" contains '~', which is reserved for links", what, name);
-    return TSCHED_OK;
+    char field[96];
+    snprintf(field, sizeof field, "%s.%s", where, key);
+    return ts_name_check(name, field);
 }
 
 tsched_status tsched_topology_add_switch(uint32_t *index, tsched_topology *t, const char *name, int tier,
@@ -120,18 +127,18 @@ tsched_status tsched_topology_add_switch(uint32_t *index, tsched_topology *t, co
         return st;
     char where[64];
     snprintf(where, sizeof where, "switches[%u]", t->nswitches - t->switch_base);
-    if ((st = check_name(name, where)) != TSCHED_OK)
+    if ((st = check_name(name, where, "name")) != TSCHED_OK)
         return st;
     if (tier < 0 || tier >= TSCHED_TIERS)
         return ts_error(TSCHED_E_RANGE, "%s.tier: %d is out of range [0, 2] (switch \"%s\")", where, tier, name);
-    if (t->nswitches >= TS_MAX_SWITCHES)
-        return ts_error(TSCHED_E_TOO_LARGE, "%s: more than %u switches", where, TS_MAX_SWITCHES);
+    if ((st = ts_limit_check("switches", (unsigned long long)t->nswitches + 1, "switches", ts_limits()->switches)))
+        return st;
     if (ts_strtab_find(&t->node_names, name) != UINT32_MAX ||
         ts_strtab_find(&t->switch_names, name) != UINT32_MAX)
         return ts_error(TSCHED_E_DUPLICATE, "%s.name: duplicate name \"%s\"", where, name);
     uint32_t pod_id = UINT32_MAX;
     if (pod) {
-        if ((st = check_name(pod, where)) != TSCHED_OK)
+        if ((st = check_name(pod, where, "pod")) != TSCHED_OK)
             return st;
         if ((st = ts_strtab_intern(&t->pod_names, pod, &pod_id, NULL)) != TSCHED_OK)
             return st;
@@ -153,6 +160,7 @@ tsched_status tsched_topology_add_switch(uint32_t *index, tsched_topology *t, co
     t->sw_up[id] = 1;
     t->sw_pod[id] = pod_id;
     t->nswitches++;
+    t->shape_gen++;
     if (index)
         *index = id;
     return TSCHED_OK;
@@ -166,18 +174,28 @@ tsched_status tsched_topology_add_node(uint32_t *index, tsched_topology *t, cons
         return st;
     char where[64];
     snprintf(where, sizeof where, "nodes[%u]", t->nnodes - t->node_base);
-    if ((st = check_name(name, where)) != TSCHED_OK)
+    if ((st = check_name(name, where, "name")) != TSCHED_OK)
+        return st;
+    if (gpu_type && *gpu_type && (st = check_name(gpu_type, where, "gpu_type")) != TSCHED_OK)
         return st;
     if (!leaf || !*leaf)
         return ts_error(TSCHED_E_NOT_FOUND, "%s.leaf: node \"%s\" has no leaf", where, name);
-    if (gpus == 0 || gpus > TS_MAX_GPUS_PER_NODE)
-        return ts_error(TSCHED_E_RANGE, "%s.gpus: %u is out of range [1, %u]", where, gpus, TS_MAX_GPUS_PER_NODE);
-    if (nics == 0 || nics > TS_MAX_NICS_PER_NODE)
-        return ts_error(TSCHED_E_RANGE, "%s.nics: %u is out of range [1, %u]", where, nics, TS_MAX_NICS_PER_NODE);
+    const tsched_limits *lim = ts_limits();
+    if (gpus == 0)
+        return ts_error(TSCHED_E_RANGE, "%s.gpus: must be at least 1", where);
+    if (nics == 0)
+        return ts_error(TSCHED_E_RANGE, "%s.nics: must be at least 1", where);
+    char field[80];
+    snprintf(field, sizeof field, "%s.gpus", where);
+    if ((st = ts_limit_check(field, gpus, "gpus_per_node", lim->gpus_per_node)))
+        return st;
+    snprintf(field, sizeof field, "%s.nics", where);
+    if ((st = ts_limit_check(field, nics, "nics_per_node", lim->nics_per_node)))
+        return st;
     if (!isfinite(nic_gbps) || nic_gbps <= 0 || nic_gbps > TS_MAX_GBPS)
         return ts_error(TSCHED_E_RANGE, "%s.nic_gbps: %g is out of range (0, %g]", where, nic_gbps, TS_MAX_GBPS);
-    if (t->nnodes >= TS_MAX_NODES)
-        return ts_error(TSCHED_E_TOO_LARGE, "%s: more than %u nodes", where, TS_MAX_NODES);
+    if ((st = ts_limit_check("nodes", (unsigned long long)t->nnodes + 1, "nodes", lim->nodes)))
+        return st;
     if (ts_strtab_find(&t->node_names, name) != UINT32_MAX ||
         ts_strtab_find(&t->switch_names, name) != UINT32_MAX)
         return ts_error(TSCHED_E_DUPLICATE, "%s.name: duplicate name \"%s\"", where, name);
@@ -215,6 +233,7 @@ tsched_status tsched_topology_add_node(uint32_t *index, tsched_topology *t, cons
     t->node_gbps[id] = nic_gbps;
     t->node_up[id] = 1;
     t->nnodes++;
+    t->shape_gen++;
     if (index)
         *index = id;
     return TSCHED_OK;
@@ -242,6 +261,7 @@ tsched_status tsched_topology_set_rails(tsched_topology *t, uint32_t node, const
             return st;
     }
     t->nrail += count;
+    t->shape_gen++;
     t->node_rail[node] = (uint32_t)base;
     t->node_leaf[node] = t->rail[base];
     return TSCHED_OK;
@@ -284,6 +304,7 @@ tsched_status ts_topology_add_link_total(tsched_topology *t, const char *a, cons
     l->total_gbps = gbps;
     l->count = count;
     t->nlinks_in++;
+    t->shape_gen++;
     return TSCHED_OK;
 }
 
@@ -294,6 +315,29 @@ tsched_status ts_topology_add_link_total(tsched_topology *t, const char *a, cons
 #define TR_OK(t, r) ((t) && (t)->built && (r) < (t)->ntrunks)
 
 const char *tsched_topology_name(const tsched_topology *t) { return t ? t->name : NULL; }
+uint64_t tsched_topology_id(const tsched_topology *t) { return t ? t->id : 0; }
+uint64_t tsched_topology_generation(const tsched_topology *t) { return t ? t->shape_gen : 0; }
+
+tsched_status tsched_topology_check_identity(const tsched_topology *t, uint64_t id, uint64_t generation,
+                                             const char *what)
+{
+    if (!what)
+        what = "result";
+    if (!t)
+        return ts_error(TSCHED_E_INVALID, "%s: topology is NULL", what);
+    if (t->id != id)
+        return ts_error(TSCHED_E_MISMATCH,
+                        "%s: made on fabric #%llu (generation %llu), used with fabric #%llu \"%s\" (generation %llu)",
+                        what, (unsigned long long)id, (unsigned long long)generation, (unsigned long long)t->id,
+                        t->name, (unsigned long long)t->shape_gen);
+    if (t->shape_gen != generation)
+        return ts_error(TSCHED_E_MISMATCH,
+                        "%s: made on fabric #%llu \"%s\" at generation %llu; its shape has changed since (generation "
+                        "%llu)",
+                        what, (unsigned long long)id, t->name, (unsigned long long)generation,
+                        (unsigned long long)t->shape_gen);
+    return TSCHED_OK;
+}
 uint32_t tsched_topology_num_nodes(const tsched_topology *t) { return t ? t->nnodes : 0; }
 uint32_t tsched_topology_num_switches(const tsched_topology *t) { return t ? t->nswitches : 0; }
 uint32_t tsched_topology_num_tier(const tsched_topology *t, int tier)

@@ -1,6 +1,11 @@
 /* Equal-cost valley-free paths. A pair of leaves sharing a usable spine uses the 2-hop
  * paths through those spines; otherwise the 4-hop paths leaf-spine-core-spine-leaf. */
+#include "../common/alloc.h"
+#include "../common/structsize.h"
 #include "topology_internal.h"
+
+#include <stdlib.h>
+#include <string.h>
 
 static tsched_status check_nic(const tsched_topology *t, uint32_t node, uint32_t nic, const char *which)
 {
@@ -70,10 +75,10 @@ tsched_status tsched_topology_leaf_path_count(uint64_t *count, const tsched_topo
 }
 
 /* Appends a path if there is room; always counts it. */
-static void emit(tsched_path *paths, size_t cap, size_t *n, const uint32_t *sw, const uint32_t *links, uint32_t nsw)
+static void emit(ts_path *paths, size_t cap, size_t *n, const uint32_t *sw, const uint32_t *links, uint32_t nsw)
 {
     if (*n < cap) {
-        tsched_path *p = &paths[*n];
+        ts_path *p = &paths[*n];
         p->nswitches = nsw;
         for (uint32_t i = 0; i < 5; i++)
             p->switches[i] = i < nsw ? sw[i] : TSCHED_NONE;
@@ -89,7 +94,7 @@ static inline int uplink_ok(const tsched_topology *t, const ts_adj *e) { return 
 /* Lists are merged, not searched: up_adj and dn_adj are sorted by neighbour index, so the
  * spines common to two leaves (or to a core and a leaf) come out in index order in one
  * pass, with their trunk ids at hand. */
-size_t ts_list_leaf_paths(tsched_path *paths, size_t cap, const tsched_topology *t, uint32_t a, uint32_t b)
+size_t ts_list_leaf_paths(ts_path *paths, size_t cap, const tsched_topology *t, uint32_t a, uint32_t b)
 {
     size_t n = 0;
     uint32_t sw[5] = {0}, links[4] = {0};
@@ -159,11 +164,69 @@ size_t ts_list_leaf_paths(tsched_path *paths, size_t cap, const tsched_topology 
     return n;
 }
 
-static tsched_status finish_list(size_t n, size_t cap, size_t *count)
+static const ts_span path_spans[] = {
+    TS_SPAN(tsched_path, size),
+    TS_SPAN(tsched_path, nswitches),
+    TS_SPAN(tsched_path, switches),
+    TS_SPAN(tsched_path, links),
+};
+
+tsched_status ts_path_stride(size_t *stride, const tsched_path *paths, const char *fn)
 {
-    *count = n;
-    if (n > cap)
-        return ts_error(TSCHED_E_BUFFER, "paths: %zu paths do not fit in a buffer of %zu", n, cap);
+    size_t size;
+    memcpy(&size, paths, sizeof size);
+    tsched_status st = ts_struct_size(size, path_spans, TS_NSPANS(path_spans), sizeof(tsched_path), "tsched_path");
+    if (st != TSCHED_OK)
+        return ts_error_prefix(st, fn);
+    *stride = size;
+    return TSCHED_OK;
+}
+
+tsched_status ts_paths_out(tsched_path *paths, const ts_path *src, size_t n, const char *fn)
+{
+    if (n == 0)
+        return TSCHED_OK;
+    size_t stride = 0;
+    tsched_status st = ts_path_stride(&stride, paths, fn);
+    if (st != TSCHED_OK)
+        return st;
+    for (size_t i = 0; i < n; i++) {
+        tsched_path full;
+        memset(&full, 0xff, sizeof full);
+        full.size = stride;
+        full.nswitches = src[i].nswitches;
+        memcpy(full.switches, src[i].switches, sizeof src[i].switches);
+        memcpy(full.links, src[i].links, sizeof src[i].links);
+        memcpy((char *)paths + i * stride, &full, stride);
+    }
+    return TSCHED_OK;
+}
+
+/* List into the caller's array: the internal records first (the count is O(1), so the
+ * buffer is sized once), then copied with the caller's stride. */
+static tsched_status list_out(tsched_path *paths, size_t cap, size_t *count, const tsched_topology *t, uint32_t a,
+                              uint32_t b, const char *fn)
+{
+    uint64_t total = ts_leaf_count(t, a, b);
+    size_t n = total < cap ? (size_t)total : cap;
+    ts_path *tmp = NULL;
+    if (n && !(tmp = ts_malloc(n, sizeof *tmp)))
+        return TSCHED_E_NOMEM;
+    size_t listed = ts_list_leaf_paths(tmp, n, t, a, b);
+    if (listed > n && n < cap) { /* the O(1) count is a bound in theory only; never trust it blindly */
+        free(tmp);
+        n = listed < cap ? listed : cap;
+        if (!(tmp = ts_malloc(n, sizeof *tmp)))
+            return TSCHED_E_NOMEM;
+        listed = ts_list_leaf_paths(tmp, n, t, a, b);
+    }
+    tsched_status st = ts_paths_out(paths, tmp, n < listed ? n : listed, fn);
+    free(tmp);
+    if (st != TSCHED_OK)
+        return st;
+    *count = listed;
+    if (listed > cap)
+        return ts_error(TSCHED_E_BUFFER, "%s: %zu paths do not fit in a buffer of %zu", fn, listed, cap);
     return TSCHED_OK;
 }
 
@@ -179,8 +242,8 @@ tsched_status tsched_topology_paths(tsched_path *paths, size_t cap, size_t *coun
         return st;
     if (!t->node_up[src] || !t->node_up[dst])
         return TSCHED_OK;
-    size_t n = ts_list_leaf_paths(paths, cap, t, nic_leaf(t, src, src_nic), nic_leaf(t, dst, dst_nic));
-    return finish_list(n, cap, count);
+    return list_out(paths, cap, count, t, nic_leaf(t, src, src_nic), nic_leaf(t, dst, dst_nic),
+                    "tsched_topology_paths");
 }
 
 tsched_status tsched_topology_leaf_paths(tsched_path *paths, size_t cap, size_t *count, const tsched_topology *t,
@@ -192,5 +255,5 @@ tsched_status tsched_topology_leaf_paths(tsched_path *paths, size_t cap, size_t 
     *count = 0;
     if ((st = check_leaf(t, a, "source")) != TSCHED_OK || (st = check_leaf(t, b, "destination")) != TSCHED_OK)
         return st;
-    return finish_list(ts_list_leaf_paths(paths, cap, t, a, b), cap, count);
+    return list_out(paths, cap, count, t, a, b, "tsched_topology_leaf_paths");
 }

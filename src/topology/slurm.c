@@ -11,8 +11,10 @@
 #include <string.h>
 
 #include "../common/alloc.h"
+#include "../common/structsize.h"
 #include "../common/json.h"
 #include "hostlist.h"
+#include "../common/structsize.h"
 #include "topology_internal.h"
 
 /* Names and text quoted in messages are cut to this many bytes. */
@@ -625,9 +627,6 @@ static tsched_status add_links(sl_ctx *c)
 
 static tsched_status check_options(const tsched_slurm_options *o, uint32_t *nics)
 {
-    if (o->size < sizeof *o)
-        return ts_error(TSCHED_E_INVALID, "tsched_slurm_options.size: %zu is smaller than %zu; initialise the options "
-                        "with tsched_slurm_options_init()", o->size, sizeof *o);
     if (o->gpus_per_node < 1 || o->gpus_per_node > TS_MAX_GPUS_PER_NODE)
         return ts_error(TSCHED_E_INVALID, "tsched_slurm_options.gpus_per_node: %u is out of range [1, %u]",
                         o->gpus_per_node, TS_MAX_GPUS_PER_NODE);
@@ -664,14 +663,20 @@ tsched_status tsched_topology_import_slurm_string(tsched_topology **out, const c
     *out = NULL;
     if (!text && len)
         return ts_error(TSCHED_E_INVALID, "tsched_topology_import_slurm_string: text is NULL");
-    tsched_slurm_options defaults;
-    if (!opts) {
-        tsched_slurm_options_init(&defaults);
-        opts = &defaults;
-    }
+    static const ts_span spans[] = {
+        TS_SPAN(tsched_slurm_options, size),          TS_SPAN(tsched_slurm_options, name),
+        TS_SPAN(tsched_slurm_options, gpus_per_node), TS_SPAN(tsched_slurm_options, nics_per_node),
+        TS_SPAN(tsched_slurm_options, nic_gbps),      TS_SPAN(tsched_slurm_options, gpu_type),
+    };
+    tsched_slurm_options merged;
+    tsched_slurm_options_init(&merged);
+    tsched_status st;
+    if (opts && (st = ts_struct_in(&merged, opts, spans, TS_NSPANS(spans), sizeof merged, "tsched_slurm_options")))
+        return st;
+    opts = &merged;
     sl_ctx c;
     memset(&c, 0, sizeof c);
-    tsched_status st = check_options(opts, &c.nics);
+    st = check_options(opts, &c.nics);
     if (st != TSCHED_OK)
         return st;
     c.o = opts;

@@ -118,6 +118,8 @@ uint32_t tsched_topology_free_node_count(const tsched_topology *t, tsched_level 
         return index < ts_strtab_count(&t->pod_names) ? t->pod_free[index] : 0;
     case TSCHED_LEVEL_CLUSTER:
         return t->cluster_free;
+    case TSCHED_LEVEL_NVL: /* no fabric describes NVLink domains yet */
+        return 0;
     }
     return 0;
 }

@@ -7,6 +7,20 @@
 
 #include "../common/strtab.h"
 
+/* The library's own path record (three tiers: at most 5 switches); public tsched_path
+ * arrays are filled from it with the caller's stride. */
+typedef struct ts_path {
+    uint32_t nswitches;
+    uint32_t switches[5];
+    uint32_t links[4];
+} ts_path;
+
+/* Copy `n` internal paths into the caller's array of stride `paths[0].size` (checked);
+ * `fn` names the caller in errors. */
+tsched_status ts_paths_out(tsched_path *paths, const ts_path *src, size_t n, const char *fn);
+/* The stride of a caller's tsched_path array: its first element's size, checked. */
+tsched_status ts_path_stride(size_t *stride, const tsched_path *paths, const char *fn);
+
 /* Limits that keep every index in 32 bits and a fabric well inside memory. */
 #define TS_MAX_NODES (1u << 22)     /* 4,194,304 nodes */
 #define TS_MAX_SWITCHES (1u << 20)  /* 1,048,576 switches */
@@ -42,6 +56,8 @@ typedef struct ts_profiles {
 struct tsched_topology {
     char *name;
     int built;
+    uint64_t id;        /* unique in the process, never reused (DESIGN 3) */
+    uint64_t shape_gen; /* bumped by every change of nodes, switches or links */
 
     ts_strtab node_names, switch_names, pod_names, gpu_types;
     ts_strtab refs; /* names referenced before build (leaves of nodes, link ends) */
@@ -129,7 +145,7 @@ static inline uint64_t ts_topology_version(const tsched_topology *t) { return t-
 /* Paths between two leaves without argument checks (routing calls these per leaf pair):
  * the O(1) count, and the listing into `paths` (capacity `cap`; returns the count). */
 uint64_t ts_leaf_count(const tsched_topology *t, uint32_t a, uint32_t b);
-size_t ts_list_leaf_paths(tsched_path *paths, size_t cap, const tsched_topology *t, uint32_t a, uint32_t b);
+size_t ts_list_leaf_paths(ts_path *paths, size_t cap, const tsched_topology *t, uint32_t a, uint32_t b);
 /* Trunk between two switches, UINT32_MAX if none (binary search in adjacency). */
 /* Paths between two leaves via the profile index (cores = 0: 2-hop, 1: 4-hop). */
 uint64_t ts_profile_count(const ts_profiles *p, int cores, uint32_t a, uint32_t b);

@@ -288,7 +288,7 @@ tsched_status tsched_job_resolve_alpha(double *alpha, const tsched_job *job, con
     }
     if (!gpu_type)
         return ts_error(TSCHED_E_INVALID, "gpu_type: needed to resolve \"alpha\": \"auto\" of job \"%s\"", job->name);
-    tsched_volumes v;
+    tsched_volumes v = {.size = sizeof v};
     tsched_status st = tsched_job_volumes(&v, job);
     if (st != TSCHED_OK)
         return st;

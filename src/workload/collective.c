@@ -97,7 +97,7 @@ static tsched_status model_volumes(double *grad, double *act, const tsched_job *
 {
     tsched_status st;
     uint32_t jr, jc;
-    tsched_volumes v;
+    tsched_volumes v = {.size = sizeof v};
     if ((st = tsched_job_matrix(&jr, &jc, job, g)) || (st = tsched_job_volumes(&v, job)))
         return st;
     if (jr != rows || jc != cols)

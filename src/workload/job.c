@@ -8,6 +8,8 @@
 #include <string.h>
 
 #include "../common/alloc.h"
+#include "../common/names.h"
+#include "../common/structsize.h"
 #include "../common/json.h"
 #include "workload_internal.h"
 
@@ -77,8 +79,10 @@ tsched_status tsched_job_new(tsched_job **out, const char *name, uint32_t gpus, 
     if (!out)
         return ts_error(TSCHED_E_INVALID, "tsched_job_new: out is NULL");
     *out = NULL;
-    tsched_status st = check_shape(gpus, tp, pp);
-    if (st != TSCHED_OK)
+    tsched_status st;
+    if (name && *name && (st = ts_name_check(name, "name")) != TSCHED_OK)
+        return st;
+    if ((st = check_shape(gpus, tp, pp)) != TSCHED_OK)
         return st;
     tsched_job *j = ts_calloc(1, sizeof *j);
     if (!j)
@@ -149,17 +153,22 @@ tsched_status tsched_job_set_domain(tsched_job *job, tsched_domain domain)
     return TSCHED_OK;
 }
 
+static const ts_span model_spans[] = {
+    TS_SPAN(tsched_model, size),         TS_SPAN(tsched_model, hidden),      TS_SPAN(tsched_model, layers),
+    TS_SPAN(tsched_model, vocab),        TS_SPAN(tsched_model, seq),         TS_SPAN(tsched_model, global_batch),
+    TS_SPAN(tsched_model, micro_batch),  TS_SPAN(tsched_model, vpp),         TS_SPAN(tsched_model, moe_experts),
+};
+
 tsched_status tsched_job_set_model(tsched_job *job, const tsched_model *model)
 {
     if (!job || !model)
         return ts_error(TSCHED_E_INVALID, "tsched_job_set_model: job or model is NULL");
-    if (model->size < sizeof *model)
-        return ts_error(TSCHED_E_INVALID, "model: not initialised with tsched_model_init() (size %zu, expected %zu)",
-                        model->size, sizeof *model);
-    tsched_status st = ts_model_check(model);
-    if (st != TSCHED_OK)
+    tsched_model merged;
+    tsched_model_init(&merged);
+    tsched_status st = ts_struct_in(&merged, model, model_spans, TS_NSPANS(model_spans), sizeof merged, "tsched_model");
+    if (st != TSCHED_OK || (st = ts_model_check(&merged)) != TSCHED_OK)
         return st;
-    job->model = *model;
+    job->model = merged;
     job->model.size = sizeof job->model;
     job->has_model = 1;
     return TSCHED_OK;
@@ -187,15 +196,12 @@ tsched_status tsched_job_model(tsched_model *model, const tsched_job *job)
 {
     if (!model || !job)
         return ts_error(TSCHED_E_INVALID, "tsched_job_model: model or job is NULL");
-    if (model->size < sizeof *model)
-        return ts_error(TSCHED_E_INVALID, "tsched_job_model: model.size is %zu, expected %zu (tsched_model_init)",
-                        model->size, sizeof *model);
+    tsched_status st = ts_struct_size(model->size, model_spans, TS_NSPANS(model_spans), sizeof *model, "tsched_model");
+    if (st != TSCHED_OK)
+        return st;
     if (!job->has_model)
         return ts_error(TSCHED_E_NOT_FOUND, "model: job \"%s\" has no model", job->name);
-    size_t size = model->size;
-    *model = job->model;
-    model->size = size;
-    return TSCHED_OK;
+    return ts_struct_out(model, &job->model, model_spans, TS_NSPANS(model_spans), sizeof *model, "tsched_model");
 }
 
 /* ---- reading ---- */

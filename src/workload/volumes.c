@@ -4,6 +4,7 @@
  * choice a line implements. */
 #include <math.h>
 
+#include "../common/structsize.h"
 #include "../common/error.h"
 #include "workload_internal.h"
 
@@ -88,10 +89,21 @@ tsched_status ts_volumes_compute(tsched_volumes *out, uint32_t tp, uint32_t pp, 
 
 tsched_status tsched_job_volumes(tsched_volumes *out, const tsched_job *job)
 {
+    static const ts_span spans[] = {
+        TS_SPAN(tsched_volumes, size), TS_SPAN(tsched_volumes, weights),      TS_SPAN(tsched_volumes, dp),
+        TS_SPAN(tsched_volumes, pp),   TS_SPAN(tsched_volumes, microbatches), TS_SPAN(tsched_volumes, r1),
+        TS_SPAN(tsched_volumes, r2),
+    };
     if (!out || !job)
         return ts_error(TSCHED_E_INVALID, "tsched_job_volumes: out or job is NULL");
+    tsched_status st = ts_struct_size(out->size, spans, TS_NSPANS(spans), sizeof *out, "tsched_volumes");
+    if (st != TSCHED_OK)
+        return st;
     if (!job->has_model)
         return ts_error(TSCHED_E_NOT_FOUND, "model: job \"%s\" has no model; the volumes of App. C need one",
                         job->name);
-    return ts_volumes_compute(out, job->tp, job->pp, job->dp, &job->model);
+    tsched_volumes v;
+    if ((st = ts_volumes_compute(&v, job->tp, job->pp, job->dp, &job->model)) != TSCHED_OK)
+        return st;
+    return ts_struct_out(out, &v, spans, TS_NSPANS(spans), sizeof *out, "tsched_volumes");
 }

@@ -1,0 +1,13 @@
+/* Internal: what a name may be (DESIGN 3): valid UTF-8 without control characters, 1 to
+ * tsched_limits.name_bytes bytes, without '~' or '#' (they build trunk and member-link names
+ * such as `leaf0~spine1#2`). Every name enters the library through a call that checks it. */
+#ifndef TS_COMMON_NAMES_H
+#define TS_COMMON_NAMES_H
+
+#include "error.h"
+
+/* TSCHED_E_RANGE naming `field` (e.g. "nodes[3].name") and what is wrong, else TSCHED_OK.
+ * NULL is TSCHED_E_INVALID. */
+tsched_status ts_name_check(const char *name, const char *field);
+
+#endif
