@@ -210,51 +210,80 @@ START_TEST(json_readers_name_the_field)
 END_TEST
 
 /* GLPK failures become a status; GLPK output never reaches stdout. */
-static tsched_status provoke_glpk_error(void)
+static tsched_status error_body(void *ctx)
 {
-    ts_glpk_guard g;
-    ts_glpk_guard_begin(&g);
-    if (setjmp(g.jb) == 0) {
-        glp_prob *lp = glp_create_prob();
-        glp_add_cols(lp, 1);
-        glp_set_col_bnds(lp, 5, GLP_LO, 0, 0); /* column 5 does not exist: GLPK error */
-        glp_delete_prob(lp);
-        ts_glpk_guard_end(&g);
-        return TSCHED_OK;
-    }
-    return ts_glpk_guard_failed(&g, "test model");
+    (void)ctx;
+    glp_prob *lp = glp_create_prob();
+    glp_add_cols(lp, 1);
+    glp_set_col_bnds(lp, 5, GLP_LO, 0, 0); /* column 5 does not exist: GLPK error */
+    glp_delete_prob(lp);
+    return TSCHED_OK;
 }
 
-static int small_mip(double *obj, unsigned long *lines)
+static tsched_status provoke_glpk_error(void) { return ts_glpk_run(error_body, NULL, "test model"); }
+
+typedef struct mip_ctx {
+    double obj;
+    int solved;
+    int time_ms; /* > 0: a model too large to finish, stopped by the limit */
+} mip_ctx;
+
+static tsched_status mip_body(void *arg)
 {
-    ts_glpk_guard g;
-    volatile int solved = 0; /* written after setjmp, read after a possible longjmp */
-    ts_glpk_guard_begin(&g);
-    if (setjmp(g.jb) == 0) {
-        glp_prob *lp = glp_create_prob();
-        glp_set_obj_dir(lp, GLP_MAX);
-        glp_add_cols(lp, 2);
-        glp_set_col_kind(lp, 1, GLP_IV);
-        glp_set_col_kind(lp, 2, GLP_IV);
-        glp_set_col_bnds(lp, 1, GLP_DB, 0, 10);
-        glp_set_col_bnds(lp, 2, GLP_DB, 0, 10);
-        glp_set_obj_coef(lp, 1, 3);
-        glp_set_obj_coef(lp, 2, 2);
-        glp_add_rows(lp, 1);
-        int ind[3] = {0, 1, 2};
-        double val[3] = {0, 2, 1};
-        glp_set_mat_row(lp, 1, 2, ind, val);
-        glp_set_row_bnds(lp, 1, GLP_UP, 0, 7.5);
-        glp_iocp parm;
-        ts_glpk_iocp(&parm, 1000);
-        parm.msg_lev = GLP_MSG_ALL; /* would print without the hook */
-        solved = glp_intopt(lp, &parm) == 0 && glp_mip_status(lp) == GLP_OPT;
-        *obj = glp_mip_obj_val(lp);
-        glp_delete_prob(lp);
-        ts_glpk_guard_end(&g);
+    mip_ctx *m = arg;
+    glp_prob *lp = glp_create_prob();
+    glp_set_obj_dir(lp, GLP_MAX);
+    glp_add_cols(lp, 2);
+    glp_set_col_kind(lp, 1, GLP_IV);
+    glp_set_col_kind(lp, 2, GLP_IV);
+    glp_set_col_bnds(lp, 1, GLP_DB, 0, 10);
+    glp_set_col_bnds(lp, 2, GLP_DB, 0, 10);
+    glp_set_obj_coef(lp, 1, 3);
+    glp_set_obj_coef(lp, 2, 2);
+    glp_add_rows(lp, 1);
+    int ind[3] = {0, 1, 2};
+    double val[3] = {0, 2, 1};
+    glp_set_mat_row(lp, 1, 2, ind, val);
+    glp_set_row_bnds(lp, 1, GLP_UP, 0, 7.5);
+    glp_iocp parm;
+    ts_glpk_iocp(&parm, 1000);
+    parm.msg_lev = GLP_MSG_ALL; /* would print without the hook */
+    m->solved = glp_intopt(lp, &parm) == 0 && glp_mip_status(lp) == GLP_OPT;
+    m->obj = glp_mip_obj_val(lp);
+    glp_delete_prob(lp);
+    return TSCHED_OK;
+}
+
+/* A knapsack-like model GLPK cannot finish in a few milliseconds: many equal-looking
+ * items with incommensurable weights. */
+static tsched_status slow_body(void *arg)
+{
+    mip_ctx *m = arg;
+    enum { N = 60 };
+    glp_prob *lp = glp_create_prob();
+    glp_set_obj_dir(lp, GLP_MAX);
+    glp_add_cols(lp, N);
+    glp_add_rows(lp, 2);
+    int ind[N + 1];
+    double w1[N + 1], w2[N + 1];
+    for (int j = 1; j <= N; j++) {
+        glp_set_col_kind(lp, j, GLP_BV);
+        glp_set_obj_coef(lp, j, 1000.0 + (j * 7919 % 1000) / 7.0);
+        ind[j] = j;
+        w1[j] = 1000.0 + (j * 104729 % 997);
+        w2[j] = 1000.0 + (j * 1299709 % 991);
     }
-    *lines = g.lines;
-    return solved;
+    glp_set_mat_row(lp, 1, N, ind, w1);
+    glp_set_row_bnds(lp, 1, GLP_UP, 0, 30123.5);
+    glp_set_mat_row(lp, 2, N, ind, w2);
+    glp_set_row_bnds(lp, 2, GLP_UP, 0, 29876.5);
+    glp_iocp parm;
+    ts_glpk_iocp(&parm, m->time_ms);
+    parm.presolve = GLP_ON;
+    int ret = glp_intopt(lp, &parm);
+    m->solved = ret == 0 && glp_mip_status(lp) == GLP_OPT;
+    glp_delete_prob(lp);
+    return TSCHED_OK;
 }
 
 START_TEST(glpk_guard_turns_errors_into_status)
@@ -266,22 +295,110 @@ START_TEST(glpk_guard_turns_errors_into_status)
     dup2(fileno(tmp), STDOUT_FILENO);
     tsched_status st = provoke_glpk_error();
     /* A healthy solve afterwards works, with GLPK's chatter swallowed. */
-    double obj = 0;
-    unsigned long lines = 0;
-    int solved = small_mip(&obj, &lines);
+    mip_ctx m = {0, 0, 0};
+    tsched_status st2 = ts_glpk_run(mip_body, &m, "small");
     fflush(stdout);
     dup2(saved, STDOUT_FILENO);
     close(saved);
     long printed = ftell(tmp);
     fclose(tmp);
     ck_assert_int_eq(st, TSCHED_E_SOLVER);
-    ck_assert_errmsg_has("test model");
-    ck_assert_int_eq(solved, 1);
+    ck_assert_int_eq(st2, TSCHED_OK);
+    ck_assert_int_eq(m.solved, 1);
     /* max 3x + 2y, 2x + y <= 7.5, integral: y = 7 - 2x gives 14 - x, so x = 0, y = 7 */
-    ck_assert_double_eq(obj, 14);
-    ck_assert_uint_gt(lines, 0);
+    ck_assert_double_eq(m.obj, 14);
     ck_assert_int_eq(printed, 0);
-    glp_free_env();
+}
+END_TEST
+
+/* The body's own error comes back to the calling thread with its message. */
+static tsched_status failing_body(void *ctx)
+{
+    (void)ctx;
+    return ts_error(TSCHED_E_RANGE, "body: value %d", 42);
+}
+
+START_TEST(glpk_run_returns_body_errors)
+{
+    ck_assert_status(ts_glpk_run(failing_body, NULL, "x"), TSCHED_E_RANGE);
+    ck_assert_errmsg_has("body: value 42");
+    provoke_glpk_error();
+    ck_assert_errmsg_has("test model: GLPK failed");
+}
+END_TEST
+
+/* ---- a host program that uses GLPK itself (DESIGN 3) --------------------------------- */
+
+static int host_term(void *info, const char *s)
+{
+    (void)s;
+    (*(unsigned long *)info)++;
+    return 1;
+}
+
+/* The host's own problem, built before the library runs, checked and extended after. */
+static glp_prob *host_make(void)
+{
+    glp_prob *lp = glp_create_prob();
+    glp_set_prob_name(lp, "host");
+    glp_add_cols(lp, 3);
+    glp_add_rows(lp, 1);
+    int ind[4] = {0, 1, 2, 3};
+    double val[4] = {0, 1, 1, 1};
+    glp_set_mat_row(lp, 1, 3, ind, val);
+    glp_set_row_bnds(lp, 1, GLP_UP, 0, 2);
+    for (int j = 1; j <= 3; j++) {
+        glp_set_col_bnds(lp, j, GLP_DB, 0, 1);
+        glp_set_obj_coef(lp, j, j);
+    }
+    glp_set_obj_dir(lp, GLP_MAX);
+    return lp;
+}
+
+static void host_check(glp_prob *lp, const unsigned long *host_lines)
+{
+    ck_assert_str_eq(glp_get_prob_name(lp), "host");
+    ck_assert_int_eq(glp_get_num_cols(lp), 3);
+    glp_smcp p;
+    glp_init_smcp(&p);
+    p.msg_lev = GLP_MSG_ALL; /* prints through the host's hook, if the hook survived */
+    unsigned long before = *host_lines;
+    ck_assert_int_eq(glp_simplex(lp, &p), 0);
+    ck_assert_double_eq_tol(glp_get_obj_val(lp), 5.0, 1e-9);
+    ck_assert_uint_gt(*host_lines, before);
+}
+
+static void *host_thread(void *arg)
+{
+    (void)arg;
+    unsigned long lines = 0; /* lines the host's own hook saw: hooks are per thread in GLPK */
+    glp_term_hook(host_term, &lines);
+    glp_prob *lp = host_make();
+    for (int round = 0; round < 3; round++) {
+        /* failure, time-out, success: the host's problem and hooks survive each */
+        ck_assert_status(provoke_glpk_error(), TSCHED_E_SOLVER);
+        mip_ctx slow = {0, 0, 5};
+        ck_assert_ok(ts_glpk_run(slow_body, &slow, "slow"));
+        mip_ctx m = {0, 0, 0};
+        ck_assert_ok(ts_glpk_run(mip_body, &m, "small"));
+        ck_assert_int_eq(m.solved, 1);
+        host_check(lp, &lines);
+    }
+    glp_delete_prob(lp);
+    glp_term_hook(NULL, NULL);
+    glp_free_env(); /* the host's own environment, as a host would at its end */
+    return NULL;
+}
+
+START_TEST(glpk_host_objects_and_hooks_survive)
+{
+    host_thread(NULL);
+    /* and on several host threads at once */
+    pthread_t th[3];
+    for (int i = 0; i < 3; i++)
+        ck_assert_int_eq(pthread_create(&th[i], NULL, host_thread, NULL), 0);
+    for (int i = 0; i < 3; i++)
+        pthread_join(th[i], NULL);
 }
 END_TEST
 
@@ -296,6 +413,8 @@ int main(void)
     tcase_add_test(tc, strtab_interns_many);
     tcase_add_test(tc, json_readers_name_the_field);
     tcase_add_test(tc, glpk_guard_turns_errors_into_status);
+    tcase_add_test(tc, glpk_run_returns_body_errors);
+    tcase_add_test(tc, glpk_host_objects_and_hooks_survive);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);

@@ -338,11 +338,116 @@ static void interval_layout(uint32_t *dom, const prob *q, const uint32_t *n)
     }
 }
 
+/* What the paper's MIP reads and writes on the GLPK worker thread (glpk_guard.h). */
+typedef struct paper_ctx {
+    const prob *q;
+    uint32_t *n;
+    int *ind;
+    double *val;
+    int time_ms;
+    int solved;
+} paper_ctx;
+
+static tsched_status paper_body(void *arg)
+{
+    paper_ctx *cx = arg;
+    const prob *q = cx->q;
+    uint32_t R = q->R, C = q->C, K = q->K, *n = cx->n;
+    int *ind = cx->ind, time_ms = cx->time_ms, solved = 0;
+    double *val = cx->val;
+    glp_prob *lp;
+    lp = glp_create_prob();
+    glp_set_obj_dir(lp, GLP_MIN);
+    /* columns: n[r][k] (1 .. RK), s[r][k] (RK+1 .. 2RK), y[k] (2RK+1 .. 2RK+K), T */
+    int nn = (int)(R * K), ys = 2 * nn + 1, tcol = 2 * nn + (int)K + 1;
+    glp_add_cols(lp, tcol);
+    for (int j = 1; j <= nn; j++) {
+        int_bounds(lp, j, 0, C);
+        glp_set_col_kind(lp, nn + j, GLP_BV);
+    }
+    for (uint32_t k = 0; k < K; k++) {
+        glp_set_col_kind(lp, ys + (int)k, GLP_BV);
+        glp_set_obj_coef(lp, ys + (int)k, q->alpha);
+    }
+    int_bounds(lp, tcol, 1, C < K ? C : K);
+    glp_set_obj_coef(lp, tcol, 1.0 - q->alpha);
+#define NCOL(r, k) ((int)((r) * K + (k)) + 1)
+#define SCOL(r, k) (nn + NCOL(r, k))
+    for (uint32_t r = 0; r < R; r++) {
+        /* Eq. 7: every node of the unit is placed */
+        int row = glp_add_rows(lp, 1), len = 0;
+        for (uint32_t k = 0; k < K; k++) {
+            ind[++len] = NCOL(r, k);
+            val[len] = 1;
+        }
+        glp_set_mat_row(lp, row, len, ind, val);
+        glp_set_row_bnds(lp, row, GLP_FX, C, C);
+        /* Eq. 5: spread of the unit <= T */
+        row = glp_add_rows(lp, 1);
+        len = 0;
+        for (uint32_t k = 0; k < K; k++) {
+            ind[++len] = SCOL(r, k);
+            val[len] = 1;
+        }
+        ind[++len] = tcol;
+        val[len] = -1;
+        glp_set_mat_row(lp, row, len, ind, val);
+        glp_set_row_bnds(lp, row, GLP_UP, 0, 0);
+        /* Eq. 8: n <= C * s */
+        for (uint32_t k = 0; k < K; k++) {
+            row = glp_add_rows(lp, 1);
+            ind[1] = NCOL(r, k);
+            val[1] = 1;
+            ind[2] = SCOL(r, k);
+            val[2] = -(double)C;
+            glp_set_mat_row(lp, row, 2, ind, val);
+            glp_set_row_bnds(lp, row, GLP_UP, 0, 0);
+        }
+        /* units are interchangeable: order them by their count in domain 0 */
+        if (r + 1 < R) {
+            row = glp_add_rows(lp, 1);
+            ind[1] = NCOL(r, 0);
+            val[1] = 1;
+            ind[2] = NCOL(r + 1, 0);
+            val[2] = -1;
+            glp_set_mat_row(lp, row, 2, ind, val);
+            glp_set_row_bnds(lp, row, GLP_LO, 0, 0);
+        }
+    }
+    /* Eq. 6: capacity of a used domain */
+    for (uint32_t k = 0; k < K; k++) {
+        int row = glp_add_rows(lp, 1), len = 0;
+        for (uint32_t r = 0; r < R; r++) {
+            ind[++len] = NCOL(r, k);
+            val[len] = 1;
+        }
+        ind[++len] = ys + (int)k;
+        val[len] = -(double)q->cap[k];
+        glp_set_mat_row(lp, row, len, ind, val);
+        glp_set_row_bnds(lp, row, GLP_UP, 0, 0);
+    }
+#undef NCOL
+#undef SCOL
+    glp_iocp parm;
+    mip_params(&parm, time_ms);
+    int ret = glp_intopt(lp, &parm);
+    int ms = glp_mip_status(lp);
+    if ((ret == 0 || ret == GLP_ETMLIM || ret == GLP_ESTOP) && (ms == GLP_OPT || ms == GLP_FEAS)) {
+        for (uint32_t r = 0; r < R; r++)
+            for (uint32_t k = 0; k < K; k++)
+                n[(size_t)r * K + k] = (uint32_t)lround(glp_mip_col_val(lp, (int)(r * K + k) + 1));
+        solved = 1;
+    }
+    glp_delete_prob(lp);
+    cx->solved = solved;
+    return TSCHED_OK;
+}
+
 static tsched_status cand_paper_mip(best *b, const prob *q, uint32_t *dom, int time_ms)
 {
     if ((uint64_t)q->R * q->K > PAPER_MIP_MAX_PAIRS)
         return TSCHED_OK;
-    uint32_t R = q->R, C = q->C, K = q->K;
+    uint32_t R = q->R, K = q->K;
     uint32_t *n = ts_calloc((size_t)R * K, sizeof *n);
     int *ind = ts_malloc((size_t)R + K + 2, sizeof *ind);
     double *val = ts_malloc((size_t)R + K + 2, sizeof *val);
@@ -352,103 +457,15 @@ static tsched_status cand_paper_mip(best *b, const prob *q, uint32_t *dom, int t
         free(val);
         return TSCHED_E_NOMEM;
     }
-    ts_glpk_guard g;
-    volatile int solved = 0;
-    glp_prob *volatile lp = NULL;
-    ts_glpk_guard_begin(&g);
-    if (setjmp(g.jb) == 0) {
-        lp = glp_create_prob();
-        glp_set_obj_dir(lp, GLP_MIN);
-        /* columns: n[r][k] (1 .. RK), s[r][k] (RK+1 .. 2RK), y[k] (2RK+1 .. 2RK+K), T */
-        int nn = (int)(R * K), ys = 2 * nn + 1, tcol = 2 * nn + (int)K + 1;
-        glp_add_cols(lp, tcol);
-        for (int j = 1; j <= nn; j++) {
-            int_bounds(lp, j, 0, C);
-            glp_set_col_kind(lp, nn + j, GLP_BV);
-        }
-        for (uint32_t k = 0; k < K; k++) {
-            glp_set_col_kind(lp, ys + (int)k, GLP_BV);
-            glp_set_obj_coef(lp, ys + (int)k, q->alpha);
-        }
-        int_bounds(lp, tcol, 1, C < K ? C : K);
-        glp_set_obj_coef(lp, tcol, 1.0 - q->alpha);
-#define NCOL(r, k) ((int)((r) * K + (k)) + 1)
-#define SCOL(r, k) (nn + NCOL(r, k))
-        for (uint32_t r = 0; r < R; r++) {
-            /* Eq. 7: every node of the unit is placed */
-            int row = glp_add_rows(lp, 1), len = 0;
-            for (uint32_t k = 0; k < K; k++) {
-                ind[++len] = NCOL(r, k);
-                val[len] = 1;
-            }
-            glp_set_mat_row(lp, row, len, ind, val);
-            glp_set_row_bnds(lp, row, GLP_FX, C, C);
-            /* Eq. 5: spread of the unit <= T */
-            row = glp_add_rows(lp, 1);
-            len = 0;
-            for (uint32_t k = 0; k < K; k++) {
-                ind[++len] = SCOL(r, k);
-                val[len] = 1;
-            }
-            ind[++len] = tcol;
-            val[len] = -1;
-            glp_set_mat_row(lp, row, len, ind, val);
-            glp_set_row_bnds(lp, row, GLP_UP, 0, 0);
-            /* Eq. 8: n <= C * s */
-            for (uint32_t k = 0; k < K; k++) {
-                row = glp_add_rows(lp, 1);
-                ind[1] = NCOL(r, k);
-                val[1] = 1;
-                ind[2] = SCOL(r, k);
-                val[2] = -(double)C;
-                glp_set_mat_row(lp, row, 2, ind, val);
-                glp_set_row_bnds(lp, row, GLP_UP, 0, 0);
-            }
-            /* units are interchangeable: order them by their count in domain 0 */
-            if (r + 1 < R) {
-                row = glp_add_rows(lp, 1);
-                ind[1] = NCOL(r, 0);
-                val[1] = 1;
-                ind[2] = NCOL(r + 1, 0);
-                val[2] = -1;
-                glp_set_mat_row(lp, row, 2, ind, val);
-                glp_set_row_bnds(lp, row, GLP_LO, 0, 0);
-            }
-        }
-        /* Eq. 6: capacity of a used domain */
-        for (uint32_t k = 0; k < K; k++) {
-            int row = glp_add_rows(lp, 1), len = 0;
-            for (uint32_t r = 0; r < R; r++) {
-                ind[++len] = NCOL(r, k);
-                val[len] = 1;
-            }
-            ind[++len] = ys + (int)k;
-            val[len] = -(double)q->cap[k];
-            glp_set_mat_row(lp, row, len, ind, val);
-            glp_set_row_bnds(lp, row, GLP_UP, 0, 0);
-        }
-#undef NCOL
-#undef SCOL
-        glp_iocp parm;
-        mip_params(&parm, time_ms);
-        int ret = glp_intopt(lp, &parm);
-        int ms = glp_mip_status(lp);
-        if ((ret == 0 || ret == GLP_ETMLIM || ret == GLP_ESTOP) && (ms == GLP_OPT || ms == GLP_FEAS)) {
-            for (uint32_t r = 0; r < R; r++)
-                for (uint32_t k = 0; k < K; k++)
-                    n[(size_t)r * K + k] = (uint32_t)lround(glp_mip_col_val(lp, (int)(r * K + k) + 1));
-            solved = 1;
-        }
-        glp_delete_prob(lp);
-        ts_glpk_guard_end(&g);
-    } else {
-        tsched_status st = ts_glpk_guard_failed(&g, "placement MIP (Eq. 4-10)");
+    paper_ctx cx = {q, n, ind, val, time_ms, 0};
+    tsched_status st = ts_glpk_run(paper_body, &cx, "placement MIP (Eq. 4-10)");
+    if (st != TSCHED_OK) {
         free(n);
         free(ind);
         free(val);
         return st;
     }
-    tsched_status st = TSCHED_OK;
+    int solved = cx.solved;
     if (solved) {
         interval_layout(dom, q, n);
         st = offer(b, q, dom);
@@ -460,6 +477,189 @@ static tsched_status cand_paper_mip(best *b, const prob *q, uint32_t *dom, int t
 }
 
 /* ---- the cell MIP: the metric itself ---------------------------------------------------- */
+
+/* What the cell MIP reads and writes on the GLPK worker thread (glpk_guard.h). */
+typedef struct cell_ctx {
+    const prob *q;
+    uint32_t *dom;
+    int *ind;
+    double *val;
+    double cut;
+    size_t nx;
+    int found, done;
+} cell_ctx;
+
+static tsched_status cell_body(void *arg)
+{
+    cell_ctx *cx = arg;
+    const prob *q = cx->q;
+    uint32_t R = q->R, C = q->C, K = q->K, *dom = cx->dom;
+    int *ind = cx->ind, found = 0, done = 0;
+    double *val = cx->val, cut = cx->cut;
+    size_t nx = cx->nx;
+    glp_prob *lp;
+    lp = glp_create_prob();
+    glp_set_obj_dir(lp, GLP_MIN);
+    int X = (int)nx, S = X + (int)(R * K), T = S + (int)(C * K), PC = T + 1, DC = T + 2;
+    glp_add_cols(lp, DC);
+    for (int j = 1; j <= T; j++)
+        glp_set_col_kind(lp, j, GLP_BV);
+    int_bounds(lp, PC, 2, C < K ? C : K);
+    glp_set_obj_coef(lp, PC, 1.0 - q->alpha);
+    int_bounds(lp, DC, 2, R < K ? R : K);
+    glp_set_obj_coef(lp, DC, q->alpha);
+#define XC(r, c, k) ((int)((((size_t)(r) * C + (c)) * K) + (k)) + 1)
+#define SC(r, k) (X + (int)((r) * K + (k)) + 1)
+#define TC(c, k) (S + (int)((c) * K + (k)) + 1)
+    for (uint32_t r = 0; r < R; r++)
+        for (uint32_t c = 0; c < C; c++) {
+            int row = glp_add_rows(lp, 1), len = 0;
+            for (uint32_t k = 0; k < K; k++) {
+                ind[++len] = XC(r, c, k);
+                val[len] = 1;
+            }
+            glp_set_mat_row(lp, row, len, ind, val);
+            glp_set_row_bnds(lp, row, GLP_FX, 1, 1);
+        }
+    for (uint32_t k = 0; k < K; k++) {
+        /* x <= s and x <= t, one by one: the aggregated form (sum_c x <= C s) lets the
+         * LP relaxation spread s thinly and proves nothing */
+        for (uint32_t r = 0; r < R; r++)
+            for (uint32_t c = 0; c < C; c++) {
+                int row = glp_add_rows(lp, 2);
+                ind[1] = XC(r, c, k);
+                val[1] = 1;
+                ind[2] = SC(r, k);
+                val[2] = -1;
+                glp_set_mat_row(lp, row, 2, ind, val);
+                glp_set_row_bnds(lp, row, GLP_UP, 0, 0);
+                ind[2] = TC(c, k);
+                glp_set_mat_row(lp, row + 1, 2, ind, val);
+                glp_set_row_bnds(lp, row + 1, GLP_UP, 0, 0);
+            }
+        /* capacity */
+        int row = glp_add_rows(lp, 1), len = 0;
+        for (uint32_t r = 0; r < R; r++)
+            for (uint32_t c = 0; c < C; c++) {
+                ind[++len] = XC(r, c, k);
+                val[len] = 1;
+            }
+        glp_set_mat_row(lp, row, len, ind, val);
+        glp_set_row_bnds(lp, row, GLP_UP, 0, q->cap[k]);
+    }
+    for (uint32_t r = 0; r < R; r++) {
+        int row = glp_add_rows(lp, 1), len = 0;
+        for (uint32_t k = 0; k < K; k++) {
+            ind[++len] = SC(r, k);
+            val[len] = 1;
+        }
+        ind[++len] = PC;
+        val[len] = -1;
+        glp_set_mat_row(lp, row, len, ind, val);
+        glp_set_row_bnds(lp, row, GLP_UP, 0, 0);
+    }
+    for (uint32_t c = 0; c < C; c++) {
+        int row = glp_add_rows(lp, 1), len = 0;
+        for (uint32_t k = 0; k < K; k++) {
+            ind[++len] = TC(c, k);
+            val[len] = 1;
+        }
+        ind[++len] = DC;
+        val[len] = -1;
+        glp_set_mat_row(lp, row, len, ind, val);
+        glp_set_row_bnds(lp, row, GLP_UP, 0, 0);
+    }
+    /* only answers strictly better than the best known */
+    {
+        int row = glp_add_rows(lp, 1);
+        ind[1] = PC;
+        val[1] = 1.0 - q->alpha;
+        ind[2] = DC;
+        val[2] = q->alpha;
+        glp_set_mat_row(lp, row, 2, ind, val);
+        glp_set_row_bnds(lp, row, GLP_UP, 0, cut);
+    }
+    /* Symmetry. Columns are interchangeable: order them by the domain of their cell in
+     * row 0. Rows 1.. are interchangeable without disturbing row 0: order them by the
+     * domain of their cell in column 0. (dom(r, c) = sum_k k x[r][c][k].) */
+    for (uint32_t c = 0; c + 1 < C; c++) {
+        int row = glp_add_rows(lp, 1), len = 0;
+        for (uint32_t k = 1; k < K; k++) {
+            ind[++len] = XC(0, c, k);
+            val[len] = k;
+            ind[++len] = XC(0, c + 1, k);
+            val[len] = -(double)k;
+        }
+        if (len) {
+            glp_set_mat_row(lp, row, len, ind, val);
+            glp_set_row_bnds(lp, row, GLP_UP, 0, 0);
+        }
+    }
+    for (uint32_t r = 1; r + 1 < R; r++) {
+        int row = glp_add_rows(lp, 1), len = 0;
+        for (uint32_t k = 1; k < K; k++) {
+            ind[++len] = XC(r, 0, k);
+            val[len] = k;
+            ind[++len] = XC(r + 1, 0, k);
+            val[len] = -(double)k;
+        }
+        if (len) {
+            glp_set_mat_row(lp, row, len, ind, val);
+            glp_set_row_bnds(lp, row, GLP_UP, 0, 0);
+        }
+    }
+    /* Domains of equal capacity are interchangeable: order their use. (Relabel first,
+     * then permute rows and columns: the permutations keep the use counts, so both
+     * orders can hold at once.) */
+    for (uint32_t k = 0; k + 1 < K; k++) {
+        if (q->cap[k] != q->cap[k + 1])
+            continue;
+        int row = glp_add_rows(lp, 1), len = 0;
+        for (uint32_t r = 0; r < R; r++)
+            for (uint32_t c = 0; c < C; c++) {
+                ind[++len] = XC(r, c, k);
+                val[len] = 1;
+                ind[++len] = XC(r, c, k + 1);
+                val[len] = -1;
+            }
+        glp_set_mat_row(lp, row, len, ind, val);
+        glp_set_row_bnds(lp, row, GLP_LO, 0, 0);
+    }
+    glp_iocp parm;
+    mip_params(&parm, ms_left(q));
+    /* GLPK's MIP presolver spends seconds on this model; solve the root LP with the
+     * simplex instead and branch from it. */
+    glp_smcp sparm;
+    ts_glpk_smcp(&sparm, ms_left(q));
+    parm.presolve = GLP_OFF;
+    int ret = glp_simplex(lp, &sparm);
+    if (ret == 0 && glp_get_status(lp) == GLP_NOFEAS) {
+        ret = GLP_ENOPFS;
+    } else if (ret == 0) {
+        parm.tm_lim = ms_left(q);
+        ret = glp_intopt(lp, &parm);
+    }
+    int ms = glp_mip_status(lp);
+    if (ret == 0 && (ms == GLP_OPT || ms == GLP_NOFEAS))
+        done = 1;
+    if (ret == GLP_ENOPFS || ret == GLP_ENODFS)
+        done = 1; /* presolver proved infeasibility */
+    if ((ret == 0 || ret == GLP_ETMLIM || ret == GLP_ESTOP) && (ms == GLP_OPT || ms == GLP_FEAS)) {
+        for (uint32_t r = 0; r < R; r++)
+            for (uint32_t c = 0; c < C; c++)
+                for (uint32_t k = 0; k < K; k++)
+                    if (glp_mip_col_val(lp, XC(r, c, k)) > 0.5)
+                        dom[(size_t)r * C + c] = k;
+        found = 1;
+    }
+#undef XC
+#undef SC
+#undef TC
+    glp_delete_prob(lp);
+    cx->found = found;
+    cx->done = done;
+    return TSCHED_OK;
+}
 
 /* Minimise alpha * D + beta * P over cell assignments with P, D >= 2 and objective <= cut.
  * Returns 1 in *proven when GLPK finished (optimal or infeasible). */
@@ -477,174 +677,13 @@ static tsched_status cell_mip(best *b, int *proven, const prob *q, uint32_t *dom
         free(val);
         return TSCHED_E_NOMEM;
     }
-    ts_glpk_guard g;
-    volatile int found = 0, done = 0;
-    glp_prob *volatile lp = NULL;
-    ts_glpk_guard_begin(&g);
-    if (setjmp(g.jb) == 0) {
-        lp = glp_create_prob();
-        glp_set_obj_dir(lp, GLP_MIN);
-        int X = (int)nx, S = X + (int)(R * K), T = S + (int)(C * K), PC = T + 1, DC = T + 2;
-        glp_add_cols(lp, DC);
-        for (int j = 1; j <= T; j++)
-            glp_set_col_kind(lp, j, GLP_BV);
-        int_bounds(lp, PC, 2, C < K ? C : K);
-        glp_set_obj_coef(lp, PC, 1.0 - q->alpha);
-        int_bounds(lp, DC, 2, R < K ? R : K);
-        glp_set_obj_coef(lp, DC, q->alpha);
-#define XC(r, c, k) ((int)((((size_t)(r) * C + (c)) * K) + (k)) + 1)
-#define SC(r, k) (X + (int)((r) * K + (k)) + 1)
-#define TC(c, k) (S + (int)((c) * K + (k)) + 1)
-        for (uint32_t r = 0; r < R; r++)
-            for (uint32_t c = 0; c < C; c++) {
-                int row = glp_add_rows(lp, 1), len = 0;
-                for (uint32_t k = 0; k < K; k++) {
-                    ind[++len] = XC(r, c, k);
-                    val[len] = 1;
-                }
-                glp_set_mat_row(lp, row, len, ind, val);
-                glp_set_row_bnds(lp, row, GLP_FX, 1, 1);
-            }
-        for (uint32_t k = 0; k < K; k++) {
-            /* x <= s and x <= t, one by one: the aggregated form (sum_c x <= C s) lets the
-             * LP relaxation spread s thinly and proves nothing */
-            for (uint32_t r = 0; r < R; r++)
-                for (uint32_t c = 0; c < C; c++) {
-                    int row = glp_add_rows(lp, 2);
-                    ind[1] = XC(r, c, k);
-                    val[1] = 1;
-                    ind[2] = SC(r, k);
-                    val[2] = -1;
-                    glp_set_mat_row(lp, row, 2, ind, val);
-                    glp_set_row_bnds(lp, row, GLP_UP, 0, 0);
-                    ind[2] = TC(c, k);
-                    glp_set_mat_row(lp, row + 1, 2, ind, val);
-                    glp_set_row_bnds(lp, row + 1, GLP_UP, 0, 0);
-                }
-            /* capacity */
-            int row = glp_add_rows(lp, 1), len = 0;
-            for (uint32_t r = 0; r < R; r++)
-                for (uint32_t c = 0; c < C; c++) {
-                    ind[++len] = XC(r, c, k);
-                    val[len] = 1;
-                }
-            glp_set_mat_row(lp, row, len, ind, val);
-            glp_set_row_bnds(lp, row, GLP_UP, 0, q->cap[k]);
-        }
-        for (uint32_t r = 0; r < R; r++) {
-            int row = glp_add_rows(lp, 1), len = 0;
-            for (uint32_t k = 0; k < K; k++) {
-                ind[++len] = SC(r, k);
-                val[len] = 1;
-            }
-            ind[++len] = PC;
-            val[len] = -1;
-            glp_set_mat_row(lp, row, len, ind, val);
-            glp_set_row_bnds(lp, row, GLP_UP, 0, 0);
-        }
-        for (uint32_t c = 0; c < C; c++) {
-            int row = glp_add_rows(lp, 1), len = 0;
-            for (uint32_t k = 0; k < K; k++) {
-                ind[++len] = TC(c, k);
-                val[len] = 1;
-            }
-            ind[++len] = DC;
-            val[len] = -1;
-            glp_set_mat_row(lp, row, len, ind, val);
-            glp_set_row_bnds(lp, row, GLP_UP, 0, 0);
-        }
-        /* only answers strictly better than the best known */
-        {
-            int row = glp_add_rows(lp, 1);
-            ind[1] = PC;
-            val[1] = 1.0 - q->alpha;
-            ind[2] = DC;
-            val[2] = q->alpha;
-            glp_set_mat_row(lp, row, 2, ind, val);
-            glp_set_row_bnds(lp, row, GLP_UP, 0, cut);
-        }
-        /* Symmetry. Columns are interchangeable: order them by the domain of their cell in
-         * row 0. Rows 1.. are interchangeable without disturbing row 0: order them by the
-         * domain of their cell in column 0. (dom(r, c) = sum_k k x[r][c][k].) */
-        for (uint32_t c = 0; c + 1 < C; c++) {
-            int row = glp_add_rows(lp, 1), len = 0;
-            for (uint32_t k = 1; k < K; k++) {
-                ind[++len] = XC(0, c, k);
-                val[len] = k;
-                ind[++len] = XC(0, c + 1, k);
-                val[len] = -(double)k;
-            }
-            if (len) {
-                glp_set_mat_row(lp, row, len, ind, val);
-                glp_set_row_bnds(lp, row, GLP_UP, 0, 0);
-            }
-        }
-        for (uint32_t r = 1; r + 1 < R; r++) {
-            int row = glp_add_rows(lp, 1), len = 0;
-            for (uint32_t k = 1; k < K; k++) {
-                ind[++len] = XC(r, 0, k);
-                val[len] = k;
-                ind[++len] = XC(r + 1, 0, k);
-                val[len] = -(double)k;
-            }
-            if (len) {
-                glp_set_mat_row(lp, row, len, ind, val);
-                glp_set_row_bnds(lp, row, GLP_UP, 0, 0);
-            }
-        }
-        /* Domains of equal capacity are interchangeable: order their use. (Relabel first,
-         * then permute rows and columns: the permutations keep the use counts, so both
-         * orders can hold at once.) */
-        for (uint32_t k = 0; k + 1 < K; k++) {
-            if (q->cap[k] != q->cap[k + 1])
-                continue;
-            int row = glp_add_rows(lp, 1), len = 0;
-            for (uint32_t r = 0; r < R; r++)
-                for (uint32_t c = 0; c < C; c++) {
-                    ind[++len] = XC(r, c, k);
-                    val[len] = 1;
-                    ind[++len] = XC(r, c, k + 1);
-                    val[len] = -1;
-                }
-            glp_set_mat_row(lp, row, len, ind, val);
-            glp_set_row_bnds(lp, row, GLP_LO, 0, 0);
-        }
-        glp_iocp parm;
-        mip_params(&parm, ms_left(q));
-        /* GLPK's MIP presolver spends seconds on this model; solve the root LP with the
-         * simplex instead and branch from it. */
-        glp_smcp sparm;
-        ts_glpk_smcp(&sparm, ms_left(q));
-        parm.presolve = GLP_OFF;
-        int ret = glp_simplex(lp, &sparm);
-        if (ret == 0 && glp_get_status(lp) == GLP_NOFEAS) {
-            ret = GLP_ENOPFS;
-        } else if (ret == 0) {
-            parm.tm_lim = ms_left(q);
-            ret = glp_intopt(lp, &parm);
-        }
-        int ms = glp_mip_status(lp);
-        if (ret == 0 && (ms == GLP_OPT || ms == GLP_NOFEAS))
-            done = 1;
-        if (ret == GLP_ENOPFS || ret == GLP_ENODFS)
-            done = 1; /* presolver proved infeasibility */
-        if ((ret == 0 || ret == GLP_ETMLIM || ret == GLP_ESTOP) && (ms == GLP_OPT || ms == GLP_FEAS)) {
-            for (uint32_t r = 0; r < R; r++)
-                for (uint32_t c = 0; c < C; c++)
-                    for (uint32_t k = 0; k < K; k++)
-                        if (glp_mip_col_val(lp, XC(r, c, k)) > 0.5)
-                            dom[(size_t)r * C + c] = k;
-            found = 1;
-        }
-#undef XC
-#undef SC
-#undef TC
-        glp_delete_prob(lp);
-        ts_glpk_guard_end(&g);
-    } else {
+    cell_ctx cx = {q, dom, ind, val, cut, nx, 0, 0};
+    tsched_status st = ts_glpk_run(cell_body, &cx, "placement MIP (cells)");
+    int found = cx.found, done = cx.done;
+    if (st != TSCHED_OK) {
         free(ind);
         free(val);
-        return ts_glpk_guard_failed(&g, "placement MIP (cells)");
+        return st;
     }
     free(ind);
     free(val);

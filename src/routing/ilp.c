@@ -5,7 +5,6 @@
  * symmetry between identical flows. Greedy's answer bounds z from above; the LP relaxation
  * from below; branch and bound runs only when they differ. */
 #include <math.h>
-#include <setjmp.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -155,6 +154,89 @@ out:
     return st;
 }
 
+/* What the solve on the GLPK worker thread reads and writes (glpk_guard.h). */
+typedef struct ilp_ctx {
+    const tsched_routes *r;
+    const uint32_t *count, *col0;
+    uint32_t ncols, ub, time_limit_ms;
+    uint32_t *y;
+    int *ind;
+    double *val;
+    const uint32_t *rowlen, *loff, *lcol;
+    uint32_t np;
+    int improved, proven;
+} ilp_ctx;
+
+static tsched_status ilp_body(void *arg)
+{
+    ilp_ctx *cx = arg;
+    const tsched_routes *r = cx->r;
+    const uint32_t *count = cx->count, *col0 = cx->col0, *rowlen = cx->rowlen, *loff = cx->loff, *lcol = cx->lcol;
+    uint32_t ncols = cx->ncols, ub = cx->ub, time_limit_ms = cx->time_limit_ms, np = cx->np, *y = cx->y;
+    int *ind = cx->ind;
+    double *val = cx->val;
+    int proven = 0, improved = 0;
+    glp_prob *lp;
+    lp = glp_create_prob();
+    glp_set_obj_dir(lp, GLP_MIN);
+    int z = (int)ncols + 1;
+    glp_add_cols(lp, z);
+    for (int j = 1; j < z; j++) {
+        glp_set_col_kind(lp, j, GLP_IV);
+        glp_set_col_bnds(lp, j, GLP_LO, 0, 0);
+    }
+    glp_set_col_kind(lp, z, GLP_IV);
+    glp_set_col_bnds(lp, z, GLP_DB, 0, ub - 1); /* only strictly better answers; ub >= 2 */
+    glp_set_obj_coef(lp, z, 1);
+    for (uint32_t l = 0; l < r->nlinks; l++) {
+        if (rowlen[l] == 0)
+            continue;
+        int row = glp_add_rows(lp, 1), len = 0;
+        for (uint32_t k = 0; k < rowlen[l]; k++) {
+            ind[++len] = (int)lcol[loff[l] + k];
+            val[len] = 1;
+        }
+        ind[++len] = z;
+        val[len] = -1;
+        glp_set_mat_row(lp, row, len, ind, val);
+        glp_set_row_bnds(lp, row, GLP_UP, 0, 0);
+    }
+    for (uint32_t e = 0; e < np; e++) {
+        if (col0[e + 1] == col0[e])
+            continue;
+        int row = glp_add_rows(lp, 1), len = 0;
+        for (uint32_t c = col0[e]; c < col0[e + 1]; c++) {
+            ind[++len] = (int)c;
+            val[len] = 1;
+        }
+        glp_set_mat_row(lp, row, len, ind, val);
+        glp_set_row_bnds(lp, row, GLP_FX, count[e], count[e]);
+    }
+    glp_smcp sp;
+    ts_glpk_smcp(&sp, (int)time_limit_ms);
+    int ret = glp_simplex(lp, &sp);
+    if (ret == 0 && glp_get_status(lp) == GLP_NOFEAS) {
+        proven = 1; /* not even fractionally better than greedy */
+    } else if (ret == 0) {
+        glp_iocp parm;
+        ts_glpk_iocp(&parm, (int)time_limit_ms);
+        parm.presolve = GLP_OFF; /* the LP above is the root */
+        ret = glp_intopt(lp, &parm);
+        int ms = glp_mip_status(lp);
+        if (ret == 0 && (ms == GLP_OPT || ms == GLP_NOFEAS))
+            proven = 1;
+        if ((ret == 0 || ret == GLP_ETMLIM) && (ms == GLP_OPT || ms == GLP_FEAS)) {
+            for (uint32_t c = 1; c <= ncols; c++)
+                y[c] = (uint32_t)lround(glp_mip_col_val(lp, (int)c));
+            improved = 1;
+        }
+    }
+    glp_delete_prob(lp);
+    cx->improved = improved;
+    cx->proven = proven;
+    return TSCHED_OK;
+}
+
 /* The pair-aggregated model under the GLPK guard. Every buffer is allocated before setjmp,
  * so nothing the longjmp path frees is indeterminate. */
 static tsched_status glpk_solve(const tsched_routes *r, const uint32_t *count, const uint32_t *col0, uint32_t ncols,
@@ -195,72 +277,10 @@ static tsched_status glpk_solve(const tsched_routes *r, const uint32_t *count, c
                 lcol[loff[l] + rowlen[l]++] = col0[e] + q;
             }
     }
-    ts_glpk_guard g;
-    volatile int improved = 0, proven = 0;
-    glp_prob *volatile lp = NULL;
-    ts_glpk_guard_begin(&g);
-    if (setjmp(g.jb) == 0) {
-        lp = glp_create_prob();
-        glp_set_obj_dir(lp, GLP_MIN);
-        int z = (int)ncols + 1;
-        glp_add_cols(lp, z);
-        for (int j = 1; j < z; j++) {
-            glp_set_col_kind(lp, j, GLP_IV);
-            glp_set_col_bnds(lp, j, GLP_LO, 0, 0);
-        }
-        glp_set_col_kind(lp, z, GLP_IV);
-        glp_set_col_bnds(lp, z, GLP_DB, 0, ub - 1); /* only strictly better answers; ub >= 2 */
-        glp_set_obj_coef(lp, z, 1);
-        for (uint32_t l = 0; l < r->nlinks; l++) {
-            if (rowlen[l] == 0)
-                continue;
-            int row = glp_add_rows(lp, 1), len = 0;
-            for (uint32_t k = 0; k < rowlen[l]; k++) {
-                ind[++len] = (int)lcol[loff[l] + k];
-                val[len] = 1;
-            }
-            ind[++len] = z;
-            val[len] = -1;
-            glp_set_mat_row(lp, row, len, ind, val);
-            glp_set_row_bnds(lp, row, GLP_UP, 0, 0);
-        }
-        for (uint32_t e = 0; e < np; e++) {
-            if (col0[e + 1] == col0[e])
-                continue;
-            int row = glp_add_rows(lp, 1), len = 0;
-            for (uint32_t c = col0[e]; c < col0[e + 1]; c++) {
-                ind[++len] = (int)c;
-                val[len] = 1;
-            }
-            glp_set_mat_row(lp, row, len, ind, val);
-            glp_set_row_bnds(lp, row, GLP_FX, count[e], count[e]);
-        }
-        glp_smcp sp;
-        ts_glpk_smcp(&sp, (int)time_limit_ms);
-        int ret = glp_simplex(lp, &sp);
-        if (ret == 0 && glp_get_status(lp) == GLP_NOFEAS) {
-            proven = 1; /* not even fractionally better than greedy */
-        } else if (ret == 0) {
-            glp_iocp parm;
-            ts_glpk_iocp(&parm, (int)time_limit_ms);
-            parm.presolve = GLP_OFF; /* the LP above is the root */
-            ret = glp_intopt(lp, &parm);
-            int ms = glp_mip_status(lp);
-            if (ret == 0 && (ms == GLP_OPT || ms == GLP_NOFEAS))
-                proven = 1;
-            if ((ret == 0 || ret == GLP_ETMLIM) && (ms == GLP_OPT || ms == GLP_FEAS)) {
-                for (uint32_t c = 1; c <= ncols; c++)
-                    y[c] = (uint32_t)lround(glp_mip_col_val(lp, (int)c));
-                improved = 1;
-            }
-        }
-        glp_delete_prob(lp);
-        ts_glpk_guard_end(&g);
-    } else {
-        st = ts_glpk_guard_failed(&g, "routing ILP");
-    }
-    *improved_out = improved;
-    *proven_out = proven;
+    ilp_ctx cx = {r, count, col0, ncols, ub, time_limit_ms, y, ind, val, rowlen, loff, lcol, np, 0, 0};
+    st = ts_glpk_run(ilp_body, &cx, "routing ILP");
+    *improved_out = cx.improved;
+    *proven_out = cx.proven;
 out:
     free(ind);
     free(val);
