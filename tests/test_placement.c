@@ -354,6 +354,53 @@ START_TEST(reservation_algorithm_1)
 }
 END_TEST
 
+/* DESIGN 3: a result used with another fabric is TSCHED_E_MISMATCH, never a crash or
+ * wrong names (a smaller fabric made hostfile read past its node names). */
+START_TEST(results_know_their_fabric)
+{
+    tsched_topology *t = clos3(3, 2, 4), *small = clos3(1, 1, 2), *twin = clos3(3, 2, 4);
+    tsched_job *j = job(12, 4, 2, 0.3);
+    tsched_placement *p;
+    ck_assert_ok(tsched_place(&p, t, j, NULL));
+    char *s = NULL;
+    ck_assert_status(tsched_placement_hostfile(&s, p, small), TSCHED_E_MISMATCH);
+    ck_assert_ptr_null(s);
+    ck_assert_errmsg_has("tsched_placement_hostfile");
+    ck_assert_status(tsched_placement_hostfile(&s, p, twin), TSCHED_E_MISMATCH); /* same shape, other fabric */
+    ck_assert_status(tsched_placement_to_json(&s, p, small, "j", 0), TSCHED_E_MISMATCH);
+    ck_assert_ptr_null(s);
+    ck_assert_ok(tsched_placement_hostfile(&s, p, t));
+    tsched_free(s);
+    /* a loaded placement belongs to the fabric it was loaded against */
+    ck_assert_ok(tsched_placement_to_json(&s, p, t, "j", 0));
+    tsched_placement *q;
+    ck_assert_ok(tsched_placement_load_string(&q, twin, s, strlen(s)));
+    tsched_free(s);
+    ck_assert_status(tsched_placement_hostfile(&s, q, t), TSCHED_E_MISMATCH);
+    ck_assert_ok(tsched_placement_hostfile(&s, q, twin));
+    tsched_free(s);
+    /* reservations too */
+    tsched_reservation *r;
+    ck_assert_ok(tsched_reservation_new(&r, p, 100.0));
+    tsched_admit a;
+    ck_assert_status(tsched_reservation_admit(&a, r, small, 8, 0, 1, 0), TSCHED_E_MISMATCH);
+    ck_assert_uint_eq(tsched_reservation_free_outside(r, small), 0);
+    ck_assert_ok(tsched_reservation_admit(&a, r, t, 8, 0, 1, 0));
+    ck_assert_uint_gt(tsched_reservation_free_outside(r, t), 0);
+    /* identities: unique, never 0 */
+    ck_assert_uint_ne(tsched_topology_id(t), tsched_topology_id(twin));
+    ck_assert_uint_ne(tsched_topology_id(t), 0);
+    ck_assert_uint_eq(tsched_topology_id(NULL), 0);
+    tsched_reservation_free(r);
+    tsched_placement_free(q);
+    tsched_placement_free(p);
+    tsched_job_free(j);
+    tsched_topology_free(t);
+    tsched_topology_free(small);
+    tsched_topology_free(twin);
+}
+END_TEST
+
 START_TEST(algo_names)
 {
     tsched_place_algo a;
@@ -363,6 +410,8 @@ START_TEST(algo_names)
     }
     ck_assert_status(tsched_place_algo_from_name(&a, "simulated-annealing"), TSCHED_E_FORMAT);
     ck_assert_errmsg_has("simulated-annealing");
+    ck_assert_status(tsched_place_algo_from_name(NULL, "mip"), TSCHED_E_INVALID);
+    ck_assert_status(tsched_place_algo_from_name(&a, NULL), TSCHED_E_FORMAT);
 }
 END_TEST
 
@@ -379,6 +428,7 @@ int main(void)
     tcase_add_test(tc, place_time_limit_gives_feasible);
     tcase_add_test(tc, spread_eval_errors);
     tcase_add_test(tc, reservation_algorithm_1);
+    tcase_add_test(tc, results_know_their_fabric);
     tcase_add_test(tc, algo_names);
     suite_add_tcase(s, tc);
     suite_add_tcase(s, placement_exhaustive_tcase());

@@ -102,7 +102,8 @@ TSCHED_API double tsched_placement_solve_ms(const tsched_placement *p);
 /**
  * `tsched.placement.v1` of the placement; `job_name` may be NULL. The caller frees `*out`
  * with tsched_free(). With `with_time` = 0 the volatile `solve_ms` field is left out, so
- * the same input gives the same bytes.
+ * the same input gives the same bytes. Errors: TSCHED_E_INVALID (NULL), TSCHED_E_MISMATCH (`topo` is
+ * not the placement's fabric), TSCHED_E_NOMEM.
  */
 TSCHED_API tsched_status tsched_placement_to_json(char **out, const tsched_placement *p, const tsched_topology *topo,
                                                   const char *job_name, int with_time);
@@ -121,7 +122,11 @@ TSCHED_API tsched_status tsched_placement_load_string(tsched_placement **out, co
 /** The rows * cols node indices, row-major (cell (r, c) at r * cols + c); owned by `p`. */
 TSCHED_API const uint32_t *tsched_placement_nodes(const tsched_placement *p);
 
-/** Host file: one node name per line in rank order. The caller frees `*out` with tsched_free(). */
+/**
+ * Host file: one node name per line in rank order. The caller frees `*out` with tsched_free().
+ * Errors: TSCHED_E_INVALID (NULL), TSCHED_E_MISMATCH (`topo` is not the fabric the placement
+ * was made or loaded on, or its shape changed since).
+ */
 TSCHED_API tsched_status tsched_placement_hostfile(char **out, const tsched_placement *p, const tsched_topology *topo);
 
 /** The Eq. 2 metric of any placement. */

@@ -201,6 +201,8 @@ static tsched_status read_into(void *slot, const void *ctx, const json_t *root)
         tsched_placement_free(obj);
         return st;
     }
+    obj->fabric_id = tsched_topology_id(topo);
+    obj->fabric_gen = tsched_topology_generation(topo);
     *(tsched_placement **)slot = obj;
     return TSCHED_OK;
 }

@@ -18,7 +18,9 @@ tsched_status tsched_placement_to_json(char **out, const tsched_placement *p, co
     *out = NULL;
     if (!p || !t)
         return ts_error(TSCHED_E_INVALID, "tsched_placement_to_json: placement or topology is NULL");
-    tsched_status st;
+    tsched_status st = tsched_topology_check_identity(t, p->fabric_id, p->fabric_gen, "tsched_placement_to_json");
+    if (st != TSCHED_OK)
+        return st;
     json_t *root = json_object(), *spread = json_object(), *assign = json_array();
     if (!root || !spread || !assign) {
         json_decref(root);
@@ -68,6 +70,9 @@ tsched_status tsched_placement_hostfile(char **out, const tsched_placement *p, c
     *out = NULL;
     if (!p || !t)
         return ts_error(TSCHED_E_INVALID, "tsched_placement_hostfile: placement or topology is NULL");
+    tsched_status st = tsched_topology_check_identity(t, p->fabric_id, p->fabric_gen, "tsched_placement_hostfile");
+    if (st != TSCHED_OK)
+        return st;
     size_t len = 1, cells = (size_t)p->rows * p->cols;
     for (size_t i = 0; i < cells; i++)
         len += strlen(tsched_topology_node_name(t, p->nodes[i])) + 1;

@@ -33,6 +33,8 @@ const char *tsched_place_algo_name(tsched_place_algo a)
 
 tsched_status tsched_place_algo_from_name(tsched_place_algo *a, const char *name)
 {
+    if (!a)
+        return ts_error(TSCHED_E_INVALID, "tsched_place_algo_from_name: algo is NULL");
     for (unsigned i = 0; name && i < sizeof algo_names / sizeof algo_names[0]; i++)
         if (strcmp(name, algo_names[i]) == 0) {
             *a = (tsched_place_algo)i;
@@ -305,6 +307,8 @@ tsched_status tsched_place(tsched_placement **out, const tsched_topology *t, con
         goto fail;
     pl->rows = p.rows;
     pl->cols = p.cols;
+    pl->fabric_id = tsched_topology_id(t);
+    pl->fabric_gen = tsched_topology_generation(t);
     pl->algo = o->algo;
     pl->status = optimal ? TSCHED_PLACE_OPTIMAL : TSCHED_PLACE_FEASIBLE;
     pl->domain = level;

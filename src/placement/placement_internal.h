@@ -14,6 +14,7 @@ struct tsched_placement {
     uint32_t dp_max, pp_max, domains_used;
     double weighted;
     double solve_ms;
+    uint64_t fabric_id, fabric_gen; /* the fabric it was made on (DESIGN 3) */
 };
 
 /* Domain of a node for a resolved domain level: its pod or its leaf; TSCHED_NONE if the

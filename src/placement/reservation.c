@@ -9,6 +9,7 @@
 #include "placement_internal.h"
 
 struct tsched_reservation {
+    uint64_t fabric_id, fabric_gen; /* of the placement it reserves */
     double arrival;
     uint32_t n;      /* reserved nodes, sorted */
     uint32_t *nodes;
@@ -39,6 +40,8 @@ tsched_status tsched_reservation_new(tsched_reservation **out, const tsched_plac
     qsort(r->nodes, cells, sizeof *r->nodes, cmp_u32);
     r->n = (uint32_t)cells;
     r->arrival = arrival;
+    r->fabric_id = p->fabric_id;
+    r->fabric_gen = p->fabric_gen;
     *out = r;
     return TSCHED_OK;
 }
@@ -58,7 +61,7 @@ int tsched_reservation_holds(const tsched_reservation *r, uint32_t node)
 
 uint64_t tsched_reservation_free_outside(const tsched_reservation *r, const tsched_topology *t)
 {
-    if (!r || !t)
+    if (!r || !t || tsched_topology_id(t) != r->fabric_id || tsched_topology_generation(t) != r->fabric_gen)
         return 0;
     uint64_t f = 0;
     for (uint32_t n = 0; n < tsched_topology_num_nodes(t); n++)
@@ -72,6 +75,9 @@ tsched_status tsched_reservation_admit(tsched_admit *out, const tsched_reservati
 {
     if (!out || !r || !t)
         return ts_error(TSCHED_E_INVALID, "tsched_reservation_admit: NULL argument");
+    tsched_status st = tsched_topology_check_identity(t, r->fabric_id, r->fabric_gen, "tsched_reservation_admit");
+    if (st != TSCHED_OK)
+        return st;
     if (!isfinite(now) || !isfinite(predicted_end))
         return ts_error(TSCHED_E_INVALID, "tsched_reservation_admit: now or predicted_end is not finite");
     if (predicted_end < now)
