@@ -292,7 +292,7 @@ static int starts_with_key(const char *p, size_t n)
     while (i < n && is_key_char(p[i]))
         i++;
     size_t klen = i;
-    if (i < n && strchr("-*+/", p[i]))
+    if (i < n && p[i] && strchr("-*+/", p[i]))
         i++;
     return klen > 0 && i < n && p[i] == '=' && match_key(p, klen) != K_UNKNOWN;
 }
@@ -318,7 +318,7 @@ static tsched_status tokenize(sl_ctx *c)
         while (j < end && is_space(s[j]))
             j++;
         char op = 0;
-        if (klen > 0 && j < end && strchr("-*+/", s[j]) && j + 1 < end && s[j + 1] == '=')
+        if (klen > 0 && j + 1 < end && s[j] && strchr("-*+/", s[j]) && s[j + 1] == '=')
             op = s[j++];
         if (klen == 0 || j == end || s[j] != '=') {
             size_t te = ks;
@@ -402,7 +402,7 @@ static tsched_status parse_text(sl_ctx *c, const char *text, size_t len)
     size_t pos = 0, line = 0;
     if (len >= 3 && memcmp(text, "\xEF\xBB\xBF", 3) == 0)
         pos = 3; /* a UTF-8 byte order mark written by some editors */
-    if (!(c->cooked = malloc(len + 1)))
+    if (!(c->cooked = ts_malloc(len + 1, 1)))
         return TSCHED_E_NOMEM;
     while (pos < len) {
         line++;
