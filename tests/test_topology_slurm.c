@@ -120,10 +120,7 @@ START_TEST(hostlist_errors)
     hostlist_rejects("gpu[1-4", TSCHED_E_PARSE, "unmatched '['");
     hostlist_rejects("gpu1-4]", TSCHED_E_PARSE, "unmatched ']'");
     hostlist_rejects("gpu[1-[2]]", TSCHED_E_PARSE, "nested '['");
-    hostlist_rejects("a,,b", TSCHED_E_PARSE, "empty item");
-    hostlist_rejects("a,", TSCHED_E_PARSE, "empty item");
-    hostlist_rejects(",a", TSCHED_E_PARSE, "empty item");
-    hostlist_rejects("", TSCHED_E_PARSE, "empty item");
+    hostlist_rejects("n[1-2]x[", TSCHED_E_PARSE, "unmatched '['");
     hostlist_rejects("a[]", TSCHED_E_PARSE, "empty range");
     hostlist_rejects("a[1,,2]", TSCHED_E_PARSE, "empty range");
     hostlist_rejects("a[5-3]", TSCHED_E_PARSE, "lo > hi");
@@ -193,6 +190,254 @@ START_TEST(hostlist_limits)
     ck_assert_str_eq(ts_hostlist_name(&h, 123456), "gpu123456");
     ck_assert_str_eq(ts_hostlist_name(&h, 199999), "gpu199999");
     ts_hostlist_free(&h);
+}
+END_TEST
+
+/* ---- Slurm compatibility: separators and expansion order ---------------------------------
+ *
+ * The expected lists below are what `scontrol show hostnames EXPR` of Slurm 22.05.8 (Debian 12
+ * package slurm-client) printed, copied by hand; they are not produced by the code under test. */
+
+START_TEST(hostlist_stray_separators)
+{
+    /* scontrol: "n1,,n2" -> n1 n2; "s1,s2," -> s1 s2; ",a" -> a; "a," -> a */
+    EXPANDS_TO("n1,,n2", "n1", "n2");
+    EXPANDS_TO("s1,s2,", "s1", "s2");
+    EXPANDS_TO(",a", "a");
+    EXPANDS_TO("a,", "a");
+    /* scontrol: "a[1-2] ,, b" -> a1 a2 b; "a,b c" -> a b c; "a<TAB>b" -> a b */
+    EXPANDS_TO("a[1-2] ,, b", "a1", "a2", "b");
+    EXPANDS_TO("a,b c", "a", "b", "c");
+    EXPANDS_TO("a\tb", "a", "b");
+    EXPANDS_TO("a[1-2]b[1-2]c[1-2],,d", "a1b1c1", "a1b1c2", "a2b1c1", "a2b1c2", "a1b2c1", "a1b2c2", "a2b2c1",
+               "a2b2c2", "d");
+    /* scontrol prints nothing for ",": a list of separators names no host */
+    static const char *const empty[] = {",", "", " , ,", ",,\t"};
+    for (size_t i = 0; i < sizeof empty / sizeof empty[0]; i++) {
+        ts_hostlist h;
+        ts_hostlist_init(&h);
+        size_t names = 7, bytes = 7;
+        ck_assert_ok(ts_hostlist_measure(&names, &bytes, empty[i], strlen(empty[i]), 10));
+        ck_assert_uint_eq(names, 0);
+        ck_assert_uint_eq(bytes, 0);
+        ck_assert_ok(ts_hostlist_expand(&h, empty[i], strlen(empty[i]), 10));
+        ck_assert_uint_eq(ts_hostlist_count(&h), 0);
+        ts_hostlist_free(&h);
+    }
+    /* inside brackets a comma still needs numbers on both sides (scontrol: "Invalid hostlist") */
+    hostlist_rejects("a[1,,2]", TSCHED_E_PARSE, "empty range");
+    hostlist_rejects("a[1,]", TSCHED_E_PARSE, "empty range");
+    hostlist_rejects("a[ 1]", TSCHED_E_PARSE, "non-digit ' '");
+}
+END_TEST
+
+START_TEST(hostlist_slurm_order)
+{
+    /* all from `scontrol show hostnames` of Slurm 22.05 */
+    EXPANDS_TO("r[1-2]n[1-2]p[1-2]", "r1n1p1", "r1n1p2", "r2n1p1", "r2n1p2", "r1n2p1", "r1n2p2", "r2n2p1",
+               "r2n2p2");
+    EXPANDS_TO("a[1-2]b[1-3]c[1-2]d[1-2]", "a1b1c1d1", "a1b1c1d2", "a2b1c1d1", "a2b1c1d2", "a1b2c1d1", "a1b2c1d2",
+               "a2b2c1d1", "a2b2c1d2", "a1b3c1d1", "a1b3c1d2", "a2b3c1d1", "a2b3c1d2", "a1b1c2d1", "a1b1c2d2",
+               "a2b1c2d1", "a2b1c2d2", "a1b2c2d1", "a1b2c2d2", "a2b2c2d1", "a2b2c2d2", "a1b3c2d1", "a1b3c2d2",
+               "a2b3c2d1", "a2b3c2d2");
+    EXPANDS_TO("r[2,1]n[1-2]p[1-2]", "r2n1p1", "r2n1p2", "r1n1p1", "r1n1p2", "r2n2p1", "r2n2p2", "r1n2p1",
+               "r1n2p2");
+    EXPANDS_TO("a[8-10]b[1-2]c[1-2]", "a8b1c1", "a8b1c2", "a9b1c1", "a9b1c2", "a10b1c1", "a10b1c2", "a8b2c1",
+               "a8b2c2", "a9b2c1", "a9b2c2", "a10b2c1", "a10b2c2");
+    EXPANDS_TO("a[1-3]b[1,3]c[01-2]", "a1b1c01", "a1b1c02", "a2b1c01", "a2b1c02", "a3b1c01", "a3b1c02", "a1b3c01",
+               "a1b3c02", "a2b3c01", "a2b3c02", "a3b3c01", "a3b3c02");
+    EXPANDS_TO("a[00-2]b[1-2]c[1-2]", "a00b1c1", "a00b1c2", "a01b1c1", "a01b1c2", "a02b1c1", "a02b1c2", "a00b2c1",
+               "a00b2c2", "a01b2c1", "a01b2c2", "a02b2c1", "a02b2c2");
+    EXPANDS_TO("a1b[1-2]c[1-2]d[1-2]", "a1b1c1d1", "a1b1c1d2", "a1b2c1d1", "a1b2c1d2", "a1b1c2d1", "a1b1c2d2",
+               "a1b2c2d1", "a1b2c2d2");
+    EXPANDS_TO("a[1-2]b[3]c[1-2]", "a1b3c1", "a1b3c2", "a2b3c1", "a2b3c2");
+    EXPANDS_TO("a[1-2]b[1-2]c[1-2]d[1-2]e[1-2]", "a1b1c1d1e1", "a1b1c1d1e2", "a2b1c1d1e1", "a2b1c1d1e2",
+               "a1b2c1d1e1", "a1b2c1d1e2", "a2b2c1d1e1", "a2b2c1d1e2", "a1b1c2d1e1", "a1b1c2d1e2", "a2b1c2d1e1",
+               "a2b1c2d1e2", "a1b2c2d1e1", "a1b2c2d1e2", "a2b2c2d1e1", "a2b2c2d1e2", "a1b1c1d2e1", "a1b1c1d2e2",
+               "a2b1c1d2e1", "a2b1c1d2e2", "a1b2c1d2e1", "a1b2c1d2e2", "a2b2c1d2e1", "a2b2c1d2e2", "a1b1c2d2e1",
+               "a1b1c2d2e2", "a2b1c2d2e1", "a2b1c2d2e2", "a1b2c2d2e1", "a1b2c2d2e2", "a2b2c2d2e1", "a2b2c2d2e2");
+    EXPANDS_TO("r[1-2]n[1-2]p[1-2],x[1-2]", "r1n1p1", "r1n1p2", "r2n1p1", "r2n1p2", "r1n2p1", "r1n2p2", "r2n2p1",
+               "r2n2p2", "x1", "x2");
+    /* two groups: the plain odometer */
+    EXPANDS_TO("[1-2]a[1-2]", "1a1", "1a2", "2a1", "2a2");
+    EXPANDS_TO("a[1-2][3-4]", "a13", "a14", "a23", "a24");
+    EXPANDS_TO("a[1-2]-b[1-2]", "a1-b1", "a1-b2", "a2-b1", "a2-b2");
+}
+END_TEST
+
+/* An independent reference for the randomized test: Slurm's own recursion, as read in
+ * src/common/hostlist.c (_push_range_list) and rewritten here in the plainest way. The last
+ * bracket group of an item is the innermost range; the text before it is expanded by taking
+ * its last group, and for each of that group's values (outermost loop) the rest recurses. */
+typedef struct ref_list {
+    char **v;
+    size_t n, cap;
+} ref_list;
+
+static void ref_push(ref_list *l, const char *s, size_t n)
+{
+    if (l->n == l->cap) {
+        l->cap = l->cap ? 2 * l->cap : 64;
+        l->v = realloc(l->v, l->cap * sizeof *l->v);
+        ck_assert_ptr_nonnull(l->v);
+    }
+    char *c = malloc(n + 1);
+    ck_assert_ptr_nonnull(c);
+    memcpy(c, s, n);
+    c[n] = '\0';
+    l->v[l->n++] = c;
+}
+
+static void ref_free(ref_list *l)
+{
+    for (size_t i = 0; i < l->n; i++)
+        free(l->v[i]);
+    free(l->v);
+}
+
+/* The values of "lo-hi,lo,..." (between brackets) printed with their padding, in order. */
+static void ref_values(ref_list *out, const char *s, size_t n)
+{
+    size_t i = 0;
+    while (i < n) {
+        size_t j = i;
+        while (j < n && s[j] != ',')
+            j++;
+        const char *dash = memchr(s + i, '-', j - i);
+        size_t lo_len = dash ? (size_t)(dash - (s + i)) : j - i;
+        unsigned long long lo = strtoull(s + i, NULL, 10), hi = dash ? strtoull(dash + 1, NULL, 10) : lo;
+        for (unsigned long long v = lo; v <= hi; v++) {
+            char buf[40];
+            int w = snprintf(buf, sizeof buf, "%0*llu", (int)lo_len, v);
+            ref_push(out, buf, (size_t)w);
+        }
+        i = j + 1;
+    }
+}
+
+static void ref_prefix(ref_list *out, const char *pre, size_t plen, const ref_list *inner)
+{
+    const char *open = NULL;
+    for (size_t i = 0; i < plen; i++)
+        if (pre[i] == '[')
+            open = pre + i;
+    if (!open) {
+        for (size_t k = 0; k < inner->n; k++) {
+            char buf[256];
+            int w = snprintf(buf, sizeof buf, "%.*s%s", (int)plen, pre, inner->v[k]);
+            ref_push(out, buf, (size_t)w);
+        }
+        return;
+    }
+    const char *close = memchr(open, ']', plen - (size_t)(open - pre));
+    ref_list vals = {0};
+    ref_values(&vals, open + 1, (size_t)(close - open - 1));
+    for (size_t k = 0; k < vals.n; k++) {
+        char buf[256];
+        int w = snprintf(buf, sizeof buf, "%.*s%s%.*s", (int)(open - pre), pre, vals.v[k],
+                         (int)(plen - (size_t)(close + 1 - pre)), close + 1);
+        ref_prefix(out, buf, (size_t)w, inner);
+    }
+    ref_free(&vals);
+}
+
+static void ref_expand(ref_list *out, const char *expr)
+{
+    size_t i = 0, n = strlen(expr);
+    while (i < n) {
+        size_t j = i;
+        int depth = 0;
+        while (j < n && (depth || !strchr(", \t", expr[j]))) {
+            depth += expr[j] == '[' ? 1 : expr[j] == ']' ? -1 : 0;
+            j++;
+        }
+        if (j > i) {
+            const char *item = expr + i, *open = NULL;
+            for (size_t k = i; k < j; k++)
+                if (expr[k] == '[')
+                    open = expr + k;
+            if (!open) {
+                ref_push(out, item, j - i);
+            } else { /* the item ends with the group */
+                ref_list inner = {0};
+                ref_values(&inner, open + 1, (size_t)(expr + j - 1 - open - 1));
+                ref_prefix(out, item, (size_t)(open - item), &inner);
+                ref_free(&inner);
+            }
+        }
+        i = j + 1;
+    }
+}
+
+START_TEST(hostlist_random_vs_reference)
+{
+    uint32_t seed = 20240522u;
+#define RND(m) ((seed = seed * 1664525u + 1013904223u), (seed >> 8) % (m))
+    static const char *const seps[] = {",", ",,", " ", ", ", "\t"};
+    for (int round = 0; round < 500; round++) {
+        char expr[512];
+        size_t len = 0;
+        if (RND(4) == 0)
+            expr[len++] = ','; /* a stray leading comma */
+        unsigned items = 1 + RND(3);
+        for (unsigned it = 0; it < items; it++) {
+            if (it)
+                len += (size_t)sprintf(expr + len, "%s", seps[RND(5)]);
+            unsigned groups = RND(5); /* 0..4 bracket groups */
+            len += (size_t)sprintf(expr + len, "%c", 'a' + (int)RND(26));
+            for (unsigned g = 0; g < groups; g++) {
+                if (g && RND(2))
+                    len += (size_t)sprintf(expr + len, "%c", 'a' + (int)RND(26));
+                expr[len++] = '[';
+                unsigned ranges = 1 + RND(2);
+                for (unsigned r = 0; r < ranges; r++) {
+                    unsigned lo = RND(12), span = RND(3), width = 1 + RND(3);
+                    if (r)
+                        expr[len++] = ',';
+                    len += (size_t)sprintf(expr + len, "%0*u", (int)width, lo);
+                    if (span)
+                        len += (size_t)sprintf(expr + len, "-%u", lo + span);
+                }
+                expr[len++] = ']';
+            }
+        }
+        if (RND(4) == 0)
+            expr[len++] = ','; /* a trailing comma */
+        expr[len] = '\0';
+
+        ref_list want = {0};
+        ref_expand(&want, expr);
+        ts_hostlist h;
+        ts_hostlist_init(&h);
+        ck_assert_msg(ts_hostlist_expand(&h, expr, len, 100000) == TSCHED_OK, "%s: %s", expr, tsched_last_error());
+        ck_assert_msg(ts_hostlist_count(&h) == want.n, "%s: %zu names, reference %zu", expr, ts_hostlist_count(&h),
+                      want.n);
+        for (size_t i = 0; i < want.n; i++)
+            ck_assert_msg(strcmp(ts_hostlist_name(&h, i), want.v[i]) == 0, "%s: name %zu is %s, reference %s", expr,
+                          i, ts_hostlist_name(&h, i), want.v[i]);
+        size_t names = 0;
+        ck_assert_ok(ts_hostlist_measure(&names, NULL, expr, len, 100000));
+        ck_assert_uint_eq(names, want.n);
+        ts_hostlist_free(&h);
+        ref_free(&want);
+    }
+#undef RND
+}
+END_TEST
+
+/* The reference itself must agree with what scontrol printed, or it proves nothing. */
+START_TEST(reference_matches_scontrol)
+{
+    ref_list l = {0};
+    ref_expand(&l, "a[1-2]b[1-3]c[1-2]d[1-2],,x");
+    ck_assert_uint_eq(l.n, 25);
+    ck_assert_str_eq(l.v[0], "a1b1c1d1");
+    ck_assert_str_eq(l.v[2], "a2b1c1d1");
+    ck_assert_str_eq(l.v[4], "a1b2c1d1");
+    ck_assert_str_eq(l.v[12], "a1b1c2d1");
+    ck_assert_str_eq(l.v[23], "a2b3c2d2");
+    ck_assert_str_eq(l.v[24], "x");
+    ref_free(&l);
 }
 END_TEST
 
@@ -457,6 +702,162 @@ START_TEST(syntax_accepted)
 }
 END_TEST
 
+/* Rules of Slurm's config parser (src/common/parse_config.c of Slurm 22.05: the key=value
+ * regex and _get_next_line()); each case was rejected or read differently before. */
+START_TEST(syntax_slurm_quotes)
+{
+    /* quotes are removed, as by the regex's "([^"]*)" branch */
+    tsched_topology *t = import_ok("SwitchName=\"s1\" Nodes=\"n[1-4]\"\n"
+                                   "SwitchName=\"top\" Switches=\"s1\" LinkSpeed=\"100\"\n", NULL);
+    ck_assert_uint_ne(tsched_topology_find_switch(t, "s1"), TSCHED_NONE);
+    ck_assert_uint_eq(tsched_topology_find_switch(t, "\"s1\""), TSCHED_NONE);
+    ck_assert_uint_eq(tsched_topology_num_nodes(t), 4);
+    ck_assert_str_eq(tsched_topology_node_name(t, 0), "n1");
+    ck_assert_str_eq(tsched_topology_node_name(t, 3), "n4");
+    ck_assert_double_eq_tol(trunk_gbps(t, "s1", "top"), 100, 1e-9);
+    tsched_topology_free(t);
+
+    /* a quoted value may hold blanks, which then separate hostlist items (hostlist_create
+     * splits on ",", blank and tab) */
+    t = import_ok("SwitchName=l Nodes=\"n[1-2], m7  x\"\n", NULL);
+    ck_assert_uint_eq(tsched_topology_num_nodes(t), 4);
+    ck_assert_str_eq(tsched_topology_node_name(t, 1), "n2");
+    ck_assert_str_eq(tsched_topology_node_name(t, 2), "m7");
+    ck_assert_str_eq(tsched_topology_node_name(t, 3), "x");
+    tsched_topology_free(t);
+
+    /* a quote inside an unquoted value is an ordinary byte, as for Slurm */
+    t = import_ok("SwitchName=a\"b Nodes=x\n", NULL);
+    ck_assert_uint_ne(tsched_topology_find_switch(t, "a\"b"), TSCHED_NONE);
+    tsched_topology_free(t);
+
+    /* "" is an empty value; an unclosed quote is an error naming line and key */
+    import_fails("SwitchName=a\nSwitchName=b Nodes=\"\"\n", TSCHED_E_PARSE, "line 2", "Nodes= has an empty value");
+    import_fails("SwitchName=a\nSwitchName=b Nodes=\"n[1-2]\n", TSCHED_E_PARSE, "line 2: Nodes=", "closing '\"'");
+    import_fails("SwitchName=a Nodes=\"n1\"x\n", TSCHED_E_PARSE, "line 1: Nodes=", "closing '\"'");
+}
+END_TEST
+
+START_TEST(syntax_slurm_continuation)
+{
+    /* the break falls inside the hostlist: the lines are joined with nothing in between */
+    tsched_topology *t = import_ok("SwitchName=l1 Nodes=n[1-2,\\\n3-4]\n"
+                                   "SwitchName=l2 Nodes=gpu[001-0\\\n04]\n"
+                                   "SwitchName=s Swi\\\ntches=l[1-2]\n",
+                                   NULL);
+    ck_assert_uint_eq(tsched_topology_num_nodes(t), 8);
+    ck_assert_str_eq(leaf_of(t, "n4"), "l1");
+    ck_assert_str_eq(leaf_of(t, "gpu004"), "l2");
+    ck_assert_int_eq(tsched_topology_switch_tier(t, tu_sw(t, "s")), 1);
+    tsched_topology_free(t);
+
+    /* blanks (and CR) after the backslash do not matter; a comment after it neither */
+    t = import_ok("SwitchName=l1 Nodes=a,\\   \r\nb   \nSwitchName=l2 Nodes=c,\\ # more below\nd\n", NULL);
+    ck_assert_uint_eq(tsched_topology_num_nodes(t), 4);
+    ck_assert_str_eq(leaf_of(t, "b"), "l1");
+    ck_assert_str_eq(leaf_of(t, "d"), "l2");
+    tsched_topology_free(t);
+
+    /* an even number of backslashes is no continuation: "\\" is one backslash, in the name */
+    import_fails("SwitchName=a\\\\\nNodes=x\n", TSCHED_E_PARSE, "line 2", "without SwitchName");
+    /* an escaped '#' is not a comment; the model then refuses '#' in a name */
+    import_fails("SwitchName=l Nodes=a\\#1\n", TSCHED_E_INVALID, "line 1: Nodes=", "'#'");
+
+    /* errors name the physical line of the token, also inside a joined value */
+    import_fails("SwitchName=a \\\n  Nodes=n[1-2,\\\n5-3]\n", TSCHED_E_PARSE, "line 2: Nodes=", "lo > hi");
+    import_fails("SwitchName=a \\\n\\\n  Foo=1\n", TSCHED_E_PARSE, "line 3", "unknown key \"Foo\"");
+}
+END_TEST
+
+START_TEST(syntax_slurm_blanks_around_equals)
+{
+    tsched_topology *t = import_ok("SwitchName = l1 Nodes =n[1-2]\n"
+                                   "SwitchName\t=\tl2   Nodes=   m1\n"
+                                   "SwitchName= s Switches =l[1-2] LinkSpeed = 50\n",
+                                   NULL);
+    ck_assert_uint_eq(tsched_topology_num_switches(t), 3);
+    ck_assert_str_eq(leaf_of(t, "n2"), "l1");
+    ck_assert_str_eq(leaf_of(t, "m1"), "l2");
+    ck_assert_double_eq_tol(trunk_gbps(t, "l2", "s"), 50, 1e-9);
+    tsched_topology_free(t);
+
+    /* "Nodes= Switches=x" is an empty Nodes= (Slurm would read the value "Switches=x") */
+    import_fails("SwitchName=a Nodes= Switches=b\n", TSCHED_E_PARSE, "line 1", "Nodes= has an empty value");
+    import_fails("SwitchName=a Nodes =\n", TSCHED_E_PARSE, "line 1", "Nodes= has an empty value");
+    import_fails("SwitchName=a Nodes += x\n", TSCHED_E_PARSE, "line 1", "+=");
+}
+END_TEST
+
+START_TEST(syntax_slurm_stray_commas_and_order)
+{
+    tsched_topology *t = import_ok("SwitchName=l1 Nodes=n1,,n2,\n"
+                                   "SwitchName=l2 Nodes=,m1\n"
+                                   "SwitchName=s Switches=l1,l2,\n",
+                                   NULL);
+    ck_assert_uint_eq(tsched_topology_num_nodes(t), 3);
+    ck_assert_str_eq(tsched_topology_node_name(t, 1), "n2");
+    ck_assert_uint_ne(tsched_topology_find_trunk(t, tu_sw(t, "l2"), tu_sw(t, "s")), TSCHED_NONE);
+    tsched_topology_free(t);
+
+    /* nodes of a leaf in the order scontrol show hostnames prints (Slurm 22.05) */
+    t = import_ok("SwitchName=l Nodes=r[1-2]n[1-2]p[1-2]\n", NULL);
+    static const char *const order[] = {"r1n1p1", "r1n1p2", "r2n1p1", "r2n1p2",
+                                        "r1n2p1", "r1n2p2", "r2n2p1", "r2n2p2"};
+    ck_assert_uint_eq(tsched_topology_num_nodes(t), 8);
+    for (uint32_t i = 0; i < 8; i++)
+        ck_assert_str_eq(tsched_topology_node_name(t, i), order[i]);
+    tsched_topology_free(t);
+}
+END_TEST
+
+/* Every byte of the message is printable ASCII or UTF-8 without control characters. */
+static void assert_one_line(void)
+{
+    const char *m = tsched_last_error();
+    size_t n = strlen(m);
+    ck_assert_uint_gt(n, 0);
+    for (size_t i = 0; i < n; i++) {
+        unsigned char c = (unsigned char)m[i];
+        ck_assert_msg(c >= 0x20 && c != 0x7f, "control byte 0x%02x at %zu in: %s", c, i, m);
+        ck_assert_msg(!(c == 0xc2 && i + 1 < n && (unsigned char)m[i + 1] < 0xa0), "C1 control at %zu", i);
+    }
+}
+
+START_TEST(errors_stay_one_line)
+{
+    static const struct {
+        const char *text;
+        size_t len;
+        tsched_status st;
+        const char *n1, *n2;
+    } cases[] = {
+#define C(t, st, a, b) {t, sizeof t - 1, st, a, b}
+        C("SwitchName=a\x01" "b Nodes=x\n", TSCHED_E_INVALID, "line 1: SwitchName=", "\\x01"),
+        C("SwitchName=a\nSwitchName=b Nodes=x\x1b[31m\n", TSCHED_E_PARSE, "line 2: Nodes=", "\\x1b"),
+        C("SwitchName=a\nSwitchName=b Nodes=n1,x\x7fy\n", TSCHED_E_INVALID, "line 2: Nodes=", "\\x7f"),
+        C("SwitchName=a\nSwitchName=b Nodes=\"x\x0by\"\n", TSCHED_E_INVALID, "line 2: Nodes=", "\\x0b"),
+        C("SwitchName=a Nodes=\xc2\x85" "x\n", TSCHED_E_INVALID, "line 1: Nodes=", "\\xc2\\x85"),
+        C("SwitchName=a Nodes=\xff\n", TSCHED_E_INVALID, "line 1: Nodes=", "\\xff"),
+        C("SwitchName=a F\x1b=1\n", TSCHED_E_PARSE, "line 1", "is not Key=Value"),
+        C("SwitchName=a Nodes=\"n[1-2]\nSwitchName=b\n", TSCHED_E_PARSE, "line 1: Nodes=", "closing"),
+        C("SwitchName=a Nodes=n[1\x02]\n", TSCHED_E_PARSE, "line 1: Nodes=", "0x02"),
+        C("SwitchName=a\nSwitchName=b Switches=a,c\x03\n", TSCHED_E_NOT_FOUND, "line 2: Switches=", "\\x03"),
+        C("SwitchName=s\x04 Switches=s\x04\n", TSCHED_E_INVALID, "line 1: SwitchName=", "\\x04"),
+#undef C
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        import_fails_len(cases[i].text, cases[i].len, cases[i].st, cases[i].n1, cases[i].n2);
+        assert_one_line();
+    }
+
+    /* a path with a newline and an escape sequence, from the file reader's own message */
+    tsched_topology *t = NULL;
+    ck_assert_status(tsched_topology_import_slurm_file(&t, "/no/such\ndir\x1b/topology.conf", NULL), TSCHED_E_IO);
+    assert_one_line();
+    ck_assert_errmsg_has("such\\ndir\\x1b");
+}
+END_TEST
+
 START_TEST(pods_by_component)
 {
     /* l1 is the first leaf, so its component (with sB) is pod0 although sA comes first;
@@ -514,7 +915,7 @@ START_TEST(errors_parse)
     import_fails("SwitchName=a junk\n", TSCHED_E_PARSE, "line 1", "\"junk\" is not Key=Value");
     import_fails("SwitchName=a Nodes=x nodes=y\n", TSCHED_E_PARSE, "line 1", "given twice");
     import_fails("SwitchName=a\nSwitchName=b Nodes=n[1-\n", TSCHED_E_PARSE, "line 2: Nodes=", "unmatched '['");
-    import_fails("SwitchName=a\n\nSwitchName=b Switches=a,,c\n", TSCHED_E_PARSE, "line 3: Switches=", "empty item");
+    import_fails("SwitchName=a\n\nSwitchName=b Switches=a[1,,2]\n", TSCHED_E_PARSE, "line 3: Switches=", "empty range");
     import_fails("SwitchName=a Nodes=n[3-1]\n", TSCHED_E_PARSE, "line 1: Nodes=", "lo > hi");
     import_fails("SwitchName=a \\\n Nodes=n[1-2] \\\n Foo=1\n", TSCHED_E_PARSE, "line 3", "Foo");
     import_fails("", TSCHED_E_PARSE, "no switch", NULL);
@@ -658,7 +1059,7 @@ START_TEST(mutated_inputs_fail_cleanly)
     ck_assert_uint_gt(len, 100);
     char *buf = malloc(len);
     ck_assert_ptr_nonnull(buf);
-    static const char alphabet[] = "[]-,=#\\ \n\t\0a1";
+    static const char alphabet[] = "[]-,=#\\ \n\t\0a1\"\x01\x1b\r";
     uint32_t seed = 12345, ok = 0, failed = 0;
     for (int round = 0; round < 400; round++) {
         memcpy(buf, orig, len);
@@ -676,7 +1077,7 @@ START_TEST(mutated_inputs_fail_cleanly)
         } else {
             ck_assert_ptr_null(t);
             ck_assert_int_eq(tsched_last_status(), st);
-            ck_assert_uint_gt(strlen(tsched_last_error()), 0);
+            assert_one_line();
             failed++;
         }
         tsched_topology_free(t);
@@ -708,6 +1109,10 @@ TCase *topology_slurm_tcase(void)
     tcase_add_test(tc, hostlist_expansions);
     tcase_add_test(tc, hostlist_errors);
     tcase_add_test(tc, hostlist_limits);
+    tcase_add_test(tc, hostlist_stray_separators);
+    tcase_add_test(tc, hostlist_slurm_order);
+    tcase_add_test(tc, hostlist_random_vs_reference);
+    tcase_add_test(tc, reference_matches_scontrol);
     tcase_add_test(tc, three_level_shape);
     tcase_add_test(tc, three_level_capacity);
     tcase_add_test(tc, three_level_paths);
@@ -715,6 +1120,11 @@ TCase *topology_slurm_tcase(void)
     tcase_add_test(tc, options_apply);
     tcase_add_test(tc, options_invalid);
     tcase_add_test(tc, syntax_accepted);
+    tcase_add_test(tc, syntax_slurm_quotes);
+    tcase_add_test(tc, syntax_slurm_continuation);
+    tcase_add_test(tc, syntax_slurm_blanks_around_equals);
+    tcase_add_test(tc, syntax_slurm_stray_commas_and_order);
+    tcase_add_test(tc, errors_stay_one_line);
     tcase_add_test(tc, pods_by_component);
     tcase_add_test(tc, errors_parse);
     tcase_add_test(tc, errors_range);

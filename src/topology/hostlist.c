@@ -74,11 +74,11 @@ static int is_digit(char c) { return c >= '0' && c <= '9'; }
 
 static tsched_status fail(const hl_parse *p, tsched_status st, size_t at, const char *what)
 {
-    int q = p->len > HL_QUOTE ? HL_QUOTE : (int)p->len;
-    const char *more = p->len > HL_QUOTE ? "..." : "";
+    char q[TS_TEXT_QUOTE_CAP(HL_QUOTE)];
+    ts_text_quote(q, sizeof q, p->s, p->len, HL_QUOTE);
     if (at == NO_OFFSET)
-        return ts_error(st, "hostlist \"%.*s%s\": %s", q, p->s, more, what);
-    return ts_error(st, "hostlist \"%.*s%s\": %s at offset %zu", q, p->s, more, what, at);
+        return ts_error(st, "hostlist %s: %s", q, what);
+    return ts_error(st, "hostlist %s: %s at offset %zu", q, what, at);
 }
 
 /* The error for an unexpected character inside brackets. */
@@ -200,14 +200,21 @@ static void item_size(const hl_parse *p, const hl_item *it, uint64_t *names, uin
     *bytes = b;
 }
 
+/* Separators between items, as in Slurm's hostlist_create(). */
+static int is_sep(char c) { return c == ',' || c == ' ' || c == '\t' || c == '\n'; }
+
 static tsched_status parse(hl_parse *p)
 {
     tsched_status st;
     size_t i = 0;
     for (;;) {
-        size_t start = i, lit = i;
+        while (i < p->len && is_sep(p->s[i]))
+            i++; /* stray, doubled and trailing separators name nothing */
+        if (i == p->len)
+            return TSCHED_OK;
+        size_t lit = i;
         hl_item it = {.first = p->ngroups, .n = 0};
-        while (i < p->len && p->s[i] != ',') {
+        while (i < p->len && !is_sep(p->s[i])) {
             if (p->s[i] == '\0')
                 return fail(p, TSCHED_E_PARSE, i, "NUL byte");
             if (p->s[i] == ']')
@@ -225,8 +232,6 @@ static tsched_status parse(hl_parse *p)
             it.n++;
             lit = i;
         }
-        if (i == start)
-            return fail(p, TSCHED_E_PARSE, i, "empty item");
         it.tail_off = lit;
         it.tail_len = i - lit;
         if ((st = TS_GROW(p->items, p->items_cap, p->nitems + 1)) != TSCHED_OK)
@@ -236,9 +241,6 @@ static tsched_status parse(hl_parse *p)
         item_size(p, &it, &n, &b);
         p->names = sat_add(p->names, n);
         p->bytes = sat_add(p->bytes, b);
-        if (i == p->len)
-            return TSCHED_OK;
-        i++; /* the comma; an item must follow it */
     }
 }
 
@@ -295,8 +297,14 @@ static size_t put_number(char *dst, uint64_t v, unsigned width)
     return w;
 }
 
+/* Group turning r-th fastest among n: Slurm peels the last group off as the innermost
+ * range, then expands the others from the right, each value of a group wrapping all the
+ * groups to its left (src/common/hostlist.c, _push_range_list). The result: the last group
+ * fastest, then the first, the second, ..., the last but one slowest. */
+static size_t turn_order(size_t n, size_t r) { return r == 0 ? n - 1 : r - 1; }
+
 /* Emit every name of one item into space already reserved. The groups work as an
- * odometer: the last one turns fastest, each wraps into the one before. */
+ * odometer whose wheels are ranked by turn_order(). */
 static void emit_item(ts_hostlist *h, const hl_parse *p, const hl_item *it, size_t *ri, uint64_t *val)
 {
     const hl_group *gs = p->groups + it->first;
@@ -317,13 +325,13 @@ static void emit_item(ts_hostlist *h, const hl_parse *p, const hl_item *it, size
         *d++ = '\0';
         h->arena_len = (size_t)(d - h->arena);
 
-        size_t k = it->n;
-        for (;;) {
-            if (k == 0)
+        size_t r = 0;
+        for (;; r++) {
+            if (r == it->n)
                 return;
-            k--;
-            const hl_range *r = &p->ranges[gs[k].first + ri[k]];
-            if (val[k] < r->hi) {
+            size_t k = turn_order(it->n, r);
+            const hl_range *rg = &p->ranges[gs[k].first + ri[k]];
+            if (val[k] < rg->hi) {
                 val[k]++;
                 break;
             }
@@ -362,4 +370,109 @@ out:
     free(val);
     parse_free(&p);
     return st;
+}
+
+/* ---- text in messages ------------------------------------------------------------------ */
+
+size_t ts_text_char(const char *s, size_t len)
+{
+    const unsigned char *u = (const unsigned char *)s;
+    if (len == 0)
+        return 0;
+    if (u[0] < 0x80)
+        return u[0] >= 0x20 && u[0] != 0x7f;
+    size_t n;
+    uint32_t cp, min;
+    if (u[0] >= 0xc2 && u[0] <= 0xdf) {
+        n = 2, cp = u[0] & 0x1fu, min = 0x80;
+    } else if (u[0] >= 0xe0 && u[0] <= 0xef) {
+        n = 3, cp = u[0] & 0x0fu, min = 0x800;
+    } else if (u[0] >= 0xf0 && u[0] <= 0xf4) {
+        n = 4, cp = u[0] & 0x07u, min = 0x10000;
+    } else {
+        return 0;
+    }
+    if (len < n)
+        return 0;
+    for (size_t i = 1; i < n; i++) {
+        if ((u[i] & 0xc0) != 0x80)
+            return 0;
+        cp = cp << 6 | (u[i] & 0x3fu);
+    }
+    if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
+        return 0; /* overlong, beyond Unicode, or a surrogate */
+    if (cp <= 0x9f || cp == 0x2028 || cp == 0x2029)
+        return 0; /* C1 controls and the Unicode line and paragraph separators */
+    return n;
+}
+
+/* Write one input character (or one bad byte) at s[0..len) escaped; returns the input bytes
+ * it took, or 0 if its output would not fit in `room` bytes. */
+static size_t escape_one(char *dst, size_t *dn, size_t room, const char *s, size_t len, int quoted)
+{
+    size_t n = ts_text_char(s, len);
+    char tmp[8];
+    size_t w;
+    if (n > 0 && !(quoted && (s[0] == '"' || s[0] == '\\'))) {
+        if (n > room)
+            return 0;
+        memcpy(dst + *dn, s, n);
+        *dn += n;
+        return n;
+    }
+    unsigned char c = (unsigned char)s[0];
+    if (c == '"' || c == '\\' || c == '\n' || c == '\r' || c == '\t') {
+        tmp[0] = '\\';
+        tmp[1] = c == '\n' ? 'n' : c == '\r' ? 'r' : c == '\t' ? 't' : (char)c;
+        w = 2;
+    } else {
+        w = (size_t)snprintf(tmp, sizeof tmp, "\\x%02x", c);
+    }
+    if (w > room)
+        return 0;
+    memcpy(dst + *dn, tmp, w);
+    *dn += w;
+    return 1;
+}
+
+const char *ts_text_quote(char *dst, size_t cap, const char *s, size_t len, size_t max_in)
+{
+    size_t dn = 0, i = 0, lim = len < max_in ? len : max_in;
+    if (cap < 8) {
+        if (cap)
+            dst[0] = '\0';
+        return dst;
+    }
+    dst[dn++] = '"';
+    while (i < lim) {
+        /* room for this character, "...", the closing quote and the NUL */
+        size_t took = escape_one(dst, &dn, cap - dn - 5, s + i, lim - i, 1);
+        if (took == 0)
+            break;
+        i += took;
+    }
+    if (i < len) {
+        memcpy(dst + dn, "...", 3);
+        dn += 3;
+    }
+    dst[dn++] = '"';
+    dst[dn] = '\0';
+    return dst;
+}
+
+int ts_text_one_line(char *dst, size_t cap, const char *s)
+{
+    size_t dn = 0, i = 0, len = strlen(s);
+    int escaped = 0;
+    if (cap == 0)
+        return 0;
+    while (i < len) {
+        escaped |= s[i] != '"' && s[i] != '\\' && ts_text_char(s + i, len - i) == 0;
+        size_t took = escape_one(dst, &dn, cap - dn - 1, s + i, len - i, 0);
+        if (took == 0)
+            break;
+        i += took;
+    }
+    dst[dn] = '\0';
+    return escaped;
 }

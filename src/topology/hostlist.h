@@ -1,12 +1,19 @@
 /* Internal: hostlist expressions, the compact name lists of Slurm and other cluster tools:
  * "gpu[001-064,070]", "tux[0-3,12,18-20]", "n[1-2]-ib", "r[1-2]n[01-02]", "a,b[1-2]".
  *
- * Grammar: a list is items separated by top-level commas; an item is literal text with any
- * number of bracket groups; a group is comma-separated ranges `lo` or `lo-hi` of decimal
- * numbers. Several groups expand as a cartesian product, the first group varying slowest.
+ * Grammar: a list is items separated by top-level commas, blanks, tabs or newlines; runs of
+ * separators and separators at either end are ignored ("a,,b," is "a b", "," is no name at
+ * all), as Slurm's hostlist_create() does. An item is literal text with any number of
+ * bracket groups; a group is comma-separated ranges `lo` or `lo-hi` of decimal numbers.
  * A number is zero-padded to the number of digits its range's `lo` was written with, so
- * "[001-064]" gives 001..064 and "[8-10]" gives 8, 9, 10. Order and duplicates are kept as
- * written: deciding what a repeated name means is the caller's business.
+ * "[001-064]" gives 001..064 and "[8-10]" gives 8, 9, 10.
+ *
+ * Several groups expand as a cartesian product in Slurm's order (Slurm 22.05, `scontrol
+ * show hostnames`): the last group turns fastest, then the first, the second, ..., and the
+ * last but one slowest. Two groups are thus the plain odometer ("r[1-2]n[1-2]" is r1n1 r1n2
+ * r2n1 r2n2), but "r[1-2]n[1-2]p[1-2]" is r1n1p1 r1n1p2 r2n1p1 r2n1p2 r1n2p1 ... Order and
+ * duplicates are kept as written: deciding what a repeated name means is the caller's
+ * business.
  *
  * Names are stored back to back in one arena so that a million names cost a few
  * allocations. Sizes are checked before anything is allocated, so a short expression that
@@ -38,8 +45,9 @@ void ts_hostlist_free(ts_hostlist *h);
 void ts_hostlist_clear(ts_hostlist *h);
 
 /* Validate `len` bytes of `expr` and count what it expands to, without expanding it:
- * `*names` names taking `*bytes` bytes with their NULs (either pointer may be NULL).
- * Errors: TSCHED_E_PARSE (unmatched or nested bracket, empty item or range, a non-digit
+ * `*names` names taking `*bytes` bytes with their NULs (either pointer may be NULL; a list of
+ * separators only has no name).
+ * Errors: TSCHED_E_PARSE (unmatched or nested bracket, empty range, a non-digit
  * or a reversed range inside brackets, a number longer than TS_HOSTLIST_MAX_DIGITS, a NUL
  * byte), TSCHED_E_TOO_LARGE (more than `max_names` names or TS_HOSTLIST_MAX_BYTES bytes).
  * Messages quote the expression and say where it went wrong. */
@@ -49,6 +57,27 @@ tsched_status ts_hostlist_measure(size_t *names, size_t *bytes, const char *expr
  * be added by this call. Errors as ts_hostlist_measure(), plus TSCHED_E_NOMEM; on any
  * error `h` keeps exactly the names it had. */
 tsched_status ts_hostlist_expand(ts_hostlist *h, const char *expr, size_t len, size_t max_names);
+
+/* ---- text in messages --------------------------------------------------------------- */
+
+/* Length of the character at s (1 to 4 bytes, at most len) if it is valid UTF-8 and not a
+ * control character (C0, DEL, C1, U+2028, U+2029); 0 otherwise. Names and quoted input
+ * must pass this so that a message never breaks its line. */
+size_t ts_text_char(const char *s, size_t len);
+
+/* Bytes a quoted text may take: ts_text_quote() of at most `max_in` input bytes. */
+#define TS_TEXT_QUOTE_CAP(max_in) (4 * (size_t)(max_in) + 8)
+
+/* Write at most the first `max_in` bytes of s[0..len) into dst as one line between double
+ * quotes: '"' and '\' are escaped with a backslash, \n \r \t stand for themselves, any
+ * other control character or invalid UTF-8 byte becomes \xNN; a text cut short ends in
+ * "...". cap must be at least TS_TEXT_QUOTE_CAP(max_in). Returns dst. */
+const char *ts_text_quote(char *dst, size_t cap, const char *s, size_t len, size_t max_in);
+
+/* Copy the NUL-terminated s into dst (capacity cap > 0) with control characters and invalid
+ * UTF-8 escaped as in ts_text_quote() (quotes and backslashes are kept as they are), cut at
+ * a character boundary if it does not fit. Returns nonzero if anything was escaped. */
+int ts_text_one_line(char *dst, size_t cap, const char *s);
 
 static inline size_t ts_hostlist_count(const ts_hostlist *h) { return h->count; }
 /* Name i (i < count), valid until the next expand, clear or free. */

@@ -17,11 +17,16 @@
 #include "../common/structsize.h"
 #include "topology_internal.h"
 
-/* Names and text quoted in messages are cut to this many bytes. */
+/* Names and text quoted in messages are cut to this many bytes, and escaped so that a
+ * message stays on one line whatever the input holds. */
 #define SL_QUOTE 80
-#define QS "\"%.*s%s\""
-#define QA(p, n) (int)((n) > SL_QUOTE ? SL_QUOTE : (n)), (p), ((n) > SL_QUOTE ? "..." : "")
-#define QZ(s) QA((s), strlen(s))
+
+typedef struct sl_q {
+    char s[TS_TEXT_QUOTE_CAP(SL_QUOTE)];
+} sl_q;
+
+static const char *qa(sl_q *b, const char *p, size_t n) { return ts_text_quote(b->s, sizeof b->s, p, n, SL_QUOTE); }
+static const char *qz(sl_q *b, const char *p) { return qa(b, p, strlen(p)); }
 
 #define NONE32 UINT32_MAX
 
@@ -29,11 +34,22 @@ enum { K_SWITCHNAME, K_NODES, K_SWITCHES, K_LINKSPEED, K_COUNT, K_BLOCK = -2, K_
 
 static const char *const key_names[K_COUNT] = {"SwitchName", "Nodes", "Switches", "LinkSpeed"};
 
-/* A value of the file: bytes of the text and the line they are on. p == NULL: absent. */
+/* A value of the file: bytes of the cooked text and the line they start on. p == NULL:
+ * absent. */
 typedef struct sl_text {
     const char *p;
     size_t len, line;
 } sl_text;
+
+/* One Key=Value of a logical line. */
+typedef struct sl_tok {
+    sl_text key, val;
+} sl_tok;
+
+/* Where the part of a physical line starts in the cooked text. */
+typedef struct sl_seg {
+    size_t off, line;
+} sl_seg;
 
 typedef struct sl_switch {
     size_t line;             /* line of SwitchName= */
@@ -54,7 +70,11 @@ typedef struct sl_ctx {
     size_t nsw, sw_cap;
     uint32_t *child;
     size_t nchild, child_cap;
-    sl_text *tok;            /* tokens of the logical line being read */
+    char *cooked;            /* logical lines: comments cut, lines joined, escapes undone */
+    size_t ncooked, line_start;
+    sl_seg *seg;             /* physical lines of the logical line being read */
+    size_t nseg, seg_cap;
+    sl_tok *tok;             /* tokens of the logical line being read */
     size_t ntok, tok_cap;
     char *tmp;               /* NUL-terminated copy of one value */
     size_t tmp_cap;
@@ -85,6 +105,8 @@ static void ctx_free(sl_ctx *c)
     free(c->sw);
     free(c->child);
     free(c->tok);
+    free(c->seg);
+    free(c->cooked);
     free(c->tmp);
     free(c->owner);
     tsched_topology_free(c->topo);
@@ -100,7 +122,14 @@ static tsched_status at_line(tsched_status st, size_t line, const char *what)
 
 /* ---- lexical level ---------------------------------------------------------------------- */
 
-static int is_blank(char ch) { return ch == ' ' || ch == '\t' || ch == '\r' || ch == '\v' || ch == '\f'; }
+/* What isspace() accepts in the C locale, as in Slurm's parser (regex [[:space:]]). */
+static int is_space(char ch) { return ch == ' ' || ch == '\t' || ch == '\n' || ch == '\r' || ch == '\v' || ch == '\f'; }
+
+/* Key characters of Slurm's key=value regex: [[:alnum:]_.] */
+static int is_key_char(char ch)
+{
+    return (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') || ch == '_' || ch == '.';
+}
 
 static int ascii_lower(int ch) { return ch >= 'A' && ch <= 'Z' ? ch - 'A' + 'a' : ch; }
 
@@ -136,6 +165,24 @@ static tsched_status cstr(sl_ctx *c, const char *p, size_t n, const char **out)
     return TSCHED_OK;
 }
 
+/* The model's names are UTF-8 without control characters and without '#' (DESIGN 3); the
+ * builder does not look for those, and a raw control character would break the message. */
+static tsched_status check_name(size_t line, const char *field, const char *name, size_t n)
+{
+    sl_q q;
+    for (size_t i = 0; i < n;) {
+        size_t w = ts_text_char(name + i, n - i);
+        if (w == 0)
+            return ts_error(TSCHED_E_INVALID, "line %zu: %s: name %s holds a control character or invalid UTF-8 "
+                            "at byte %zu", line, field, qa(&q, name, n), i);
+        if (name[i] == '#')
+            return ts_error(TSCHED_E_INVALID, "line %zu: %s: name %s contains '#', which the model reserves for "
+                            "member links", line, field, qa(&q, name, n));
+        i += w;
+    }
+    return TSCHED_OK;
+}
+
 /* LinkSpeed: a plain decimal number ("400", "12.5"). Parsed by hand so that the result
  * does not depend on the caller's locale. Returns 0 if the text is not such a number. */
 static int parse_speed(const char *p, size_t n, double *out)
@@ -163,27 +210,25 @@ static int parse_speed(const char *p, size_t n, double *out)
 
 static tsched_status read_tokens(sl_ctx *c, sl_text *v)
 {
+    sl_q q;
     for (size_t i = 0; i < c->ntok; i++) {
-        const sl_text *t = &c->tok[i];
-        const char *eq = memchr(t->p, '=', t->len);
-        if (!eq)
-            return ts_error(TSCHED_E_PARSE, "line %zu: " QS " is not Key=Value", t->line, QA(t->p, t->len));
-        size_t klen = (size_t)(eq - t->p), vlen = t->len - klen - 1;
-        int k = match_key(t->p, klen);
+        const sl_text *key = &c->tok[i].key, *val = &c->tok[i].val;
+        int k = match_key(key->p, key->len);
+        /* keys hold only [[:alnum:]_.], so they are printed as they are */
         if (k == K_BLOCK)
             return ts_error(TSCHED_E_PARSE,
                             "line %zu: %.*s=: the block form of topology.conf is not supported, only the tree form "
                             "(SwitchName=... Nodes=... Switches=...)",
-                            t->line, (int)klen, t->p);
+                            key->line, (int)key->len, key->p);
         if (k == K_UNKNOWN)
-            return ts_error(TSCHED_E_PARSE, "line %zu: unknown key " QS " (expected SwitchName, Nodes, Switches or "
-                            "LinkSpeed)", t->line, QA(t->p, klen));
-        if (vlen == 0)
-            return ts_error(TSCHED_E_PARSE, "line %zu: %s= has an empty value", t->line, key_names[k]);
+            return ts_error(TSCHED_E_PARSE, "line %zu: unknown key %s (expected SwitchName, Nodes, Switches or "
+                            "LinkSpeed)", key->line, qa(&q, key->p, key->len));
+        if (val->len == 0)
+            return ts_error(TSCHED_E_PARSE, "line %zu: %s= has an empty value", val->line, key_names[k]);
         if (v[k].p)
-            return ts_error(TSCHED_E_PARSE, "line %zu: %s= is given twice for one switch (first on line %zu)", t->line,
-                            key_names[k], v[k].line);
-        v[k] = (sl_text){eq + 1, vlen, t->line};
+            return ts_error(TSCHED_E_PARSE, "line %zu: %s= is given twice for one switch (first on line %zu)",
+                            key->line, key_names[k], v[k].line);
+        v[k] = *val;
     }
     return TSCHED_OK;
 }
@@ -191,20 +236,23 @@ static tsched_status read_tokens(sl_ctx *c, sl_text *v)
 static tsched_status add_record(sl_ctx *c, const sl_text *v)
 {
     tsched_status st;
+    sl_q q;
     const sl_text *name = &v[K_SWITCHNAME];
     if (memchr(name->p, '[', name->len) || memchr(name->p, ']', name->len) || memchr(name->p, ',', name->len))
         return ts_error(TSCHED_E_PARSE,
-                        "line %zu: SwitchName=" QS ": a hostlist is not allowed here; give one plain name", name->line,
-                        QA(name->p, name->len));
+                        "line %zu: SwitchName=%s: a hostlist is not allowed here; give one plain name", name->line,
+                        qa(&q, name->p, name->len));
+    if ((st = check_name(name->line, "SwitchName=", name->p, name->len)) != TSCHED_OK)
+        return st;
     if (v[K_NODES].p && v[K_SWITCHES].p)
-        return ts_error(TSCHED_E_PARSE, "line %zu: switch " QS " has both Nodes= and Switches=; a switch of the tree "
-                        "form holds either nodes or switches", name->line, QA(name->p, name->len));
+        return ts_error(TSCHED_E_PARSE, "line %zu: switch %s has both Nodes= and Switches=; a switch of the tree "
+                        "form holds either nodes or switches", name->line, qa(&q, name->p, name->len));
     double speed = 0;
     if (v[K_LINKSPEED].p) {
         const sl_text *s = &v[K_LINKSPEED];
         if (!parse_speed(s->p, s->len, &speed) || !isfinite(speed) || speed <= 0 || speed > TS_MAX_GBPS)
-            return ts_error(TSCHED_E_RANGE, "line %zu: LinkSpeed=" QS " must be a finite number > 0 and <= %g (Gbit/s)",
-                            s->line, QA(s->p, s->len), TS_MAX_GBPS);
+            return ts_error(TSCHED_E_RANGE, "line %zu: LinkSpeed=%s must be a finite number > 0 and <= %g (Gbit/s)",
+                            s->line, qa(&q, s->p, s->len), TS_MAX_GBPS);
     }
     if (c->nsw >= TS_MAX_SWITCHES)
         return ts_error(TSCHED_E_TOO_LARGE, "line %zu: more than %u switches", name->line, TS_MAX_SWITCHES);
@@ -215,8 +263,8 @@ static tsched_status add_record(sl_ctx *c, const sl_text *v)
         (st = ts_strtab_intern(&c->names, cname, &id, &added)) != TSCHED_OK)
         return st;
     if (!added)
-        return ts_error(TSCHED_E_DUPLICATE, "line %zu: SwitchName=" QS " is already defined on line %zu", name->line,
-                        QA(name->p, name->len), c->sw[id].line);
+        return ts_error(TSCHED_E_DUPLICATE, "line %zu: SwitchName=%s is already defined on line %zu", name->line,
+                        qa(&q, name->p, name->len), c->sw[id].line);
     if ((st = TS_GROW(c->sw, c->sw_cap, c->nsw + 1)) != TSCHED_OK)
         return st; /* the name stays interned, but the import fails as a whole anyway */
     sl_switch *w = &c->sw[c->nsw++];
@@ -229,69 +277,170 @@ static tsched_status add_record(sl_ctx *c, const sl_text *v)
     return TSCHED_OK;
 }
 
+/* Physical line of cooked offset `off`; offsets are asked for in increasing order, so the
+ * segment index only moves forward (*k) and a logical line of many continuations costs
+ * linear time. */
+static size_t line_of(const sl_ctx *c, size_t *k, size_t off)
+{
+    while (*k + 1 < c->nseg && c->seg[*k + 1].off <= off)
+        (*k)++;
+    return c->seg[*k].line;
+}
+
+/* Does the text look like "Key=..." (or "Key+=..."), Key one of ours? */
+static int starts_with_key(const char *p, size_t n)
+{
+    size_t i = 0;
+    while (i < n && is_key_char(p[i]))
+        i++;
+    size_t klen = i;
+    if (i < n && p[i] && strchr("-*+/", p[i]))
+        i++;
+    return klen > 0 && i < n && p[i] == '=' && match_key(p, klen) != K_UNKNOWN;
+}
+
+/* Split one logical line into Key=Value tokens the way Slurm's parser does (the key=value
+ * regex of src/common/parse_config.c): blanks may surround '='; a value is either "..."
+ * (the quotes removed, blanks allowed inside) or a run of non-blank bytes. */
+static tsched_status tokenize(sl_ctx *c)
+{
+    const char *s = c->cooked;
+    size_t i = c->line_start, end = c->ncooked, k = 0;
+    sl_q q;
+    c->ntok = 0;
+    for (;;) {
+        while (i < end && is_space(s[i]))
+            i++;
+        if (i == end)
+            return TSCHED_OK;
+        size_t ks = i, kline = line_of(c, &k, ks);
+        while (i < end && is_key_char(s[i]))
+            i++;
+        size_t klen = i - ks, j = i;
+        while (j < end && is_space(s[j]))
+            j++;
+        char op = 0;
+        if (klen > 0 && j + 1 < end && s[j] && strchr("-*+/", s[j]) && s[j + 1] == '=')
+            op = s[j++];
+        if (klen == 0 || j == end || s[j] != '=') {
+            size_t te = ks;
+            while (te < end && !is_space(s[te]))
+                te++;
+            return ts_error(TSCHED_E_PARSE, "line %zu: %s is not Key=Value", kline, qa(&q, s + ks, te - ks));
+        }
+        if (op)
+            return ts_error(TSCHED_E_PARSE, "line %zu: %s%c=: the operators +=, -=, *= and /= have no meaning in "
+                            "topology.conf; use =", kline, qa(&q, s + ks, klen), op);
+        size_t v = j + 1;
+        while (v < end && is_space(s[v]))
+            v++;
+        size_t vline = v < end ? line_of(c, &k, v) : kline, vs = v, ve;
+        if (v == end) {
+            ve = v; /* an empty value: reported with the key's name once the key is known */
+            i = v;
+        } else if (s[v] == '"') {
+            const char *close = memchr(s + v + 1, '"', end - v - 1);
+            if (!close || (close + 1 < s + end && !is_space(close[1]))) {
+                size_t te = v;
+                while (te < end && !is_space(s[te]))
+                    te++;
+                return ts_error(TSCHED_E_PARSE, "line %zu: %.*s=%s: a quoted value needs a closing '\"' followed by "
+                                "a blank or the end of the line", vline, (int)klen, s + ks, qa(&q, s + v, te - v));
+            }
+            vs = v + 1;
+            ve = (size_t)(close - s);
+            i = ve + 1;
+        } else {
+            ve = v;
+            while (ve < end && !is_space(s[ve]))
+                ve++;
+            i = ve;
+            /* "SwitchName= Nodes=x": Slurm would name the switch "Nodes=x"; that is a key
+             * whose value was left out, not a name */
+            if (v > j + 1 && starts_with_key(s + v, ve - v)) {
+                vs = ve = v;
+                i = v;
+                vline = kline;
+            }
+        }
+        tsched_status st = TS_GROW(c->tok, c->tok_cap, c->ntok + 1);
+        if (st != TSCHED_OK)
+            return st;
+        c->tok[c->ntok++] = (sl_tok){{s + ks, klen, kline}, {s + vs, ve - vs, vline}};
+    }
+}
+
 static tsched_status finish_line(sl_ctx *c)
 {
-    if (c->ntok == 0)
-        return TSCHED_OK;
+    tsched_status st = tokenize(c);
+    c->line_start = c->ncooked;
+    if (st != TSCHED_OK || c->ntok == 0) {
+        c->nseg = 0;
+        return st;
+    }
     sl_text v[K_COUNT] = {{0}};
-    tsched_status st = read_tokens(c, v);
+    st = read_tokens(c, v);
     if (st == TSCHED_OK && !v[K_SWITCHNAME].p) {
-        const sl_text *t = &c->tok[0];
-        const char *eq = memchr(t->p, '=', t->len); /* read_tokens saw one */
+        const sl_text *key = &c->tok[0].key;
         st = ts_error(TSCHED_E_PARSE, "line %zu: %.*s= without SwitchName=; every line of the tree form defines one "
-                      "switch", t->line, (int)(eq - t->p), t->p);
+                      "switch", key->line, (int)key->len, key->p);
     }
     if (st == TSCHED_OK)
         st = add_record(c, v);
     c->ntok = 0;
+    c->nseg = 0;
     return st;
 }
 
-static tsched_status add_tokens(sl_ctx *c, const char *p, size_t n, size_t line)
-{
-    size_t i = 0;
-    while (i < n) {
-        while (i < n && is_blank(p[i]))
-            i++;
-        size_t start = i;
-        while (i < n && !is_blank(p[i]))
-            i++;
-        if (i > start) {
-            tsched_status st = TS_GROW(c->tok, c->tok_cap, c->ntok + 1);
-            if (st != TSCHED_OK)
-                return st;
-            c->tok[c->ntok++] = (sl_text){p + start, i - start, line};
-        }
-    }
-    return TSCHED_OK;
-}
-
-/* Physical lines -> logical lines: '#' starts a comment, a trailing backslash joins the
- * next line, blank lines are skipped. Tokens keep their own line for messages. */
+/* Physical lines -> logical lines, in the order of Slurm's _get_next_line(): a '#' that
+ * follows an even number of backslashes starts a comment; then a line whose last non-blank
+ * bytes are an odd number of backslashes continues on the next one, which is appended
+ * without anything in between (so a break may fall inside a value); then every backslash
+ * escapes the byte after it ("\#" is '#', "\\" is '\'). Values keep pointing into the
+ * cooked text, which lives as long as the import. */
 static tsched_status parse_text(sl_ctx *c, const char *text, size_t len)
 {
     tsched_status st;
     size_t pos = 0, line = 0;
     if (len >= 3 && memcmp(text, "\xEF\xBB\xBF", 3) == 0)
         pos = 3; /* a UTF-8 byte order mark written by some editors */
+    if (!(c->cooked = ts_malloc(len + 1, 1)))
+        return TSCHED_E_NOMEM;
     while (pos < len) {
         line++;
         const char *nl = memchr(text + pos, '\n', len - pos);
         size_t eol = nl ? (size_t)(nl - text) : len;
         if (memchr(text + pos, '\0', eol - pos))
             return ts_error(TSCHED_E_PARSE, "line %zu: NUL byte in the text", line);
-        const char *hash = memchr(text + pos, '#', eol - pos);
-        size_t end = hash ? (size_t)(hash - text) : eol;
-        while (end > pos && is_blank(text[end - 1]))
-            end--;
-        int cont = end > pos && text[end - 1] == '\\';
-        if ((st = add_tokens(c, text + pos, end - pos - (size_t)cont, line)) != TSCHED_OK)
+        size_t end = eol, bs = 0;
+        for (size_t i = pos; i < eol; i++) {
+            if (text[i] == '#' && bs % 2 == 0) {
+                end = i;
+                break;
+            }
+            bs = text[i] == '\\' ? bs + 1 : 0;
+        }
+        size_t e = end, run = 0;
+        while (e > pos && is_space(text[e - 1]))
+            e--;
+        while (run < e - pos && text[e - 1 - run] == '\\')
+            run++;
+        int cont = run % 2 == 1;
+        if (cont)
+            end = e - 1; /* the last backslash and the blanks after it go */
+        if ((st = TS_GROW(c->seg, c->seg_cap, c->nseg + 1)) != TSCHED_OK)
             return st;
+        c->seg[c->nseg++] = (sl_seg){c->ncooked, line};
+        for (size_t i = pos; i < end; i++) {
+            if (text[i] == '\\' && ++i == end)
+                break; /* cannot happen: an odd run at the end is a continuation */
+            c->cooked[c->ncooked++] = text[i];
+        }
         if (!cont && (st = finish_line(c)) != TSCHED_OK)
             return st;
         pos = eol + 1;
     }
-    if ((st = finish_line(c)) != TSCHED_OK) /* a continuation on the last line */
+    if (c->nseg > 0 && (st = finish_line(c)) != TSCHED_OK) /* a continuation on the last line */
         return st;
     if (c->nsw == 0)
         return ts_error(TSCHED_E_PARSE, "no switch is defined (no SwitchName= line)");
@@ -303,6 +452,7 @@ static tsched_status parse_text(sl_ctx *c, const char *text, size_t len)
 static tsched_status resolve_children(sl_ctx *c)
 {
     tsched_status st = TSCHED_OK;
+    sl_q q;
     uint32_t *mark = ts_malloc(c->nsw, sizeof *mark); /* the last parent that listed a switch */
     if (!mark)
         return TSCHED_E_NOMEM;
@@ -322,13 +472,13 @@ static tsched_status resolve_children(sl_ctx *c)
             const char *name = ts_hostlist_name(&c->hl, i);
             uint32_t id = ts_strtab_find(&c->names, name);
             if (id == NONE32) {
-                st = ts_error(TSCHED_E_NOT_FOUND, "line %zu: Switches=: no switch named " QS, w->children.line,
-                              QZ(name));
+                st = ts_error(TSCHED_E_NOT_FOUND, "line %zu: Switches=: no switch named %s", w->children.line,
+                              qz(&q, name));
                 break;
             }
             if (mark[id] == (uint32_t)s) {
-                st = ts_error(TSCHED_E_DUPLICATE, "line %zu: Switches=: switch " QS " is listed twice",
-                              w->children.line, QZ(name));
+                st = ts_error(TSCHED_E_DUPLICATE, "line %zu: Switches=: switch %s is listed twice",
+                              w->children.line, qz(&q, name));
                 break;
             }
             mark[id] = (uint32_t)s;
@@ -387,6 +537,7 @@ static tsched_status cycle_error(const sl_ctx *c, const sl_frame *stack, size_t 
 /* All children are done: the switch sits one tier above them. */
 static tsched_status finish_tier(sl_ctx *c, uint32_t s)
 {
+    sl_q q1, q2, q3;
     sl_switch *w = &c->sw[s];
     if (w->nchild == 0) {
         w->tier = TSCHED_TIER_LEAF;
@@ -398,14 +549,14 @@ static tsched_status finish_tier(sl_ctx *c, uint32_t s)
         if (c->sw[ch[k]].tier == t0)
             continue;
         const char *a = ts_strtab_str(&c->names, ch[0]), *b = ts_strtab_str(&c->names, ch[k]);
-        return ts_error(TSCHED_E_RANGE, "line %zu: Switches=: the children of switch " QS " are on different levels: "
-                        QS " is tier %d but " QS " is tier %d", w->children.line, QZ(ts_strtab_str(&c->names, s)),
-                        QZ(a), t0, QZ(b), c->sw[ch[k]].tier);
+        return ts_error(TSCHED_E_RANGE, "line %zu: Switches=: the children of switch %s are on different levels: "
+                        "%s is tier %d but %s is tier %d", w->children.line, qz(&q1, ts_strtab_str(&c->names, s)),
+                        qz(&q2, a), t0, qz(&q3, b), c->sw[ch[k]].tier);
     }
     if (t0 + 1 >= TSCHED_TIERS)
-        return ts_error(TSCHED_E_RANGE, "line %zu: switch " QS " would be tier %d, the top of a tree of %d or more "
+        return ts_error(TSCHED_E_RANGE, "line %zu: switch %s would be tier %d, the top of a tree of %d or more "
                         "levels; the model has at most three tiers (leaf, spine, core)", w->line,
-                        QZ(ts_strtab_str(&c->names, s)), t0 + 1, t0 + 2);
+                        qz(&q1, ts_strtab_str(&c->names, s)), t0 + 1, t0 + 2);
     w->tier = t0 + 1;
     return TSCHED_OK;
 }
@@ -522,25 +673,28 @@ static tsched_status add_switches(sl_ctx *c)
 static tsched_status add_node(sl_ctx *c, uint32_t leaf, const char *name, double speed)
 {
     tsched_status st;
+    sl_q q1, q2, q3;
     const sl_switch *w = &c->sw[leaf];
     const char *leaf_name = ts_strtab_str(&c->names, leaf);
+    if ((st = check_name(w->nodes.line, "Nodes=", name, strlen(name))) != TSCHED_OK)
+        return st;
     uint32_t sw = ts_strtab_find(&c->names, name);
     if (sw != NONE32)
         return ts_error(TSCHED_E_DUPLICATE,
-                        "line %zu: Nodes=: node " QS " has the name of the switch defined on line %zu", w->nodes.line,
-                        QZ(name), c->sw[sw].line);
+                        "line %zu: Nodes=: node %s has the name of the switch defined on line %zu", w->nodes.line,
+                        qz(&q1, name), c->sw[sw].line);
     uint32_t id;
     int added;
     if ((st = ts_strtab_intern(&c->nodes, name, &id, &added)) != TSCHED_OK)
         return st;
     if (!added && c->owner[id] == leaf)
-        return ts_error(TSCHED_E_DUPLICATE, "line %zu: Nodes=: node " QS " is listed twice under switch " QS,
-                        w->nodes.line, QZ(name), QZ(leaf_name));
+        return ts_error(TSCHED_E_DUPLICATE, "line %zu: Nodes=: node %s is listed twice under switch %s",
+                        w->nodes.line, qz(&q1, name), qz(&q2, leaf_name));
     if (!added) {
         const sl_switch *first = &c->sw[c->owner[id]];
-        return ts_error(TSCHED_E_DUPLICATE, "line %zu: Nodes=: node " QS " is listed under switch " QS " (line %zu) "
-                        "and under switch " QS, w->nodes.line, QZ(name),
-                        QZ(ts_strtab_str(&c->names, c->owner[id])), first->nodes.line, QZ(leaf_name));
+        return ts_error(TSCHED_E_DUPLICATE, "line %zu: Nodes=: node %s is listed under switch %s (line %zu) "
+                        "and under switch %s", w->nodes.line, qz(&q1, name),
+                        qz(&q2, ts_strtab_str(&c->names, c->owner[id])), first->nodes.line, qz(&q3, leaf_name));
     }
     if ((st = TS_GROW(c->owner, c->owner_cap, (size_t)id + 1)) != TSCHED_OK)
         return st;
@@ -655,8 +809,19 @@ static tsched_status import(sl_ctx *c, const char *text, size_t len)
     return tsched_topology_build(c->topo);
 }
 
-tsched_status tsched_topology_import_slurm_string(tsched_topology **out, const char *text, size_t len,
-                                                  const tsched_slurm_options *opts)
+/* Whatever produced the message (this file, the hostlist, the builder, the file reader), it
+ * leaves as one line: control characters of the input are escaped, never embedded. */
+static tsched_status one_line(tsched_status st)
+{
+    char msg[1024], esc[1024];
+    snprintf(msg, sizeof msg, "%s", tsched_last_error());
+    if (ts_text_one_line(esc, sizeof esc, msg))
+        ts_error(st, "%s", esc);
+    return st;
+}
+
+static tsched_status import_string(tsched_topology **out, const char *text, size_t len,
+                                   const tsched_slurm_options *opts)
 {
     if (!out)
         return ts_error(TSCHED_E_INVALID, "tsched_topology_import_slurm_string: out is NULL");
@@ -692,6 +857,13 @@ tsched_status tsched_topology_import_slurm_string(tsched_topology **out, const c
     return st;
 }
 
+tsched_status tsched_topology_import_slurm_string(tsched_topology **out, const char *text, size_t len,
+                                                  const tsched_slurm_options *opts)
+{
+    tsched_status st = import_string(out, text, len, opts);
+    return st == TSCHED_OK ? st : one_line(st);
+}
+
 tsched_status tsched_topology_import_slurm_file(tsched_topology **out, const char *path,
                                                 const tsched_slurm_options *opts)
 {
@@ -704,8 +876,8 @@ tsched_status tsched_topology_import_slurm_file(tsched_topology **out, const cha
     size_t len;
     tsched_status st = ts_read_file(&text, &len, path); /* its message already names the path */
     if (st != TSCHED_OK)
-        return st;
-    st = tsched_topology_import_slurm_string(out, text, len, opts);
+        return one_line(st);
+    st = import_string(out, text, len, opts);
     free(text);
-    return st == TSCHED_OK ? st : ts_error_prefix(st, path);
+    return st == TSCHED_OK ? st : one_line(ts_error_prefix(st, path));
 }
