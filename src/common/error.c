@@ -2,6 +2,8 @@
  * at once, and a message must never be overwritten by another thread's failure. */
 #include "error.h"
 
+#include "text.h"
+
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -12,12 +14,13 @@ static _Thread_local char ts_errmsg[TS_ERRMSG_MAX];
 static _Thread_local tsched_status ts_errstatus;
 
 /* Messages are one line whatever the input held: a name with a newline must not add a
- * line to a host's log or forge a second error. Control bytes become '?'. */
+ * line to a host's log or forge a second error. Control characters and invalid UTF-8 are
+ * escaped (\n, \xNN), so the message still shows what the input held. */
 static void one_line(char *s)
 {
-    for (; *s; s++)
-        if ((unsigned char)*s < 0x20 || *s == 0x7f)
-            *s = '?';
+    char esc[TS_ERRMSG_MAX];
+    if (ts_text_one_line(esc, sizeof esc, s))
+        memcpy(s, esc, strlen(esc) + 1);
 }
 
 tsched_status ts_error(tsched_status status, const char *fmt, ...)

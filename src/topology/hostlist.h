@@ -25,6 +25,7 @@
 #include <stdint.h>
 
 #include "../common/error.h"
+#include "../common/text.h"
 
 /* Longest number inside brackets: every value and every count then fits in a uint64_t. */
 #define TS_HOSTLIST_MAX_DIGITS 18
@@ -59,25 +60,6 @@ tsched_status ts_hostlist_measure(size_t *names, size_t *bytes, const char *expr
 tsched_status ts_hostlist_expand(ts_hostlist *h, const char *expr, size_t len, size_t max_names);
 
 /* ---- text in messages --------------------------------------------------------------- */
-
-/* Length of the character at s (1 to 4 bytes, at most len) if it is valid UTF-8 and not a
- * control character (C0, DEL, C1, U+2028, U+2029); 0 otherwise. Names and quoted input
- * must pass this so that a message never breaks its line. */
-size_t ts_text_char(const char *s, size_t len);
-
-/* Bytes a quoted text may take: ts_text_quote() of at most `max_in` input bytes. */
-#define TS_TEXT_QUOTE_CAP(max_in) (4 * (size_t)(max_in) + 8)
-
-/* Write at most the first `max_in` bytes of s[0..len) into dst as one line between double
- * quotes: '"' and '\' are escaped with a backslash, \n \r \t stand for themselves, any
- * other control character or invalid UTF-8 byte becomes \xNN; a text cut short ends in
- * "...". cap must be at least TS_TEXT_QUOTE_CAP(max_in). Returns dst. */
-const char *ts_text_quote(char *dst, size_t cap, const char *s, size_t len, size_t max_in);
-
-/* Copy the NUL-terminated s into dst (capacity cap > 0) with control characters and invalid
- * UTF-8 escaped as in ts_text_quote() (quotes and backslashes are kept as they are), cut at
- * a character boundary if it does not fit. Returns nonzero if anything was escaped. */
-int ts_text_one_line(char *dst, size_t cap, const char *s);
 
 static inline size_t ts_hostlist_count(const ts_hostlist *h) { return h->count; }
 /* Name i (i < count), valid until the next expand, clear or free. */

@@ -809,17 +809,6 @@ static tsched_status import(sl_ctx *c, const char *text, size_t len)
     return tsched_topology_build(c->topo);
 }
 
-/* Whatever produced the message (this file, the hostlist, the builder, the file reader), it
- * leaves as one line: control characters of the input are escaped, never embedded. */
-static tsched_status one_line(tsched_status st)
-{
-    char msg[1024], esc[1024];
-    snprintf(msg, sizeof msg, "%s", tsched_last_error());
-    if (ts_text_one_line(esc, sizeof esc, msg))
-        ts_error(st, "%s", esc);
-    return st;
-}
-
 static tsched_status import_string(tsched_topology **out, const char *text, size_t len,
                                    const tsched_slurm_options *opts)
 {
@@ -860,8 +849,7 @@ static tsched_status import_string(tsched_topology **out, const char *text, size
 tsched_status tsched_topology_import_slurm_string(tsched_topology **out, const char *text, size_t len,
                                                   const tsched_slurm_options *opts)
 {
-    tsched_status st = import_string(out, text, len, opts);
-    return st == TSCHED_OK ? st : one_line(st);
+    return import_string(out, text, len, opts);
 }
 
 tsched_status tsched_topology_import_slurm_file(tsched_topology **out, const char *path,
@@ -876,8 +864,8 @@ tsched_status tsched_topology_import_slurm_file(tsched_topology **out, const cha
     size_t len;
     tsched_status st = ts_read_file(&text, &len, path); /* its message already names the path */
     if (st != TSCHED_OK)
-        return one_line(st);
+        return st;
     st = import_string(out, text, len, opts);
     free(text);
-    return st == TSCHED_OK ? st : one_line(ts_error_prefix(st, path));
+    return st == TSCHED_OK ? st : ts_error_prefix(st, path);
 }
