@@ -3,12 +3,17 @@
 #include <fcntl.h>
 #include <pthread.h>
 #include <stdio.h>
+#include <stddef.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "common/alloc.h"
 #include "common/glpk_guard.h"
 #include "common/json.h"
+#include "common/limits.h"
+#include "common/names.h"
+#include "common/structsize.h"
 #include "common/rng.h"
 #include "common/strtab.h"
 #include "test_util.h"
@@ -35,15 +40,21 @@ START_TEST(status_numbers_are_fixed)
     ck_assert_int_eq(TSCHED_E_SOLVER, 16);
     ck_assert_int_eq(TSCHED_E_TIMEOUT, 17);
     ck_assert_int_eq(TSCHED_E_INTERNAL, 18);
+    ck_assert_int_eq(TSCHED_E_MISMATCH, 19);
     /* every code has its own name */
-    for (int a = 0; a <= 18; a++) {
+    for (int a = 0; a <= 19; a++) {
         const char *sa = tsched_status_str((tsched_status)a);
         ck_assert_str_ne(sa, "TSCHED_E_UNKNOWN");
         for (int b = 0; b < a; b++)
             ck_assert_str_ne(sa, tsched_status_str((tsched_status)b));
     }
     ck_assert_str_eq(tsched_status_str((tsched_status)99), "TSCHED_E_UNKNOWN");
-    ck_assert_str_eq(tsched_version(), "0.1.0");
+    /* one version number: the headers' macros, the runtime string and number agree */
+    ck_assert_str_eq(tsched_version(), TSCHED_VERSION_STRING);
+    ck_assert_uint_eq(tsched_version_number(), TSCHED_VERSION_NUMBER);
+    char v[32];
+    snprintf(v, sizeof v, "%d.%d.%d", TSCHED_VERSION_MAJOR, TSCHED_VERSION_MINOR, TSCHED_VERSION_PATCH);
+    ck_assert_str_eq(tsched_version(), v);
 }
 END_TEST
 
@@ -402,6 +413,268 @@ START_TEST(glpk_host_objects_and_hooks_survive)
 }
 END_TEST
 
+/* ---- names, one-line messages, limits, the size rule, bounded reading (DESIGN 3) ---- */
+
+START_TEST(names_are_checked)
+{
+    static const char *const good[] = {"node0", "gpu-a100_80gb", "leaf.3", "n\xc3\xa9ud", "\xe8\x8a\x82\xe7\x82\xb9",
+                                       "\xf0\x9f\x96\xa5"};
+    for (size_t i = 0; i < sizeof good / sizeof good[0]; i++)
+        ck_assert_msg(ts_name_check(good[i], "f") == TSCHED_OK, "%s: %s", good[i], tsched_last_error());
+    static const char *const bad[] = {"",         "a~b",        "a#1",        "tab\there", "new\nline",
+                                      "del\x7f",  "\xff",       "\xc3",       "\xc0\x80" /* overlong */,
+                                      "\xed\xa0\x80" /* surrogate */, "\xc2\x85" /* C1 NEL */,
+                                      "\xe2\x80\xa8" /* U+2028 */};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        ck_assert_msg(ts_name_check(bad[i], "nodes[3].name") == TSCHED_E_RANGE, "bad name %zu accepted", i);
+        ck_assert_errmsg_has("nodes[3].name");
+        ck_assert_ptr_null(strchr(tsched_last_error(), '\n'));
+    }
+    ck_assert_status(ts_name_check(NULL, "f"), TSCHED_E_INVALID);
+    /* the length limit is a limit: 255 bytes by default, settable */
+    char longname[300];
+    memset(longname, 'x', sizeof longname - 1);
+    longname[299] = '\0';
+    ck_assert_status(ts_name_check(longname, "f"), TSCHED_E_RANGE);
+    ck_assert_errmsg_has("name_bytes");
+    longname[255] = '\0';
+    ck_assert_ok(ts_name_check(longname, "f"));
+    tsched_limits l = {.size = sizeof l};
+    ck_assert_ok(tsched_limits_get(&l));
+    l.name_bytes = 8;
+    ck_assert_ok(tsched_limits_set(&l));
+    ck_assert_status(ts_name_check("123456789", "f"), TSCHED_E_RANGE);
+    tsched_limits_reset();
+    ck_assert_ok(ts_name_check("123456789", "f"));
+}
+END_TEST
+
+START_TEST(messages_are_one_line)
+{
+    ts_error(TSCHED_E_RANGE, "name \"%s\" in %s", "a\nFAKE: injected\r\x1b[2J", "x\xff");
+    const char *m = tsched_last_error();
+    for (const char *c = m; *c; c++)
+        ck_assert_msg((unsigned char)*c >= 0x20 && *c != 0x7f, "control byte 0x%02x in \"%s\"", *c, m);
+    ck_assert_errmsg_has("a\\nFAKE: injected\\r\\x1b[2J");
+    ck_assert_errmsg_has("x\\xff");
+    ts_error(TSCHED_E_IO, "inner\nline");
+    ts_error_prefix(TSCHED_E_IO, "file\twith\ttabs");
+    ck_assert_ptr_null(strchr(tsched_last_error(), '\n'));
+    ck_assert_ptr_null(strchr(tsched_last_error(), '\t'));
+}
+END_TEST
+
+static void *limits_in_thread(void *arg)
+{
+    (void)arg;
+    tsched_limits l = {.size = sizeof l};
+    tsched_limits_get(&l);
+    return (void *)(intptr_t)(l.nodes == (1u << 20)); /* another thread sees the defaults */
+}
+
+START_TEST(limits_get_set_per_thread)
+{
+    tsched_limits_reset();
+    tsched_limits l = {.size = sizeof l};
+    ck_assert_ok(tsched_limits_get(&l));
+    ck_assert_uint_eq(l.input_bytes, 256ull << 20);
+    ck_assert_uint_eq(l.nodes, 1u << 20);
+    ck_assert_uint_eq(l.name_bytes, 255);
+    ck_assert_uint_eq(l.kcut_levels, 64);
+    l.nodes = 1000;
+    ck_assert_ok(tsched_limits_set(&l));
+    pthread_t th;
+    void *ret;
+    ck_assert_int_eq(pthread_create(&th, NULL, limits_in_thread, NULL), 0);
+    pthread_join(th, &ret);
+    ck_assert_int_eq((int)(intptr_t)ret, 1);
+    ck_assert_uint_eq(ts_limits()->nodes, 1000);
+    /* 0 restores the default; above the ceiling is an error that changes nothing */
+    l.nodes = 0;
+    l.switches = UINT32_MAX;
+    ck_assert_status(tsched_limits_set(&l), TSCHED_E_RANGE);
+    ck_assert_errmsg_has("tsched_limits.switches");
+    ck_assert_uint_eq(ts_limits()->nodes, 1000);
+    l.switches = 0;
+    ck_assert_ok(tsched_limits_set(&l));
+    ck_assert_uint_eq(ts_limits()->nodes, 1u << 20);
+    /* an older caller that knows only input_bytes and nodes: the rest keep their values */
+    tsched_limits old = {.size = offsetof(tsched_limits, switches), .input_bytes = 4096, .nodes = 7};
+    ck_assert_ok(tsched_limits_set(&old));
+    ck_assert_uint_eq(ts_limits()->nodes, 7);
+    ck_assert_uint_eq(ts_limits()->input_bytes, 4096);
+    ck_assert_uint_eq(ts_limits()->name_bytes, 255);
+    tsched_limits small = {.size = offsetof(tsched_limits, nodes), .nodes = 12345};
+    ck_assert_ok(tsched_limits_get(&small));
+    ck_assert_uint_eq(small.input_bytes, 4096);
+    ck_assert_uint_eq(small.nodes, 12345); /* beyond its size: not written */
+    tsched_limits odd = {.size = offsetof(tsched_limits, nodes) + 2};
+    ck_assert_status(tsched_limits_get(&odd), TSCHED_E_INVALID);
+    ck_assert_errmsg_has("tsched_limits.size");
+    odd.size = sizeof odd + 8;
+    ck_assert_status(tsched_limits_set(&odd), TSCHED_E_INVALID);
+    ck_assert_status(tsched_limits_get(NULL), TSCHED_E_INVALID);
+    ck_assert_status(tsched_limits_set(NULL), TSCHED_E_INVALID);
+    tsched_limits_reset();
+    ck_assert_uint_eq(ts_limits()->nodes, 1u << 20);
+}
+END_TEST
+
+typedef struct three {
+    size_t size;
+    uint8_t a;    /* 8..9, padding to 12 */
+    uint32_t b;   /* 12..16 */
+    double c;     /* 16..24 */
+} three;
+
+START_TEST(struct_size_rule)
+{
+    static const ts_span f[] = {TS_SPAN(three, size), TS_SPAN(three, a), TS_SPAN(three, b), TS_SPAN(three, c)};
+    /* every real older layout: after size, after a (9) or padded to b (12), after b, full */
+    static const size_t ok[] = {8, 9, 12, 16, 24};
+    for (size_t i = 0; i < sizeof ok / sizeof ok[0]; i++)
+        ck_assert_msg(ts_struct_size(ok[i], f, 4, sizeof(three), "three") == TSCHED_OK, "size %zu", ok[i]);
+    static const size_t bad[] = {0, 7, 10, 11, 13, 20, 23, 25, 32};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        ck_assert_msg(ts_struct_size(bad[i], f, 4, sizeof(three), "three") == TSCHED_E_INVALID, "size %zu", bad[i]);
+        ck_assert_errmsg_has("three.size");
+    }
+    /* in: covered fields from the caller, the rest keep the defaults */
+    three def = {sizeof def, 1, 2, 3.0}, user = {12, 9, 99, 99.0}, got = def;
+    ck_assert_ok(ts_struct_in(&got, &user, f, 4, sizeof got, "three"));
+    ck_assert_uint_eq(got.a, 9);
+    ck_assert_uint_eq(got.b, 2);
+    ck_assert_double_eq(got.c, 3.0);
+    /* out: only what the caller's size covers is written */
+    three dst = {16, 0, 0, -1.0};
+    ck_assert_ok(ts_struct_out(&dst, &def, f, 4, sizeof dst, "three"));
+    ck_assert_uint_eq(dst.size, 16);
+    ck_assert_uint_eq(dst.b, 2);
+    ck_assert_double_eq(dst.c, -1.0);
+}
+END_TEST
+
+/* Old callers of the public structs: sizes that end one and several fields early get the
+ * defaults for the rest; the output structs are written only as far as their size. */
+START_TEST(old_callers_keep_working)
+{
+    tsched_gen_params g;
+    tsched_topology_params_init(&g, TSCHED_GEN_LEAF_SPINE);
+    g.leaves = 2;
+    g.spines = 2;
+    g.nodes_per_leaf = 2;
+    tsched_topology *t;
+    ck_assert_ok(tsched_topology_generate(&t, &g));
+    tsched_job *j;
+    ck_assert_ok(tsched_job_new(&j, "j", 16, 4, 2)); /* 2 x 2 matrix on 8-GPU nodes */
+    tsched_place_options o;
+    tsched_place_options_init(&o);
+    o.algo = TSCHED_PLACE_BEST_FIT;
+    o.size = offsetof(tsched_place_options, seed); /* knows up to `domain` */
+    tsched_placement *p;
+    ck_assert_ok(tsched_place(&p, t, j, &o));
+    ck_assert_int_eq(tsched_placement_algo(p), TSCHED_PLACE_BEST_FIT);
+    tsched_placement_free(p);
+    o.size = offsetof(tsched_place_options, alpha); /* knows only `algo`: it is honoured */
+    ck_assert_ok(tsched_place(&p, t, j, &o));
+    ck_assert_int_eq(tsched_placement_algo(p), TSCHED_PLACE_BEST_FIT);
+    tsched_placement_free(p);
+    o.size = sizeof(size_t); /* knows nothing: the default algorithm, mip */
+    ck_assert_ok(tsched_place(&p, t, j, &o));
+    ck_assert_int_eq(tsched_placement_algo(p), TSCHED_PLACE_MIP);
+    tsched_placement_free(p);
+    o.size = offsetof(tsched_place_options, algo) + 1;
+    ck_assert_status(tsched_place(&p, t, j, &o), TSCHED_E_INVALID);
+    ck_assert_errmsg_has("tsched_place_options.size");
+
+    /* model in, model out, volumes out */
+    tsched_model m;
+    tsched_model_init(&m);
+    m.hidden = 1024;
+    m.layers = 4;
+    m.global_batch = 64;
+    m.size = offsetof(tsched_model, vocab); /* knows hidden and layers */
+    ck_assert_ok(tsched_job_set_model(j, &m));
+    tsched_model back;
+    memset(&back, 0x5a, sizeof back);
+    back.size = offsetof(tsched_model, seq);
+    ck_assert_ok(tsched_job_model(&back, j));
+    ck_assert_uint_eq(back.hidden, 1024);
+    ck_assert_uint_eq(back.layers, 4);
+    ck_assert_uint_eq(back.vocab, 32000); /* the default, not the caller's 64 gb */
+    ck_assert_uint_eq(back.seq, 0x5a5a5a5a); /* beyond its size: untouched */
+    tsched_volumes v;
+    memset(&v, 0x5a, sizeof v);
+    v.size = offsetof(tsched_volumes, pp);
+    ck_assert_ok(tsched_job_volumes(&v, j));
+    ck_assert(v.weights > 0 && v.dp > 0);
+    uint64_t pp_bits;
+    memcpy(&pp_bits, &v.pp, sizeof pp_bits);
+    ck_assert_uint_eq(pp_bits, 0x5a5a5a5a5a5a5a5aull);
+    v.size = 3;
+    ck_assert_status(tsched_job_volumes(&v, j), TSCHED_E_INVALID);
+
+    /* paths: the first element's size is the stride of the array */
+    struct {
+        size_t size;
+        uint32_t nswitches;
+        uint32_t switches[15];
+    } small[4]; /* a caller that knows no links */
+    small[0].size = sizeof small[0];
+    size_t n;
+    ck_assert_ok(tsched_topology_leaf_paths((tsched_path *)small, 4, &n, t, 0, 1));
+    ck_assert_uint_eq(n, 2);
+    for (size_t i = 0; i < n; i++) {
+        ck_assert_uint_eq(small[i].size, sizeof small[0]);
+        ck_assert_uint_eq(small[i].nswitches, 3);
+        ck_assert_uint_eq(small[i].switches[0], 0);
+        ck_assert_uint_eq(small[i].switches[2], 1);
+    }
+    tsched_job_free(j);
+    tsched_topology_free(t);
+}
+END_TEST
+
+START_TEST(reading_is_bounded)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    /* /dev/zero ends at its first byte, not when memory runs out */
+    ck_assert_status(ts_read_file(&buf, &len, "/dev/zero"), TSCHED_E_PARSE);
+    ck_assert_errmsg_has("NUL byte");
+    ck_assert_ptr_null(buf);
+    /* a document above input_bytes: TOO_LARGE naming the limit, file or string */
+    char path[] = "/tmp/tsched-read-XXXXXX";
+    int fd = mkstemp(path);
+    ck_assert_int_ge(fd, 0);
+    char block[4096];
+    memset(block, ' ', sizeof block);
+    for (int i = 0; i < 4; i++)
+        ck_assert_int_eq(write(fd, block, sizeof block), (ssize_t)sizeof block);
+    close(fd);
+    tsched_limits l = {.size = sizeof l};
+    tsched_limits_get(&l);
+    l.input_bytes = 10000;
+    ck_assert_ok(tsched_limits_set(&l));
+    ck_assert_status(ts_read_file(&buf, &len, path), TSCHED_E_TOO_LARGE);
+    ck_assert_errmsg_has("input_bytes");
+    char *doc = malloc(10001);
+    ck_assert_ptr_nonnull(doc);
+    memset(doc, ' ', 10001);
+    tsched_topology *t;
+    ck_assert_status(tsched_topology_load_string(&t, doc, 10001), TSCHED_E_TOO_LARGE);
+    ck_assert_errmsg_has("input_bytes");
+    free(doc);
+    l.input_bytes = 16384;
+    ck_assert_ok(tsched_limits_set(&l));
+    ck_assert_ok(ts_read_file(&buf, &len, path));
+    ck_assert_uint_eq(len, 16384);
+    free(buf);
+    tsched_limits_reset();
+    unlink(path);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("common");
@@ -415,6 +688,12 @@ int main(void)
     tcase_add_test(tc, glpk_guard_turns_errors_into_status);
     tcase_add_test(tc, glpk_run_returns_body_errors);
     tcase_add_test(tc, glpk_host_objects_and_hooks_survive);
+    tcase_add_test(tc, names_are_checked);
+    tcase_add_test(tc, messages_are_one_line);
+    tcase_add_test(tc, limits_get_set_per_thread);
+    tcase_add_test(tc, struct_size_rule);
+    tcase_add_test(tc, old_callers_keep_working);
+    tcase_add_test(tc, reading_is_bounded);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);

@@ -1,10 +1,11 @@
 /* topo-sched: command-line front end of libtopo-sched (DESIGN 6). */
+#include <stddef.h>
 #include <string.h>
 
 #include "cli.h"
 
 static const char usage[] =
-    "usage: topo-sched COMMAND [ARGS]\n"
+    "usage: topo-sched [--limit NAME=N]... COMMAND [ARGS]\n"
     "\n"
     "  demo                                   the embedded showcase: no files needed\n"
     "  topology show -t TOPO [-o FILE]        summary: counts per tier, GPUs, free, down\n"
@@ -23,12 +24,59 @@ static const char usage[] =
     "  kcut -d DAG --levels K [--algo crux|sincronia|varys|exhaustive] [--orders M] [--seed N]\n"
     "        [-o FILE]                        compress a tsched.dag.v1 to K levels\n"
     "  --version                              print the library version\n"
+    "  --limit NAME=N                         before the command: raise or lower a resource limit\n"
+    "        (input_bytes, nodes, switches, nics_per_node, gpus_per_node, trunks, name_bytes, flows,\n"
+    "        kcut_orders, kcut_levels, dag_nodes; doc/ROBUSTNESS.md lists defaults and ceilings)\n"
     "\n"
     "Files may be '-' for standard input. Exit status: 0 success, 1 no feasible answer,\n"
     "2 bad usage or bad input, 3 internal or solver failure.\n";
 
+/* --limit NAME=N: one tsched_limits field by name. */
+static int set_limit(const char *arg)
+{
+    static const struct {
+        const char *name;
+        size_t off;
+        int wide;
+    } fields[] = {
+#define F(f, w) {#f, offsetof(tsched_limits, f), w}
+        F(input_bytes, 1), F(nodes, 0),  F(switches, 0),    F(nics_per_node, 0), F(gpus_per_node, 0), F(trunks, 0),
+        F(name_bytes, 0),  F(flows, 0),  F(kcut_orders, 0), F(kcut_levels, 0),   F(dag_nodes, 0),
+#undef F
+    };
+    const char *eq = arg ? strchr(arg, '=') : NULL;
+    if (!eq)
+        return cli_usage_error("--limit: expected NAME=N, got '%s'", arg ? arg : "");
+    tsched_limits l = {.size = sizeof l};
+    tsched_limits_get(&l);
+    for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++) {
+        if (strlen(fields[i].name) != (size_t)(eq - arg) || strncmp(arg, fields[i].name, (size_t)(eq - arg)) != 0)
+            continue;
+        uint64_t v;
+        if (cli_parse_u64(eq + 1, &v) != 0 || (!fields[i].wide && v > UINT32_MAX))
+            return cli_usage_error("--limit %.*s: '%s' is not a whole number in range", (int)(eq - arg), arg, eq + 1);
+        char *field = (char *)&l + fields[i].off;
+        if (fields[i].wide)
+            memcpy(field, &v, sizeof v);
+        else {
+            uint32_t v32 = (uint32_t)v;
+            memcpy(field, &v32, sizeof v32);
+        }
+        tsched_status st = tsched_limits_set(&l);
+        return st == TSCHED_OK ? CLI_OK : cli_fail(st);
+    }
+    return cli_usage_error("--limit: unknown limit '%.*s'", (int)(eq - arg), arg);
+}
+
 int main(int argc, char **argv)
 {
+    while (argc >= 3 && strcmp(argv[1], "--limit") == 0) {
+        int rc = set_limit(argv[2]);
+        if (rc != CLI_OK)
+            return rc;
+        argc -= 2;
+        argv += 2;
+    }
     if (argc < 2)
         return cli_usage_error("missing command");
     const char *cmd = argv[1];

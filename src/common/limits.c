@@ -60,7 +60,7 @@ const tsched_limits *ts_limits(void)
 
 tsched_status ts_limit_error(const char *what, unsigned long long value, const char *field, unsigned long long limit)
 {
-    return ts_error(TSCHED_E_TOO_LARGE, "%s: %llu exceeds the limit %s = %llu (raise it with tsched_limits_set)", what,
+    return ts_error(TSCHED_E_TOO_LARGE, "%s: %llu exceeds the limit %s = %llu (raise it with tsched_limits_set or topo-sched --limit)", what,
                     value, field, limit);
 }
 

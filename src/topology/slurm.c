@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "../common/alloc.h"
+#include "../common/limits.h"
 #include "../common/structsize.h"
 #include "../common/json.h"
 #include "hostlist.h"
@@ -464,7 +465,7 @@ static tsched_status resolve_children(sl_ctx *c)
         if (!w->children.p)
             continue;
         ts_hostlist_clear(&c->hl);
-        if ((st = ts_hostlist_expand(&c->hl, w->children.p, w->children.len, TS_MAX_SWITCHES)) != TSCHED_OK) {
+        if ((st = ts_hostlist_expand(&c->hl, w->children.p, w->children.len, ts_limits()->switches)) != TSCHED_OK) {
             st = at_line(st, w->children.line, "Switches=");
             break;
         }
@@ -714,12 +715,14 @@ static tsched_status add_nodes(sl_ctx *c)
         double speed = w->speed > 0 ? w->speed : c->o->nic_gbps;
         size_t before = ts_strtab_count(&c->nodes);
         ts_hostlist_clear(&c->hl);
-        if ((st = ts_hostlist_expand(&c->hl, w->nodes.p, w->nodes.len, TS_MAX_NODES - before)) != TSCHED_OK) {
+        size_t max_nodes = ts_limits()->nodes;
+        if ((st = ts_hostlist_expand(&c->hl, w->nodes.p, w->nodes.len, max_nodes > before ? max_nodes - before : 0)) !=
+            TSCHED_OK) {
             if (st != TSCHED_E_TOO_LARGE)
                 return at_line(st, w->nodes.line, "Nodes=");
-            char what[96];
-            snprintf(what, sizeof what, "Nodes= (%zu nodes before this line; at most %u in all)", before,
-                     TS_MAX_NODES);
+            char what[128];
+            snprintf(what, sizeof what, "Nodes= (%zu nodes before this line; the limit nodes = %zu, see tsched_limits)",
+                     before, max_nodes);
             return at_line(st, w->nodes.line, what);
         }
         for (size_t i = 0; i < ts_hostlist_count(&c->hl); i++)

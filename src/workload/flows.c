@@ -11,6 +11,8 @@
 
 #include "../common/alloc.h"
 #include "../common/json.h"
+#include "../common/limits.h"
+#include "../common/names.h"
 #include "../topology/topology_internal.h"
 #include "flows_internal.h"
 
@@ -81,9 +83,8 @@ static tsched_status grow_column(void **col, uint32_t cap, size_t size)
 tsched_status ts_flows_reserve(tsched_flows *f, uint64_t extra)
 {
     uint64_t need = (uint64_t)f->n + extra;
-    if (need > TS_FLOWS_MAX)
-        return ts_error(TSCHED_E_TOO_LARGE, "flows: %llu flows would exceed the limit of %u",
-                        (unsigned long long)need, (unsigned)TS_FLOWS_MAX);
+    if (need > ts_limits()->flows)
+        return ts_limit_error("flows", (unsigned long long)need, "flows", ts_limits()->flows);
     if (need <= f->cap)
         return TSCHED_OK;
     uint64_t ncap = f->cap ? f->cap : 64;
@@ -116,7 +117,11 @@ tsched_status ts_flows_job_id(uint32_t *id, tsched_flows *f, const char *job)
         *id = f->last_job;
         return TSCHED_OK;
     }
-    tsched_status st = ts_strtab_intern(&f->jobs, job, id, NULL);
+    uint32_t known = ts_strtab_find(&f->jobs, job);
+    tsched_status st;
+    if (known == UINT32_MAX && (st = ts_name_check(job, "job")) != TSCHED_OK)
+        return st;
+    st = ts_strtab_intern(&f->jobs, job, id, NULL);
     if (st == TSCHED_OK)
         f->last_job = *id;
     return st;
