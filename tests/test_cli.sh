@@ -39,6 +39,36 @@ sed 's/[0-9.]* ms/- ms/g' "$tmp/out" > "$tmp/demo1"
 if cmp -s "$tmp/demo1" "$tmp/demo2"; then ok; else bad "demo output differs between runs"; fi
 lines "$tmp/err" 0 "demo prints nothing on stderr"
 
+# Hostile input (hardening): bounded time and memory, exit 2, one line naming the limit.
+# Memory is capped at 256 MiB unless the binary is sanitized (ASan maps far more).
+bounded() { # bounded CODE DESCRIPTION -- command...
+    want=$1 what=$2
+    shift 3
+    if grep -q __asan_init "$ts" 2>/dev/null; then cap=unlimited; else cap=262144; fi
+    (ulimit -v "$cap" 2>/dev/null; exec timeout 5 "$@") > "$tmp/out" 2> "$tmp/err" < /dev/null
+    got=$?
+    if [ "$got" -eq "$want" ]; then ok; else bad "$what: exit $got, expected $want; stderr: $(head -c 300 "$tmp/err")"; fi
+    lines "$tmp/err" 1 "$what: one error line"
+}
+printf 'SwitchName=s Nodes=n[0-4194303]\n' > "$tmp/huge.conf"
+bounded 2 "33-byte topology.conf of 4M nodes" -- "$ts" topology import-slurm "$tmp/huge.conf"
+has "$tmp/err" "the limit nodes = 1048576" "hostlist limit named"
+bounded 2 "topology from /dev/zero" -- "$ts" topology show -t /dev/zero
+has "$tmp/err" "NUL byte" "NUL input named"
+head -c 300000 /dev/zero | tr '\0' ' ' > "$tmp/spaces.json"
+bounded 2 "input above --limit input_bytes" -- "$ts" --limit input_bytes=100000 topology show -t "$tmp/spaces.json"
+has "$tmp/err" "input_bytes" "input limit named"
+printf '{"format":"tsched.topology.v1","nodes":[{"name":"bad\\nname","leaf":"l","gpus":8}],"switches":[{"name":"l","tier":0}]}' > "$tmp/nl.json"
+bounded 2 "a node name with a newline" -- "$ts" topology show -t "$tmp/nl.json"
+has "$tmp/err" "nodes[0].name" "newline name: field named"
+printf '{"format":"tsched.topology.v1","nodes":[{"name":"n\\u0007","leaf":"l","gpus":8}],"switches":[{"name":"l","tier":0}]}' > "$tmp/bel.json"
+bounded 2 "a node name with a control character" -- "$ts" topology show -t "$tmp/bel.json"
+printf 'SwitchName=s Nodes=a\377b\n' > "$tmp/latin1.conf"
+bounded 2 "a non-UTF-8 node name" -- "$ts" topology import-slurm "$tmp/latin1.conf"
+has "$tmp/err" "UTF-8" "non-UTF-8 named"
+expect 2 "unknown --limit" -- "$ts" --limit bogus=1 demo
+has "$tmp/err" "bogus" "unknown limit named"
+
 # topology show
 expect 0 "show" -- "$ts" topology show -t "$data/cli/small.json"
 for f in '"format": "tsched.topology-summary.v1"' '"nodes": 9' '"gpus": 68' '"free_gpus": 48' \
