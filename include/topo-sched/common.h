@@ -109,7 +109,7 @@ typedef struct tsched_limits {
     uint64_t input_bytes;   /**< bytes of one input document or file; default 256 MiB */
     uint32_t nodes;         /**< nodes of one fabric, generated, expanded or listed; default 1,048,576 */
     uint32_t switches;      /**< switches of one fabric; default 262,144 */
-    uint32_t nics_per_node; /**< NICs of one node; default 64 */
+    uint32_t nics_per_node; /**< NICs of one node; default 256 */
     uint32_t gpus_per_node; /**< GPUs of one node; default 1,024 */
     uint32_t trunks;        /**< trunks (switch pairs) of one fabric; default 4,194,304 */
     uint32_t name_bytes;    /**< bytes of one name (node, switch, job, pod, GPU type); default 255 */
