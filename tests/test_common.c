@@ -49,6 +49,18 @@ START_TEST(status_numbers_are_fixed)
             ck_assert_str_ne(sa, tsched_status_str((tsched_status)b));
     }
     ck_assert_str_eq(tsched_status_str((tsched_status)99), "TSCHED_E_UNKNOWN");
+    /* one numbering of levels (DESIGN 3): tiers, levels and domains agree */
+    ck_assert_int_eq(TSCHED_TIER_LEAF, 0);
+    ck_assert_int_eq(TSCHED_TIER_SPINE, 1);
+    ck_assert_int_eq(TSCHED_TIER_CORE, 2);
+    ck_assert_int_eq(TSCHED_LEVEL_LEAF, TSCHED_TIER_LEAF);
+    ck_assert_int_eq(TSCHED_LEVEL_POD, TSCHED_TIER_SPINE);
+    ck_assert_int_eq(TSCHED_LEVEL_CLUSTER, TSCHED_TIER_CORE);
+    ck_assert_int_eq(TSCHED_DOMAIN_LEAF, TSCHED_LEVEL_LEAF);
+    ck_assert_int_eq(TSCHED_DOMAIN_POD, TSCHED_LEVEL_POD);
+    ck_assert_int_eq(TSCHED_DOMAIN_NVL, TSCHED_LEVEL_NVL);
+    ck_assert_int_eq(TSCHED_LEVEL_NVL, 3);
+    ck_assert_int_eq(TSCHED_DOMAIN_AUTO, -1);
     /* one version number: the headers' macros, the runtime string and number agree */
     ck_assert_str_eq(tsched_version(), TSCHED_VERSION_STRING);
     ck_assert_uint_eq(tsched_version_number(), TSCHED_VERSION_NUMBER);
