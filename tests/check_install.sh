@@ -19,9 +19,12 @@ for h in common.h topology.h topo-sched.h; do
     [ -f "$dest$prefix/include/topo-sched/$h" ] || { echo "header $h not installed"; exit 1; }
 done
 [ -e "$libdir/libtopo-sched.so.0" ] || { echo "libtopo-sched.so.0 not installed in $libdir"; exit 1; }
-# A sanitizer build of the library needs the program built the same way.
+# A sanitizer build of the library (-Db_sanitize, or -Dfuzz whose runtimes live in the
+# programs) needs the program built the same way.
 san=
-if objdump -p "$libdir/libtopo-sched.so.0" | grep -q 'NEEDED.*libasan'; then san=-fsanitize=address,undefined; fi
+undef=$(nm -D --undefined-only "$libdir/libtopo-sched.so.0" 2>/dev/null || true)
+case $undef in *__asan_*) san="$san -fsanitize=address" ;; esac
+case $undef in *__ubsan_*) san="$san -fsanitize=undefined" ;; esac
 ${CC:-cc} -std=c11 -Wall -Werror $san -o "$dest/example" "$src/examples/free_capacity.c" $flags -Wl,-rpath,"$libdir"
 "$dest/example" > /dev/null
 echo "ok: installed headers, library and topo-sched.pc build and run examples/free_capacity.c"

@@ -3,8 +3,12 @@
 
 Usage:
   convert_lingjun.py TOPO_CSV OUT_JSON           write the fixture
-  convert_lingjun.py --check TOPO_CSV EXPECTED   exit 0 if EXPECTED equals a fresh
-                                                 conversion, 1 (with a diff summary) if not
+  convert_lingjun.py --check TOPO_CSV EXPECTED [--skip-without DIR]
+                                                 exit 0 if EXPECTED equals a fresh
+                                                 conversion, 1 (with a diff summary) if not;
+                                                 77 (skipped) if directory DIR is absent
+                                                 (../shared/data, only beside the project's
+                                                 own checkout)
 
 Input: ../shared/data/alibaba-lingjun-dataset-2023/topo.csv (columns ip,DSW,PSW,ASW:
 hashed host IP, core switch, pod/aggregation switch, ToR). ASW names repeat under
@@ -33,6 +37,7 @@ Standard library only.
 import csv
 import difflib
 import json
+import os
 import re
 import sys
 
@@ -179,6 +184,11 @@ def check(csv_path, expected_path):
 
 def main(argv):
     try:
+        if len(argv) == 6 and argv[1] == "--check" and argv[4] == "--skip-without":
+            if not os.path.isdir(argv[5]):
+                print("skip: %s not found (only in the project's own checkout)" % argv[5])
+                return 77
+            return check(argv[2], argv[3])
         if len(argv) == 4 and argv[1] == "--check":
             return check(argv[2], argv[3])
         if len(argv) == 3 and not argv[1].startswith("-"):

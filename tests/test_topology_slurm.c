@@ -1102,6 +1102,28 @@ START_TEST(file_errors)
 }
 END_TEST
 
+/* Expansions are refused by arithmetic before any name is made (hardening item 3): a
+ * 33-byte file naming 4M nodes, and a long prefix on a wide range, each within a few ms. */
+START_TEST(expansion_bounded_by_limits)
+{
+    import_fails("SwitchName=s Nodes=n[0-4194303]\n", TSCHED_E_TOO_LARGE, "the limit nodes = 1048576", NULL);
+    char text[600];
+    int n = snprintf(text, sizeof text, "SwitchName=s Nodes=%0300d[1-900000]\n", 7);
+    ck_assert_int_gt(n, 300);
+    import_fails(text, TSCHED_E_TOO_LARGE, "name_bytes", NULL);
+    /* raised limits let the same file through */
+    tsched_limits l = {.size = sizeof l};
+    tsched_limits_get(&l);
+    l.nodes = 2000;
+    ck_assert_ok(tsched_limits_set(&l));
+    import_fails("SwitchName=s Nodes=n[0-2000]\n", TSCHED_E_TOO_LARGE, "the limit nodes = 2000", NULL);
+    tsched_topology *t = import_ok("SwitchName=s Nodes=n[1-2000]\n", NULL);
+    ck_assert_uint_eq(tsched_topology_num_nodes(t), 2000);
+    tsched_topology_free(t);
+    tsched_limits_reset();
+}
+END_TEST
+
 TCase *topology_slurm_tcase(void)
 {
     TCase *tc = tcase_create("slurm");
@@ -1135,5 +1157,6 @@ TCase *topology_slurm_tcase(void)
     tcase_add_test(tc, deep_and_long_inputs);
     tcase_add_test(tc, mutated_inputs_fail_cleanly);
     tcase_add_test(tc, file_errors);
+    tcase_add_test(tc, expansion_bounded_by_limits);
     return tc;
 }

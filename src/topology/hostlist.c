@@ -3,6 +3,8 @@
  * from those by arithmetic, so limits are enforced before the names are produced. */
 #include "hostlist.h"
 
+#include "../common/limits.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -259,9 +261,17 @@ static tsched_status parse_checked(hl_parse *p, const char *expr, size_t len, si
         snprintf(what, sizeof what, "expands to more than %zu names", max_names);
         return fail(p, TSCHED_E_TOO_LARGE, NO_OFFSET, what);
     }
-    if (p->bytes > TS_HOSTLIST_MAX_BYTES) {
-        char what[96];
-        snprintf(what, sizeof what, "expands to more than %zu bytes of names", TS_HOSTLIST_MAX_BYTES);
+    /* Every name must fit the name limit, so the names of one hostlist take at most
+     * names x (name_bytes + 1) bytes: a long prefix on a wide range is refused here,
+     * before anything is expanded. */
+    uint64_t per_name = (uint64_t)ts_limits()->name_bytes + 1;
+    uint64_t max_bytes = (uint64_t)p->names * per_name;
+    if (max_bytes > TS_HOSTLIST_MAX_BYTES)
+        max_bytes = TS_HOSTLIST_MAX_BYTES;
+    if (p->bytes > max_bytes) {
+        char what[128];
+        snprintf(what, sizeof what, "expands to names longer than the limit name_bytes = %llu",
+                 (unsigned long long)(per_name - 1));
         return fail(p, TSCHED_E_TOO_LARGE, NO_OFFSET, what);
     }
     return TSCHED_OK;
@@ -307,7 +317,7 @@ static size_t turn_order(size_t n, size_t r) { return r == 0 ? n - 1 : r - 1; }
  * odometer whose wheels are ranked by turn_order(). */
 static void emit_item(ts_hostlist *h, const hl_parse *p, const hl_item *it, size_t *ri, uint64_t *val)
 {
-    const hl_group *gs = p->groups + it->first;
+    const hl_group *gs = it->n ? p->groups + it->first : NULL; /* NULL + 0 is undefined in C */
     for (size_t k = 0; k < it->n; k++) {
         ri[k] = 0;
         val[k] = p->ranges[gs[k].first].lo;

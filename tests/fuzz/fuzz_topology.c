@@ -58,9 +58,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         topology_json(text, n);
         break;
     case 1: {
+        /* A dozen bytes of hostlist may legally name a million nodes: that only measures
+         * the machine's memory. Lower limits keep every expansion well below the fuzzer's
+         * RSS limit (the large expansions are unit-tested). */
+        tsched_limits lim = {.size = sizeof lim};
+        tsched_limits_get(&lim);
+        lim.nodes = 1u << 17;
+        lim.switches = 1u << 14;
+        tsched_limits_set(&lim);
         tsched_topology *t = NULL;
         tsched_topology_import_slurm_string(&t, text, n, NULL);
         tsched_topology_free(t);
+        tsched_limits_reset();
         break;
     }
     case 2: {
