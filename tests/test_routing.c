@@ -1905,7 +1905,7 @@ START_TEST(errors_arguments_and_names)
     add(more, 1, 0, 3, 0);
     ck_assert_status(tsched_reroute(&q, r, t, more), TSCHED_E_INVALID);
     tsched_topology *other = gen_ls(3, 2, 2, 2, 2, 1.0, 0);
-    ck_assert_status(tsched_reroute(&q, r, other, f), TSCHED_E_INVALID);
+    ck_assert_status(tsched_reroute(&q, r, other, f), TSCHED_E_MISMATCH);
     tsched_topology_free(other);
     tsched_flows_free(more);
     tsched_routes_free(r);
