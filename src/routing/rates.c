@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "../common/alloc.h"
+#include "../topology/topology_internal.h"
 #include "../workload/flows_internal.h"
 #include "routing_internal.h"
 
@@ -247,6 +248,59 @@ out:
     return st;
 }
 
+/* compact_keys() through an array over the fabric's whole link space (trunk links, then
+ * every NIC's two links), used when that space is no larger than a few times the work,
+ * where it beats hashing: same ids, since the space is laid out in key order. */
+static int dense_fits(const tsched_topology *t, size_t m, size_t *space)
+{
+    uint64_t budget = 4 * (uint64_t)m + 65536, s = 2 * (uint64_t)tsched_topology_num_trunks(t);
+    uint32_t nn = tsched_topology_num_nodes(t);
+    if (s + 3 * (uint64_t)nn > budget) /* every node has a NIC: a quick no */
+        return 0;
+    for (uint32_t v = 0; v < nn; v++)
+        s += 2 * (uint64_t)t->node_nics[v];
+    *space = (size_t)s;
+    return s + nn <= budget;
+}
+
+static tsched_status compact_dense(uint32_t *ids, uint64_t **ukeys, uint32_t *nu, const uint64_t *keys, size_t m,
+                                   const tsched_topology *t, size_t space)
+{
+    uint32_t nn = tsched_topology_num_nodes(t), tl = 2 * tsched_topology_num_trunks(t), n = 0;
+    uint32_t *nic_off = ts_malloc((size_t)nn + 1, sizeof *nic_off), *map = ts_calloc(space ? space : 1, sizeof *map);
+    tsched_status st = TSCHED_OK;
+    if (!nic_off || !map) {
+        st = TSCHED_E_NOMEM;
+        goto out;
+    }
+    nic_off[0] = 0;
+    for (uint32_t v = 0; v < nn; v++)
+        nic_off[v + 1] = nic_off[v] + t->node_nics[v];
+    for (size_t k = 0; k < m; k++) {
+        uint64_t x = keys[k];
+        ids[k] = x & NIC_KEY ? tl + 2 * (nic_off[(x >> 32) & 0x7fffffffu] + (uint32_t)((x >> 1) & 0x7fffffffu)) +
+                                   (uint32_t)(x & 1)
+                             : (uint32_t)x;
+        map[ids[k]] = 1;
+    }
+    for (size_t x = 0; x < space; x++)
+        if (map[x])
+            map[x] = ++n;
+    if (!(*ukeys = ts_malloc(n ? n : 1, sizeof **ukeys))) {
+        st = TSCHED_E_NOMEM;
+        goto out;
+    }
+    for (size_t k = 0; k < m; k++) {
+        ids[k] = map[ids[k]] - 1;
+        (*ukeys)[ids[k]] = keys[k];
+    }
+    *nu = n;
+out:
+    free(nic_off);
+    free(map);
+    return st;
+}
+
 static tsched_status rates_for(double *rate, const tsched_topology *t, const tsched_flows *f,
                                const uint32_t *const *path_links, const uint32_t *hops)
 {
@@ -270,7 +324,10 @@ static tsched_status rates_for(double *rate, const tsched_topology *t, const tsc
         key[k++] = nic_key(f->dst[i], f->dst_nic[i], 1);
     }
     foff[n] = (uint32_t)k;
-    if ((st = compact_keys(flink, &ukey, &nu, key, total)) != TSCHED_OK)
+    size_t space;
+    st = dense_fits(t, total, &space) ? compact_dense(flink, &ukey, &nu, key, total, t, space)
+                                      : compact_keys(flink, &ukey, &nu, key, total);
+    if (st != TSCHED_OK)
         goto out;
     free(key);
     key = NULL;
