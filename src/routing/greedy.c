@@ -200,7 +200,7 @@ out:
 tsched_status ts_route_greedy_until(tsched_routes *r, const ts_deadline *d)
 {
     for (uint32_t i = 0; i < r->n; i++) {
-        if ((i & 4095) == 4095) {
+        if ((i & 1023) == 1023) {
             tsched_status st = ts_deadline_check(d, "routing ILP: greedy start");
             if (st != TSCHED_OK)
                 return st;

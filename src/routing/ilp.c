@@ -215,6 +215,14 @@ static int ms_left(const ts_deadline *d)
     return left >= 2e9 ? 2000000000 : (int)ceil(left);
 }
 
+/* Building stops while there is still time to take the model down again (GLPK frees it
+ * element by element: about as long as it took to build, measured). */
+static int build_late(const ts_deadline *d, double built0)
+{
+    double t = ts_now_ms();
+    return d->at - t <= t - built0;
+}
+
 /* Branch and bound stops at the deadline, whatever GLPK's own clock says. */
 static void deadline_cb(glp_tree *tree, void *info)
 {
@@ -279,6 +287,7 @@ static tsched_status glpk_solve(const tsched_routes *r, const uint32_t *count, c
     ts_glpk_guard g;
     volatile int improved = 0, proven = 0;
     glp_prob *volatile lp = NULL;
+    volatile double built0 = ts_now_ms();
     ts_glpk_guard_begin(&g);
     if (setjmp(g.jb) == 0) {
         lp = glp_create_prob();
@@ -286,16 +295,22 @@ static tsched_status glpk_solve(const tsched_routes *r, const uint32_t *count, c
         int z = (int)ncols + 1, left;
         glp_add_cols(lp, z);
         for (int j = 1; j < z; j++) {
+            if ((j & 4095) == 0 && build_late(d, built0))
+                goto done;
             glp_set_col_kind(lp, j, GLP_IV);
             glp_set_col_bnds(lp, j, GLP_LO, 0, 0);
         }
         glp_set_col_kind(lp, z, GLP_IV);
         glp_set_col_bnds(lp, z, GLP_DB, 0, ub - 1); /* only strictly better answers; ub >= 2 */
         glp_set_obj_coef(lp, z, 1);
+        size_t nnz = 0; /* since the clock was last read */
         for (uint32_t k = 0; k < nrows; k++) {
             uint32_t l = (uint32_t)rows[k];
-            if ((k & 1023) == 1023 && ms_left(d) == 0)
-                goto done; /* out of time while building: greedy's answer stands */
+            if ((nnz += rowlen[l] + 1) >= 8192) {
+                nnz = 0;
+                if (build_late(d, built0))
+                    goto done; /* out of time while building: greedy's answer stands */
+            }
             int row = glp_add_rows(lp, 1), len = 0;
             for (uint32_t j = 0; j < rowlen[l]; j++) {
                 ind[++len] = (int)lcol[loff[l] + j];
@@ -309,8 +324,11 @@ static tsched_status glpk_solve(const tsched_routes *r, const uint32_t *count, c
         for (uint32_t e = 0; e < np; e++) {
             if (col0[e + 1] == col0[e])
                 continue;
-            if ((e & 1023) == 1023 && ms_left(d) == 0)
-                goto done;
+            if ((nnz += col0[e + 1] - col0[e]) >= 8192) {
+                nnz = 0;
+                if (build_late(d, built0))
+                    goto done;
+            }
             int row = glp_add_rows(lp, 1), len = 0;
             for (uint32_t c = col0[e]; c < col0[e + 1]; c++) {
                 ind[++len] = (int)c;
@@ -319,16 +337,20 @@ static tsched_status glpk_solve(const tsched_routes *r, const uint32_t *count, c
             glp_set_mat_row(lp, row, len, ind, val);
             glp_set_row_bnds(lp, row, GLP_FX, count[e], count[e]);
         }
-        if ((left = ms_left(d)) == 0)
+        /* GLPK starts its clock only after setting up (about as long as building the model
+         * took, measured): each solver gets the time left minus that, and starts only when
+         * at least as much again remains */
+        double setup = ts_now_ms() - built0 + 1;
+        if ((left = ms_left(d)) < 2 * setup)
             goto done;
         glp_smcp sp;
-        ts_glpk_smcp(&sp, left);
+        ts_glpk_smcp(&sp, left - (int)setup);
         int ret = glp_simplex(lp, &sp);
         if (ret == 0 && glp_get_status(lp) == GLP_NOFEAS) {
             proven = 1; /* not even fractionally better than greedy */
-        } else if (ret == 0 && (left = ms_left(d)) > 0) {
+        } else if (ret == 0 && (left = ms_left(d)) >= 2 * setup) {
             glp_iocp parm;
-            ts_glpk_iocp(&parm, left);
+            ts_glpk_iocp(&parm, left - (int)setup);
             parm.presolve = GLP_OFF; /* the LP above is the root */
             parm.cb_func = deadline_cb;
             parm.cb_info = (void *)d;
