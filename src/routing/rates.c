@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "../common/alloc.h"
+#include "../common/limits.h"
 #include "../topology/topology_internal.h"
 #include "../workload/flows_internal.h"
 #include "routing_internal.h"
@@ -367,7 +368,11 @@ tsched_status tsched_rates_maxmin(double *rates, const tsched_topology *t, const
                                   const tsched_path *paths)
 {
     if (!rates || !t || !f || (!paths && f->n))
-        return ts_error(TSCHED_E_INVALID, "tsched_rates_maxmin: NULL argument");
+        return ts_error(TSCHED_E_INVALID, "tsched_rates_maxmin: %s is NULL",
+                        !rates ? "rates" : !t ? "topo" : !f ? "flows" : "paths");
+    tsched_status st1 = ts_check_built(t, "tsched_rates_maxmin");
+    if (st1 != TSCHED_OK || (st1 = ts_limit_check("flows", f->n, "flows", ts_limits()->flows)) != TSCHED_OK)
+        return st1;
     uint32_t nn = tsched_topology_num_nodes(t), nt = tsched_topology_num_trunks(t);
     size_t stride = sizeof *paths;
     tsched_status st0;
