@@ -2388,9 +2388,19 @@ START_TEST(ilp_time_limit_covers_the_call)
         o.algo = TSCHED_ROUTE_ILP;
         o.time_limit_ms = limits[k];
         tsched_routes *r = NULL;
-        double t0 = mono_ms();
-        tsched_status st = tsched_route(&r, t, f, &o);
-        double ms = mono_ms() - t0, slack = limits[k] / 10.0 > 20 ? limits[k] / 10.0 : 20;
+        tsched_status st = TSCHED_OK;
+        double ms = 0, slack = limits[k] / 10.0 > 20 ? limits[k] / 10.0 : 20;
+        /* a machine shared with other jobs can stall any one call; a limit that is not
+         * honoured (model building not counted: over a second) fails all three tries */
+        for (unsigned attempt = 0; attempt < 3; attempt++) {
+            tsched_routes_free(r);
+            r = NULL;
+            double t0 = mono_ms();
+            st = tsched_route(&r, t, f, &o);
+            ms = mono_ms() - t0;
+            if (ms <= limits[k] + slack)
+                break;
+        }
         /* valgrind and the sanitizers slow every step between two looks at the clock */
         if (!RUNNING_ON_VALGRIND && !TEST_ASAN)
             ck_assert_msg(ms <= limits[k] + slack, "limit %u ms: returned after %.1f ms", limits[k], ms);

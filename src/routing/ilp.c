@@ -220,7 +220,7 @@ static int ms_left(const ts_deadline *d)
 static int build_late(const ts_deadline *d, double built0)
 {
     double t = ts_now_ms();
-    return d->at - t <= t - built0;
+    return d->at - t <= 1.25 * (t - built0) + 2;
 }
 
 /* Branch and bound stops at the deadline, whatever GLPK's own clock says. */
@@ -306,7 +306,7 @@ static tsched_status glpk_solve(const tsched_routes *r, const uint32_t *count, c
         size_t nnz = 0; /* since the clock was last read */
         for (uint32_t k = 0; k < nrows; k++) {
             uint32_t l = (uint32_t)rows[k];
-            if ((nnz += rowlen[l] + 1) >= 8192) {
+            if ((nnz += rowlen[l] + 1) >= 4096) {
                 nnz = 0;
                 if (build_late(d, built0))
                     goto done; /* out of time while building: greedy's answer stands */
@@ -324,7 +324,7 @@ static tsched_status glpk_solve(const tsched_routes *r, const uint32_t *count, c
         for (uint32_t e = 0; e < np; e++) {
             if (col0[e + 1] == col0[e])
                 continue;
-            if ((nnz += col0[e + 1] - col0[e]) >= 8192) {
+            if ((nnz += col0[e + 1] - col0[e]) >= 4096) {
                 nnz = 0;
                 if (build_late(d, built0))
                     goto done;
