@@ -28,7 +28,10 @@
  * status 1. Not a test: meson registers it with benchmark(), and `meson test` never runs
  * it. See doc/PERFORMANCE.md for the method and the latest numbers.
  *
- * Usage: bench_routing [--quick] [--json] [--strict] [--dcn DIR] [--runs N] [--time-limit-ms N]
+ *  4. One flow on leaf_spine fabrics of 65,536 and 262,144 nodes x 256 NICs: wall time and
+ *     the peak resident set the call adds (routing memory follows the flows, not the fabric).
+ *
+ * Usage: bench_routing [--quick] [--huge-only] [--json] [--strict] [--dcn DIR] [--runs N] [--time-limit-ms N]
  *                      [--fault-seeds N] [--seed N]
  */
 #include <dirent.h>
@@ -72,7 +75,7 @@ static const tsched_route_algo ALGOS[] = {TSCHED_ROUTE_GREEDY, TSCHED_ROUTE_ECMP
 #define NALGO (sizeof ALGOS / sizeof ALGOS[0])
 
 typedef struct options {
-    int quick, json, strict;
+    int quick, json, strict, huge_only;
     const char *dcn;
     int dcn_given;
     unsigned runs;          /* timed runs of the 1M cases; 0 = mode default */
@@ -1099,14 +1102,108 @@ static void part_speed(const options *o, checker *c)
     tsched_topology_free(t);
 }
 
+/* ---- 4. one flow on a huge fabric ------------------------------------------------------ */
+
+/* A field of /proc/self/status in MiB (-1 if unknown). */
+static double status_mib(const char *field)
+{
+    FILE *fp = fopen("/proc/self/status", "r");
+    char line[256];
+    double v = -1;
+    size_t n = strlen(field);
+    if (!fp)
+        return -1;
+    while (fgets(line, sizeof line, fp))
+        if (strncmp(line, field, n) == 0 && line[n] == ':')
+            v = atof(line + n + 1) / 1024.0;
+    fclose(fp);
+    return v;
+}
+
+/* Reset VmHWM to the current resident set (Linux clear_refs 5); 0 if not possible. */
+static int reset_peak(void)
+{
+    FILE *fp = fopen("/proc/self/clear_refs", "w");
+    if (!fp)
+        return 0;
+    int ok = fputs("5", fp) >= 0;
+    return fclose(fp) == 0 && ok;
+}
+
+/* Routing state must grow with the flows, not the fabric (DESIGN 3): one flow between the
+ * first and last node of leaf_spine fabrics of 65,536 and 262,144 nodes with 256 NICs each
+ * (16.7 M and 67 M NIC links). Reports the wall time of tsched_route and the peak resident
+ * set above the one before the call (VmHWM after clear_refs). */
+static void part_huge(const options *o)
+{
+    (void)o;
+    const uint32_t leaves[] = {1024, 4096};
+    printf("\n4. One flow on a huge fabric: leaf_spine L x 64 spines, 64 nodes per leaf, 256 NICs per node.\n");
+    printf("%-10s %9s %10s %10s %12s %12s %10s\n", "nodes", "trunks", "gen ms", "fabric MiB", "route ms",
+           "peak +MiB", "rate");
+    tsched_limits lim = {.size = sizeof lim};
+    tsched_status st = tsched_limits_get(&lim);
+    if (st != TSCHED_OK)
+        die("tsched_limits_get", st);
+    lim.nics_per_node = 256;
+    if ((st = tsched_limits_set(&lim)) != TSCHED_OK)
+        die("tsched_limits_set", st);
+    for (unsigned k = 0; k < 2; k++) {
+        double rss_before_gen = current_rss_mb(), t0 = now_ms();
+        tsched_gen_params p;
+        tsched_topology_params_init(&p, TSCHED_GEN_LEAF_SPINE);
+        p.leaves = leaves[k];
+        p.spines = 64;
+        p.nodes_per_leaf = 64;
+        p.gpus_per_node = 8;
+        p.nics_per_node = 256;
+        tsched_topology *t = NULL;
+        if ((st = tsched_topology_generate(&t, &p)) != TSCHED_OK)
+            die("tsched_topology_generate", st);
+        double gen_ms = now_ms() - t0, fabric = current_rss_mb() - rss_before_gen;
+        uint32_t last = tsched_topology_num_nodes(t) - 1;
+        tsched_flows *f = NULL;
+        if ((st = tsched_flows_new(&f)) != TSCHED_OK || (st = tsched_flows_add(NULL, f, "job", 0, 7, last, 255, 1.0)))
+            die("tsched_flows_add", st);
+        int peak_ok = reset_peak();
+        double rss0 = status_mib("VmRSS");
+        t0 = now_ms();
+        tsched_routes *r = NULL;
+        if ((st = tsched_route(&r, t, f, NULL)) != TSCHED_OK)
+            die("tsched_route", st);
+        double ms = now_ms() - t0, peak = peak_ok ? status_mib("VmHWM") - rss0 : -1;
+        tsched_path path = {.size = sizeof path};
+        if (tsched_routes_path(&path, r, 0) != TSCHED_OK || path.nswitches != 3 ||
+            path.switches[0] != tsched_topology_node_nic_leaf(t, 0, 7) ||
+            path.switches[2] != tsched_topology_node_nic_leaf(t, last, 255))
+            problem("huge %u nodes: the path does not join the flow's NIC leaves", last + 1);
+        if (tsched_routes_rate(r, 0) != tsched_topology_node_nic_gbps(t, 0))
+            problem("huge %u nodes: rate %g, expected the NIC speed %g", last + 1, tsched_routes_rate(r, 0),
+                    tsched_topology_node_nic_gbps(t, 0));
+        printf("%-10u %9u %10.1f %10.1f %12.3f %12.2f %10.1f\n", last + 1, tsched_topology_num_trunks(t), gen_ms,
+               fabric, ms, peak, tsched_routes_rate(r, 0));
+        jsonf("{\"bench\": \"routing\", \"quick\": %s, \"type\": \"huge\", \"nodes\": %u, \"nics_per_node\": 256, "
+              "\"trunks\": %u, \"route_ms\": %.6g, \"route_peak_mib\": %.6g}",
+              o->quick ? "true" : "false", last + 1, tsched_topology_num_trunks(t), ms, peak);
+        if (peak > 64)
+            problem("huge %u nodes: routing one flow raised the peak resident set by %.1f MiB (limit 64)", last + 1,
+                    peak);
+        tsched_routes_free(r);
+        tsched_flows_free(f);
+        tsched_topology_free(t);
+    }
+    tsched_limits_reset();
+}
+
 /* ---- main ------------------------------------------------------------------------------- */
 
 static void usage(FILE *f)
 {
     fprintf(f,
-            "usage: bench_routing [--quick] [--json] [--strict] [--dcn DIR] [--runs N] [--time-limit-ms N]\n"
+            "usage: bench_routing [--quick] [--huge-only] [--json] [--strict] [--dcn DIR] [--runs N] [--time-limit-ms N]\n"
             "                     [--fault-seeds N] [--seed N]\n"
             "  --quick            up to 100,000 flows, fewer runs, 1 fault seed, ilp limit 1 s (targets not judged)\n"
+            "  --huge-only        only part 4: one flow on fabrics of 65,536 and 262,144 nodes x 256 NICs\n"
             "  --json             also print one JSON object per result\n"
             "  --strict           exit 1 if a target is missed (failed checks always give exit 1)\n"
             "  --dcn DIR          converted dcn-simulators instances: DIR/dcn-fabric.json, DIR/dcn-*.flows.json\n"
@@ -1139,6 +1236,8 @@ static void parse_args(options *o, int argc, char **argv)
         const char *a = argv[i];
         if (strcmp(a, "--quick") == 0) {
             o->quick = 1;
+        } else if (strcmp(a, "--huge-only") == 0) {
+            o->huge_only = 1;
         } else if (strcmp(a, "--json") == 0) {
             o->json = 1;
         } else if (strcmp(a, "--strict") == 0) {
@@ -1185,6 +1284,15 @@ int main(int argc, char **argv)
            o.time_limit_ms, o.fault_seeds, (unsigned long long)o.seed, o.quick ? " (quick)" : "");
     double t0 = now_ms();
     checker c;
+    if (o.huge_only) {
+        part_huge(&o);
+        printf("problems (library answers failing a check): %d\ntotal bench time %.1f s\n", g_problems,
+               (now_ms() - t0) / 1e3);
+        if (o.json && g_json)
+            fputs(g_json, stdout);
+        free(g_json);
+        return g_problems ? 1 : 0;
+    }
 
     /* 1 + 2: the dcn instances, when converted */
     char fabric[1200];
@@ -1224,8 +1332,9 @@ int main(int argc, char **argv)
                *o.dcn ? " in " : "", o.dcn);
     }
 
-    /* 3: speed */
+    /* 3: speed, 4: one flow on a huge fabric */
     part_speed(&o, &c);
+    part_huge(&o);
 
     double rss = peak_rss_mb();
     printf("\npeak memory (ru_maxrss, whole run): %.1f MiB\n", rss);

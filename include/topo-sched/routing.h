@@ -38,7 +38,7 @@ typedef struct tsched_route_options {
     tsched_route_algo algo;  /**< default TSCHED_ROUTE_GREEDY */
     uint64_t seed;           /**< ecmp and balanced-ecmp; default 1 */
     uint32_t threads;        /**< greedy: worker threads over independent components; 0 or 1 = one */
-    uint32_t time_limit_ms;  /**< ilp; 0 = 10,000 ms */
+    uint32_t time_limit_ms;  /**< ilp: bounds the whole call (listing, model, solve); 0 = 10,000 ms */
     uint32_t flags;          /**< TSCHED_ROUTE_NO_RATES: paths only, rates left at 0 */
 } tsched_route_options;
 
@@ -57,9 +57,13 @@ typedef struct tsched_router tsched_router;
 /**
  * Assign every flow of `flows` one of the equal-cost paths of `topo` between its NICs
  * (surviving paths only) and compute max-min fair rates. The caller frees `*out` with
- * tsched_routes_free(). Errors: TSCHED_E_NO_PATH naming the first flow without a surviving
- * path, TSCHED_E_INVALID (a flow names a node or NIC the fabric lacks), TSCHED_E_SOLVER.
- * ILP answers stopped by the time limit are returned with status "feasible".
+ * tsched_routes_free(). `opts` NULL means the defaults. Memory grows with the flows and the
+ * leaf pairs they use, not with the fabric. Errors: TSCHED_E_INVALID (a NULL argument, named;
+ * a flow naming a node or NIC the fabric lacks), TSCHED_E_NO_PATH naming the first flow
+ * without a surviving path, TSCHED_E_TOO_LARGE (more flows than the `flows` limit),
+ * TSCHED_E_SOLVER, TSCHED_E_TIMEOUT (ilp: the time limit, which runs from the call's entry,
+ * passed before greedy's start answer existed). ILP answers stopped by the time limit after
+ * that are returned with status "feasible".
  */
 TSCHED_API tsched_status tsched_route(tsched_routes **out, const tsched_topology *topo, const tsched_flows *flows,
                                       const tsched_route_options *opts);
@@ -67,7 +71,8 @@ TSCHED_API tsched_status tsched_route(tsched_routes **out, const tsched_topology
 /**
  * Re-route after failures: every flow whose path in `prev` survives in `topo` keeps it;
  * the others are assigned by greedy given the kept flows' loads (in flow order). `flows`
- * must be the set `prev` was computed for. Errors as tsched_route().
+ * must be the set `prev` was computed for. Errors as tsched_route(), and TSCHED_E_MISMATCH
+ * when `topo` is not the fabric `prev` was computed on (identity and shape generation).
  */
 TSCHED_API tsched_status tsched_reroute(tsched_routes **out, const tsched_routes *prev, const tsched_topology *topo,
                                         const tsched_flows *flows);
@@ -82,13 +87,16 @@ TSCHED_API tsched_status tsched_reroute(tsched_routes **out, const tsched_routes
 TSCHED_API tsched_status tsched_router_new(tsched_router **out, const tsched_topology *topo);
 /** Free a router. NULL is a no-op. */
 TSCHED_API void tsched_router_free(tsched_router *router);
-/** tsched_route() through a router's path cache; same answers, same errors. */
+/** tsched_route() through a router's path cache; same answers, same errors, and
+ *  TSCHED_E_MISMATCH if the router's fabric changed shape since tsched_router_new(). */
 TSCHED_API tsched_status tsched_router_route(tsched_routes **out, tsched_router *router, const tsched_flows *flows,
                                              const tsched_route_options *opts);
 
 /** Free a routing result. NULL is a no-op. */
 TSCHED_API void tsched_routes_free(tsched_routes *routes);
 
+/* Getters given a NULL `routes` return 0 (TSCHED_ROUTE_GREEDY for the algorithm, "" for
+ * the status). */
 /** Number of flows routed. */
 TSCHED_API uint32_t tsched_routes_count(const tsched_routes *routes);
 /** Copy the path of flow `i` into `*path`. Errors: TSCHED_E_INVALID for a bad index. */
@@ -97,7 +105,8 @@ TSCHED_API tsched_status tsched_routes_path(tsched_path *path, const tsched_rout
 TSCHED_API double tsched_routes_rate(const tsched_routes *routes, uint32_t i);
 /** Largest number of flows on one trunk in one direction. */
 TSCHED_API uint32_t tsched_routes_max_link_flows(const tsched_routes *routes);
-/** Flows on directed link `link` (2 * trunk + d, as in tsched_path). */
+/** Flows on directed link `link` (2 * trunk + d, as in tsched_path); 0 for a link no flow
+ *  crosses or that does not exist. O(log of the loaded links). */
 TSCHED_API uint32_t tsched_routes_link_flows(const tsched_routes *routes, uint32_t link);
 /** Smallest rate over all flows (0 with no flows). */
 TSCHED_API double tsched_routes_min_rate(const tsched_routes *routes);
@@ -112,7 +121,9 @@ TSCHED_API double tsched_routes_solve_ms(const tsched_routes *routes);
 
 /**
  * `tsched.routes.v1`; the caller frees `*out` with tsched_free(). With `with_time` = 0 the
- * volatile `solve_ms` is left out so the same input gives the same bytes.
+ * volatile `solve_ms` is left out so the same input gives the same bytes. Errors:
+ * TSCHED_E_INVALID (NULL, named), TSCHED_E_MISMATCH when `topo` is not the fabric the routes
+ * were computed on.
  */
 TSCHED_API tsched_status tsched_routes_to_json(char **out, const tsched_routes *routes, const tsched_topology *topo,
                                                int with_time);

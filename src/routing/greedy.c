@@ -197,6 +197,19 @@ out:
     return st;
 }
 
+tsched_status ts_route_greedy_until(tsched_routes *r, const ts_deadline *d)
+{
+    for (uint32_t i = 0; i < r->n; i++) {
+        if ((i & 1023) == 1023) {
+            tsched_status st = ts_deadline_check(d, "routing ILP: greedy start");
+            if (st != TSCHED_OK)
+                return st;
+        }
+        route_flow(r, i);
+    }
+    return TSCHED_OK;
+}
+
 tsched_status ts_route_greedy(tsched_routes *r, const tsched_flows *f, uint32_t threads)
 {
     (void)f;

@@ -24,7 +24,7 @@
 /* Colour edges (u[e], v[e]) of a bipartite multigraph with nl left and nr right vertices
  * and largest degree D: at[u * D + c] = edge of colour c at u (UINT32_MAX = free). */
 static tsched_status koenig(uint32_t *colour, const uint32_t *u, const uint32_t *v, uint32_t ne, uint32_t nl,
-                            uint32_t nr, uint32_t D)
+                            uint32_t nr, uint32_t D, const ts_deadline *d)
 {
     uint32_t *atl = ts_malloc((size_t)nl * D, sizeof *atl), *atr = ts_malloc((size_t)nr * D, sizeof *atr);
     uint32_t *path = ts_malloc(ne ? ne : 1, sizeof *path);
@@ -38,6 +38,13 @@ static tsched_status koenig(uint32_t *colour, const uint32_t *u, const uint32_t 
     memset(atr, 0xff, (size_t)nr * D * sizeof *atr);
     for (uint32_t e = 0; e < ne; e++) {
         uint32_t a = 0, b = 0;
+        tsched_status st;
+        if ((e & 1023) == 1023 && (st = ts_deadline_check(d, "routing ILP: edge colouring")) != TSCHED_OK) {
+            free(atl);
+            free(atr);
+            free(path);
+            return st;
+        }
         /* both exist: before this edge, u and v have fewer than D edges */
         while (atl[(size_t)u[e] * D + a] != UINT32_MAX)
             a++;
@@ -78,8 +85,46 @@ static tsched_status koenig(uint32_t *colour, const uint32_t *u, const uint32_t 
     return TSCHED_OK;
 }
 
+static int cmp_u32(const void *a, const void *b)
+{
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* Compact numbers for the leaves of the cache's pairs (la[q], lb[q] for pair q; *nv of
+ * them), so that per-leaf arrays grow with the leaves routed, not the fabric. */
+static tsched_status pair_leaves(uint32_t **la_out, uint32_t **lb_out, uint32_t *nv, const ts_pathcache *c)
+{
+    uint32_t np = c->npairs, n = 0;
+    uint32_t *all = ts_malloc(2 * (size_t)np + 1, sizeof *all), *la = ts_malloc(np + 1, sizeof *la),
+             *lb = ts_malloc(np + 1, sizeof *lb);
+    if (!all || !la || !lb) {
+        free(all);
+        free(la);
+        free(lb);
+        return TSCHED_E_NOMEM;
+    }
+    for (uint32_t q = 0; q < np; q++) {
+        all[2 * q] = c->pairs[q].a;
+        all[2 * q + 1] = c->pairs[q].b;
+    }
+    qsort(all, 2 * (size_t)np, sizeof *all, cmp_u32);
+    for (uint32_t k = 0; k < 2 * np; k++)
+        if (n == 0 || all[n - 1] != all[k])
+            all[n++] = all[k];
+    for (uint32_t q = 0; q < np; q++) {
+        la[q] = (uint32_t)((const uint32_t *)bsearch(&c->pairs[q].a, all, n, sizeof *all, cmp_u32) - all);
+        lb[q] = (uint32_t)((const uint32_t *)bsearch(&c->pairs[q].b, all, n, sizeof *all, cmp_u32) - all);
+    }
+    free(all);
+    *la_out = la;
+    *lb_out = lb;
+    *nv = n;
+    return TSCHED_OK;
+}
+
 /* The two-tier exact path. Returns 1 in *done when it applied. */
-static tsched_status two_tier(tsched_routes *r, int *done)
+static tsched_status two_tier(tsched_routes *r, int *done, const ts_deadline *d)
 {
     *done = 0;
     const ts_pathcache *c = r->cache;
@@ -103,17 +148,13 @@ static tsched_status two_tier(tsched_routes *r, int *done)
     }
     if (!ref)
         return TSCHED_OK;
-    /* vertices: leaves, numbered by switch index */
-    for (uint32_t i = 0; i < r->n; i++) {
-        const ts_pair *p = &c->pairs[r->pair[i]];
-        if (p->a + 1 > nsw)
-            nsw = p->a + 1;
-        if (p->b + 1 > nsw)
-            nsw = p->b + 1;
-    }
+    /* vertices: the leaves of the pairs (the colouring does not depend on their numbers) */
+    uint32_t *la = NULL, *lb = NULL;
+    tsched_status st = pair_leaves(&la, &lb, &nsw, c);
+    if (st != TSCHED_OK)
+        return st;
     uint32_t *u = ts_malloc(r->n, sizeof *u), *v = ts_malloc(r->n, sizeof *v), *fl = ts_malloc(r->n, sizeof *fl);
     uint32_t *degl = ts_calloc(nsw, sizeof *degl), *degr = ts_calloc(nsw, sizeof *degr), *col = ts_malloc(r->n, sizeof *col);
-    tsched_status st = TSCHED_OK;
     if (!u || !v || !fl || !degl || !degr || !col) {
         st = TSCHED_E_NOMEM;
         goto out;
@@ -123,15 +164,16 @@ static tsched_status two_tier(tsched_routes *r, int *done)
         const ts_pair *p = &c->pairs[r->pair[i]];
         if (p->hops == 0)
             continue;
-        u[ne] = p->a;
-        v[ne] = p->b;
-        fl[ne++] = i;
-        if (++degl[p->a] > D)
-            D = degl[p->a];
-        if (++degr[p->b] > D)
-            D = degr[p->b];
+        u[ne] = la[r->pair[i]];
+        v[ne] = lb[r->pair[i]];
+        fl[ne] = i;
+        if (++degl[u[ne]] > D)
+            D = degl[u[ne]];
+        if (++degr[v[ne]] > D)
+            D = degr[v[ne]];
+        ne++;
     }
-    if ((st = koenig(col, u, v, ne, nsw, nsw, D)) != TSCHED_OK)
+    if ((st = koenig(col, u, v, ne, nsw, nsw, D, d)) != TSCHED_OK)
         goto out;
     memset(r->load, 0, r->nlinks * sizeof *r->load);
     for (uint32_t e = 0; e < ne; e++) {
@@ -145,6 +187,8 @@ static tsched_status two_tier(tsched_routes *r, int *done)
     }
     *done = 1;
 out:
+    free(la);
+    free(lb);
     free(u);
     free(v);
     free(fl);
@@ -154,46 +198,84 @@ out:
     return st;
 }
 
-/* What the solve on the GLPK worker thread reads and writes (glpk_guard.h). */
+static int cmp_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* Milliseconds left before the deadline, at least 1 (GLPK reads 0 as "no limit"); 0 once
+ * it has passed. */
+static int ms_left(const ts_deadline *d)
+{
+    double left = d->at - ts_now_ms();
+    if (left <= 0)
+        return 0;
+    return left >= 2e9 ? 2000000000 : (int)ceil(left);
+}
+
+/* Building stops while there is still time to take the model down again (GLPK frees it
+ * element by element: about as long as it took to build, measured). */
+static int build_late(const ts_deadline *d, double built0)
+{
+    double t = ts_now_ms();
+    return d->at - t <= 1.25 * (t - built0) + 2;
+}
+
+/* Branch and bound stops at the deadline, whatever GLPK's own clock says. */
+static void deadline_cb(glp_tree *tree, void *info)
+{
+    if (ts_now_ms() >= ((const ts_deadline *)info)->at)
+        glp_ios_terminate(tree);
+}
+
+/* What the ILP on the GLPK worker thread reads and writes (glpk_guard.h). */
 typedef struct ilp_ctx {
-    const tsched_routes *r;
-    const uint32_t *count, *col0;
-    uint32_t ncols, ub, time_limit_ms;
+    const uint32_t *count, *col0, *rowlen, *loff, *lcol;
+    const uint64_t *rows;
+    uint32_t ncols, ub, nrows, np;
+    const ts_deadline *d;
+    double built0; /* when building started, thread start included */
     uint32_t *y;
     int *ind;
     double *val;
-    const uint32_t *rowlen, *loff, *lcol;
-    uint32_t np;
     int improved, proven;
 } ilp_ctx;
 
 static tsched_status ilp_body(void *arg)
 {
     ilp_ctx *cx = arg;
-    const tsched_routes *r = cx->r;
     const uint32_t *count = cx->count, *col0 = cx->col0, *rowlen = cx->rowlen, *loff = cx->loff, *lcol = cx->lcol;
-    uint32_t ncols = cx->ncols, ub = cx->ub, time_limit_ms = cx->time_limit_ms, np = cx->np, *y = cx->y;
-    int *ind = cx->ind;
-    double *val = cx->val;
-    int proven = 0, improved = 0;
+    const uint64_t *rows = cx->rows;
+    uint32_t ncols = cx->ncols, ub = cx->ub, nrows = cx->nrows, np = cx->np, *y = cx->y;
+    const ts_deadline *d = cx->d;
+    double built0 = cx->built0, *val = cx->val;
+    int *ind = cx->ind, improved = 0, proven = 0;
     glp_prob *lp;
     lp = glp_create_prob();
     glp_set_obj_dir(lp, GLP_MIN);
-    int z = (int)ncols + 1;
+    int z = (int)ncols + 1, left;
     glp_add_cols(lp, z);
     for (int j = 1; j < z; j++) {
+        if ((j & 4095) == 0 && build_late(d, built0))
+            goto done;
         glp_set_col_kind(lp, j, GLP_IV);
         glp_set_col_bnds(lp, j, GLP_LO, 0, 0);
     }
     glp_set_col_kind(lp, z, GLP_IV);
     glp_set_col_bnds(lp, z, GLP_DB, 0, ub - 1); /* only strictly better answers; ub >= 2 */
     glp_set_obj_coef(lp, z, 1);
-    for (uint32_t l = 0; l < r->nlinks; l++) {
-        if (rowlen[l] == 0)
-            continue;
+    size_t nnz = 0; /* since the clock was last read */
+    for (uint32_t k = 0; k < nrows; k++) {
+        uint32_t l = (uint32_t)rows[k];
+        if ((nnz += rowlen[l] + 1) >= 4096) {
+            nnz = 0;
+            if (build_late(d, built0))
+                goto done; /* out of time while building: greedy's answer stands */
+        }
         int row = glp_add_rows(lp, 1), len = 0;
-        for (uint32_t k = 0; k < rowlen[l]; k++) {
-            ind[++len] = (int)lcol[loff[l] + k];
+        for (uint32_t j = 0; j < rowlen[l]; j++) {
+            ind[++len] = (int)lcol[loff[l] + j];
             val[len] = 1;
         }
         ind[++len] = z;
@@ -204,6 +286,11 @@ static tsched_status ilp_body(void *arg)
     for (uint32_t e = 0; e < np; e++) {
         if (col0[e + 1] == col0[e])
             continue;
+        if ((nnz += col0[e + 1] - col0[e]) >= 4096) {
+            nnz = 0;
+            if (build_late(d, built0))
+                goto done;
+        }
         int row = glp_add_rows(lp, 1), len = 0;
         for (uint32_t c = col0[e]; c < col0[e + 1]; c++) {
             ind[++len] = (int)c;
@@ -212,43 +299,55 @@ static tsched_status ilp_body(void *arg)
         glp_set_mat_row(lp, row, len, ind, val);
         glp_set_row_bnds(lp, row, GLP_FX, count[e], count[e]);
     }
+    /* GLPK starts its clock only after setting up (about as long as building the model
+     * took, measured): each solver gets the time left minus that, and starts only when
+     * at least as much again remains */
+    double setup = ts_now_ms() - built0 + 1;
+    if ((left = ms_left(d)) < 2 * setup)
+        goto done;
     glp_smcp sp;
-    ts_glpk_smcp(&sp, (int)time_limit_ms);
+    ts_glpk_smcp(&sp, left - (int)setup);
     int ret = glp_simplex(lp, &sp);
     if (ret == 0 && glp_get_status(lp) == GLP_NOFEAS) {
         proven = 1; /* not even fractionally better than greedy */
-    } else if (ret == 0) {
+    } else if (ret == 0 && (left = ms_left(d)) >= 2 * setup) {
         glp_iocp parm;
-        ts_glpk_iocp(&parm, (int)time_limit_ms);
+        ts_glpk_iocp(&parm, left - (int)setup);
         parm.presolve = GLP_OFF; /* the LP above is the root */
+        parm.cb_func = deadline_cb;
+        parm.cb_info = (void *)d;
         ret = glp_intopt(lp, &parm);
         int ms = glp_mip_status(lp);
         if (ret == 0 && (ms == GLP_OPT || ms == GLP_NOFEAS))
             proven = 1;
-        if ((ret == 0 || ret == GLP_ETMLIM) && (ms == GLP_OPT || ms == GLP_FEAS)) {
+        if ((ret == 0 || ret == GLP_ETMLIM || ret == GLP_ESTOP) && (ms == GLP_OPT || ms == GLP_FEAS)) {
             for (uint32_t c = 1; c <= ncols; c++)
                 y[c] = (uint32_t)lround(glp_mip_col_val(lp, (int)c));
             improved = 1;
         }
     }
+done:
     glp_delete_prob(lp);
     cx->improved = improved;
     cx->proven = proven;
     return TSCHED_OK;
 }
 
-/* The pair-aggregated model under the GLPK guard. Every buffer is allocated before setjmp,
- * so nothing the longjmp path frees is indeterminate. */
+/* The pair-aggregated model on the GLPK worker thread. Every buffer is allocated here, before,
+ * so nothing the longjmp path frees is indeterminate. Building the model counts against
+ * the deadline: past it, the model is dropped and greedy's answer stands. */
 static tsched_status glpk_solve(const tsched_routes *r, const uint32_t *count, const uint32_t *col0, uint32_t ncols,
-                                uint32_t ub, uint32_t time_limit_ms, uint32_t *y, int *improved_out, int *proven_out)
+                                uint32_t ub, const ts_deadline *d, uint32_t *y, int *improved_out, int *proven_out)
 {
-    uint32_t np = r->cache->npairs;
+    uint32_t np = r->cache->npairs, nl = r->nlinks, nrows = 0;
     size_t maxlen = (size_t)ncols + 2;
     int *ind = ts_malloc(maxlen, sizeof *ind);
     double *val = ts_malloc(maxlen, sizeof *val);
-    uint32_t *rowlen = ts_calloc(r->nlinks ? r->nlinks : 1, sizeof *rowlen);
-    uint32_t *loff = ts_calloc((size_t)r->nlinks + 1, sizeof *loff), *lcol = NULL;
+    uint32_t *rowlen = ts_calloc(nl ? nl : 1, sizeof *rowlen);
+    uint32_t *loff = ts_calloc((size_t)nl + 1, sizeof *loff), *lcol = NULL;
+    uint64_t *rows = NULL;
     tsched_status st = TSCHED_OK;
+    *improved_out = *proven_out = 0;
     if (!ind || !val || !rowlen || !loff) {
         st = TSCHED_E_NOMEM;
         goto out;
@@ -261,9 +360,11 @@ static tsched_status glpk_solve(const tsched_routes *r, const uint32_t *count, c
         for (size_t k = 0; k < (size_t)p->npaths * p->hops; k++)
             loff[r->cache->links[p->off + k] + 1]++;
     }
-    for (uint32_t l = 0; l < r->nlinks; l++)
+    for (uint32_t l = 0; l < nl; l++) {
+        nrows += loff[l + 1] > 0;
         loff[l + 1] += loff[l];
-    if (!(lcol = ts_malloc(loff[r->nlinks] ? loff[r->nlinks] : 1, sizeof *lcol))) {
+    }
+    if (!(lcol = ts_malloc(loff[nl] ? loff[nl] : 1, sizeof *lcol)) || !(rows = ts_malloc(nrows ? nrows : 1, sizeof *rows))) {
         st = TSCHED_E_NOMEM;
         goto out;
     }
@@ -277,7 +378,16 @@ static tsched_status glpk_solve(const tsched_routes *r, const uint32_t *count, c
                 lcol[loff[l] + rowlen[l]++] = col0[e] + q;
             }
     }
-    ilp_ctx cx = {r, count, col0, ncols, ub, time_limit_ms, y, ind, val, rowlen, loff, lcol, np, 0, 0};
+    /* one row per used link, in the order of the fabric's link ids (the model, and so
+     * GLPK's path through it, does not depend on the order the cache met the links) */
+    nrows = 0;
+    for (uint32_t l = 0; l < nl; l++)
+        if (rowlen[l])
+            rows[nrows++] = (uint64_t)r->cache->gl[l] << 32 | l;
+    qsort(rows, nrows, sizeof *rows, cmp_u64);
+    if (ms_left(d) == 0)
+        goto out;
+    ilp_ctx cx = {count, col0, rowlen, loff, lcol, rows, ncols, ub, nrows, np, d, ts_now_ms(), y, ind, val, 0, 0};
     st = ts_glpk_run(ilp_body, &cx, "routing ILP");
     *improved_out = cx.improved;
     *proven_out = cx.proven;
@@ -287,6 +397,7 @@ out:
     free(rowlen);
     free(loff);
     free(lcol);
+    free(rows);
     return st;
 }
 
@@ -296,18 +407,14 @@ out:
 static tsched_status degree_bound(uint32_t *lb, const tsched_routes *r)
 {
     const ts_pathcache *c = r->cache;
-    uint32_t ns = 0;
-    for (uint32_t q = 0; q < c->npairs; q++) {
-        if (c->pairs[q].a + 1 > ns)
-            ns = c->pairs[q].a + 1;
-        if (c->pairs[q].b + 1 > ns)
-            ns = c->pairs[q].b + 1;
-    }
+    uint32_t ns = 0, *pa = NULL, *pb = NULL;
+    tsched_status st = pair_leaves(&pa, &pb, &ns, c);
+    if (st != TSCHED_OK)
+        return st;
     uint32_t *out = ts_calloc(ns ? ns : 1, sizeof *out), *in = ts_calloc(ns ? ns : 1, sizeof *in);
     uint32_t *ups = ts_calloc(ns ? ns : 1, sizeof *ups), *downs = ts_calloc(ns ? ns : 1, sizeof *downs);
-    uint32_t *seen = ts_calloc(r->nlinks ? r->nlinks : 1, sizeof *seen);
+    uint8_t *seen = ts_calloc(r->nlinks ? r->nlinks : 1, 1);
     uint8_t *used = ts_calloc(c->npairs ? c->npairs : 1, 1);
-    tsched_status st = TSCHED_OK;
     if (!out || !in || !ups || !downs || !seen || !used) {
         st = TSCHED_E_NOMEM;
         goto done;
@@ -316,8 +423,8 @@ static tsched_status degree_bound(uint32_t *lb, const tsched_routes *r)
         const ts_pair *p = &c->pairs[r->pair[i]];
         if (p->hops == 0)
             continue;
-        out[p->a]++;
-        in[p->b]++;
+        out[pa[r->pair[i]]]++;
+        in[pb[r->pair[i]]]++;
         used[r->pair[i]] = 1;
     }
     /* a link is the first hop of one leaf only, the last hop of one leaf only */
@@ -329,11 +436,11 @@ static tsched_status degree_bound(uint32_t *lb, const tsched_routes *r)
             uint32_t first = c->links[p->off + (size_t)k * p->hops], last = c->links[p->off + (size_t)k * p->hops + p->hops - 1];
             if (!(seen[first] & 1)) {
                 seen[first] |= 1;
-                ups[p->a]++;
+                ups[pa[q]]++;
             }
             if (!(seen[last] & 2)) {
                 seen[last] |= 2;
-                downs[p->b]++;
+                downs[pb[q]]++;
             }
         }
     }
@@ -345,6 +452,8 @@ static tsched_status degree_bound(uint32_t *lb, const tsched_routes *r)
             *lb = (in[x] + downs[x] - 1) / downs[x];
     }
 done:
+    free(pa);
+    free(pb);
     free(out);
     free(in);
     free(ups);
@@ -354,19 +463,20 @@ done:
     return st;
 }
 
-tsched_status ts_route_ilp(tsched_routes *r, const tsched_flows *f, uint32_t time_limit_ms, int *optimal)
+tsched_status ts_route_ilp(tsched_routes *r, const tsched_flows *f, const ts_deadline *d, int *optimal)
 {
+    (void)f;
     tsched_status st;
     *optimal = 0;
     int done;
-    if ((st = two_tier(r, &done)) != TSCHED_OK)
+    if ((st = two_tier(r, &done, d)) != TSCHED_OK)
         return st;
     if (done) {
         *optimal = 1;
         return TSCHED_OK;
     }
     /* greedy first: the upper bound, and the answer when nothing beats it */
-    if ((st = ts_route_greedy(r, f, 1)) != TSCHED_OK)
+    if ((st = ts_route_greedy_until(r, d)) != TSCHED_OK)
         return st;
     uint32_t ub = 0;
     for (uint32_t l = 0; l < r->nlinks; l++)
@@ -383,13 +493,13 @@ tsched_status ts_route_ilp(tsched_routes *r, const tsched_flows *f, uint32_t tim
         *optimal = 1; /* greedy meets the bound: nothing can be better */
         return TSCHED_OK;
     }
+    if (ms_left(d) == 0)
+        return TSCHED_OK; /* out of time: greedy's answer, "feasible" */
     uint32_t np = r->cache->npairs;
     uint32_t *count = ts_calloc(np, sizeof *count), *col0 = ts_malloc((size_t)np + 1, sizeof *col0);
-    uint32_t *lrow = ts_malloc(r->nlinks, sizeof *lrow);
-    if (!count || !col0 || !lrow) {
+    if (!count || !col0) {
         free(count);
         free(col0);
-        free(lrow);
         return TSCHED_E_NOMEM;
     }
     for (uint32_t i = 0; i < r->n; i++)
@@ -402,11 +512,9 @@ tsched_status ts_route_ilp(tsched_routes *r, const tsched_flows *f, uint32_t tim
             ncols += r->cache->pairs[e].npaths;
     }
     col0[np] = ncols + 1;
-    for (uint32_t l = 0; l < r->nlinks; l++)
-        lrow[l] = 0;
     uint32_t *y = ts_malloc((size_t)ncols + 1, sizeof *y);
     int improved = 0, proven = 0;
-    tsched_status st2 = y ? glpk_solve(r, count, col0, ncols, ub, time_limit_ms, y, &improved, &proven) : TSCHED_E_NOMEM;
+    tsched_status st2 = y ? glpk_solve(r, count, col0, ncols, ub, d, y, &improved, &proven) : TSCHED_E_NOMEM;
     if (st2 == TSCHED_OK && improved) {
         /* hand the paths out to the pair's flows in flow order */
         memset(r->load, 0, r->nlinks * sizeof *r->load);
@@ -428,7 +536,6 @@ tsched_status ts_route_ilp(tsched_routes *r, const tsched_flows *f, uint32_t tim
     *optimal = proven;
     free(count);
     free(col0);
-    free(lrow);
     free(y);
     return st2;
 }

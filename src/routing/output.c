@@ -5,14 +5,21 @@
 #include "../common/json.h"
 #include "routing_internal.h"
 
-tsched_status tsched_routes_to_json(char **out, const tsched_routes *r, const tsched_topology *t, int with_time)
+tsched_status tsched_routes_to_json(char **out, const tsched_routes *routes, const tsched_topology *topo, int with_time)
 {
     if (!out)
         return ts_error(TSCHED_E_INVALID, "tsched_routes_to_json: out is NULL");
     *out = NULL;
-    if (!r || !t)
-        return ts_error(TSCHED_E_INVALID, "tsched_routes_to_json: routes or topology is NULL");
-    tsched_status st;
+    if (!routes)
+        return ts_error(TSCHED_E_INVALID, "tsched_routes_to_json: routes is NULL");
+    if (!topo)
+        return ts_error(TSCHED_E_INVALID, "tsched_routes_to_json: topo is NULL");
+    const tsched_routes *r = routes;
+    const tsched_topology *t = topo;
+    /* switch names come from the fabric: it must be the one the routes were computed on */
+    tsched_status st = tsched_topology_check_identity(t, r->topo_id, r->topo_gen, "tsched_routes_to_json: routes");
+    if (st != TSCHED_OK)
+        return st;
     json_t *root = json_object(), *flows = json_array();
     if (!root || !flows) {
         json_decref(root);

@@ -8,6 +8,8 @@
 #include <string.h>
 
 #include "../common/alloc.h"
+#include "../common/limits.h"
+#include "../topology/topology_internal.h"
 #include "../workload/flows_internal.h"
 #include "routing_internal.h"
 
@@ -163,86 +165,187 @@ out:
     return st;
 }
 
-/* Link numbering: trunks 0 .. 2T-1 (2 * trunk + direction), then NIC j of the fabric's
- * global NIC numbering as 2T + 2j (NIC to leaf) and 2T + 2j + 1 (leaf to NIC). */
-typedef struct linkspace {
-    uint32_t ntrunk_links, nlinks;
-    uint32_t *nic_off; /* per node: first global NIC */
-    double *cap;
-} linkspace;
+/* Links of the rate computation: every trunk in each direction, and every NIC's link to
+ * its leaf in each direction. Only the links the flows cross get a number, in the order of
+ * the key below, so the arrays grow with the flows, not the fabric, and ties between equal
+ * shares fall as they would in a numbering of the whole fabric (trunk links by id, then
+ * NIC links by node, NIC, direction): the answers do not depend on the fabric's size. */
+#define NIC_KEY (UINT64_C(1) << 63)
 
-static tsched_status linkspace_init(linkspace *s, const tsched_topology *t)
+static uint64_t nic_key(uint32_t node, uint32_t nic, uint32_t up_down)
 {
-    uint32_t nn = tsched_topology_num_nodes(t), nt = tsched_topology_num_trunks(t);
-    memset(s, 0, sizeof *s);
-    if (!(s->nic_off = ts_malloc((size_t)nn + 1, sizeof *s->nic_off)))
-        return TSCHED_E_NOMEM;
-    s->nic_off[0] = 0;
-    for (uint32_t v = 0; v < nn; v++)
-        s->nic_off[v + 1] = s->nic_off[v] + tsched_topology_node_nics(t, v);
-    s->ntrunk_links = 2 * nt;
-    s->nlinks = s->ntrunk_links + 2 * s->nic_off[nn];
-    if (!(s->cap = ts_malloc(s->nlinks ? s->nlinks : 1, sizeof *s->cap))) {
-        free(s->nic_off);
-        return TSCHED_E_NOMEM;
-    }
-    for (uint32_t r = 0; r < nt; r++)
-        s->cap[2 * r] = s->cap[2 * r + 1] = tsched_topology_trunk_gbps(t, r);
-    for (uint32_t v = 0; v < nn; v++)
-        for (uint32_t k = s->nic_off[v]; k < s->nic_off[v + 1]; k++)
-            s->cap[s->ntrunk_links + 2 * k] = s->cap[s->ntrunk_links + 2 * k + 1] = tsched_topology_node_nic_gbps(t, v);
-    return TSCHED_OK;
+    return NIC_KEY | (uint64_t)node << 32 | (uint64_t)nic << 1 | up_down;
 }
 
-static void linkspace_free(linkspace *s)
+typedef struct keyid {
+    uint64_t key;
+    uint32_t id;
+} keyid;
+
+static int cmp_keyid(const void *a, const void *b)
 {
-    free(s->nic_off);
-    free(s->cap);
+    const keyid *x = a, *y = b;
+    return x->key < y->key ? -1 : x->key > y->key;
 }
 
-/* Flow i's links: NIC up, the path's trunk links, NIC down. */
-static tsched_status flow_links(uint32_t **foff_out, uint32_t **flink_out, const linkspace *s, const tsched_flows *f,
-                                const uint32_t *const *path_links, const uint32_t *hops)
+/* ids[k] = rank of keys[k] among the distinct keys (increasing), whose values go to
+ * *ukeys (count *nu). A hash table numbers the keys in order of first sight, then a sort
+ * of the distinct keys only turns those numbers into ranks. */
+static tsched_status compact_keys(uint32_t *ids, uint64_t **ukeys, uint32_t *nu, const uint64_t *keys, size_t m)
 {
-    uint32_t n = f->n;
-    uint32_t *foff = ts_malloc((size_t)n + 1, sizeof *foff);
-    size_t total = 0;
-    for (uint32_t i = 0; i < n; i++)
-        total += hops[i] + 2;
-    uint32_t *flink = ts_malloc(total ? total : 1, sizeof *flink);
-    if (!foff || !flink) {
-        free(foff);
-        free(flink);
+    size_t cap = 1024, n = 0, ucap = 0;
+    uint32_t *slots = ts_calloc(cap, sizeof *slots), *rank = NULL;
+    keyid *uk = NULL;
+    tsched_status st = TSCHED_OK;
+    if (!slots)
         return TSCHED_E_NOMEM;
+    for (size_t k = 0; k < m; k++) {
+        if ((n + 1) * 2 > cap) {
+            size_t ncap = cap * 2;
+            uint32_t *ns = ts_calloc(ncap, sizeof *ns);
+            if (!ns) {
+                st = TSCHED_E_NOMEM;
+                goto out;
+            }
+            for (size_t j = 0; j < n; j++) {
+                size_t i = (size_t)((uk[j].key * 0x9e3779b97f4a7c15ULL) >> 32) & (ncap - 1);
+                while (ns[i])
+                    i = (i + 1) & (ncap - 1);
+                ns[i] = (uint32_t)j + 1;
+            }
+            free(slots);
+            slots = ns;
+            cap = ncap;
+        }
+        size_t i = (size_t)((keys[k] * 0x9e3779b97f4a7c15ULL) >> 32) & (cap - 1);
+        while (slots[i] && uk[slots[i] - 1].key != keys[k])
+            i = (i + 1) & (cap - 1);
+        if (!slots[i]) {
+            if ((st = TS_GROW(uk, ucap, n + 1)) != TSCHED_OK)
+                goto out;
+            uk[n] = (keyid){keys[k], (uint32_t)n};
+            slots[i] = (uint32_t)++n;
+        }
+        ids[k] = slots[i] - 1;
     }
-    size_t k = 0;
-    for (uint32_t i = 0; i < n; i++) {
-        foff[i] = (uint32_t)k;
-        flink[k++] = s->ntrunk_links + 2 * (s->nic_off[f->src[i]] + f->src_nic[i]);
-        for (uint32_t h = 0; h < hops[i]; h++)
-            flink[k++] = path_links[i][h];
-        flink[k++] = s->ntrunk_links + 2 * (s->nic_off[f->dst[i]] + f->dst_nic[i]) + 1;
+    free(slots);
+    slots = NULL;
+    qsort(uk, n, sizeof *uk, cmp_keyid);
+    if (!(rank = ts_malloc(n ? n : 1, sizeof *rank)) || !(*ukeys = ts_malloc(n ? n : 1, sizeof **ukeys))) {
+        st = TSCHED_E_NOMEM;
+        goto out;
     }
-    foff[n] = (uint32_t)k;
-    *foff_out = foff;
-    *flink_out = flink;
-    return TSCHED_OK;
+    for (size_t j = 0; j < n; j++) {
+        rank[uk[j].id] = (uint32_t)j;
+        (*ukeys)[j] = uk[j].key;
+    }
+    for (size_t k = 0; k < m; k++)
+        ids[k] = rank[ids[k]];
+    *nu = (uint32_t)n;
+out:
+    free(slots);
+    free(uk);
+    free(rank);
+    return st;
+}
+
+/* compact_keys() through an array over the fabric's whole link space (trunk links, then
+ * every NIC's two links), used when that space is no larger than a few times the work,
+ * where it beats hashing: same ids, since the space is laid out in key order. */
+static int dense_fits(const tsched_topology *t, size_t m, size_t *space)
+{
+    uint64_t budget = 4 * (uint64_t)m + 65536, s = 2 * (uint64_t)tsched_topology_num_trunks(t);
+    uint32_t nn = tsched_topology_num_nodes(t);
+    if (s + 3 * (uint64_t)nn > budget) /* every node has a NIC: a quick no */
+        return 0;
+    for (uint32_t v = 0; v < nn; v++)
+        s += 2 * (uint64_t)t->node_nics[v];
+    *space = (size_t)s;
+    return s + nn <= budget;
+}
+
+static tsched_status compact_dense(uint32_t *ids, uint64_t **ukeys, uint32_t *nu, const uint64_t *keys, size_t m,
+                                   const tsched_topology *t, size_t space)
+{
+    uint32_t nn = tsched_topology_num_nodes(t), tl = 2 * tsched_topology_num_trunks(t), n = 0;
+    uint32_t *nic_off = ts_malloc((size_t)nn + 1, sizeof *nic_off), *map = ts_calloc(space ? space : 1, sizeof *map);
+    tsched_status st = TSCHED_OK;
+    if (!nic_off || !map) {
+        st = TSCHED_E_NOMEM;
+        goto out;
+    }
+    nic_off[0] = 0;
+    for (uint32_t v = 0; v < nn; v++)
+        nic_off[v + 1] = nic_off[v] + t->node_nics[v];
+    for (size_t k = 0; k < m; k++) {
+        uint64_t x = keys[k];
+        ids[k] = x & NIC_KEY ? tl + 2 * (nic_off[(x >> 32) & 0x7fffffffu] + (uint32_t)((x >> 1) & 0x7fffffffu)) +
+                                   (uint32_t)(x & 1)
+                             : (uint32_t)x;
+        map[ids[k]] = 1;
+    }
+    for (size_t x = 0; x < space; x++)
+        if (map[x])
+            map[x] = ++n;
+    if (!(*ukeys = ts_malloc(n ? n : 1, sizeof **ukeys))) {
+        st = TSCHED_E_NOMEM;
+        goto out;
+    }
+    for (size_t k = 0; k < m; k++) {
+        ids[k] = map[ids[k]] - 1;
+        (*ukeys)[ids[k]] = keys[k];
+    }
+    *nu = n;
+out:
+    free(nic_off);
+    free(map);
+    return st;
 }
 
 static tsched_status rates_for(double *rate, const tsched_topology *t, const tsched_flows *f,
                                const uint32_t *const *path_links, const uint32_t *hops)
 {
-    linkspace s;
-    tsched_status st = linkspace_init(&s, t);
-    if (st != TSCHED_OK)
-        return st;
-    uint32_t *foff, *flink;
-    if ((st = flow_links(&foff, &flink, &s, f, path_links, hops)) == TSCHED_OK) {
-        st = maxmin(rate, f->n, foff, flink, s.nlinks, s.cap);
-        free(foff);
-        free(flink);
+    uint32_t n = f->n, nu = 0;
+    size_t total = 0;
+    for (uint32_t i = 0; i < n; i++)
+        total += hops[i] + 2;
+    /* flow i's links: NIC up, the path's trunk links, NIC down */
+    uint32_t *foff = ts_malloc((size_t)n + 1, sizeof *foff), *flink = ts_malloc(total ? total : 1, sizeof *flink);
+    uint64_t *key = ts_malloc(total ? total : 1, sizeof *key), *ukey = NULL;
+    double *cap = NULL;
+    tsched_status st = TSCHED_E_NOMEM;
+    if (!foff || !flink || !key)
+        goto out;
+    size_t k = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        foff[i] = (uint32_t)k;
+        key[k++] = nic_key(f->src[i], f->src_nic[i], 0);
+        for (uint32_t h = 0; h < hops[i]; h++)
+            key[k++] = path_links[i][h];
+        key[k++] = nic_key(f->dst[i], f->dst_nic[i], 1);
     }
-    linkspace_free(&s);
+    foff[n] = (uint32_t)k;
+    size_t space;
+    st = dense_fits(t, total, &space) ? compact_dense(flink, &ukey, &nu, key, total, t, space)
+                                      : compact_keys(flink, &ukey, &nu, key, total);
+    if (st != TSCHED_OK)
+        goto out;
+    free(key);
+    key = NULL;
+    if (!(cap = ts_malloc(nu ? nu : 1, sizeof *cap))) {
+        st = TSCHED_E_NOMEM;
+        goto out;
+    }
+    for (uint32_t l = 0; l < nu; l++)
+        cap[l] = ukey[l] & NIC_KEY ? tsched_topology_node_nic_gbps(t, (uint32_t)(ukey[l] >> 32) & 0x7fffffffu)
+                                   : tsched_topology_trunk_gbps(t, (uint32_t)(ukey[l] / 2));
+    st = maxmin(rate, n, foff, flink, nu, cap);
+out:
+    free(foff);
+    free(flink);
+    free(key);
+    free(ukey);
+    free(cap);
     return st;
 }
 
@@ -265,7 +368,11 @@ tsched_status tsched_rates_maxmin(double *rates, const tsched_topology *t, const
                                   const tsched_path *paths)
 {
     if (!rates || !t || !f || (!paths && f->n))
-        return ts_error(TSCHED_E_INVALID, "tsched_rates_maxmin: NULL argument");
+        return ts_error(TSCHED_E_INVALID, "tsched_rates_maxmin: %s is NULL",
+                        !rates ? "rates" : !t ? "topo" : !f ? "flows" : "paths");
+    tsched_status st1 = ts_check_built(t, "tsched_rates_maxmin");
+    if (st1 != TSCHED_OK || (st1 = ts_limit_check("flows", f->n, "flows", ts_limits()->flows)) != TSCHED_OK)
+        return st1;
     uint32_t nn = tsched_topology_num_nodes(t), nt = tsched_topology_num_trunks(t);
     size_t stride = sizeof *paths;
     tsched_status st0;

@@ -6,10 +6,18 @@
 #include <time.h>
 
 #include "../common/alloc.h"
+#include "../common/limits.h"
+#include "../common/structsize.h"
 #include "../topology/topology_internal.h"
 #include "../workload/flows_internal.h"
-#include "../common/structsize.h"
 #include "routing_internal.h"
+
+/* TSCHED_E_INVALID naming a NULL argument of `fn`. */
+#define NONNULL(fn, arg)                                                                                              \
+    do {                                                                                                              \
+        if (!(arg))                                                                                                   \
+            return ts_error(TSCHED_E_INVALID, fn ": " #arg " is NULL");                                                \
+    } while (0)
 
 static const char *const algo_names[] = {"greedy", "ecmp", "balanced-ecmp", "ilp"};
 
@@ -20,8 +28,8 @@ const char *tsched_route_algo_name(tsched_route_algo a)
 
 tsched_status tsched_route_algo_from_name(tsched_route_algo *a, const char *name)
 {
-    if (!a || !name)
-        return ts_error(TSCHED_E_INVALID, "tsched_route_algo_from_name: NULL argument");
+    NONNULL("tsched_route_algo_from_name", a);
+    NONNULL("tsched_route_algo_from_name", name);
     for (unsigned i = 0; i < sizeof algo_names / sizeof algo_names[0]; i++)
         if (strcmp(name, algo_names[i]) == 0) {
             *a = (tsched_route_algo)i;
@@ -42,11 +50,24 @@ void tsched_route_options_init(tsched_route_options *o)
     o->threads = 1;
 }
 
-static double now_ms(void)
+double ts_now_ms(void)
 {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return ts.tv_sec * 1e3 + ts.tv_nsec * 1e-6;
+}
+
+tsched_status ts_deadline_check(const ts_deadline *d, const char *what)
+{
+    if (!d || ts_now_ms() < d->at)
+        return TSCHED_OK;
+    return ts_error(TSCHED_E_TIMEOUT, "%s: time limit of %u ms reached before any answer", what, d->ms);
+}
+
+/* TSCHED_E_TOO_LARGE for a flow set above the thread's limit, before anything is allocated. */
+static tsched_status check_flows(const tsched_flows *f)
+{
+    return ts_limit_check("flows", f->n, "flows", ts_limits()->flows);
 }
 
 void tsched_routes_free(tsched_routes *r)
@@ -59,19 +80,27 @@ void tsched_routes_free(tsched_routes *r)
     free(r->plinks);
     free(r->psw);
     free(r->load);
+    free(r->used);
+    free(r->used_load);
     free(r->rate);
     free(r);
 }
 
-tsched_status tsched_router_new(tsched_router **out, const tsched_topology *t)
+tsched_status tsched_router_new(tsched_router **out, const tsched_topology *topo)
 {
-    if (!out || !t)
-        return ts_error(TSCHED_E_INVALID, "tsched_router_new: NULL argument");
+    NONNULL("tsched_router_new", out);
     *out = NULL;
+    NONNULL("tsched_router_new", topo);
+    const tsched_topology *t = topo;
+    tsched_status st = ts_check_built(t, "tsched_router_new");
+    if (st != TSCHED_OK)
+        return st;
     tsched_router *rt = ts_calloc(1, sizeof *rt);
     if (!rt)
         return TSCHED_E_NOMEM;
     rt->t = t;
+    rt->topo_id = tsched_topology_id(t);
+    rt->topo_gen = tsched_topology_generation(t);
     rt->version = ts_topology_version(t);
     ts_pathcache_init(&rt->cache);
     *out = rt;
@@ -87,7 +116,7 @@ void tsched_router_free(tsched_router *rt)
 }
 
 /* A routing result with its flows resolved to leaf pairs of the router's cache. */
-static tsched_status prepare(tsched_routes **out, tsched_router *rt, const tsched_flows *f)
+static tsched_status prepare(tsched_routes **out, tsched_router *rt, const tsched_flows *f, const ts_deadline *d)
 {
     *out = NULL;
     if (rt->version != ts_topology_version(rt->t)) {
@@ -101,14 +130,20 @@ static tsched_status prepare(tsched_routes **out, tsched_router *rt, const tsche
         return TSCHED_E_NOMEM;
     r->cache = &rt->cache;
     r->n = f->n;
-    r->nlinks = 2 * tsched_topology_num_trunks(rt->t);
+    r->topo_id = rt->topo_id;
+    r->topo_gen = rt->topo_gen;
     size_t n = f->n ? f->n : 1;
     tsched_status st = TSCHED_E_NOMEM;
     if ((r->pair = ts_malloc(n, sizeof *r->pair)) && (r->pidx = ts_calloc(n, sizeof *r->pidx)) &&
         (r->rate = ts_calloc(n, sizeof *r->rate)) && (r->hops = ts_malloc(n, 1)) &&
-        (r->plinks = ts_malloc(4 * n, sizeof *r->plinks)) && (r->psw = ts_malloc(5 * n, sizeof *r->psw)) &&
-        (r->load = ts_calloc(r->nlinks ? r->nlinks : 1, sizeof *r->load)))
-        st = ts_flows_pairs(r->pair, r->cache, rt->t, f);
+        (r->plinks = ts_malloc(4 * n, sizeof *r->plinks)) && (r->psw = ts_malloc(5 * n, sizeof *r->psw)))
+        st = ts_flows_pairs(r->pair, r->cache, rt->t, f, d);
+    /* every pair is listed now: the cache's links are all the links this call can load */
+    if (st == TSCHED_OK) {
+        r->nlinks = (uint32_t)r->cache->ngl;
+        if (!(r->load = ts_calloc(r->nlinks ? r->nlinks : 1, sizeof *r->load)))
+            st = TSCHED_E_NOMEM;
+    }
     if (st != TSCHED_OK) {
         tsched_routes_free(r);
         return st;
@@ -126,7 +161,7 @@ static void materialize(tsched_routes *r)
         const uint32_t *sw = r->cache->sw + p->soff + (size_t)r->pidx[i] * (p->hops + 1);
         r->hops[i] = (uint8_t)p->hops;
         for (uint32_t h = 0; h < 4; h++)
-            r->plinks[4 * (size_t)i + h] = h < p->hops ? l[h] : TSCHED_NONE;
+            r->plinks[4 * (size_t)i + h] = h < p->hops ? r->cache->gl[l[h]] : TSCHED_NONE;
         for (uint32_t h = 0; h < 5; h++)
             r->psw[5 * (size_t)i + h] = h <= p->hops ? sw[h] : TSCHED_NONE;
     }
@@ -136,14 +171,53 @@ static void materialize(tsched_routes *r)
     r->cache = NULL;
 }
 
+static int cmp_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* The loaded links by fabric id, for tsched_routes_link_flows() without a fabric-sized
+ * array, and the largest load. */
+static tsched_status keep_loads(tsched_routes *r)
+{
+    uint32_t n = 0;
+    r->max_load = 0;
+    for (uint32_t l = 0; l < r->nlinks; l++) {
+        n += r->load[l] > 0;
+        if (r->load[l] > r->max_load)
+            r->max_load = r->load[l];
+    }
+    uint64_t *key = ts_malloc(n ? n : 1, sizeof *key);
+    r->used = ts_malloc(n ? n : 1, sizeof *r->used);
+    r->used_load = ts_malloc(n ? n : 1, sizeof *r->used_load);
+    if (!key || !r->used || !r->used_load) {
+        free(key);
+        return TSCHED_E_NOMEM;
+    }
+    n = 0;
+    for (uint32_t l = 0; l < r->nlinks; l++)
+        if (r->load[l] > 0)
+            key[n++] = (uint64_t)r->cache->gl[l] << 32 | r->load[l];
+    qsort(key, n, sizeof *key, cmp_u64);
+    for (uint32_t k = 0; k < n; k++) {
+        r->used[k] = (uint32_t)(key[k] >> 32);
+        r->used_load[k] = (uint32_t)key[k];
+    }
+    r->nused = n;
+    free(key);
+    free(r->load);
+    r->load = NULL;
+    return TSCHED_OK;
+}
+
 /* Loads are final: the largest, then the rates and the smallest rate. */
 static tsched_status finish(tsched_routes *r, const tsched_topology *t, const tsched_flows *f, int rates)
 {
+    tsched_status st0 = keep_loads(r);
+    if (st0 != TSCHED_OK)
+        return st0;
     materialize(r);
-    r->max_load = 0;
-    for (uint32_t l = 0; l < r->nlinks; l++)
-        if (r->load[l] > r->max_load)
-            r->max_load = r->load[l];
     r->has_rates = rates;
     if (!rates) {
         r->min_rate = 0;
@@ -159,11 +233,11 @@ static tsched_status finish(tsched_routes *r, const tsched_topology *t, const ts
     return TSCHED_OK;
 }
 
-tsched_status tsched_router_route(tsched_routes **out, tsched_router *rt, const tsched_flows *f,
-                                  const tsched_route_options *opts)
+/* tsched_router_route() with `fn` naming the entry point in errors. */
+static tsched_status router_route(tsched_routes **out, tsched_router *rt, const tsched_flows *f,
+                                  const tsched_route_options *opts, const char *fn)
 {
-    if (!out || !rt || !f)
-        return ts_error(TSCHED_E_INVALID, "tsched_router_route: NULL argument");
+    double t0 = ts_now_ms();
     *out = NULL;
     static const ts_span spans[] = {
         TS_SPAN(tsched_route_options, size),          TS_SPAN(tsched_route_options, algo),
@@ -177,10 +251,16 @@ tsched_status tsched_router_route(tsched_routes **out, tsched_router *rt, const 
         return st;
     const tsched_route_options *o = &merged;
     if ((unsigned)o->algo > TSCHED_ROUTE_ILP)
-        return ts_error(TSCHED_E_INVALID, "algo: unknown routing algorithm %d", (int)o->algo);
+        return ts_error(TSCHED_E_INVALID, "tsched_route_options.algo: unknown routing algorithm %d", (int)o->algo);
+    if ((st = check_flows(f)) != TSCHED_OK ||
+        (st = tsched_topology_check_identity(rt->t, rt->topo_id, rt->topo_gen, fn)) != TSCHED_OK)
+        return st;
+    /* the ILP's time limit runs from the call's entry: listing and building count */
+    ts_deadline dl = {0, o->time_limit_ms ? o->time_limit_ms : 10000};
+    dl.at = t0 + dl.ms;
+    const ts_deadline *d = o->algo == TSCHED_ROUTE_ILP ? &dl : NULL;
     tsched_routes *r;
-    double t0 = now_ms();
-    if ((st = prepare(&r, rt, f)) != TSCHED_OK)
+    if ((st = prepare(&r, rt, f, d)) != TSCHED_OK)
         return st;
     r->algo = o->algo;
     r->status = "ok";
@@ -190,12 +270,12 @@ tsched_status tsched_router_route(tsched_routes **out, tsched_router *rt, const 
     case TSCHED_ROUTE_ECMP: st = ts_route_ecmp(r, f, o->seed); break;
     case TSCHED_ROUTE_BALANCED_ECMP: st = ts_route_balanced_ecmp(r, f, o->seed); break;
     case TSCHED_ROUTE_ILP:
-        st = ts_route_ilp(r, f, o->time_limit_ms ? o->time_limit_ms : 10000, &optimal);
+        st = ts_route_ilp(r, f, d, &optimal);
         r->status = optimal ? "optimal" : "feasible";
         break;
     }
     /* solve_ms covers choosing the paths, listing them included, not the rates */
-    r->solve_ms = now_ms() - t0;
+    r->solve_ms = ts_now_ms() - t0;
     if (st == TSCHED_OK)
         st = finish(r, rt->t, f, !(o->flags & TSCHED_ROUTE_NO_RATES));
     if (st != TSCHED_OK) {
@@ -206,17 +286,30 @@ tsched_status tsched_router_route(tsched_routes **out, tsched_router *rt, const 
     return TSCHED_OK;
 }
 
-tsched_status tsched_route(tsched_routes **out, const tsched_topology *t, const tsched_flows *f,
+tsched_status tsched_router_route(tsched_routes **out, tsched_router *router, const tsched_flows *flows,
+                                  const tsched_route_options *opts)
+{
+    NONNULL("tsched_router_route", out);
+    *out = NULL;
+    NONNULL("tsched_router_route", router);
+    NONNULL("tsched_router_route", flows);
+    return router_route(out, router, flows, opts, "tsched_router_route: router");
+}
+
+tsched_status tsched_route(tsched_routes **out, const tsched_topology *topo, const tsched_flows *flows,
                            const tsched_route_options *opts)
 {
-    if (!out || !t || !f)
-        return ts_error(TSCHED_E_INVALID, "tsched_route: NULL argument");
+    NONNULL("tsched_route", out);
     *out = NULL;
-    tsched_router *rt;
-    tsched_status st = tsched_router_new(&rt, t);
-    if (st != TSCHED_OK)
+    NONNULL("tsched_route", topo);
+    NONNULL("tsched_route", flows);
+    tsched_status st = ts_check_built(topo, "tsched_route");
+    if (st != TSCHED_OK || (st = check_flows(flows)) != TSCHED_OK)
         return st;
-    st = tsched_router_route(out, rt, f, opts);
+    tsched_router *rt;
+    if ((st = tsched_router_new(&rt, topo)) != TSCHED_OK)
+        return st;
+    st = router_route(out, rt, flows, opts, "tsched_route");
     tsched_router_free(rt);
     return st;
 }
@@ -235,24 +328,29 @@ static int survives(const tsched_routes *prev, uint32_t i, const tsched_topology
     return 1;
 }
 
-tsched_status tsched_reroute(tsched_routes **out, const tsched_routes *prev, const tsched_topology *t,
-                             const tsched_flows *f)
+tsched_status tsched_reroute(tsched_routes **out, const tsched_routes *prev, const tsched_topology *topo,
+                             const tsched_flows *flows)
 {
-    if (!out || !t || !f || !prev)
-        return ts_error(TSCHED_E_INVALID, "tsched_reroute: NULL argument");
+    NONNULL("tsched_reroute", out);
     *out = NULL;
+    NONNULL("tsched_reroute", prev);
+    NONNULL("tsched_reroute", topo);
+    NONNULL("tsched_reroute", flows);
+    const tsched_topology *t = topo;
+    const tsched_flows *f = flows;
+    tsched_status st;
+    if ((st = tsched_topology_check_identity(t, prev->topo_id, prev->topo_gen, "tsched_reroute: prev")) != TSCHED_OK ||
+        (st = ts_check_built(t, "tsched_reroute")) != TSCHED_OK || (st = check_flows(f)) != TSCHED_OK)
+        return st;
     if (prev->n != f->n)
         return ts_error(TSCHED_E_INVALID, "tsched_reroute: prev routed %u flows, the flow set has %u", prev->n, f->n);
-    if (prev->nlinks != 2 * tsched_topology_num_trunks(t))
-        return ts_error(TSCHED_E_INVALID, "tsched_reroute: prev was computed on another fabric");
     tsched_router *rt;
     tsched_routes *r = NULL;
-    tsched_status st = tsched_router_new(&rt, t);
-    if (st != TSCHED_OK)
+    if ((st = tsched_router_new(&rt, t)) != TSCHED_OK)
         return st;
-    double t0 = now_ms();
+    double t0 = ts_now_ms();
     uint8_t *keep = NULL;
-    if ((st = prepare(&r, rt, f)) != TSCHED_OK)
+    if ((st = prepare(&r, rt, f, NULL)) != TSCHED_OK)
         goto out;
     r->algo = TSCHED_ROUTE_GREEDY;
     r->status = "ok";
@@ -268,14 +366,18 @@ tsched_status tsched_reroute(tsched_routes **out, const tsched_routes *prev, con
         const uint32_t *pl = ts_route_links(prev, i, &hops);
         const ts_pair *p = &r->cache->pairs[r->pair[i]];
         /* the same path among the pair's surviving candidates */
-        for (uint32_t k = 0; k < p->npaths && !keep[i]; k++)
-            if (hops == p->hops && memcmp(r->cache->links + p->off + (size_t)k * hops, pl, hops * sizeof *pl) == 0) {
+        for (uint32_t k = 0; k < p->npaths && !keep[i] && hops == p->hops; k++) {
+            const uint32_t *cl = r->cache->links + p->off + (size_t)k * hops;
+            uint32_t h = 0;
+            while (h < hops && r->cache->gl[cl[h]] == pl[h])
+                h++;
+            if (h == hops) {
                 r->pidx[i] = k;
                 keep[i] = 1;
+                for (h = 0; h < hops; h++)
+                    r->load[cl[h]]++;
             }
-        if (keep[i])
-            for (uint32_t h = 0; h < hops; h++)
-                r->load[pl[h]]++;
+        }
     }
     for (uint32_t i = 0; i < f->n; i++) {
         if (keep[i])
@@ -288,7 +390,7 @@ tsched_status tsched_reroute(tsched_routes **out, const tsched_routes *prev, con
             r->load[l[h]]++;
         r->moved++;
     }
-    r->solve_ms = now_ms() - t0;
+    r->solve_ms = ts_now_ms() - t0;
     st = finish(r, t, f, 1);
 out:
     free(keep);
@@ -303,10 +405,13 @@ out:
 
 uint32_t tsched_routes_count(const tsched_routes *r) { return r ? r->n : 0; }
 
-tsched_status tsched_routes_path(tsched_path *path, const tsched_routes *r, uint32_t i)
+tsched_status tsched_routes_path(tsched_path *path, const tsched_routes *routes, uint32_t i)
 {
-    if (!path || !r || i >= r->n)
-        return ts_error(TSCHED_E_INVALID, "tsched_routes_path: flow %u does not exist", i);
+    NONNULL("tsched_routes_path", path);
+    NONNULL("tsched_routes_path", routes);
+    const tsched_routes *r = routes;
+    if (i >= r->n)
+        return ts_error(TSCHED_E_INVALID, "tsched_routes_path: flow %u does not exist (%u flows)", i, r->n);
     uint32_t hops;
     const uint32_t *l = ts_route_links(r, i, &hops);
     const uint32_t *sw = r->psw + 5 * (size_t)i;
@@ -322,9 +427,22 @@ tsched_status tsched_routes_path(tsched_path *path, const tsched_routes *r, uint
 
 double tsched_routes_rate(const tsched_routes *r, uint32_t i) { return r && i < r->n ? r->rate[i] : 0; }
 uint32_t tsched_routes_max_link_flows(const tsched_routes *r) { return r ? r->max_load : 0; }
-uint32_t tsched_routes_link_flows(const tsched_routes *r, uint32_t l) { return r && l < r->nlinks ? r->load[l] : 0; }
+uint32_t tsched_routes_link_flows(const tsched_routes *r, uint32_t l)
+{
+    if (!r)
+        return 0;
+    uint32_t lo = 0, hi = r->nused; /* binary search among the loaded links */
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        if (r->used[mid] < l)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < r->nused && r->used[lo] == l ? r->used_load[lo] : 0;
+}
 double tsched_routes_min_rate(const tsched_routes *r) { return r ? r->min_rate : 0; }
 uint32_t tsched_routes_moved(const tsched_routes *r) { return r ? r->moved : 0; }
-const char *tsched_routes_status(const tsched_routes *r) { return r ? r->status : "?"; }
+const char *tsched_routes_status(const tsched_routes *r) { return r ? r->status : ""; }
 tsched_route_algo tsched_routes_algo(const tsched_routes *r) { return r ? r->algo : TSCHED_ROUTE_GREEDY; }
 double tsched_routes_solve_ms(const tsched_routes *r) { return r ? r->solve_ms : 0; }

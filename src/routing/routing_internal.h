@@ -1,6 +1,9 @@
 /* Internal: routing state. Candidate paths are kept once per distinct (source leaf,
  * destination leaf) pair as directed link ids; a flow's route is the pair plus a path
- * index, so a million flows cost a few bytes each. */
+ * index, so a million flows cost a few bytes each. Links are numbered compactly, in the
+ * order the cache first meets them, so that every per-link array (loads, ILP rows,
+ * components) grows with the links the routed pairs can use, never with the fabric: one
+ * flow on a fabric of millions of NICs costs a few kilobytes (DESIGN 3). */
 #ifndef TS_ROUTING_INTERNAL_H
 #define TS_ROUTING_INTERNAL_H
 
@@ -22,7 +25,7 @@ typedef struct ts_pathcache {
     ts_pair *pairs;
     uint32_t npairs;
     size_t pairs_cap;
-    uint32_t *links;    /* npaths * hops per pair */
+    uint32_t *links;    /* npaths * hops per pair: compact link ids */
     size_t nlinks, links_cap;
     uint32_t *sw;       /* npaths * (hops + 1) per pair */
     size_t nsw, sw_cap;
@@ -30,6 +33,10 @@ typedef struct ts_pathcache {
     size_t nslots;
     ts_path *scratch;   /* listing buffer, reused across pairs */
     size_t scratch_cap;
+    uint32_t *gl;       /* compact link id -> directed link id of the fabric */
+    size_t ngl, gl_cap;
+    uint32_t *lslots;   /* open addressing on the fabric's link id: compact id + 1 */
+    size_t nlslots;
 } ts_pathcache;
 
 void ts_pathcache_init(ts_pathcache *c);
@@ -37,11 +44,25 @@ void ts_pathcache_free(ts_pathcache *c);
 /* Id of the pair (a, b), listing its surviving paths from `t` on first use. */
 tsched_status ts_pathcache_get(uint32_t *id, ts_pathcache *c, const tsched_topology *t, uint32_t a, uint32_t b);
 
-/* The NIC leaves of every flow resolved into pair ids; errors name the flow. */
-tsched_status ts_flows_pairs(uint32_t *pair_of, ts_pathcache *c, const tsched_topology *t, const tsched_flows *f);
+/* A time limit taken at a call's entry: `at` on the ts_now_ms() clock, `ms` the limit. */
+typedef struct ts_deadline {
+    double at;
+    uint32_t ms;
+} ts_deadline;
+
+/* Milliseconds on the monotonic clock. */
+double ts_now_ms(void);
+/* TSCHED_E_TIMEOUT naming `what` and the limit once the deadline has passed (NULL: never). */
+tsched_status ts_deadline_check(const ts_deadline *d, const char *what);
+
+/* The NIC leaves of every flow resolved into pair ids; errors name the flow. Listing stops
+ * with TSCHED_E_TIMEOUT once the deadline (NULL: none) passes. */
+tsched_status ts_flows_pairs(uint32_t *pair_of, ts_pathcache *c, const tsched_topology *t, const tsched_flows *f,
+                             const ts_deadline *d);
 
 struct tsched_router {
     const tsched_topology *t;
+    uint64_t topo_id, topo_gen; /* identity and shape generation of t at creation */
     uint64_t version;    /* of t when the cache was filled */
     ts_pathcache cache;
 };
@@ -52,12 +73,15 @@ struct tsched_routes {
     ts_pathcache *cache; /* borrowed; NULL once the result is final */
     uint32_t *pair;      /* per flow: pair id */
     uint32_t *pidx;      /* per flow: path index within the pair */
+    uint32_t nlinks;     /* compact links of the cache (load has one entry each) */
+    uint32_t *load;      /* flows per compact link */
     /* the result, per flow, independent of the cache */
     uint8_t *hops;       /* trunk hops of the chosen path (0: same leaf) */
     uint32_t *plinks;    /* 4 per flow: directed link ids */
     uint32_t *psw;       /* 5 per flow: switches */
-    uint32_t nlinks;     /* 2 * trunks */
-    uint32_t *load;      /* flows per directed link */
+    uint32_t nused;      /* directed links carrying flows */
+    uint32_t *used;      /* their fabric ids, increasing */
+    uint32_t *used_load; /* and their flow counts */
     double *rate;        /* per flow, Gbit/s */
     uint32_t max_load;
     double min_rate;
@@ -66,6 +90,7 @@ struct tsched_routes {
     tsched_route_algo algo;
     const char *status;
     double solve_ms;
+    uint64_t topo_id, topo_gen; /* the fabric it was computed on (DESIGN 3) */
 };
 
 /* Links of flow i's final path (count in *hops). */
@@ -100,7 +125,11 @@ tsched_status ts_route_greedy(tsched_routes *r, const tsched_flows *f, uint32_t 
 tsched_status ts_route_ecmp(tsched_routes *r, const tsched_flows *f, uint64_t seed);
 tsched_status ts_route_balanced_ecmp(tsched_routes *r, const tsched_flows *f, uint64_t seed);
 /* *optimal = 1 when the largest trunk load is proven minimal. */
-tsched_status ts_route_ilp(tsched_routes *r, const tsched_flows *f, uint32_t time_limit_ms, int *optimal);
+/* The deadline, taken at the call's entry, bounds it all: TSCHED_E_TIMEOUT when it passes
+ * before any answer (greedy's start included), the best answer so far after. */
+tsched_status ts_route_ilp(tsched_routes *r, const tsched_flows *f, const ts_deadline *d, int *optimal);
+/* Greedy in flow order, one thread, looking at the deadline every few thousand flows. */
+tsched_status ts_route_greedy_until(tsched_routes *r, const ts_deadline *d);
 
 /* Max-min fair rates for routes already chosen. */
 tsched_status ts_route_rates(tsched_routes *r, const tsched_topology *t, const tsched_flows *f);
