@@ -64,7 +64,7 @@ typedef struct tsched_placement tsched_placement;
 
 /**
  * Place `job` on the up nodes of `topo` whose GPUs are all free. Every cell of the job's
- * matrix (tsched_job_matrix) gets one node. The caller frees `*out` with
+ * matrix (tsched_job_matrix) gets one node. `opts` may be NULL for the defaults. The caller frees `*out` with
  * tsched_placement_free(). Errors: TSCHED_E_INFEASIBLE (not enough free nodes, naming how
  * many are needed and free), TSCHED_E_RANGE (shape errors of Eq. 1), TSCHED_E_INVALID
  * (exhaustive beyond 16 nodes / 4 domains), TSCHED_E_SOLVER, TSCHED_E_TIMEOUT (no answer

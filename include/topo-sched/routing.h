@@ -56,7 +56,8 @@ typedef struct tsched_router tsched_router;
 
 /**
  * Assign every flow of `flows` one of the equal-cost paths of `topo` between its NICs
- * (surviving paths only) and compute max-min fair rates. The caller frees `*out` with
+ * (surviving paths only) and compute max-min fair rates. `opts` may be NULL for the defaults.
+ * The caller frees `*out` with
  * tsched_routes_free(). Errors: TSCHED_E_NO_PATH naming the first flow without a surviving
  * path, TSCHED_E_INVALID (a flow names a node or NIC the fabric lacks), TSCHED_E_SOLVER.
  * ILP answers stopped by the time limit are returned with status "feasible".
@@ -82,7 +83,7 @@ TSCHED_API tsched_status tsched_reroute(tsched_routes **out, const tsched_routes
 TSCHED_API tsched_status tsched_router_new(tsched_router **out, const tsched_topology *topo);
 /** Free a router. NULL is a no-op. */
 TSCHED_API void tsched_router_free(tsched_router *router);
-/** tsched_route() through a router's path cache; same answers, same errors. */
+/** tsched_route() through a router's path cache; same answers, same errors (`opts` may be NULL). */
 TSCHED_API tsched_status tsched_router_route(tsched_routes **out, tsched_router *router, const tsched_flows *flows,
                                              const tsched_route_options *opts);
 

@@ -265,7 +265,7 @@ tsched_status tsched_rates_maxmin(double *rates, const tsched_topology *t, const
                                   const tsched_path *paths)
 {
     if (!rates || !t || !f || (!paths && f->n))
-        return ts_error(TSCHED_E_INVALID, "tsched_rates_maxmin: NULL argument");
+        return ts_error(TSCHED_E_INVALID, "tsched_rates_maxmin: %s is NULL", !rates ? "rates" : !t ? "topo" : !f ? "flows" : "paths");
     uint32_t nn = tsched_topology_num_nodes(t), nt = tsched_topology_num_trunks(t);
     size_t stride = sizeof *paths;
     tsched_status st0;

@@ -21,7 +21,7 @@ const char *tsched_route_algo_name(tsched_route_algo a)
 tsched_status tsched_route_algo_from_name(tsched_route_algo *a, const char *name)
 {
     if (!a || !name)
-        return ts_error(TSCHED_E_INVALID, "tsched_route_algo_from_name: NULL argument");
+        return ts_error(TSCHED_E_INVALID, "tsched_route_algo_from_name: %s is NULL", !a ? "algo" : "name");
     for (unsigned i = 0; i < sizeof algo_names / sizeof algo_names[0]; i++)
         if (strcmp(name, algo_names[i]) == 0) {
             *a = (tsched_route_algo)i;
@@ -66,7 +66,7 @@ void tsched_routes_free(tsched_routes *r)
 tsched_status tsched_router_new(tsched_router **out, const tsched_topology *t)
 {
     if (!out || !t)
-        return ts_error(TSCHED_E_INVALID, "tsched_router_new: NULL argument");
+        return ts_error(TSCHED_E_INVALID, "tsched_router_new: %s is NULL", !out ? "out" : "topo");
     *out = NULL;
     tsched_router *rt = ts_calloc(1, sizeof *rt);
     if (!rt)
@@ -163,7 +163,7 @@ tsched_status tsched_router_route(tsched_routes **out, tsched_router *rt, const 
                                   const tsched_route_options *opts)
 {
     if (!out || !rt || !f)
-        return ts_error(TSCHED_E_INVALID, "tsched_router_route: NULL argument");
+        return ts_error(TSCHED_E_INVALID, "tsched_router_route: %s is NULL", !out ? "out" : !rt ? "router" : "flows");
     *out = NULL;
     static const ts_span spans[] = {
         TS_SPAN(tsched_route_options, size),          TS_SPAN(tsched_route_options, algo),
@@ -210,7 +210,7 @@ tsched_status tsched_route(tsched_routes **out, const tsched_topology *t, const 
                            const tsched_route_options *opts)
 {
     if (!out || !t || !f)
-        return ts_error(TSCHED_E_INVALID, "tsched_route: NULL argument");
+        return ts_error(TSCHED_E_INVALID, "tsched_route: %s is NULL", !out ? "out" : !t ? "topo" : "flows");
     *out = NULL;
     tsched_router *rt;
     tsched_status st = tsched_router_new(&rt, t);
@@ -239,7 +239,7 @@ tsched_status tsched_reroute(tsched_routes **out, const tsched_routes *prev, con
                              const tsched_flows *f)
 {
     if (!out || !t || !f || !prev)
-        return ts_error(TSCHED_E_INVALID, "tsched_reroute: NULL argument");
+        return ts_error(TSCHED_E_INVALID, "tsched_reroute: %s is NULL", !out ? "out" : !t ? "topo" : !f ? "flows" : "prev");
     *out = NULL;
     if (prev->n != f->n)
         return ts_error(TSCHED_E_INVALID, "tsched_reroute: prev routed %u flows, the flow set has %u", prev->n, f->n);
@@ -305,7 +305,9 @@ uint32_t tsched_routes_count(const tsched_routes *r) { return r ? r->n : 0; }
 
 tsched_status tsched_routes_path(tsched_path *path, const tsched_routes *r, uint32_t i)
 {
-    if (!path || !r || i >= r->n)
+    if (!path || !r)
+        return ts_error(TSCHED_E_INVALID, "tsched_routes_path: %s is NULL", !path ? "path" : "routes");
+    if (i >= r->n)
         return ts_error(TSCHED_E_INVALID, "tsched_routes_path: flow %u does not exist", i);
     uint32_t hops;
     const uint32_t *l = ts_route_links(r, i, &hops);
