@@ -595,6 +595,47 @@ static void run_forked(struct nt_ctx *c, const struct nt_entry *e)
         passes++;
 }
 
+/* ---- NULL where the documentation allows it for some other argument -------------------------- */
+
+#define EXPECT(cond, ...)                                                                                            \
+    do {                                                                                                             \
+        if (cond)                                                                                                    \
+            passes++;                                                                                                \
+        else                                                                                                         \
+            fail(__VA_ARGS__);                                                                                       \
+    } while (0)
+
+static void check_conditional(struct nt_ctx *c)
+{
+    /* "`paths` may be NULL when `cap` is 0": the count is still reported. */
+    uint64_t want = 0;
+    FIX(tsched_topology_path_count(&want, c->topo, 0, 0, 2, 0));
+    size_t count = 0;
+    tsched_status st = tsched_topology_paths(NULL, 0, &count, c->topo, 0, 0, 2, 0);
+    EXPECT((st == TSCHED_E_BUFFER || st == TSCHED_OK) && count == want && want > 0,
+           "tsched_topology_paths(NULL, 0, ...) returned %s with count %zu (%llu paths)", tsched_status_str(st), count,
+           (unsigned long long)want);
+    count = 0;
+    st = tsched_topology_leaf_paths(NULL, 0, &count, c->topo, 0, 1);
+    EXPECT((st == TSCHED_E_BUFFER || st == TSCHED_OK) && count > 0,
+           "tsched_topology_leaf_paths(NULL, 0, ...) returned %s with count %zu", tsched_status_str(st), count);
+    /* "with n = 0 `levels` may be NULL" (doc/priority.md) */
+    tsched_dag *empty = NULL;
+    FIX(tsched_dag_new(&empty, 0));
+    st = tsched_dag_compress(NULL, NULL, empty, NULL);
+    EXPECT(st == TSCHED_OK, "tsched_dag_compress(NULL, NULL, <0 nodes>, NULL) returned %s: %s", tsched_status_str(st),
+           tsched_last_error());
+    tsched_dag_free(empty);
+    /* tsched_rates_maxmin: `paths` is one per flow, so none for no flows */
+    tsched_flows *none = NULL;
+    FIX(tsched_flows_new(&none));
+    double rate;
+    st = tsched_rates_maxmin(&rate, c->topo, none, NULL);
+    EXPECT(st == TSCHED_OK, "tsched_rates_maxmin(<no flows>, paths = NULL) returned %s: %s", tsched_status_str(st),
+           tsched_last_error());
+    tsched_flows_free(none);
+}
+
 /* ---- coverage of the version script -------------------------------------------------------------- */
 
 static int in_table(const char *func)
@@ -695,6 +736,8 @@ int main(int argc, char **argv)
         else
             run_one(&ctx, e);
     }
+    if (nonly == 0)
+        check_conditional(&ctx);
     fixture_check(&ctx);
     fixture_free(&ctx);
     free(only);
