@@ -139,7 +139,10 @@ struct nt_result {
     double num;
 };
 
-/** One row: `param` NULL (and `call` NULL) for a function without pointer parameters. */
+/**
+ * One row: the call with NULL in `param`; `param` "" for the call of a status function with
+ * valid values only; `param` NULL (and `call` NULL) for a function without pointer parameters.
+ */
 struct nt_entry {
     const char *func;
     const char *param;
