@@ -122,16 +122,16 @@ static const struct {
     {"tsched_placement_node", TSCHED_NONE}, /* "or TSCHED_NONE for a bad cell" */
     {"tsched_placement_rank", TSCHED_NONE},
     {"tsched_topology_switch_tier", -1}, /* "or -1 for a bad index" */
-    {"tsched_job_alpha", NAN},           /* not a valid alpha, and not "auto" (negative) */
-    {"tsched_job_domain", TSCHED_DOMAIN_AUTO},
-    {"tsched_placement_status", TSCHED_PLACE_FEASIBLE}, /* never claims optimality */
+    {"tsched_job_alpha", NAN},           /* "NaN for NULL": neither an alpha nor "auto" (negative) */
+    {"tsched_job_domain", TSCHED_DOMAIN_AUTO},          /* "TSCHED_DOMAIN_AUTO for NULL" */
+    {"tsched_placement_status", TSCHED_PLACE_FEASIBLE}, /* "TSCHED_PLACE_FEASIBLE for NULL" */
 };
 
 /* Getters returning a string whose empty value is not NULL. */
 static const struct {
     const char *func, *value;
 } empty_str[] = {
-    {"tsched_routes_status", "?"}, /* static string, like the *_name functions' "?" */
+    {"tsched_routes_status", "?"}, /* ""?" for NULL", like the *_name functions' "?" */
 };
 
 /* Whether `msg` holds `word` as a whole identifier ("algo" is not in "tsched_route_algo_from_name"). */

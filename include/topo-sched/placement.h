@@ -84,7 +84,7 @@ TSCHED_API uint32_t tsched_placement_cols(const tsched_placement *p);
 TSCHED_API uint32_t tsched_placement_node(const tsched_placement *p, uint32_t row, uint32_t col);
 /** Rank of cell (row, col) in the launcher's host list: col * rows + row (DESIGN 5.3). */
 TSCHED_API uint32_t tsched_placement_rank(const tsched_placement *p, uint32_t row, uint32_t col);
-/** Optimal or feasible. */
+/** Optimal or feasible (TSCHED_PLACE_FEASIBLE for NULL). */
 TSCHED_API tsched_place_status tsched_placement_status(const tsched_placement *p);
 /** The algorithm that produced it. */
 TSCHED_API tsched_place_algo tsched_placement_algo(const tsched_placement *p);

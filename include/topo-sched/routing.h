@@ -104,7 +104,7 @@ TSCHED_API uint32_t tsched_routes_link_flows(const tsched_routes *routes, uint32
 TSCHED_API double tsched_routes_min_rate(const tsched_routes *routes);
 /** Number of flows re-routed by tsched_reroute() (0 for tsched_route()). */
 TSCHED_API uint32_t tsched_routes_moved(const tsched_routes *routes);
-/** "ok" (greedy, ecmp, balanced-ecmp), "optimal" or "feasible" (ilp). Static string. */
+/** "ok" (greedy, ecmp, balanced-ecmp), "optimal" or "feasible" (ilp); "?" for NULL. Static string. */
 TSCHED_API const char *tsched_routes_status(const tsched_routes *routes);
 /** The algorithm used. */
 TSCHED_API tsched_route_algo tsched_routes_algo(const tsched_routes *routes);

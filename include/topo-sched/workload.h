@@ -107,9 +107,9 @@ TSCHED_API uint32_t tsched_job_gpus(const tsched_job *job);
 TSCHED_API uint32_t tsched_job_tp(const tsched_job *job);
 TSCHED_API uint32_t tsched_job_pp(const tsched_job *job);
 TSCHED_API uint32_t tsched_job_dp(const tsched_job *job);
-/** Alpha as set; a negative value means "auto" (not resolved yet). */
+/** Alpha as set; a negative value means "auto" (not resolved yet); NaN for NULL. */
 TSCHED_API double tsched_job_alpha(const tsched_job *job);
-/** Scheduling unit and domain level. */
+/** Scheduling unit and domain level (TSCHED_UNIT_PP and TSCHED_DOMAIN_AUTO for NULL). */
 TSCHED_API tsched_unit tsched_job_unit(const tsched_job *job);
 TSCHED_API tsched_domain tsched_job_domain(const tsched_job *job);
 /** Copy the model into `*model` (its `size` must be set); TSCHED_E_NOT_FOUND if the job has none. */
