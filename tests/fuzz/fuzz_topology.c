@@ -67,7 +67,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         tsched_job *j = NULL;
         if (tsched_job_load_string(&j, text, n) == TSCHED_OK) {
             uint32_t r, c;
-            tsched_volumes v;
+            tsched_volumes v = {.size = sizeof v};
             tsched_job_matrix(&r, &c, j, 8);
             tsched_job_volumes(&v, j);
             char *json = NULL;
