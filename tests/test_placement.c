@@ -426,7 +426,8 @@ START_TEST(algo_names)
     ck_assert_status(tsched_place_algo_from_name(&a, "simulated-annealing"), TSCHED_E_FORMAT);
     ck_assert_errmsg_has("simulated-annealing");
     ck_assert_status(tsched_place_algo_from_name(NULL, "mip"), TSCHED_E_INVALID);
-    ck_assert_status(tsched_place_algo_from_name(&a, NULL), TSCHED_E_FORMAT);
+    ck_assert_status(tsched_place_algo_from_name(&a, NULL), TSCHED_E_INVALID); /* DESIGN 3 */
+    ck_assert_errmsg_has("name is NULL");
 }
 END_TEST
 

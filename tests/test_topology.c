@@ -584,7 +584,8 @@ START_TEST(builder_states_and_errors)
     ck_assert_errmsg_has("nodes[0].gpus");
     ck_assert_status(tsched_topology_add_node(NULL, t, "n0", "l0", 8, 0, NULL, 100), TSCHED_E_RANGE);
     ck_assert_status(tsched_topology_add_node(NULL, t, "n0", "l0", 8, 8, NULL, -1), TSCHED_E_RANGE);
-    ck_assert_status(tsched_topology_add_node(NULL, t, "n0", NULL, 8, 8, NULL, 100), TSCHED_E_NOT_FOUND);
+    ck_assert_status(tsched_topology_add_node(NULL, t, "n0", NULL, 8, 8, NULL, 100), TSCHED_E_INVALID); /* DESIGN 3 */
+    ck_assert_status(tsched_topology_add_node(NULL, t, "n0", "", 8, 8, NULL, 100), TSCHED_E_NOT_FOUND);
     ck_assert_status(tsched_topology_add_link(t, "l0", "s0", 100, 0), TSCHED_E_RANGE);
     ck_assert_status(tsched_topology_add_link(t, "l0", "s0", INFINITY, 1), TSCHED_E_RANGE);
     ck_assert_ok(tsched_topology_add_node(NULL, t, "n0", "nowhere", 8, 8, NULL, 100));

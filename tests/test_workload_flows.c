@@ -124,7 +124,8 @@ START_TEST(pattern_names)
     tsched_pattern p;
     ck_assert_status(tsched_pattern_from_name(&p, "ring"), TSCHED_E_FORMAT);
     ck_assert_errmsg_has("\"ring\"");
-    ck_assert_status(tsched_pattern_from_name(&p, NULL), TSCHED_E_FORMAT);
+    ck_assert_status(tsched_pattern_from_name(&p, NULL), TSCHED_E_INVALID); /* DESIGN 3 */
+    ck_assert_errmsg_has("name is NULL");
     ck_assert_status(tsched_pattern_from_name(NULL, "pp"), TSCHED_E_INVALID);
 }
 END_TEST

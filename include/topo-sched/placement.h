@@ -64,7 +64,7 @@ typedef struct tsched_placement tsched_placement;
 
 /**
  * Place `job` on the up nodes of `topo` whose GPUs are all free. Every cell of the job's
- * matrix (tsched_job_matrix) gets one node. The caller frees `*out` with
+ * matrix (tsched_job_matrix) gets one node. `opts` may be NULL for the defaults. The caller frees `*out` with
  * tsched_placement_free(). Errors: TSCHED_E_INFEASIBLE (not enough free nodes, naming how
  * many are needed and free), TSCHED_E_RANGE (shape errors of Eq. 1), TSCHED_E_INVALID
  * (exhaustive beyond 16 nodes / 4 domains), TSCHED_E_SOLVER, TSCHED_E_TIMEOUT (no answer
@@ -84,7 +84,7 @@ TSCHED_API uint32_t tsched_placement_cols(const tsched_placement *p);
 TSCHED_API uint32_t tsched_placement_node(const tsched_placement *p, uint32_t row, uint32_t col);
 /** Rank of cell (row, col) in the launcher's host list: col * rows + row (DESIGN 5.3). */
 TSCHED_API uint32_t tsched_placement_rank(const tsched_placement *p, uint32_t row, uint32_t col);
-/** Optimal or feasible. */
+/** Optimal or feasible (TSCHED_PLACE_FEASIBLE for NULL). */
 TSCHED_API tsched_place_status tsched_placement_status(const tsched_placement *p);
 /** The algorithm that produced it. */
 TSCHED_API tsched_place_algo tsched_placement_algo(const tsched_placement *p);

@@ -74,7 +74,8 @@ TSCHED_API tsched_status tsched_dag_load_string(tsched_dag **out, const char *js
 /**
  * Compress the DAG's nodes to `opts->levels` levels: `levels` (one entry per node) receives
  * a level in 0..K-1 with level[u] <= level[v] on every edge (0 = highest), `*cut_weight` the
- * total weight of the edges with level[u] < level[v]. Deterministic for a given seed.
+ * total weight of the edges with level[u] < level[v] (`cut_weight` may be NULL). `opts` may be
+ * NULL for the defaults. Deterministic for a given seed.
  * Errors: TSCHED_E_CYCLE (naming a node on a cycle), TSCHED_E_RANGE (K < 1, orders < 1),
  * TSCHED_E_INVALID (exhaustive beyond 10 nodes), TSCHED_E_NOMEM.
  */
@@ -121,7 +122,8 @@ typedef struct tsched_priorities tsched_priorities;
 /**
  * CRUX on a job set: intensities (Def. 2) from the traffic each job puts on every trunk,
  * intensity-ordered path selection, correction factors and priorities P_j = k_j I_j, the
- * contention DAG, and its compression to levels. See doc/priority.md. The caller frees
+ * contention DAG, and its compression to levels. See doc/priority.md. `opts` may be NULL for
+ * the defaults. The caller frees
  * `*out` with tsched_priorities_free(). Errors: TSCHED_E_NO_PATH, TSCHED_E_INVALID.
  */
 TSCHED_API tsched_status tsched_prioritize(tsched_priorities **out, const tsched_topology *topo,
@@ -148,7 +150,8 @@ TSCHED_API tsched_status tsched_priorities_to_json(char **out, const tsched_prio
  * starting after the non-overlapped share (1 - overlap) of the computation; the next
  * iteration starts when both are done); the prioritised job's traffic preempts the other's.
  * With job a first (`a_first` = 1) or job b first, gives each job's share of link time and
- * the GPU utilisation (GPUs busy computing / all GPUs) over the steady-state period.
+ * the GPU utilisation (GPUs busy computing / all GPUs) over the steady-state period; any
+ * out-parameter may be NULL.
  * Errors: TSCHED_E_RANGE (non-positive times or GPUs, overlap outside [0, 1]).
  */
 typedef struct tsched_twojob {

@@ -87,7 +87,7 @@ TSCHED_API tsched_status tsched_reroute(tsched_routes **out, const tsched_routes
 TSCHED_API tsched_status tsched_router_new(tsched_router **out, const tsched_topology *topo);
 /** Free a router. NULL is a no-op. */
 TSCHED_API void tsched_router_free(tsched_router *router);
-/** tsched_route() through a router's path cache; same answers, same errors, and
+/** tsched_route() through a router's path cache; same answers, same errors (`opts` may be NULL), and
  *  TSCHED_E_MISMATCH if the router's fabric changed shape since tsched_router_new(). */
 TSCHED_API tsched_status tsched_router_route(tsched_routes **out, tsched_router *router, const tsched_flows *flows,
                                              const tsched_route_options *opts);
@@ -112,7 +112,7 @@ TSCHED_API uint32_t tsched_routes_link_flows(const tsched_routes *routes, uint32
 TSCHED_API double tsched_routes_min_rate(const tsched_routes *routes);
 /** Number of flows re-routed by tsched_reroute() (0 for tsched_route()). */
 TSCHED_API uint32_t tsched_routes_moved(const tsched_routes *routes);
-/** "ok" (greedy, ecmp, balanced-ecmp), "optimal" or "feasible" (ilp). Static string. */
+/** "ok" (greedy, ecmp, balanced-ecmp), "optimal" or "feasible" (ilp); "" for NULL. Static string. */
 TSCHED_API const char *tsched_routes_status(const tsched_routes *routes);
 /** The algorithm used. */
 TSCHED_API tsched_route_algo tsched_routes_algo(const tsched_routes *routes);

@@ -70,7 +70,8 @@ typedef struct tsched_volumes {
 
 /**
  * Create a job of `gpus` GPUs with tensor parallelism `tp` and pipeline parallelism `pp`
- * (dp = gpus / (tp * pp)); alpha 0.5, unit pp, domain auto, no model. The caller frees
+ * (dp = gpus / (tp * pp)); alpha 0.5, unit pp, domain auto, no model. `name` may be NULL
+ * or "" ("job"). The caller frees
  * `*out` with tsched_job_free(). Errors: TSCHED_E_RANGE naming the field when `gpus` is not
  * a multiple of tp * pp or a value is 0.
  */
@@ -106,9 +107,9 @@ TSCHED_API uint32_t tsched_job_gpus(const tsched_job *job);
 TSCHED_API uint32_t tsched_job_tp(const tsched_job *job);
 TSCHED_API uint32_t tsched_job_pp(const tsched_job *job);
 TSCHED_API uint32_t tsched_job_dp(const tsched_job *job);
-/** Alpha as set; a negative value means "auto" (not resolved yet). */
+/** Alpha as set; a negative value means "auto" (not resolved yet); NaN for NULL. */
 TSCHED_API double tsched_job_alpha(const tsched_job *job);
-/** Scheduling unit and domain level. */
+/** Scheduling unit and domain level (TSCHED_UNIT_PP and TSCHED_DOMAIN_AUTO for NULL). */
 TSCHED_API tsched_unit tsched_job_unit(const tsched_job *job);
 TSCHED_API tsched_domain tsched_job_domain(const tsched_job *job);
 /** Copy the model into `*model` (its `size` must be set); TSCHED_E_NOT_FOUND if the job has none. */
@@ -238,7 +239,7 @@ TSCHED_API tsched_status tsched_pattern_steps(uint32_t *steps, tsched_pattern pa
  * out as `nodes` (rows * cols node indices of `topo`, row-major: cell (r, c) at r * cols + c,
  * as tsched_placement_nodes() gives). Every node pair of the pattern gets one flow per NIC
  * rail (NIC k to NIC k), so GPU k talks to GPU k. Volumes: `gbits` per flow when > 0,
- * else the App. C volumes of `job` (doc/workload.md). Errors: TSCHED_E_RANGE (bad step,
+ * else the App. C volumes of `job` (doc/workload.md); `job` may be NULL when `gbits` > 0. Errors: TSCHED_E_RANGE (bad step,
  * shape), TSCHED_E_NOT_FOUND (no gbits and no model), TSCHED_E_INVALID (nodes with
  * different NIC counts, a bad node index).
  */

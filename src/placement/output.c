@@ -100,7 +100,7 @@ tsched_status tsched_spread_eval(tsched_spread *out, const tsched_topology *t, c
         TS_SPAN(tsched_spread, domains_used), TS_SPAN(tsched_spread, weighted),
     };
     if (!out || !t || !nodes)
-        return ts_error(TSCHED_E_INVALID, "tsched_spread_eval: NULL argument");
+        return ts_error(TSCHED_E_INVALID, "tsched_spread_eval: %s is NULL", !out ? "out" : !t ? "topo" : "nodes");
     tsched_status st0 = ts_struct_size(out->size, spans, TS_NSPANS(spans), sizeof *out, "tsched_spread");
     if (st0 != TSCHED_OK)
         return st0;

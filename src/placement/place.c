@@ -35,7 +35,9 @@ tsched_status tsched_place_algo_from_name(tsched_place_algo *a, const char *name
 {
     if (!a)
         return ts_error(TSCHED_E_INVALID, "tsched_place_algo_from_name: algo is NULL");
-    for (unsigned i = 0; name && i < sizeof algo_names / sizeof algo_names[0]; i++)
+    if (!name)
+        return ts_error(TSCHED_E_INVALID, "tsched_place_algo_from_name: name is NULL");
+    for (unsigned i = 0; i < sizeof algo_names / sizeof algo_names[0]; i++)
         if (strcmp(name, algo_names[i]) == 0) {
             *a = (tsched_place_algo)i;
             return TSCHED_OK;

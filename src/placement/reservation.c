@@ -74,7 +74,7 @@ tsched_status tsched_reservation_admit(tsched_admit *out, const tsched_reservati
                                        uint32_t gpus, double now, double predicted_end, int preemptable)
 {
     if (!out || !r || !t)
-        return ts_error(TSCHED_E_INVALID, "tsched_reservation_admit: NULL argument");
+        return ts_error(TSCHED_E_INVALID, "tsched_reservation_admit: %s is NULL", !out ? "out" : !r ? "r" : "topo");
     tsched_status st = tsched_topology_check_identity(t, r->fabric_id, r->fabric_gen, "tsched_reservation_admit");
     if (st != TSCHED_OK)
         return st;

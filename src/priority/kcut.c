@@ -19,7 +19,7 @@ const char *tsched_kcut_algo_name(tsched_kcut_algo algo)
 tsched_status tsched_kcut_algo_from_name(tsched_kcut_algo *algo, const char *name)
 {
     if (!algo || !name)
-        return ts_error(TSCHED_E_INVALID, "tsched_kcut_algo_from_name: NULL argument");
+        return ts_error(TSCHED_E_INVALID, "tsched_kcut_algo_from_name: %s is NULL", !algo ? "algo" : "name");
     for (unsigned i = 0; i < NALGO; i++)
         if (strcmp(name, algo_names[i]) == 0) {
             *algo = (tsched_kcut_algo)i;

@@ -26,13 +26,13 @@ const char *tsched_route_algo_name(tsched_route_algo a)
     return (unsigned)a < sizeof algo_names / sizeof algo_names[0] ? algo_names[a] : "?";
 }
 
-tsched_status tsched_route_algo_from_name(tsched_route_algo *a, const char *name)
+tsched_status tsched_route_algo_from_name(tsched_route_algo *algo, const char *name)
 {
-    NONNULL("tsched_route_algo_from_name", a);
+    NONNULL("tsched_route_algo_from_name", algo);
     NONNULL("tsched_route_algo_from_name", name);
     for (unsigned i = 0; i < sizeof algo_names / sizeof algo_names[0]; i++)
         if (strcmp(name, algo_names[i]) == 0) {
-            *a = (tsched_route_algo)i;
+            *algo = (tsched_route_algo)i;
             return TSCHED_OK;
         }
     return ts_error(TSCHED_E_FORMAT, "algo: unknown routing algorithm \"%s\"; expected greedy, ecmp, balanced-ecmp or ilp",

@@ -75,7 +75,7 @@ static const ts_span gen_spans[] = {
 static tsched_status read_params(tsched_gen_params *out, const tsched_gen_params *p)
 {
     if (!p)
-        return ts_error(TSCHED_E_INVALID, "generate: parameters are NULL");
+        return ts_error(TSCHED_E_INVALID, "tsched_topology_generate: params is NULL");
     tsched_gen_kind kind;
     size_t size;
     memcpy(&size, p, sizeof size);

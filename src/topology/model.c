@@ -178,7 +178,9 @@ tsched_status tsched_topology_add_node(uint32_t *index, tsched_topology *t, cons
         return st;
     if (gpu_type && *gpu_type && (st = check_name(gpu_type, where, "gpu_type")) != TSCHED_OK)
         return st;
-    if (!leaf || !*leaf)
+    if (!leaf)
+        return ts_error(TSCHED_E_INVALID, "tsched_topology_add_node: leaf is NULL");
+    if (!*leaf)
         return ts_error(TSCHED_E_NOT_FOUND, "%s.leaf: node \"%s\" has no leaf", where, name);
     const tsched_limits *lim = ts_limits();
     if (gpus == 0)
@@ -272,6 +274,8 @@ tsched_status tsched_topology_add_link(tsched_topology *t, const char *a, const 
     tsched_status st;
     if ((st = check_building(t, "tsched_topology_add_link")) != TSCHED_OK)
         return st;
+    if (!a || !b)
+        return ts_error(TSCHED_E_INVALID, "tsched_topology_add_link: %s is NULL", !a ? "a" : "b");
     size_t i = t->nlinks_in - t->link_base;
     if (!isfinite(gbps) || gbps <= 0 || gbps > TS_MAX_GBPS)
         return ts_error(TSCHED_E_RANGE, "links[%zu].gbps: %g is out of range (0, %g]", i, gbps, TS_MAX_GBPS);
@@ -410,12 +414,12 @@ uint32_t tsched_topology_tier_switch(const tsched_topology *t, int tier, uint32_
 }
 const uint32_t *tsched_topology_leaf_nodes(const tsched_topology *t, uint32_t leaf, uint32_t *count)
 {
-    if (count)
-        *count = 0;
+    if (!count)
+        return NULL;
+    *count = 0;
     if (!SW_OK(t, leaf) || t->sw_tier[leaf] != TSCHED_TIER_LEAF)
         return NULL;
-    if (count)
-        *count = t->leaf_node_off[leaf + 1] - t->leaf_node_off[leaf];
+    *count = t->leaf_node_off[leaf + 1] - t->leaf_node_off[leaf];
     return t->leaf_node_list + t->leaf_node_off[leaf];
 }
 
@@ -429,12 +433,12 @@ const char *tsched_topology_pod_name(const tsched_topology *t, uint32_t p)
 }
 const uint32_t *tsched_topology_pod_leaves(const tsched_topology *t, uint32_t p, uint32_t *count)
 {
-    if (count)
-        *count = 0;
+    if (!count)
+        return NULL;
+    *count = 0;
     if (!t || !t->built || p >= ts_strtab_count(&t->pod_names))
         return NULL;
-    if (count)
-        *count = t->pod_leaf_off[p + 1] - t->pod_leaf_off[p];
+    *count = t->pod_leaf_off[p + 1] - t->pod_leaf_off[p];
     return t->pod_leaf_list + t->pod_leaf_off[p];
 }
 

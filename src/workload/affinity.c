@@ -315,7 +315,9 @@ tsched_status tsched_job_resolve_alpha(double *alpha, const tsched_job *job, con
 tsched_status tsched_affinity_record(const char **gpu_type, double *r1, double *r2, double *j_dp, double *j_pp,
                                      const tsched_affinity *db, uint32_t index)
 {
-    const ts_affinity_record *r = db ? ts_affinity_record_at(db, index) : NULL;
+    if (!db)
+        return ts_error(TSCHED_E_INVALID, "tsched_affinity_record: db is NULL");
+    const ts_affinity_record *r = ts_affinity_record_at(db, index);
     if (!r)
         return ts_error(TSCHED_E_INVALID, "tsched_affinity_record: record %u does not exist (%u records)", index,
                         db ? db->count : 0);

@@ -32,7 +32,9 @@ tsched_status tsched_pattern_from_name(tsched_pattern *pattern, const char *name
 {
     if (!pattern)
         return ts_error(TSCHED_E_INVALID, "tsched_pattern_from_name: pattern is NULL");
-    for (unsigned i = 0; name && i < NPATTERNS; i++)
+    if (!name)
+        return ts_error(TSCHED_E_INVALID, "tsched_pattern_from_name: name is NULL");
+    for (unsigned i = 0; i < NPATTERNS; i++)
         if (strcmp(name, pattern_names[i]) == 0) {
             *pattern = (tsched_pattern)i;
             return TSCHED_OK;

@@ -1,0 +1,281 @@
+#!/usr/bin/env python3
+"""Generate the table of NULL-argument calls of test_abi_null.c.
+
+usage: gen_null_calls.py OUTPUT.c HEADER.h...
+
+Parses every `TSCHED_API` declaration of the public headers and writes, for every pointer
+parameter of every function, a thunk that calls the function with NULL in that parameter and
+valid values (from the fixture of test_abi_null.c, see null_calls.h) in all the others.
+Functions without pointer parameters get a table entry without a thunk, so that the test can
+check that the table covers every exported function.
+
+A parameter whose type this script does not know is an error: a new public type needs a line
+in TYPES below (and a valid value in the fixture) before the build passes again.
+"""
+import re
+import sys
+
+# Valid value of a parameter, by canonical type ("const tsched_topology *"). `c` is the
+# struct nt_ctx * of null_calls.h; the nt_* helpers give fresh objects freed after the call.
+TYPES = {
+    # handles the function only reads: the fixture's
+    'const tsched_topology *': 'c->topo',
+    'const tsched_job *': 'c->job',
+    'const tsched_placement *': 'c->placement',
+    'const tsched_flows *': 'c->flows',
+    'const tsched_routes *': 'c->routes',
+    'const tsched_jobset *': 'c->jobset',
+    'const tsched_priorities *': 'c->prio',
+    'const tsched_dag *': 'c->dag',
+    'const tsched_affinity *': 'c->aff',
+    'const tsched_reservation *': 'c->resv',
+    # handles the function may change or free: a fresh copy for this call
+    'tsched_topology *': 'nt_fresh_topo(c)',
+    'tsched_job *': 'nt_fresh_job(c)',
+    'tsched_flows *': 'nt_fresh_flows(c)',
+    'tsched_dag *': 'nt_fresh_dag(c)',
+    'tsched_router *': 'nt_fresh_router(c)',
+    'tsched_placement *': 'nt_fresh_placement(c)',
+    'tsched_routes *': 'nt_fresh_routes(c)',
+    'tsched_jobset *': 'nt_fresh_jobset(c)',
+    'tsched_priorities *': 'nt_fresh_prio(c)',
+    'tsched_affinity *': 'nt_fresh_aff(c)',
+    'tsched_reservation *': 'nt_fresh_resv(c)',
+    'void *': 'nt_fresh_mem(c)',
+    # handle out-parameters: slots freed after the call when set
+    'tsched_topology * *': '&c->o_topo',
+    'tsched_job * *': '&c->o_job',
+    'tsched_placement * *': '&c->o_placement',
+    'tsched_flows * *': '&c->o_flows',
+    'tsched_routes * *': '&c->o_routes',
+    'tsched_router * *': '&c->o_router',
+    'tsched_jobset * *': '&c->o_jobset',
+    'tsched_priorities * *': '&c->o_prio',
+    'tsched_dag * *': '&c->o_dag',
+    'tsched_affinity * *': '&c->o_aff',
+    'tsched_reservation * *': '&c->o_resv',
+    'char * *': '&c->o_str',
+    'const char * *': '&c->o_cstr',
+    # strings
+    'const char *': '"x"',
+    'const char * const *': 'c->leaves',
+    # scalar out-parameters and buffers (NT_BUF elements each)
+    'uint32_t *': 'nt_u32(c)',
+    'uint64_t *': 'nt_u64(c)',
+    'size_t *': 'nt_size(c)',
+    'double *': 'nt_dbl(c)',
+    'const uint32_t *': 'c->zeros',
+    'tsched_admit *': '&c->o_admit',
+    'tsched_pattern *': '&c->o_pattern',
+    'tsched_place_algo *': '&c->o_place_algo',
+    'tsched_route_algo *': '&c->o_route_algo',
+    'tsched_kcut_algo *': '&c->o_kcut_algo',
+    # output structs, `size` set
+    'tsched_path *': 'nt_paths(c)',
+    'tsched_volumes *': 'nt_volumes(c)',
+    'tsched_spread *': 'nt_spread(c)',
+    'tsched_model *': 'nt_model_out(c)',
+    'tsched_limits *': 'nt_limits_out(c)',
+    'tsched_gen_params *': '&c->o_gen_params',
+    'tsched_slurm_options *': '&c->o_slurm_opts',
+    'tsched_place_options *': '&c->o_place_opts',
+    'tsched_route_options *': '&c->o_route_opts',
+    'tsched_kcut_options *': '&c->o_kcut_opts',
+    'tsched_prio_options *': '&c->o_prio_opts',
+    # input structs, initialised
+    'const tsched_path *': 'c->route_paths',
+    'const tsched_model *': '&c->model',
+    'const tsched_limits *': '&c->limits',
+    'const tsched_gen_params *': '&c->gen_params',
+    'const tsched_slurm_options *': '&c->slurm_opts',
+    'const tsched_place_options *': '&c->place_opts',
+    'const tsched_route_options *': '&c->route_opts',
+    'const tsched_kcut_options *': '&c->kcut_opts',
+    'const tsched_prio_options *': '&c->prio_opts',
+    'const tsched_twojob *': '&c->twojob',
+    # scalars
+    'uint32_t': '0',
+    'uint64_t': '0',
+    'size_t': '0',
+    'int': '0',
+    'double': '0.0',
+    'tsched_status': 'TSCHED_OK',
+    'tsched_gen_kind': 'TSCHED_GEN_LEAF_SPINE',
+    'tsched_domain': 'TSCHED_DOMAIN_LEAF',
+    'tsched_unit': 'TSCHED_UNIT_PP',
+    'tsched_level': 'TSCHED_LEVEL_CLUSTER',
+    'tsched_pattern': 'TSCHED_PATTERN_DP_RING',
+    'tsched_place_algo': 'TSCHED_PLACE_BEST_FIT',
+    'tsched_route_algo': 'TSCHED_ROUTE_GREEDY',
+    'tsched_kcut_algo': 'TSCHED_KCUT_CRUX',
+}
+
+# Valid value by parameter name, for any function (before TYPES).
+NAMES = {
+    'gpus': '8', 'tp': '8', 'pp': '1', 'nics': '1', 'count': '1', 'free_gpus': '8',
+    'gbits': '1.0', 'gbps': '100.0', 'nic_gbps': '100.0', 'alpha': '0.5', 'w': '1.0',
+    'arrival': '100.0', 'now': '0.0', 'predicted_end': '1.0', 'r1': '1.0', 'r2': '1.0',
+    'up': '1', 'a_first': '1', 'src': '0', 'dst': '2', 'v': '1', 'dst_leaf': '1',
+    'cap': 'NT_BUF', 'rows': 'c->rows', 'cols': 'c->cols', 'gpus_per_node': '8',
+    'id': 'c->topo_id', 'generation': 'c->topo_gen', 'gpu_type': 'c->gpu_type',
+    'n': 'NT_LEVELS', 'nodes': 'NT_LEVELS',
+}
+
+# Valid value of (function, parameter), before NAMES and TYPES.
+FUNCS = {
+    'tsched_topology_load_file': {'path': 'c->topo_path'},
+    'tsched_topology_load_string': {'json': 'c->topo_json'},
+    'tsched_topology_import_slurm_file': {'path': 'c->slurm_path'},
+    'tsched_topology_import_slurm_string': {'text': 'c->slurm_text'},
+    'tsched_topology_save_file': {'path': 'c->save_path'},
+    'tsched_job_load_file': {'path': 'c->job_path'},
+    'tsched_job_load_string': {'json': 'c->job_json'},
+    'tsched_affinity_load_file': {'path': 'c->aff_path'},
+    'tsched_affinity_load_string': {'json': 'c->aff_json'},
+    'tsched_flows_load_file': {'path': 'c->flows_path'},
+    'tsched_flows_load_string': {'json': 'c->flows_json'},
+    'tsched_placement_load_file': {'path': 'c->placement_path'},
+    'tsched_placement_load_string': {'json': 'c->placement_json'},
+    'tsched_dag_load_file': {'path': 'c->dag_path'},
+    'tsched_dag_load_string': {'json': 'c->dag_json'},
+    'tsched_jobset_load_file': {'path': 'c->jobset_path'},
+    'tsched_jobset_load_string': {'json': 'c->jobset_json'},
+    # fabric construction: an unbuilt fabric with leaf0, spine0 and node n0 (one NIC)
+    'tsched_topology_add_switch': {'topo': 'nt_fresh_unbuilt(c)', 'name': '"sw9"'},
+    'tsched_topology_add_node': {'topo': 'nt_fresh_unbuilt(c)', 'name': '"n9"', 'leaf': '"leaf0"',
+                                 'gpu_type': '"H100"'},
+    'tsched_topology_set_rails': {'topo': 'nt_fresh_unbuilt(c)', 'node': '0'},
+    'tsched_topology_add_link': {'topo': 'nt_fresh_unbuilt(c)', 'a': '"leaf0"', 'b': '"spine0"'},
+    'tsched_topology_build': {'topo': 'nt_fresh_unbuilt(c)'},
+    'tsched_topology_set_up': {'name': '"node0"'},
+    'tsched_topology_find_node': {'name': '"node0"'},
+    'tsched_topology_find_switch': {'name': '"leaf0"'},
+    'tsched_topology_find_pod': {'name': '"pod0"'},
+    'tsched_pattern_from_name': {'name': '"dp-ring"'},
+    'tsched_place_algo_from_name': {'name': '"best-fit"'},
+    'tsched_route_algo_from_name': {'name': '"greedy"'},
+    'tsched_kcut_algo_from_name': {'name': '"crux"'},
+    'tsched_job_new': {'name': '"j"'},
+    'tsched_flows_add': {'job': '"j"'},
+    'tsched_flows_collective': {'nodes': 'c->placement_nodes'},
+    'tsched_spread_eval': {'nodes': 'c->placement_nodes'},
+    'tsched_job_resolve_alpha': {'job': 'c->job_auto'},
+    'tsched_placement_to_json': {'job_name': '"j"'},
+    'tsched_topology_check_identity': {'what': '"x"'},
+    'tsched_dag_new': {'nodes': 'NT_LEVELS'},
+    'tsched_levels_to_json': {'n': 'NT_LEVELS'},
+}
+
+# `len` is the length of the text parameter of the same call (even when that one is NULL).
+LEN_OF = ('json', 'text')
+
+# Return kinds of null_calls.h, by canonical return type.
+RETURNS = {
+    'tsched_status': 'NT_STATUS',
+    'void': 'NT_VOID',
+    'const char *': 'NT_STR',
+    'const uint32_t *': 'NT_PTR',
+    'uint32_t': 'NT_NUM',
+    'uint64_t': 'NT_NUM',
+    'int': 'NT_NUM',
+    'double': 'NT_NUM',
+    'tsched_unit': 'NT_NUM',
+    'tsched_domain': 'NT_NUM',
+    'tsched_place_status': 'NT_NUM',
+    'tsched_place_algo': 'NT_NUM',
+    'tsched_route_algo': 'NT_NUM',
+}
+
+
+def canon(t):
+    return ' '.join(t.replace('*', ' * ').split())
+
+
+def parse(paths):
+    text = ''
+    for p in paths:
+        with open(p, encoding='utf-8') as f:
+            text += f.read() + '\n'
+    text = re.sub(r'/\*.*?\*/', ' ', text, flags=re.S)
+    text = re.sub(r'//[^\n]*', ' ', text)
+    text = re.sub(r'^\s*#[^\n]*', ' ', text, flags=re.M)
+    funcs = []
+    for m in re.finditer(r'TSCHED_API\s+([^;(){}]*?)\b(tsched_\w+)\s*\(([^()]*)\)\s*;', text):
+        ret, name, plist = canon(m.group(1)), m.group(2), ' '.join(m.group(3).split())
+        params = []
+        if plist not in ('', 'void'):
+            for p in plist.split(','):
+                pm = re.match(r'^(.*?)\s*\b(\w+)$', p.strip())
+                if not pm or not pm.group(1):
+                    sys.exit('gen_null_calls: cannot parse parameter "%s" of %s' % (p, name))
+                params.append((canon(pm.group(1)), pm.group(2)))
+        funcs.append((ret, name, params))
+    if not funcs:
+        sys.exit('gen_null_calls: no TSCHED_API declaration found')
+    return funcs
+
+
+def value(func, ptype, pname, params):
+    if pname in FUNCS.get(func, {}):
+        return FUNCS[func][pname]
+    if pname == 'len':
+        for t, n in params:
+            if n in LEN_OF:
+                return 'strlen(%s)' % value(func, t, n, params)
+    if pname in NAMES and ('*' not in ptype or ptype == 'const char *'):
+        return NAMES[pname]
+    if ptype not in TYPES:
+        sys.exit('gen_null_calls: %s: no valid value for parameter "%s %s": add its type to TYPES'
+                 % (func, ptype, pname))
+    return TYPES[ptype]
+
+
+def main():
+    if len(sys.argv) < 3:
+        sys.exit(__doc__)
+    funcs = parse(sys.argv[2:])
+    out = ['/* Generated by tests/gen_null_calls.py from the public headers: do not edit. */',
+           '#include <string.h>', '', '#include "null_calls.h"', '']
+    table = []
+    for ret, name, params in funcs:
+        if ret not in RETURNS:
+            sys.exit('gen_null_calls: %s returns "%s": add it to RETURNS' % (name, ret))
+        kind = RETURNS[ret]
+        ptrs = [i for i, (t, _) in enumerate(params) if '*' in t]
+        if not ptrs:
+            table.append('    {"%s", NULL, %d, %s, NULL},' % (name, len(params), kind))
+            continue
+        # A status function is also called once without any NULL (index -1): the test
+        # checks that this succeeds, so the values the NULL calls rely on are valid.
+        for i in ([-1] if kind == 'NT_STATUS' else []) + ptrs:
+            args = ['NULL' if j == i else value(name, t, n, params) for j, (t, n) in enumerate(params)]
+            pname = params[i][1] if i >= 0 else ''
+            thunk = 'nt_%s__%s' % (name[len('tsched_'):], pname or 'valid')
+            call = '%s(%s)' % (name, ', '.join(args))
+            out.append('static void %s(struct nt_ctx *c, struct nt_result *r)' % thunk)
+            out.append('{')
+            if kind == 'NT_STATUS':
+                out.append('    r->status = %s;' % call)
+            elif kind == 'NT_VOID':
+                out.append('    %s;' % call)
+            elif kind == 'NT_STR':
+                out.append('    r->str = %s;' % call)
+            elif kind == 'NT_PTR':
+                out.append('    r->ptr = %s;' % call)
+            else:
+                out.append('    r->num = (double)%s;' % call)
+            out.append('    (void)c;')
+            out.append('    (void)r;')
+            out.append('}')
+            out.append('')
+            table.append('    {"%s", "%s", %d, %s, %s},' % (name, pname, len(params), kind, thunk))
+    out.append('const struct nt_entry nt_entries[] = {')
+    out.extend(table)
+    out.append('};')
+    out.append('const size_t nt_nentries = sizeof nt_entries / sizeof nt_entries[0];')
+    with open(sys.argv[1], 'w', encoding='utf-8') as f:
+        f.write('\n'.join(out) + '\n')
+
+
+if __name__ == '__main__':
+    main()

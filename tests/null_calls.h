@@ -1,0 +1,157 @@
+/*
+ * The NULL-argument table of test_abi_null.c: tests/gen_null_calls.py writes one thunk per
+ * (exported function, pointer parameter) that calls the function with NULL in that parameter
+ * and the valid values of this context in the others.
+ */
+#ifndef TSCHED_NULL_CALLS_H
+#define TSCHED_NULL_CALLS_H
+
+#include <stddef.h>
+
+#include "topo-sched/topo-sched.h"
+
+/** Elements of every scratch buffer, and the `cap` passed with it. */
+#define NT_BUF 64
+/** Nodes of the fixture DAG, and the `n` of tsched_levels_to_json. */
+#define NT_LEVELS 3
+
+/** Valid arguments: the fixture (built once, never changed by a call) and scratch space. */
+struct nt_ctx {
+    /* fixture handles, read-only for every call */
+    tsched_topology *topo;
+    tsched_job *job;      /* 16 GPUs, tp 8, pp 1, with a model */
+    tsched_job *job_auto; /* the same with alpha "auto" */
+    tsched_placement *placement;
+    tsched_flows *flows;
+    tsched_routes *routes;
+    tsched_jobset *jobset;
+    tsched_priorities *prio;
+    tsched_dag *dag;
+    tsched_affinity *aff;
+    tsched_reservation *resv;
+    uint64_t topo_id, topo_gen;
+    uint32_t rows, cols;
+    const uint32_t *placement_nodes;
+    const char *gpu_type; /* a GPU type of the built-in affinity database */
+    const char *leaves[1];
+    uint32_t zeros[NT_BUF];
+    tsched_path route_paths[NT_BUF];
+    tsched_model model;
+    tsched_limits limits;
+    tsched_gen_params gen_params;
+    tsched_slurm_options slurm_opts;
+    tsched_place_options place_opts;
+    tsched_route_options route_opts;
+    tsched_kcut_options kcut_opts;
+    tsched_prio_options prio_opts;
+    tsched_twojob twojob;
+    /* documents, as text and as files */
+    char *topo_json, *job_json, *aff_json, *flows_json, *placement_json, *dag_json, *jobset_json, *slurm_text;
+    char topo_path[64], job_path[64], aff_path[64], flows_path[64], placement_path[64], dag_path[64],
+        jobset_path[64], slurm_path[64], save_path[64];
+
+    /* fresh handles of one call (nt_fresh_*), freed after it */
+    tsched_topology *s_topo;
+    tsched_job *s_job;
+    tsched_flows *s_flows;
+    tsched_dag *s_dag;
+    tsched_router *s_router;
+    tsched_placement *s_placement;
+    tsched_routes *s_routes;
+    tsched_jobset *s_jobset;
+    tsched_priorities *s_prio;
+    tsched_affinity *s_aff;
+    tsched_reservation *s_resv;
+    void *s_mem;
+    /* out-parameters of one call, freed after it when set */
+    tsched_topology *o_topo;
+    tsched_job *o_job;
+    tsched_placement *o_placement;
+    tsched_flows *o_flows;
+    tsched_routes *o_routes;
+    tsched_router *o_router;
+    tsched_jobset *o_jobset;
+    tsched_priorities *o_prio;
+    tsched_dag *o_dag;
+    tsched_affinity *o_aff;
+    tsched_reservation *o_resv;
+    char *o_str;
+    const char *o_cstr;
+    tsched_admit o_admit;
+    tsched_pattern o_pattern;
+    tsched_place_algo o_place_algo;
+    tsched_route_algo o_route_algo;
+    tsched_kcut_algo o_kcut_algo;
+    tsched_gen_params o_gen_params;
+    tsched_slurm_options o_slurm_opts;
+    tsched_place_options o_place_opts;
+    tsched_route_options o_route_opts;
+    tsched_kcut_options o_kcut_opts;
+    tsched_prio_options o_prio_opts;
+    uint32_t o_u32[NT_BUF];
+    uint64_t o_u64[NT_BUF];
+    size_t o_size[NT_BUF];
+    double o_dbl[NT_BUF];
+    tsched_path o_paths[NT_BUF];
+    tsched_volumes o_volumes;
+    tsched_spread o_spread;
+    tsched_model o_model;
+    tsched_limits o_limits;
+};
+
+/* Fresh objects and initialised output space for one call (test_abi_null.c). */
+tsched_topology *nt_fresh_topo(struct nt_ctx *c);
+tsched_topology *nt_fresh_unbuilt(struct nt_ctx *c);
+tsched_job *nt_fresh_job(struct nt_ctx *c);
+tsched_flows *nt_fresh_flows(struct nt_ctx *c);
+tsched_dag *nt_fresh_dag(struct nt_ctx *c);
+tsched_router *nt_fresh_router(struct nt_ctx *c);
+tsched_placement *nt_fresh_placement(struct nt_ctx *c);
+tsched_routes *nt_fresh_routes(struct nt_ctx *c);
+tsched_jobset *nt_fresh_jobset(struct nt_ctx *c);
+tsched_priorities *nt_fresh_prio(struct nt_ctx *c);
+tsched_affinity *nt_fresh_aff(struct nt_ctx *c);
+tsched_reservation *nt_fresh_resv(struct nt_ctx *c);
+void *nt_fresh_mem(struct nt_ctx *c);
+uint32_t *nt_u32(struct nt_ctx *c);
+uint64_t *nt_u64(struct nt_ctx *c);
+size_t *nt_size(struct nt_ctx *c);
+double *nt_dbl(struct nt_ctx *c);
+tsched_path *nt_paths(struct nt_ctx *c);
+tsched_volumes *nt_volumes(struct nt_ctx *c);
+tsched_spread *nt_spread(struct nt_ctx *c);
+tsched_model *nt_model_out(struct nt_ctx *c);
+tsched_limits *nt_limits_out(struct nt_ctx *c);
+
+/** What a call returned. */
+enum nt_kind {
+    NT_STATUS, /* a tsched_status */
+    NT_VOID,   /* nothing (init and free functions) */
+    NT_STR,    /* a string (getter) */
+    NT_PTR,    /* an array (getter) */
+    NT_NUM     /* a number or an enumerated value (getter) */
+};
+
+struct nt_result {
+    tsched_status status;
+    const char *str;
+    const void *ptr;
+    double num;
+};
+
+/**
+ * One row: the call with NULL in `param`; `param` "" for the call of a status function with
+ * valid values only; `param` NULL (and `call` NULL) for a function without pointer parameters.
+ */
+struct nt_entry {
+    const char *func;
+    const char *param;
+    int nparams;
+    enum nt_kind kind;
+    void (*call)(struct nt_ctx *c, struct nt_result *r);
+};
+
+extern const struct nt_entry nt_entries[];
+extern const size_t nt_nentries;
+
+#endif

@@ -1,0 +1,757 @@
+/*
+ * DESIGN 3: NULL in any pointer argument never crashes. Every exported function is called
+ * with NULL in each of its pointer parameters in turn, the others valid (the table of
+ * null_calls.c, generated from the public headers by gen_null_calls.py):
+ *   - a status-returning function must return TSCHED_E_INVALID with a one-line message that
+ *     names the parameter, unless the parameter is documented as optional (`optional` below),
+ *     in which case the call must succeed;
+ *   - a getter must return its empty value (0, TSCHED_NONE, NULL, ...; `empty_num` and
+ *     `empty_str` below);
+ *   - init and free functions must simply not crash.
+ * Every status function is also called once with valid values only, and must succeed: so
+ * the fixture values are known good, and a NULL call fails because of the NULL.
+ * The table must cover exactly the functions of the version script (argv[1]), so a new
+ * export is tested as soon as it is declared. The fixture must come out of the calls intact.
+ *
+ * usage: test_abi_null MAP_FILE [--fork] [FUNCTION...]
+ *   --fork    run every call in a child process (reports every crash, not just the first)
+ *   FUNCTION  only the calls of these functions (the coverage check is still made)
+ */
+#include <ctype.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "null_calls.h"
+
+static int failures, passes;
+
+static void fail(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    printf("FAIL ");
+    vprintf(fmt, ap);
+    printf("\n");
+    va_end(ap);
+    failures++;
+}
+
+static void die(const char *what, tsched_status st)
+{
+    printf("fixture: %s failed: %s: %s\n", what, tsched_status_str(st), tsched_last_error());
+    exit(1);
+}
+
+#define FIX(expr)                                                                                                    \
+    do {                                                                                                             \
+        tsched_status fix_st_ = (expr);                                                                              \
+        if (fix_st_ != TSCHED_OK)                                                                                    \
+            die(#expr, fix_st_);                                                                                     \
+    } while (0)
+
+/* ---- expectations ------------------------------------------------------------------------ */
+
+/* Parameters the headers document as optional: with NULL there (and the other arguments
+ * valid) the call must succeed. */
+static const struct {
+    const char *func, *param;
+} optional[] = {
+    {"tsched_topology_new", "name"},               /* NULL = "cluster" */
+    {"tsched_topology_add_switch", "index"},       /* "`*index` (may be NULL)" */
+    {"tsched_topology_add_switch", "pod"},         /* "`pod` may be NULL (cores, two-tier fabrics)" */
+    {"tsched_topology_add_node", "index"},         /* as add_switch */
+    {"tsched_topology_add_node", "gpu_type"},      /* "`gpu_type` may be NULL ("GPU")" */
+    {"tsched_topology_import_slurm_file", "opts"}, /* "`opts` may be NULL for the defaults" */
+    {"tsched_topology_import_slurm_string", "opts"},
+    {"tsched_topology_check_identity", "what"},    /* "prefixed by `what` (may be NULL)" */
+    {"tsched_affinity_record", "gpu_type"},        /* "any out-parameter may be NULL" */
+    {"tsched_affinity_record", "r1"},
+    {"tsched_affinity_record", "r2"},
+    {"tsched_affinity_record", "j_dp"},
+    {"tsched_affinity_record", "j_pp"},
+    {"tsched_affinity_lookup", "record"},          /* "`*record` (may be NULL)" */
+    {"tsched_job_resolve_alpha", "db"},            /* "NULL = the built-in database" */
+    {"tsched_flows_add", "index"},                 /* "`*index` (may be NULL)" */
+    {"tsched_flows_add", "job"},                   /* "`job` may be NULL" */
+    {"tsched_placement_to_json", "job_name"},      /* "`job_name` may be NULL" */
+    {"tsched_place", "opts"},                      /* options: NULL = the defaults */
+    {"tsched_route", "opts"},
+    {"tsched_router_route", "opts"},
+    {"tsched_dag_compress", "opts"},
+    {"tsched_prioritize", "opts"},
+    {"tsched_job_new", "name"},                    /* "`name` may be NULL or "" ("job")" */
+    {"tsched_flows_collective", "job"},            /* "`job` may be NULL when `gbits` > 0" (gbits is 1 here) */
+    {"tsched_dag_compress", "cut_weight"},         /* "`cut_weight` may be NULL" */
+    {"tsched_twojob_steady", "link_share_a"},      /* "any out-parameter may be NULL" */
+    {"tsched_twojob_steady", "link_share_b"},
+    {"tsched_twojob_steady", "utilization"},
+};
+
+/* Words that name a parameter in an error message besides its own name. */
+static const struct {
+    const char *param, *word;
+} aliases[] = {
+    {"topo", "topology"},
+    {"p", "placement"},
+    {"p", "result"}, /* tsched_priorities_* */
+    {"jobs", "job set"},
+};
+
+/* Getters whose empty value is not 0. */
+static const struct {
+    const char *func;
+    double value;
+} empty_num[] = {
+    /* "Index of ..., or TSCHED_NONE"; "an out-of-range index or a NULL handle gives ... TSCHED_NONE" */
+    {"tsched_topology_find_node", TSCHED_NONE},
+    {"tsched_topology_find_switch", TSCHED_NONE},
+    {"tsched_topology_find_pod", TSCHED_NONE},
+    {"tsched_topology_find_trunk", TSCHED_NONE},
+    {"tsched_topology_node_leaf", TSCHED_NONE},
+    {"tsched_topology_node_nic_leaf", TSCHED_NONE},
+    {"tsched_topology_node_pod", TSCHED_NONE},
+    {"tsched_topology_switch_pod", TSCHED_NONE},
+    {"tsched_topology_tier_switch", TSCHED_NONE},
+    {"tsched_topology_trunk_lower", TSCHED_NONE},
+    {"tsched_topology_trunk_upper", TSCHED_NONE},
+    {"tsched_placement_node", TSCHED_NONE}, /* "or TSCHED_NONE for a bad cell" */
+    {"tsched_placement_rank", TSCHED_NONE},
+    {"tsched_topology_switch_tier", -1}, /* "or -1 for a bad index" */
+    {"tsched_job_alpha", NAN},           /* "NaN for NULL": neither an alpha nor "auto" (negative) */
+    {"tsched_job_domain", TSCHED_DOMAIN_AUTO},          /* "TSCHED_DOMAIN_AUTO for NULL" */
+    {"tsched_placement_status", TSCHED_PLACE_FEASIBLE}, /* "TSCHED_PLACE_FEASIBLE for NULL" */
+};
+
+/* Getters returning a string whose empty value is not NULL. */
+static const struct {
+    const char *func, *value;
+} empty_str[] = {
+    {"tsched_routes_status", ""}, /* "\"\" for NULL" */
+};
+
+/* Whether `msg` holds `word` as a whole identifier ("algo" is not in "tsched_route_algo_from_name"). */
+static int names(const char *msg, const char *word)
+{
+    size_t n = strlen(word);
+    for (const char *p = msg; (p = strstr(p, word)) != NULL; p++) {
+        int before = p > msg && (isalnum((unsigned char)p[-1]) || p[-1] == '_');
+        int after = isalnum((unsigned char)p[n]) || p[n] == '_';
+        if (!before && !after)
+            return 1;
+    }
+    return 0;
+}
+
+static int names_param(const char *msg, const char *param)
+{
+    if (names(msg, param))
+        return 1;
+    for (size_t i = 0; i < sizeof aliases / sizeof aliases[0]; i++)
+        if (!strcmp(aliases[i].param, param) && names(msg, aliases[i].word))
+            return 1;
+    return 0;
+}
+
+static int is_optional(const struct nt_entry *e)
+{
+    for (size_t i = 0; i < sizeof optional / sizeof optional[0]; i++)
+        if (!strcmp(optional[i].func, e->func) && !strcmp(optional[i].param, e->param))
+            return 1;
+    return 0;
+}
+
+/* ---- fixture ------------------------------------------------------------------------------- */
+
+static const char topo_doc[] =
+    "{\"format\": \"tsched.topology.v1\", \"name\": \"nt\", \"generate\": {\"kind\": \"clos3\", \"pods\": 2,"
+    " \"leaves_per_pod\": 2, \"spines_per_pod\": 1, \"cores\": 1, \"nodes_per_leaf\": 2, \"gpus_per_node\": 8,"
+    " \"nics_per_node\": 1, \"nic_gbps\": 100}}";
+static const char jobset_doc[] =
+    "{\"format\": \"tsched.jobset.v1\", \"jobs\": ["
+    "{\"name\": \"a\", \"gpus\": 16, \"work_tflop\": 100.0, \"compute_ms\": 100.0, \"overlap\": 0.5,"
+    " \"flows\": [{\"src\": \"node0\", \"dst\": \"node2\", \"gbits\": 10.0}]},"
+    "{\"name\": \"b\", \"gpus\": 16, \"work_tflop\": 50.0, \"compute_ms\": 100.0, \"overlap\": 0.5,"
+    " \"flows\": [{\"src\": \"node1\", \"dst\": \"node3\", \"gbits\": 10.0}]}]}";
+static const char dag_doc[] = "{\"format\": \"tsched.dag.v1\", \"nodes\": 3, \"edges\": [[0, 1, 1.0], [1, 2, 2.0]]}";
+static const char slurm_doc[] = "SwitchName=s1 Nodes=tux[0-1]\nSwitchName=s2 Switches=s1\n";
+
+static void write_file(char *path, size_t size, const char *what, const char *text)
+{
+    snprintf(path, size, "nt-%ld-%s", (long)getpid(), what);
+    FILE *f = fopen(path, "w");
+    if (!f || fputs(text, f) < 0 || fclose(f) != 0) {
+        printf("fixture: cannot write %s\n", path);
+        exit(1);
+    }
+}
+
+static char *xstrdup(const char *s)
+{
+    char *d = malloc(strlen(s) + 1);
+    if (!d)
+        exit(1);
+    return strcpy(d, s);
+}
+
+static void fixture_new(struct nt_ctx *c)
+{
+    memset(c, 0, sizeof *c);
+    c->topo_json = xstrdup(topo_doc);
+    FIX(tsched_topology_load_string(&c->topo, c->topo_json, strlen(c->topo_json)));
+    if (tsched_topology_find_switch(c->topo, "leaf0") == TSCHED_NONE ||
+        tsched_topology_find_node(c->topo, "node7") == TSCHED_NONE ||
+        tsched_topology_find_pod(c->topo, "pod0") == TSCHED_NONE) {
+        printf("fixture: the fabric lacks leaf0, node7 or pod0\n");
+        exit(1);
+    }
+    c->topo_id = tsched_topology_id(c->topo);
+    c->topo_gen = tsched_topology_generation(c->topo);
+
+    tsched_model_init(&c->model);
+    FIX(tsched_job_new(&c->job, "j", 16, 8, 1));
+    FIX(tsched_job_set_model(c->job, &c->model));
+    FIX(tsched_job_to_json(&c->job_json, c->job));
+    FIX(tsched_job_new(&c->job_auto, "ja", 16, 8, 1));
+    FIX(tsched_job_set_model(c->job_auto, &c->model));
+    FIX(tsched_job_set_alpha_auto(c->job_auto));
+
+    FIX(tsched_affinity_default(&c->aff));
+    FIX(tsched_affinity_to_json(&c->aff_json, c->aff));
+    FIX(tsched_affinity_record(&c->gpu_type, NULL, NULL, NULL, NULL, c->aff, 0));
+
+    tsched_place_options_init(&c->place_opts);
+    c->place_opts.algo = TSCHED_PLACE_BEST_FIT;
+    FIX(tsched_place(&c->placement, c->topo, c->job, &c->place_opts));
+    FIX(tsched_placement_to_json(&c->placement_json, c->placement, c->topo, "j", 0));
+    c->rows = tsched_placement_rows(c->placement);
+    c->cols = tsched_placement_cols(c->placement);
+    c->placement_nodes = tsched_placement_nodes(c->placement);
+    FIX(tsched_reservation_new(&c->resv, c->placement, 100.0));
+
+    FIX(tsched_flows_new(&c->flows));
+    FIX(tsched_flows_add(NULL, c->flows, "j", 0, 0, 2, 0, 10.0));
+    FIX(tsched_flows_add(NULL, c->flows, "j", 1, 0, 7, 0, 10.0));
+    FIX(tsched_flows_to_json(&c->flows_json, c->flows, c->topo));
+    tsched_route_options_init(&c->route_opts);
+    FIX(tsched_route(&c->routes, c->topo, c->flows, &c->route_opts));
+    for (uint32_t i = 0; i < tsched_routes_count(c->routes); i++) {
+        c->route_paths[i].size = sizeof c->route_paths[i];
+        FIX(tsched_routes_path(&c->route_paths[i], c->routes, i));
+    }
+
+    c->jobset_json = xstrdup(jobset_doc);
+    FIX(tsched_jobset_load_string(&c->jobset, c->topo, c->jobset_json, strlen(c->jobset_json)));
+    tsched_prio_options_init(&c->prio_opts);
+    FIX(tsched_prioritize(&c->prio, c->topo, c->jobset, &c->prio_opts));
+    c->dag_json = xstrdup(dag_doc);
+    FIX(tsched_dag_load_string(&c->dag, c->dag_json, strlen(c->dag_json)));
+    c->slurm_text = xstrdup(slurm_doc);
+
+    c->leaves[0] = "leaf0";
+    c->limits.size = sizeof c->limits;
+    FIX(tsched_limits_get(&c->limits));
+    tsched_topology_params_init(&c->gen_params, TSCHED_GEN_LEAF_SPINE);
+    c->gen_params.leaves = 2;
+    c->gen_params.spines = 1;
+    c->gen_params.nodes_per_leaf = 1;
+    c->gen_params.gpus_per_node = 8;
+    c->gen_params.nic_gbps = 100.0;
+    tsched_slurm_options_init(&c->slurm_opts);
+    tsched_kcut_options_init(&c->kcut_opts);
+    c->twojob = (tsched_twojob){.compute_ms = 100.0, .comm_ms = 50.0, .overlap = 0.5, .gpus = 8};
+
+    write_file(c->topo_path, sizeof c->topo_path, "topo.json", c->topo_json);
+    write_file(c->job_path, sizeof c->job_path, "job.json", c->job_json);
+    write_file(c->aff_path, sizeof c->aff_path, "affinity.json", c->aff_json);
+    write_file(c->flows_path, sizeof c->flows_path, "flows.json", c->flows_json);
+    write_file(c->placement_path, sizeof c->placement_path, "placement.json", c->placement_json);
+    write_file(c->dag_path, sizeof c->dag_path, "dag.json", c->dag_json);
+    write_file(c->jobset_path, sizeof c->jobset_path, "jobset.json", c->jobset_json);
+    write_file(c->slurm_path, sizeof c->slurm_path, "topology.conf", c->slurm_text);
+    snprintf(c->save_path, sizeof c->save_path, "nt-%ld-saved.json", (long)getpid());
+
+    /* Every call with NULL in an optional parameter must succeed with the other arguments:
+     * check once that the documents load, so a failure there points at the fixture. */
+    tsched_topology *t;
+    FIX(tsched_topology_load_file(&t, c->topo_path));
+    tsched_topology_free(t);
+}
+
+/* Whether the fixture is still what fixture_new() made: no call may change it. */
+static void fixture_check(struct nt_ctx *c)
+{
+    char *s = NULL;
+    FIX(tsched_topology_to_json(&s, c->topo));
+    tsched_topology *t = NULL;
+    FIX(tsched_topology_load_string(&t, c->topo_json, strlen(c->topo_json)));
+    char *want = NULL;
+    FIX(tsched_topology_to_json(&want, t));
+    if (strcmp(s, want))
+        fail("the fixture fabric was changed by a call");
+    tsched_free(s);
+    tsched_free(want);
+    tsched_topology_free(t);
+    struct {
+        const char *what;
+        char *now;
+        const char *then;
+    } docs[] = {{"job", NULL, c->job_json}, {"flows", NULL, c->flows_json}, {"placement", NULL, c->placement_json},
+                {"affinity database", NULL, c->aff_json}};
+    FIX(tsched_job_to_json(&docs[0].now, c->job));
+    FIX(tsched_flows_to_json(&docs[1].now, c->flows, c->topo));
+    FIX(tsched_placement_to_json(&docs[2].now, c->placement, c->topo, "j", 0));
+    FIX(tsched_affinity_to_json(&docs[3].now, c->aff));
+    for (size_t i = 0; i < sizeof docs / sizeof docs[0]; i++) {
+        if (strcmp(docs[i].now, docs[i].then))
+            fail("the fixture %s was changed by a call", docs[i].what);
+        tsched_free(docs[i].now);
+    }
+    if (tsched_dag_edges(c->dag) != 2 || tsched_jobset_count(c->jobset) != 2 ||
+        tsched_routes_count(c->routes) != 2)
+        fail("the fixture DAG, job set or routes were changed by a call");
+}
+
+static void fixture_free(struct nt_ctx *c)
+{
+    tsched_topology_free(c->topo);
+    tsched_job_free(c->job);
+    tsched_job_free(c->job_auto);
+    tsched_placement_free(c->placement);
+    tsched_flows_free(c->flows);
+    tsched_routes_free(c->routes);
+    tsched_jobset_free(c->jobset);
+    tsched_priorities_free(c->prio);
+    tsched_dag_free(c->dag);
+    tsched_affinity_free(c->aff);
+    tsched_reservation_free(c->resv);
+    tsched_free(c->job_json);
+    tsched_free(c->aff_json);
+    tsched_free(c->flows_json);
+    tsched_free(c->placement_json);
+    free(c->topo_json);
+    free(c->dag_json);
+    free(c->jobset_json);
+    free(c->slurm_text);
+    const char *paths[] = {c->topo_path,  c->job_path,    c->aff_path,   c->flows_path, c->placement_path,
+                           c->dag_path,   c->jobset_path, c->slurm_path, c->save_path};
+    for (size_t i = 0; i < sizeof paths / sizeof paths[0]; i++)
+        remove(paths[i]);
+}
+
+/* ---- fresh objects of one call -------------------------------------------------------------- */
+
+static void scratch_free(struct nt_ctx *c)
+{
+    tsched_topology_free(c->s_topo);
+    tsched_job_free(c->s_job);
+    tsched_flows_free(c->s_flows);
+    tsched_dag_free(c->s_dag);
+    tsched_router_free(c->s_router);
+    tsched_placement_free(c->s_placement);
+    tsched_routes_free(c->s_routes);
+    tsched_jobset_free(c->s_jobset);
+    tsched_priorities_free(c->s_prio);
+    tsched_affinity_free(c->s_aff);
+    tsched_reservation_free(c->s_resv);
+    tsched_free(c->s_mem);
+    tsched_topology_free(c->o_topo);
+    tsched_job_free(c->o_job);
+    tsched_placement_free(c->o_placement);
+    tsched_flows_free(c->o_flows);
+    tsched_routes_free(c->o_routes);
+    tsched_router_free(c->o_router);
+    tsched_jobset_free(c->o_jobset);
+    tsched_priorities_free(c->o_prio);
+    tsched_dag_free(c->o_dag);
+    tsched_affinity_free(c->o_aff);
+    tsched_reservation_free(c->o_resv);
+    tsched_free(c->o_str);
+    /* everything from s_topo on is per call */
+    memset(&c->s_topo, 0, sizeof *c - offsetof(struct nt_ctx, s_topo));
+}
+
+tsched_topology *nt_fresh_topo(struct nt_ctx *c)
+{
+    tsched_topology_free(c->s_topo);
+    FIX(tsched_topology_load_string(&c->s_topo, c->topo_json, strlen(c->topo_json)));
+    return c->s_topo;
+}
+
+tsched_topology *nt_fresh_unbuilt(struct nt_ctx *c)
+{
+    tsched_topology_free(c->s_topo);
+    FIX(tsched_topology_new(&c->s_topo, "u"));
+    FIX(tsched_topology_add_switch(NULL, c->s_topo, "leaf0", TSCHED_TIER_LEAF, NULL));
+    FIX(tsched_topology_add_switch(NULL, c->s_topo, "spine0", TSCHED_TIER_SPINE, NULL));
+    FIX(tsched_topology_add_node(NULL, c->s_topo, "n0", "leaf0", 8, 1, NULL, 100.0));
+    FIX(tsched_topology_add_link(c->s_topo, "leaf0", "spine0", 100.0, 1));
+    return c->s_topo;
+}
+
+tsched_job *nt_fresh_job(struct nt_ctx *c)
+{
+    tsched_job_free(c->s_job);
+    FIX(tsched_job_load_string(&c->s_job, c->job_json, strlen(c->job_json)));
+    return c->s_job;
+}
+
+tsched_flows *nt_fresh_flows(struct nt_ctx *c)
+{
+    tsched_flows_free(c->s_flows);
+    FIX(tsched_flows_load_string(&c->s_flows, c->topo, c->flows_json, strlen(c->flows_json)));
+    return c->s_flows;
+}
+
+tsched_dag *nt_fresh_dag(struct nt_ctx *c)
+{
+    tsched_dag_free(c->s_dag);
+    FIX(tsched_dag_load_string(&c->s_dag, c->dag_json, strlen(c->dag_json)));
+    return c->s_dag;
+}
+
+tsched_router *nt_fresh_router(struct nt_ctx *c)
+{
+    tsched_router_free(c->s_router);
+    FIX(tsched_router_new(&c->s_router, c->topo));
+    return c->s_router;
+}
+
+tsched_placement *nt_fresh_placement(struct nt_ctx *c)
+{
+    tsched_placement_free(c->s_placement);
+    FIX(tsched_placement_load_string(&c->s_placement, c->topo, c->placement_json, strlen(c->placement_json)));
+    return c->s_placement;
+}
+
+tsched_routes *nt_fresh_routes(struct nt_ctx *c)
+{
+    tsched_routes_free(c->s_routes);
+    FIX(tsched_route(&c->s_routes, c->topo, c->flows, &c->route_opts));
+    return c->s_routes;
+}
+
+tsched_jobset *nt_fresh_jobset(struct nt_ctx *c)
+{
+    tsched_jobset_free(c->s_jobset);
+    FIX(tsched_jobset_load_string(&c->s_jobset, c->topo, c->jobset_json, strlen(c->jobset_json)));
+    return c->s_jobset;
+}
+
+tsched_priorities *nt_fresh_prio(struct nt_ctx *c)
+{
+    tsched_priorities_free(c->s_prio);
+    FIX(tsched_prioritize(&c->s_prio, c->topo, c->jobset, &c->prio_opts));
+    return c->s_prio;
+}
+
+tsched_affinity *nt_fresh_aff(struct nt_ctx *c)
+{
+    tsched_affinity_free(c->s_aff);
+    FIX(tsched_affinity_default(&c->s_aff));
+    return c->s_aff;
+}
+
+tsched_reservation *nt_fresh_resv(struct nt_ctx *c)
+{
+    tsched_reservation_free(c->s_resv);
+    FIX(tsched_reservation_new(&c->s_resv, c->placement, 100.0));
+    return c->s_resv;
+}
+
+void *nt_fresh_mem(struct nt_ctx *c)
+{
+    tsched_free(c->s_mem);
+    char *s = NULL;
+    FIX(tsched_job_to_json(&s, c->job));
+    c->s_mem = s;
+    return c->s_mem;
+}
+
+uint32_t *nt_u32(struct nt_ctx *c) { return c->o_u32; }
+uint64_t *nt_u64(struct nt_ctx *c) { return c->o_u64; }
+size_t *nt_size(struct nt_ctx *c) { return c->o_size; }
+double *nt_dbl(struct nt_ctx *c) { return c->o_dbl; }
+
+tsched_path *nt_paths(struct nt_ctx *c)
+{
+    for (size_t i = 0; i < NT_BUF; i++)
+        c->o_paths[i].size = sizeof c->o_paths[i];
+    return c->o_paths;
+}
+
+tsched_volumes *nt_volumes(struct nt_ctx *c)
+{
+    c->o_volumes.size = sizeof c->o_volumes;
+    return &c->o_volumes;
+}
+
+tsched_spread *nt_spread(struct nt_ctx *c)
+{
+    c->o_spread.size = sizeof c->o_spread;
+    return &c->o_spread;
+}
+
+tsched_model *nt_model_out(struct nt_ctx *c)
+{
+    c->o_model.size = sizeof c->o_model;
+    return &c->o_model;
+}
+
+tsched_limits *nt_limits_out(struct nt_ctx *c)
+{
+    c->o_limits.size = sizeof c->o_limits;
+    return &c->o_limits;
+}
+
+/* ---- one call ---------------------------------------------------------------------------------- */
+
+static void check_getter(const struct nt_entry *e, const struct nt_result *r)
+{
+    if (e->kind == NT_NUM) {
+        double want = 0;
+        for (size_t i = 0; i < sizeof empty_num / sizeof empty_num[0]; i++)
+            if (!strcmp(empty_num[i].func, e->func))
+                want = empty_num[i].value;
+        if (isnan(want) ? !isnan(r->num) : r->num != want)
+            fail("%s(%s = NULL) returned %g, expected its empty value %g", e->func, e->param, r->num, want);
+    } else if (e->kind == NT_STR) {
+        const char *want = NULL;
+        for (size_t i = 0; i < sizeof empty_str / sizeof empty_str[0]; i++)
+            if (!strcmp(empty_str[i].func, e->func))
+                want = empty_str[i].value;
+        if (want ? !r->str || strcmp(r->str, want) : r->str != NULL)
+            fail("%s(%s = NULL) returned \"%s\", expected %s%s%s", e->func, e->param, r->str ? r->str : "(null)",
+                 want ? "\"" : "", want ? want : "NULL", want ? "\"" : "");
+    } else if (e->kind == NT_PTR && r->ptr != NULL) {
+        fail("%s(%s = NULL) returned a pointer, expected NULL", e->func, e->param);
+    }
+}
+
+static void check_status(const struct nt_entry *e, const struct nt_result *r)
+{
+    const char *msg = tsched_last_error();
+    if (!*e->param) {
+        if (r->status != TSCHED_OK)
+            fail("%s with valid arguments returned %s: %s", e->func, tsched_status_str(r->status), msg);
+        return;
+    }
+    if (is_optional(e)) {
+        if (r->status != TSCHED_OK)
+            fail("%s(%s = NULL): the parameter is optional, but the call returned %s: %s", e->func, e->param,
+                 tsched_status_str(r->status), msg);
+        return;
+    }
+    if (r->status != TSCHED_E_INVALID) {
+        fail("%s(%s = NULL) returned %s, expected TSCHED_E_INVALID: %s", e->func, e->param,
+             tsched_status_str(r->status), msg);
+        return;
+    }
+    if (tsched_last_status() != TSCHED_E_INVALID)
+        fail("%s(%s = NULL): tsched_last_status() is %s", e->func, e->param, tsched_status_str(tsched_last_status()));
+    if (!msg || !*msg)
+        fail("%s(%s = NULL): empty error message", e->func, e->param);
+    else if (strchr(msg, '\n'))
+        fail("%s(%s = NULL): the error message has a newline: %s", e->func, e->param, msg);
+    else if (!names_param(msg, e->param))
+        fail("%s(%s = NULL): the error message does not name the parameter: %s", e->func, e->param, msg);
+}
+
+static void run_one(struct nt_ctx *c, const struct nt_entry *e)
+{
+    struct nt_result r = {.status = TSCHED_OK, .str = NULL, .ptr = NULL, .num = -12345.0};
+    int before = failures;
+    tsched_clear_error();
+    e->call(c, &r);
+    if (e->kind == NT_STATUS)
+        check_status(e, &r);
+    else if (e->kind != NT_VOID)
+        check_getter(e, &r);
+    scratch_free(c);
+    if (failures == before)
+        passes++;
+}
+
+/* Run one call in a child process, so that a crash is reported and the others still run. */
+static void run_forked(struct nt_ctx *c, const struct nt_entry *e)
+{
+    fflush(stdout);
+    pid_t pid = fork();
+    if (pid < 0) {
+        printf("fork failed\n");
+        exit(1);
+    }
+    if (pid == 0) {
+        failures = 0;
+        run_one(c, e);
+        fflush(stdout);
+        _exit(failures ? 1 : 0);
+    }
+    int ws;
+    if (waitpid(pid, &ws, 0) != pid)
+        exit(1);
+    if (WIFSIGNALED(ws))
+        fail("%s(%s = NULL) crashed with signal %d", e->func, e->param, WTERMSIG(ws));
+    else if (WEXITSTATUS(ws) != 0)
+        failures++;
+    else
+        passes++;
+}
+
+/* ---- NULL where the documentation allows it for some other argument -------------------------- */
+
+#define EXPECT(cond, ...)                                                                                            \
+    do {                                                                                                             \
+        if (cond)                                                                                                    \
+            passes++;                                                                                                \
+        else                                                                                                         \
+            fail(__VA_ARGS__);                                                                                       \
+    } while (0)
+
+static void check_conditional(struct nt_ctx *c)
+{
+    /* "`paths` may be NULL when `cap` is 0": the count is still reported. */
+    uint64_t want = 0;
+    FIX(tsched_topology_path_count(&want, c->topo, 0, 0, 2, 0));
+    size_t count = 0;
+    tsched_status st = tsched_topology_paths(NULL, 0, &count, c->topo, 0, 0, 2, 0);
+    EXPECT((st == TSCHED_E_BUFFER || st == TSCHED_OK) && count == want && want > 0,
+           "tsched_topology_paths(NULL, 0, ...) returned %s with count %zu (%llu paths)", tsched_status_str(st), count,
+           (unsigned long long)want);
+    count = 0;
+    st = tsched_topology_leaf_paths(NULL, 0, &count, c->topo, 0, 1);
+    EXPECT((st == TSCHED_E_BUFFER || st == TSCHED_OK) && count > 0,
+           "tsched_topology_leaf_paths(NULL, 0, ...) returned %s with count %zu", tsched_status_str(st), count);
+    /* "with n = 0 `levels` may be NULL" (doc/priority.md) */
+    tsched_dag *empty = NULL;
+    FIX(tsched_dag_new(&empty, 0));
+    st = tsched_dag_compress(NULL, NULL, empty, NULL);
+    EXPECT(st == TSCHED_OK, "tsched_dag_compress(NULL, NULL, <0 nodes>, NULL) returned %s: %s", tsched_status_str(st),
+           tsched_last_error());
+    tsched_dag_free(empty);
+    /* tsched_rates_maxmin: `paths` is one per flow, so none for no flows */
+    tsched_flows *none = NULL;
+    FIX(tsched_flows_new(&none));
+    double rate;
+    st = tsched_rates_maxmin(&rate, c->topo, none, NULL);
+    EXPECT(st == TSCHED_OK, "tsched_rates_maxmin(<no flows>, paths = NULL) returned %s: %s", tsched_status_str(st),
+           tsched_last_error());
+    tsched_flows_free(none);
+}
+
+/* ---- coverage of the version script -------------------------------------------------------------- */
+
+static int in_table(const char *func)
+{
+    for (size_t i = 0; i < nt_nentries; i++)
+        if (!strcmp(nt_entries[i].func, func))
+            return 1;
+    return 0;
+}
+
+/* Every exported function of the map has a row, and every row's function is exported. */
+static void check_coverage(const char *map_path)
+{
+    FILE *f = fopen(map_path, "r");
+    if (!f) {
+        fail("cannot open the version script %s", map_path);
+        return;
+    }
+    static char names[1024][96];
+    size_t n = 0;
+    char line[512];
+    int global = 0;
+    while (fgets(line, sizeof line, f)) {
+        char *p = line + strspn(line, " \t");
+        if (!strncmp(p, "global:", 7)) {
+            global = 1;
+            continue;
+        }
+        if (!strncmp(p, "local:", 6)) {
+            global = 0;
+            continue;
+        }
+        size_t len = strspn(p, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_");
+        if (!global || len == 0 || p[len] != ';' || strncmp(p, "tsched_", 7))
+            continue;
+        if (n == sizeof names / sizeof names[0] || len >= sizeof names[0]) {
+            fail("version script too large for the test");
+            break;
+        }
+        memcpy(names[n], p, len);
+        names[n][len] = '\0';
+        n++;
+    }
+    fclose(f);
+    if (n < 100)
+        fail("only %zu exported functions read from %s", n, map_path);
+    for (size_t i = 0; i < n; i++) {
+        if (!in_table(names[i]))
+            fail("%s is exported by the version script but has no row in the NULL-argument table", names[i]);
+        else
+            passes++;
+    }
+    for (size_t i = 0; i < nt_nentries; i++) {
+        size_t j = 0;
+        while (j < n && strcmp(names[j], nt_entries[i].func))
+            j++;
+        if (j == n)
+            fail("%s has a row in the NULL-argument table but is not in the version script", nt_entries[i].func);
+    }
+    printf("%zu exported functions, %zu table rows\n", n, nt_nentries);
+}
+
+/* ---- main ------------------------------------------------------------------------------------- */
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        fprintf(stderr, "usage: %s MAP_FILE [--fork] [FUNCTION...]\n", argv[0]);
+        return 2;
+    }
+    int forked = 0, nonly = 0;
+    char **only = calloc((size_t)argc, sizeof *only);
+    if (!only)
+        return 1;
+    for (int i = 2; i < argc; i++) {
+        if (!strcmp(argv[i], "--fork"))
+            forked = 1;
+        else
+            only[nonly++] = argv[i];
+    }
+    check_coverage(argv[1]);
+
+    static struct nt_ctx ctx;
+    fixture_new(&ctx);
+    size_t calls = 0, valid = 0;
+    for (size_t i = 0; i < nt_nentries; i++) {
+        const struct nt_entry *e = &nt_entries[i];
+        if (!e->call)
+            continue;
+        int k = nonly == 0;
+        for (int j = 0; j < nonly && !k; j++)
+            k = !strcmp(only[j], e->func);
+        if (!k)
+            continue;
+        if (*e->param)
+            calls++;
+        else
+            valid++;
+        if (forked)
+            run_forked(&ctx, e);
+        else
+            run_one(&ctx, e);
+    }
+    if (nonly == 0)
+        check_conditional(&ctx);
+    fixture_check(&ctx);
+    fixture_free(&ctx);
+    free(only);
+    printf("%zu calls with a NULL argument, %zu with valid arguments only\n", calls, valid);
+    printf("%d passed, %d failed\n", passes, failures);
+    return failures ? 1 : 0;
+}
