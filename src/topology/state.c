@@ -228,12 +228,13 @@ tsched_status tsched_topology_set_up_batch(tsched_topology *t, const char *const
     if (!refs)
         return TSCHED_E_NOMEM;
     for (size_t i = 0; i < count; i++) {
-        char where[64];
-        snprintf(where, sizeof where, "%s: names[%zu]", fn, i);
         if (!names[i] || !*names[i])
-            st = ts_error(TSCHED_E_INVALID, "%s is %s", where, names[i] ? "empty" : "NULL");
-        else if ((st = resolve(&refs[i], t, names[i])) != TSCHED_OK)
+            st = ts_error(TSCHED_E_INVALID, "%s: names[%zu] is %s", fn, i, names[i] ? "empty" : "NULL");
+        else if ((st = resolve(&refs[i], t, names[i])) != TSCHED_OK) {
+            char where[64];
+            snprintf(where, sizeof where, "%s: names[%zu]", fn, i);
             st = ts_error_prefix(st, where);
+        }
         if (st != TSCHED_OK) {
             free(refs);
             return st;
