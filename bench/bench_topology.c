@@ -4,11 +4,13 @@
  *
  * Benchmark of the topology module at production scale, through the public API only:
  * generating and indexing a 16,384-node clos3 fabric, saving and loading it as JSON,
- * path counting and path listing between random NIC pairs, and peak memory. Not a test:
+ * path counting and path listing between random NIC pairs, peak memory, and state changes
+ * (2,304 switch and trunk downs on a 65,536-node clos3, one call each and as one batch,
+ * against one full index rebuild). Not a test:
  * meson registers it with benchmark(), and `meson test` never runs it. See
  * doc/PERFORMANCE.md for the method and the latest numbers.
  *
- * Usage: bench_topology [--quick] [--json] [--strict] [--runs N] [--queries N] [--seed N]
+ * Usage: bench_topology [--quick] [--json] [--strict] [--state] [--runs N] [--queries N] [--seed N]
  */
 #include <errno.h>
 #include <stdint.h>
@@ -29,11 +31,13 @@
 #define TARGET_LOAD_MS 300.0
 #define TARGET_COUNT_QPS 10e6
 #define TARGET_PEAK_MB 256.0
+#define TARGET_STATE_MS 300.0 /* 2,304 downs on the 65,536-node fabric, one call each or one batch */
+#define STATE_CHANGES 2304u
 
 #define PATH_BUF 64
 
 typedef struct options {
-    int quick, json, strict;
+    int quick, json, strict, state_only;
     unsigned runs;      /* repetitions of each timed phase; 0 = mode default */
     unsigned long queries;
     uint64_t seed;
@@ -101,10 +105,11 @@ static void print_json(const options *o)
 
 static void usage(FILE *f)
 {
-    fprintf(f, "usage: bench_topology [--quick] [--json] [--strict] [--runs N] [--queries N] [--seed N]\n"
+    fprintf(f, "usage: bench_topology [--quick] [--json] [--strict] [--state] [--runs N] [--queries N] [--seed N]\n"
                "  --quick      small fabric and few queries (a smoke run well under a second)\n"
                "  --json       also print one JSON object per metric\n"
                "  --strict     exit 1 if a full-size target is missed\n"
+               "  --state      only the state changes (2,304 downs on a 65,536-node clos3)\n"
                "  --runs N     repetitions of each timed phase (default 5, quick 3)\n"
                "  --queries N  random NIC pairs (default 1000000, quick 100000)\n"
                "  --seed N     seed of the query generator (default 1)\n");
@@ -134,6 +139,8 @@ static void parse_args(options *o, int argc, char **argv)
             o->json = 1;
         } else if (strcmp(a, "--strict") == 0) {
             o->strict = 1;
+        } else if (strcmp(a, "--state") == 0) {
+            o->state_only = 1;
         } else if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
             usage(stdout);
             exit(0);
@@ -226,6 +233,194 @@ static char *write_temp(const char *text, size_t len)
     return path;
 }
 
+/* ---- state changes ---- */
+
+static void state_params(tsched_gen_params *p, int quick)
+{
+    tsched_topology_params_init(p, TSCHED_GEN_CLOS3);
+    p->name = "bench-state";
+    p->pods = quick ? 8 : 64; /* full: 65,536 nodes, 4,096 leaves, 1,024 spines, 64 cores */
+    p->leaves_per_pod = quick ? 8 : 64;
+    p->spines_per_pod = quick ? 4 : 16;
+    p->cores = quick ? 8 : 64;
+    p->nodes_per_leaf = quick ? 4 : 16;
+    p->gpus_per_node = 8;
+    p->nic_gbps = 400;
+}
+
+/* The changes of one failure event: `n` distinct switches (spines, cores) and trunks drawn
+ * with the seed, one in eight a switch, as names (`spine3`, `leaf9~spine2`). */
+static char **state_names(const tsched_topology *t, size_t n, uint64_t seed)
+{
+    uint32_t ns = tsched_topology_num_switches(t), nt = tsched_topology_num_trunks(t);
+    uint32_t first = tsched_topology_num_tier(t, 0); /* leaves come first: spines and cores follow */
+    uint8_t *used_sw = xcalloc(ns, 1), *used_tr = xcalloc(nt, 1);
+    char **names = xcalloc(n, sizeof *names);
+    uint64_t s = rng_stream(7, seed);
+    for (size_t i = 0; i < n;) {
+        char buf[128];
+        if (i % 8 == 0) {
+            uint32_t sw = first + rng_below(&s, ns - first);
+            if (used_sw[sw])
+                continue;
+            used_sw[sw] = 1;
+            snprintf(buf, sizeof buf, "%s", tsched_topology_switch_name(t, sw));
+        } else {
+            uint32_t r = rng_below(&s, nt);
+            if (used_tr[r])
+                continue;
+            used_tr[r] = 1;
+            snprintf(buf, sizeof buf, "%s~%s", tsched_topology_switch_name(t, tsched_topology_trunk_lower(t, r)),
+                     tsched_topology_switch_name(t, tsched_topology_trunk_upper(t, r)));
+        }
+        names[i] = strdup(buf);
+        if (!names[i])
+            die("strdup", TSCHED_E_NOMEM);
+        i++;
+    }
+    free(used_sw);
+    free(used_tr);
+    return names;
+}
+
+/* The first count after a burst of changes pays for the one rebuild of the index. */
+static uint64_t first_count(const tsched_topology *t)
+{
+    uint64_t c = 0;
+    tsched_status st = tsched_topology_leaf_path_count(&c, t, tsched_topology_tier_switch(t, 0, 0),
+                                                       tsched_topology_tier_switch(t, 0, tsched_topology_num_tier(t, 0) - 1));
+    if (st != TSCHED_OK)
+        die("tsched_topology_leaf_path_count", st);
+    return c;
+}
+
+static void bench_state(const options *o, double *samples)
+{
+    tsched_gen_params p;
+    state_params(&p, o->quick);
+    tsched_topology *t = NULL, *f = NULL;
+    tsched_status st;
+    if ((st = tsched_topology_generate(&t, &p)) != TSCHED_OK)
+        die("tsched_topology_generate", st);
+    size_t n = o->quick ? 64 : STATE_CHANGES;
+    char **names = state_names(t, n, o->seed);
+    int *downs = xcalloc(n, sizeof *downs), *ups = xcalloc(n, sizeof *ups);
+    for (size_t i = 0; i < n; i++)
+        ups[i] = 1;
+    printf("state: clos3 pods=%u leaves_per_pod=%u spines_per_pod=%u cores=%u nodes_per_leaf=%u -> %u nodes, "
+           "%u switches, %u trunks; %zu switch and trunk downs\n",
+           p.pods, p.leaves_per_pod, p.spines_per_pod, p.cores, p.nodes_per_leaf, tsched_topology_num_nodes(t),
+           tsched_topology_num_switches(t), tsched_topology_num_trunks(t), n);
+    first_count(t);
+
+    /* Reference: one full rebuild of the path index (what every call cost before), timed as
+     * one trunk down and the count that follows. */
+    for (unsigned r = 0; r < o->runs; r++) {
+        double t0 = now_ms();
+        if ((st = tsched_topology_set_trunk_up(t, r % 2, 0)) != TSCHED_OK)
+            die("tsched_topology_set_trunk_up", st);
+        first_count(t);
+        samples[r] = now_ms() - t0;
+        if ((st = tsched_topology_set_trunk_up(t, r % 2, 1)) != TSCHED_OK)
+            die("tsched_topology_set_trunk_up", st);
+        first_count(t);
+    }
+    double rebuild_ms = median(samples, o->runs);
+    report(o, "state: one index rebuild", rebuild_ms, "ms", 0, 0);
+
+    /* Reference: the name lookups alone, in a tight loop over the same names. */
+    for (unsigned r = 0; r < o->runs; r++) {
+        uint64_t sink = 0;
+        double t0 = now_ms();
+        for (size_t i = 0; i < n; i++) {
+            const char *tilde = strchr(names[i], '~');
+            if (!tilde) {
+                sink += tsched_topology_find_switch(t, names[i]);
+            } else {
+                char a[128];
+                snprintf(a, sizeof a, "%.*s", (int)(tilde - names[i]), names[i]);
+                sink += tsched_topology_find_trunk(t, tsched_topology_find_switch(t, a),
+                                                   tsched_topology_find_switch(t, tilde + 1));
+            }
+        }
+        samples[r] = now_ms() - t0;
+        if (sink == 0)
+            printf("(no lookups)\n");
+    }
+    report(o, "state: name lookups only", median(samples, o->runs), "ms", 0, 0);
+
+    /* One call each, no query between; then the first count. */
+    double first_ms[1000];
+    uint64_t down_count = 0;
+    for (unsigned r = 0; r < o->runs; r++) {
+        double t0 = now_ms();
+        for (size_t i = 0; i < n; i++)
+            if ((st = tsched_topology_set_up(t, names[i], 0)) != TSCHED_OK)
+                die("tsched_topology_set_up", st);
+        double t1 = now_ms();
+        down_count = first_count(t);
+        first_ms[r] = now_ms() - t1;
+        samples[r] = t1 - t0;
+        if ((st = tsched_topology_set_up_batch(t, (const char *const *)names, ups, n)) != TSCHED_OK)
+            die("tsched_topology_set_up_batch", st);
+        first_count(t);
+    }
+    double one_ms = median(samples, o->runs), one_first = median(first_ms, o->runs);
+    report(o, "state: downs, one call each", one_ms, "ms", 0, 0);
+    report(o, "state: one call each + 1st count", one_ms + one_first, "ms", TARGET_STATE_MS, 0);
+
+    /* The same event as one batch. */
+    for (unsigned r = 0; r < o->runs; r++) {
+        double t0 = now_ms();
+        if ((st = tsched_topology_set_up_batch(t, (const char *const *)names, downs, n)) != TSCHED_OK)
+            die("tsched_topology_set_up_batch", st);
+        double t1 = now_ms();
+        if (first_count(t) != down_count) {
+            fprintf(stderr, "bench_topology: the batch and the single calls disagree\n");
+            exit(1);
+        }
+        first_ms[r] = now_ms() - t1;
+        samples[r] = t1 - t0;
+        if (r + 1 < o->runs) {
+            if ((st = tsched_topology_set_up_batch(t, (const char *const *)names, ups, n)) != TSCHED_OK)
+                die("tsched_topology_set_up_batch", st);
+            first_count(t);
+        }
+    }
+    double batch_ms = median(samples, o->runs), batch_first = median(first_ms, o->runs);
+    report(o, "state: downs, one batch", batch_ms, "ms", 0, 0);
+    report(o, "state: one batch + 1st count", batch_ms + batch_first, "ms", TARGET_STATE_MS, 0);
+    report(o, "state: before, one call each (est)", rebuild_ms * (double)n, "ms", 0, 0);
+
+    /* The answers after the event equal a fresh fabric given the same downs (not timed). */
+    if ((st = tsched_topology_generate(&f, &p)) != TSCHED_OK)
+        die("tsched_topology_generate", st);
+    for (size_t i = n; i-- > 0;)
+        if ((st = tsched_topology_set_up(f, names[i], 0)) != TSCHED_OK)
+            die("tsched_topology_set_up", st);
+    uint32_t nl = tsched_topology_num_tier(t, 0);
+    uint64_t s = rng_stream(8, o->seed);
+    for (unsigned k = 0; k < 20000; k++) {
+        uint32_t a = tsched_topology_tier_switch(t, 0, rng_below(&s, nl)), b = tsched_topology_tier_switch(t, 0, rng_below(&s, nl));
+        uint64_t ct, cf;
+        if ((st = tsched_topology_leaf_path_count(&ct, t, a, b)) != TSCHED_OK ||
+            (st = tsched_topology_leaf_path_count(&cf, f, a, b)) != TSCHED_OK)
+            die("tsched_topology_leaf_path_count", st);
+        if (ct != cf) {
+            fprintf(stderr, "bench_topology: after the event, leaves %u and %u: %llu paths, a fresh fabric %llu\n", a,
+                    b, (unsigned long long)ct, (unsigned long long)cf);
+            exit(1);
+        }
+    }
+    for (size_t i = 0; i < n; i++)
+        free(names[i]);
+    free(names);
+    free(downs);
+    free(ups);
+    tsched_topology_free(f);
+    tsched_topology_free(t);
+}
+
 int main(int argc, char **argv)
 {
     options o;
@@ -244,6 +439,15 @@ int main(int argc, char **argv)
            p.nic_gbps, (unsigned long long)nodes, (unsigned long long)nodes * p.gpus_per_node, o.runs, o.queries,
            (unsigned long long)o.seed, o.quick ? " (quick)" : "");
     printf("%-32s %12s  %-8s %-10s %s\n", "metric", "value", "unit", "target", "result");
+    if (o.state_only) {
+        bench_state(&o, samples);
+        if (!o.quick)
+            printf("targets: %s\n", g_misses ? "MISSED (see the table)" : "all PASS");
+        if (o.json)
+            print_json(&o);
+        free(samples);
+        return o.strict && g_misses ? 1 : 0;
+    }
 
     /* 1. Generate and index: each run builds a fresh handle; the last one is kept. */
     tsched_topology *t = NULL;
@@ -358,13 +562,17 @@ int main(int argc, char **argv)
 
     /* 4. Peak memory of the whole run: generated and loaded fabrics, JSON text, queries. */
     report(&o, "peak memory (ru_maxrss)", peak_rss_mb(), "MiB", TARGET_PEAK_MB, 0);
+    tsched_topology_free(t);
+    t = NULL;
+
+    /* 5. State changes on a larger fabric. */
+    bench_state(&o, samples);
     printf("checksum paths=%llu switches=%llu\n", (unsigned long long)count_sum, (unsigned long long)list_check);
     if (!o.quick)
         printf("targets: %s\n", g_misses ? "MISSED (see the table)" : "all PASS");
     if (o.json)
         print_json(&o);
 
-    tsched_topology_free(t);
     free(samples);
     return o.strict && g_misses ? 1 : 0;
 }

@@ -7,6 +7,16 @@
 #include <stdlib.h>
 
 #include "test_util.h"
+#include "topology/topology_internal.h"
+
+/* splitmix64: the tests' own seeded generator. */
+static uint64_t tu_rng(uint64_t *s)
+{
+    uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+}
 
 TCase *topology_json_tcase(void);
 TCase *topology_slurm_tcase(void);
@@ -673,6 +683,374 @@ START_TEST(concurrent_readers)
 }
 END_TEST
 
+/* ---- state changes: one at a time, lazily indexed, and in batches ---- */
+
+/* The fabrics of the random state test, made the same way twice so that a fresh copy can
+ * take the state reached by the changes. Kind 2 is a rail fabric: odd nodes put their two
+ * NICs on two leaves. */
+static tsched_topology *state_fabric(int kind)
+{
+    if (kind == 0)
+        return gen_leaf_spine(5, 4, 2, 4, 1.0);
+    if (kind == 1)
+        return gen_clos3(3, 3, 3, 6, 2);
+    tsched_topology *t;
+    ck_assert_ok(tsched_topology_new(&t, "rails"));
+    const char *leaves[] = {"r0", "r1", "r2", "r3"}, *spines[] = {"s0", "s1", "s2"};
+    for (int i = 0; i < 4; i++)
+        ck_assert_ok(tsched_topology_add_switch(NULL, t, leaves[i], 0, NULL));
+    for (int i = 0; i < 3; i++)
+        ck_assert_ok(tsched_topology_add_switch(NULL, t, spines[i], 1, NULL));
+    for (int i = 0; i < 10; i++) {
+        char name[8];
+        uint32_t n;
+        snprintf(name, sizeof name, "h%d", i);
+        ck_assert_ok(tsched_topology_add_node(&n, t, name, leaves[i % 4], 4, 2, NULL, 100));
+        if (i % 2) {
+            const char *rails[2] = {leaves[i % 4], leaves[(i + 1) % 4]};
+            ck_assert_ok(tsched_topology_set_rails(t, n, rails, 2));
+        }
+    }
+    for (int l = 0; l < 4; l++)
+        for (int s = 0; s < 3; s++)
+            if ((l + s) % 4 != 3)
+                ck_assert_ok(tsched_topology_add_link(t, leaves[l], spines[s], 100, 1 + (uint32_t)(l + s) % 2));
+    ck_assert_ok(tsched_topology_build(t));
+    return t;
+}
+
+typedef struct want_state {
+    uint8_t node[64], sw[64], tr[64];
+    uint32_t free[64];
+} want_state;
+
+/* Everything a query can see equals the fresh fabric `f`, and the paths equal the
+ * brute-force reference. */
+static void state_compare(const tsched_topology *t, const tsched_topology *f)
+{
+    uint32_t nl = tsched_topology_num_tier(t, 0), nn = tsched_topology_num_nodes(t);
+    static tsched_path pt[512] = {{.size = sizeof(tsched_path)}}, pf[512] = {{.size = sizeof(tsched_path)}};
+    for (uint32_t i = 0; i < nl; i++)
+        for (uint32_t j = 0; j < nl; j++) {
+            uint32_t a = tsched_topology_tier_switch(t, 0, i), b = tsched_topology_tier_switch(t, 0, j);
+            uint64_t ct, cf;
+            size_t nt, nf;
+            ck_assert_ok(tsched_topology_leaf_path_count(&ct, t, a, b));
+            ck_assert_ok(tsched_topology_leaf_path_count(&cf, f, a, b));
+            ck_assert_uint_eq(ct, cf);
+            ck_assert_ok(tsched_topology_leaf_paths(pt, 512, &nt, t, a, b));
+            ck_assert_ok(tsched_topology_leaf_paths(pf, 512, &nf, f, a, b));
+            ck_assert_uint_eq(nt, nf);
+            ck_assert_uint_eq(nt, ct);
+            ck_assert(memcmp(pt, pf, nt * sizeof *pt) == 0);
+            check_leaf_pair(t, a, b);
+        }
+    for (uint32_t u = 0; u < nn; u++) {
+        ck_assert_int_eq(tsched_topology_node_is_up(t, u), tsched_topology_node_is_up(f, u));
+        ck_assert_int_eq(tsched_topology_node_is_free(t, u), tsched_topology_node_is_free(f, u));
+        for (uint32_t v = 0; v < nn; v++) {
+            uint32_t un = tsched_topology_node_nics(t, u) - 1, vn = tsched_topology_node_nics(t, v) - 1;
+            uint64_t ct, cf;
+            ck_assert_ok(tsched_topology_path_count(&ct, t, u, un, v, vn));
+            ck_assert_ok(tsched_topology_path_count(&cf, f, u, un, v, vn));
+            ck_assert_uint_eq(ct, cf);
+        }
+    }
+    /* free capacity: the fresh fabric and a count from the per-node getters */
+    uint64_t gpus = 0;
+    uint32_t all = 0;
+    for (uint32_t u = 0; u < nn; u++) {
+        if (tsched_topology_node_is_up(t, u))
+            gpus += tsched_topology_node_free_gpus(t, u);
+        all += (uint32_t)tsched_topology_node_is_free(t, u);
+    }
+    ck_assert_uint_eq(tsched_topology_num_free_gpus(t), gpus);
+    ck_assert_uint_eq(tsched_topology_num_free_gpus(t), tsched_topology_num_free_gpus(f));
+    ck_assert_uint_eq(tsched_topology_free_node_count(t, TSCHED_LEVEL_CLUSTER, 0), all);
+    ck_assert_uint_eq(tsched_topology_free_node_count(f, TSCHED_LEVEL_CLUSTER, 0), all);
+    for (uint32_t s = 0; s < tsched_topology_num_switches(t); s++) {
+        uint32_t want = 0;
+        for (uint32_t u = 0; u < nn; u++)
+            want += tsched_topology_node_leaf(t, u) == s && tsched_topology_node_is_free(t, u);
+        ck_assert_uint_eq(tsched_topology_free_node_count(t, TSCHED_LEVEL_LEAF, s), want);
+        ck_assert_uint_eq(tsched_topology_free_node_count(f, TSCHED_LEVEL_LEAF, s), want);
+    }
+    for (uint32_t p = 0; p < tsched_topology_num_pods(t); p++) {
+        uint32_t want = 0;
+        for (uint32_t u = 0; u < nn; u++)
+            want += tsched_topology_node_pod(t, u) == p && tsched_topology_node_is_free(t, u);
+        ck_assert_uint_eq(tsched_topology_free_node_count(t, TSCHED_LEVEL_POD, p), want);
+        ck_assert_uint_eq(tsched_topology_free_node_count(f, TSCHED_LEVEL_POD, p), want);
+    }
+}
+
+/* A fresh copy of fabric `kind` put into state `w` (downs applied to an all-up fabric). */
+static tsched_topology *state_fresh(int kind, const want_state *w)
+{
+    tsched_topology *f = state_fabric(kind);
+    for (uint32_t n = 0; n < tsched_topology_num_nodes(f); n++) {
+        ck_assert_ok(tsched_topology_set_free_gpus(f, n, w->free[n]));
+        if (!w->node[n])
+            ck_assert_ok(tsched_topology_set_node_up(f, n, 0));
+    }
+    for (uint32_t s = 0; s < tsched_topology_num_switches(f); s++)
+        if (!w->sw[s])
+            ck_assert_ok(tsched_topology_set_switch_up(f, s, 0));
+    for (uint32_t r = 0; r < tsched_topology_num_trunks(f); r++)
+        if (!w->tr[r])
+            ck_assert_ok(tsched_topology_set_trunk_up(f, r, 0));
+    return f;
+}
+
+/* Hundreds of random up/down changes (nodes, switches of every tier, trunks) and free GPU
+ * changes, on a leaf_spine, a clos3 and a rail fabric: queried after every change (mode
+ * 0), after bursts of changes one call each (mode 1), or after bursts applied as one batch
+ * by name (mode 2); every answer equals a fresh fabric in the same state. */
+START_TEST(state_random_changes_match_fresh_fabric)
+{
+    for (int kind = 0; kind < 3; kind++)
+        for (int mode = 0; mode < 3; mode++) {
+            uint64_t rng = 0x5eed0000u + (uint64_t)(kind * 3 + mode);
+            tsched_topology *t = state_fabric(kind);
+            uint32_t nn = tsched_topology_num_nodes(t), ns = tsched_topology_num_switches(t),
+                     nt = tsched_topology_num_trunks(t);
+            ck_assert(nn <= 64 && ns <= 64 && nt <= 64);
+            want_state w;
+            memset(&w, 1, sizeof w);
+            for (uint32_t n = 0; n < nn; n++)
+                w.free[n] = tsched_topology_node_gpus(t, n);
+            int steps = 0;
+            while (steps < 300) {
+                int burst = mode == 0 ? 1 : 1 + (int)(tu_rng(&rng) % 20);
+                const char *names[20];
+                char namebuf[20][64];
+                int ups[20];
+                for (int k = 0; k < burst; k++, steps++) {
+                    uint32_t what = (uint32_t)(tu_rng(&rng) % 10), up = (uint32_t)(tu_rng(&rng) % 3 == 0);
+                    uint64_t v0 = ts_topology_version(t);
+                    int changed = 0;
+                    if (what < 2) {
+                        uint32_t n = (uint32_t)(tu_rng(&rng) % nn), g = (uint32_t)(tu_rng(&rng) % 5);
+                        if (g > tsched_topology_node_gpus(t, n))
+                            g = tsched_topology_node_gpus(t, n);
+                        ck_assert_ok(tsched_topology_set_free_gpus(t, n, g));
+                        w.free[n] = g;
+                        snprintf(namebuf[k], sizeof namebuf[k], "%s", tsched_topology_node_name(t, n));
+                        up = w.node[n]; /* in a batch: a no-op entry */
+                    } else if (what < 4) {
+                        uint32_t n = (uint32_t)(tu_rng(&rng) % nn);
+                        changed = w.node[n] != up;
+                        w.node[n] = (uint8_t)up;
+                        snprintf(namebuf[k], sizeof namebuf[k], "%s", tsched_topology_node_name(t, n));
+                    } else if (what < 7) {
+                        uint32_t s = (uint32_t)(tu_rng(&rng) % ns);
+                        changed = w.sw[s] != up;
+                        w.sw[s] = (uint8_t)up;
+                        snprintf(namebuf[k], sizeof namebuf[k], "%s", tsched_topology_switch_name(t, s));
+                    } else {
+                        uint32_t r = (uint32_t)(tu_rng(&rng) % nt);
+                        changed = w.tr[r] != up;
+                        w.tr[r] = (uint8_t)up;
+                        /* either order of the ends */
+                        uint32_t a = tsched_topology_trunk_lower(t, r), b = tsched_topology_trunk_upper(t, r);
+                        if (tu_rng(&rng) % 2) {
+                            uint32_t x = a;
+                            a = b;
+                            b = x;
+                        }
+                        snprintf(namebuf[k], sizeof namebuf[k], "%s~%s", tsched_topology_switch_name(t, a),
+                                 tsched_topology_switch_name(t, b));
+                    }
+                    names[k] = namebuf[k];
+                    ups[k] = (int)up;
+                    if (mode != 2) {
+                        if (what >= 2)
+                            ck_assert_ok(tsched_topology_set_up(t, names[k], ups[k]));
+                        /* the version routing caches compare moves with every change */
+                        if (changed)
+                            ck_assert_uint_gt(ts_topology_version(t), v0);
+                        else
+                            ck_assert_uint_eq(ts_topology_version(t), v0);
+                    }
+                }
+                if (mode == 2) {
+                    uint64_t v0 = ts_topology_version(t);
+                    ck_assert_ok(tsched_topology_set_up_batch(t, names, ups, (size_t)burst));
+                    ck_assert_uint_ge(ts_topology_version(t), v0);
+                }
+                for (uint32_t n = 0; n < nn; n++)
+                    ck_assert_int_eq(tsched_topology_node_free_gpus(t, n), w.free[n]);
+                for (uint32_t s = 0; s < ns; s++)
+                    ck_assert_int_eq(tsched_topology_switch_is_up(t, s), w.sw[s]);
+                for (uint32_t r = 0; r < nt; r++)
+                    ck_assert_int_eq(tsched_topology_trunk_is_up(t, r), w.tr[r]);
+                tsched_topology *f = state_fresh(kind, &w);
+                state_compare(t, f);
+                tsched_topology_free(f);
+            }
+            tsched_topology_free(t);
+        }
+}
+END_TEST
+
+/* Many changes without a query rebuild the index once, at the next count; a handle whose
+ * index is unusable (a rebuild out of memory) still counts right, by walking. */
+START_TEST(state_index_lazy_and_fallback)
+{
+    tsched_topology *t = gen_clos3(4, 4, 4, 8, 2);
+    uint64_t r0 = t->ix->rebuilds, c;
+    for (uint32_t i = 0; i < 4; i++) {
+        ck_assert_ok(tsched_topology_set_switch_up(t, tsched_topology_tier_switch(t, 1, i * 5 % 16), 0));
+        ck_assert_ok(tsched_topology_set_trunk_up(t, i * 7, 0));
+    }
+    ck_assert_uint_eq(t->ix->rebuilds, r0);
+    ck_assert_ok(tsched_topology_leaf_path_count(&c, t, tu_sw(t, "leaf0"), tu_sw(t, "leaf15")));
+    ck_assert_uint_eq(t->ix->rebuilds, r0 + 1);
+    ck_assert_ok(tsched_topology_leaf_path_count(&c, t, tu_sw(t, "leaf1"), tu_sw(t, "leaf9")));
+    ck_assert_uint_eq(t->ix->rebuilds, r0 + 1);
+    /* node changes and free GPUs do not touch the index */
+    ck_assert_ok(tsched_topology_set_node_up(t, 3, 0));
+    ck_assert_ok(tsched_topology_set_free_gpus(t, 4, 1));
+    ck_assert_ok(tsched_topology_leaf_path_count(&c, t, tu_sw(t, "leaf0"), tu_sw(t, "leaf15")));
+    ck_assert_uint_eq(t->ix->rebuilds, r0 + 1);
+    /* a no-op change leaves index and version alone */
+    uint64_t v = ts_topology_version(t);
+    ck_assert_ok(tsched_topology_set_up(t, "spine1", 1));
+    ck_assert_uint_eq(ts_topology_version(t), v);
+
+    want_state w;
+    memset(&w, 1, sizeof w);
+    tsched_topology *f = gen_clos3(4, 4, 4, 8, 2);
+    for (uint32_t i = 0; i < 4; i++) {
+        ck_assert_ok(tsched_topology_set_switch_up(f, tsched_topology_tier_switch(f, 1, i * 5 % 16), 0));
+        ck_assert_ok(tsched_topology_set_trunk_up(f, i * 7, 0));
+    }
+    ck_assert_ok(tsched_topology_set_node_up(f, 3, 0));
+    ck_assert_ok(tsched_topology_set_free_gpus(f, 4, 1));
+    ts_index_drop(t);
+    ck_assert_int_eq(t->ix->usable, 0);
+    state_compare(t, f);
+    /* the next state change rebuilds a usable index */
+    ck_assert_ok(tsched_topology_set_trunk_up(t, 40, 0));
+    ck_assert_ok(tsched_topology_set_trunk_up(f, 40, 0));
+    state_compare(t, f);
+    ck_assert_int_eq(t->ix->usable, 1);
+    tsched_topology_free(f);
+    tsched_topology_free(t);
+}
+END_TEST
+
+START_TEST(state_batch_all_or_nothing)
+{
+    tsched_topology *t = gen_clos3(2, 2, 2, 2, 2);
+    uint64_t v = ts_topology_version(t), c0, c;
+    uint32_t free0 = tsched_topology_free_node_count(t, TSCHED_LEVEL_CLUSTER, 0);
+    ck_assert_ok(tsched_topology_path_count(&c0, t, 0, 0, 4, 0));
+    const char *names[] = {"spine0", "node1", "leaf0~spine1", "core1", "nope", "spine1~leaf1"};
+    const int up[] = {0, 0, 0, 0, 0, 0};
+    ck_assert_status(tsched_topology_set_up_batch(t, names, up, 6), TSCHED_E_NOT_FOUND);
+    ck_assert_errmsg_has("names[4]");
+    ck_assert_errmsg_has("\"nope\"");
+    ck_assert_uint_eq(ts_topology_version(t), v);
+    ck_assert_int_eq(tsched_topology_switch_is_up(t, tu_sw(t, "spine0")), 1);
+    ck_assert_int_eq(tsched_topology_node_is_up(t, 1), 1);
+    ck_assert_uint_eq(tsched_topology_free_node_count(t, TSCHED_LEVEL_CLUSTER, 0), free0);
+    ck_assert_ok(tsched_topology_path_count(&c, t, 0, 0, 4, 0));
+    ck_assert_uint_eq(c, c0);
+    const char *bad_link[] = {"spine0", "leaf0~core0"}, *member[] = {"leaf0~spine0#0"}, *null_entry[] = {"spine0", NULL};
+    ck_assert_status(tsched_topology_set_up_batch(t, bad_link, up, 2), TSCHED_E_NOT_FOUND);
+    ck_assert_errmsg_has("names[1]");
+    ck_assert_errmsg_has("leaf0~core0");
+    ck_assert_status(tsched_topology_set_up_batch(t, member, up, 1), TSCHED_E_NOT_FOUND);
+    ck_assert_errmsg_has("names[0]");
+    ck_assert_status(tsched_topology_set_up_batch(t, null_entry, up, 2), TSCHED_E_INVALID);
+    ck_assert_errmsg_has("names[1]");
+    ck_assert_status(tsched_topology_set_up_batch(t, NULL, up, 1), TSCHED_E_INVALID);
+    ck_assert_errmsg_has("names");
+    ck_assert_status(tsched_topology_set_up_batch(t, names, NULL, 1), TSCHED_E_INVALID);
+    ck_assert_errmsg_has("up");
+    ck_assert_status(tsched_topology_set_up_batch(NULL, names, up, 1), TSCHED_E_INVALID);
+    ck_assert_errmsg_has("topology");
+    ck_assert_ok(tsched_topology_set_up_batch(t, NULL, NULL, 0));
+    ck_assert_uint_eq(ts_topology_version(t), v);
+    ck_assert_int_eq(tsched_topology_switch_is_up(t, tu_sw(t, "spine0")), 1);
+    /* the good part of the event, then with a repeated name: the last entry wins */
+    ck_assert_ok(tsched_topology_set_up_batch(t, names, up, 4));
+    ck_assert_uint_gt(ts_topology_version(t), v);
+    ck_assert_int_eq(tsched_topology_switch_is_up(t, tu_sw(t, "spine0")), 0);
+    ck_assert_int_eq(tsched_topology_node_is_up(t, 1), 0);
+    ck_assert_int_eq(tsched_topology_trunk_is_up(t, tu_trunk(t, "leaf0", "spine1")), 0);
+    const char *again[] = {"core1", "spine0", "core1"};
+    const int again_up[] = {1, 1, 0};
+    ck_assert_ok(tsched_topology_set_up_batch(t, again, again_up, 3));
+    ck_assert_int_eq(tsched_topology_switch_is_up(t, tu_sw(t, "core1")), 0);
+    ck_assert_int_eq(tsched_topology_switch_is_up(t, tu_sw(t, "spine0")), 1);
+    /* NULL and unbuilt handles on the single calls */
+    ck_assert_status(tsched_topology_set_up(t, NULL, 0), TSCHED_E_INVALID);
+    ck_assert_errmsg_has("name");
+    ck_assert_status(tsched_topology_set_up(NULL, "spine0", 0), TSCHED_E_INVALID);
+    ck_assert_status(tsched_topology_set_switch_up(NULL, 0, 0), TSCHED_E_INVALID);
+    ck_assert_status(tsched_topology_set_trunk_up(NULL, 0, 0), TSCHED_E_INVALID);
+    ck_assert_status(tsched_topology_set_node_up(NULL, 0, 0), TSCHED_E_INVALID);
+    ck_assert_status(tsched_topology_set_free_gpus(NULL, 0, 0), TSCHED_E_INVALID);
+    ck_assert_status(tsched_topology_set_trunk_up(t, 999, 0), TSCHED_E_INVALID);
+    ck_assert_errmsg_has("999");
+    tsched_topology *u;
+    ck_assert_ok(tsched_topology_new(&u, NULL));
+    ck_assert_status(tsched_topology_set_up_batch(u, names, up, 1), TSCHED_E_STATE);
+    tsched_topology_free(u);
+    tsched_topology_free(t);
+}
+END_TEST
+
+/* The first queries after a state change come from two threads at once: one rebuilds the
+ * index, the other waits for it; both see the fresh fabric's answers. */
+typedef struct lazy_arg {
+    const tsched_topology *t;
+    uint64_t *counts;
+} lazy_arg;
+
+static void *lazy_counts(void *p)
+{
+    lazy_arg *a = p;
+    uint32_t nl = tsched_topology_num_tier(a->t, 0);
+    for (uint32_t i = 0; i < nl; i++)
+        for (uint32_t j = 0; j < nl; j++)
+            if (tsched_topology_leaf_path_count(&a->counts[i * nl + j], a->t, tsched_topology_tier_switch(a->t, 0, i),
+                                                tsched_topology_tier_switch(a->t, 0, j)) != TSCHED_OK)
+                a->counts[i * nl + j] = UINT64_MAX;
+    return NULL;
+}
+
+START_TEST(state_concurrent_first_queries)
+{
+    tsched_topology *t = gen_clos3(3, 4, 4, 8, 1), *f = gen_clos3(3, 4, 4, 8, 1);
+    uint32_t nl = tsched_topology_num_tier(t, 0), nt = tsched_topology_num_trunks(t);
+    uint64_t *c[3];
+    for (int k = 0; k < 3; k++)
+        ck_assert_ptr_nonnull(c[k] = calloc((size_t)nl * nl, sizeof(uint64_t)));
+    uint64_t rng = 99;
+    for (int round = 0; round < 40; round++) {
+        uint32_t r = (uint32_t)(tu_rng(&rng) % nt);
+        int up = (int)(tu_rng(&rng) % 2);
+        ck_assert_ok(tsched_topology_set_trunk_up(t, r, up));
+        ck_assert_ok(tsched_topology_set_trunk_up(f, r, up));
+        lazy_arg a[2] = {{t, c[0]}, {t, c[1]}}, b = {f, c[2]};
+        pthread_t th;
+        ck_assert_int_eq(pthread_create(&th, NULL, lazy_counts, &a[0]), 0);
+        lazy_counts(&a[1]);
+        ck_assert_int_eq(pthread_join(th, NULL), 0);
+        lazy_counts(&b);
+        ck_assert(memcmp(c[0], c[2], (size_t)nl * nl * sizeof(uint64_t)) == 0);
+        ck_assert(memcmp(c[1], c[2], (size_t)nl * nl * sizeof(uint64_t)) == 0);
+    }
+    for (int k = 0; k < 3; k++)
+        free(c[k]);
+    tsched_topology_free(f);
+    tsched_topology_free(t);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("topology");
@@ -691,6 +1069,10 @@ int main(void)
     tcase_add_test(tc, builder_states_and_errors);
     tcase_add_test(tc, summary_json);
     tcase_add_test(tc, concurrent_readers);
+    tcase_add_test(tc, state_random_changes_match_fresh_fabric);
+    tcase_add_test(tc, state_index_lazy_and_fallback);
+    tcase_add_test(tc, state_batch_all_or_nothing);
+    tcase_add_test(tc, state_concurrent_first_queries);
     suite_add_tcase(s, tc);
     suite_add_tcase(s, topology_json_tcase());
     suite_add_tcase(s, topology_slurm_tcase());

@@ -331,9 +331,24 @@ TSCHED_API tsched_status tsched_topology_set_free_gpus(tsched_topology *topo, ui
 
 /**
  * Mark an element up (`up` = 1) or down (0) by name: a node, a switch, or a trunk
- * written `a~b`. Paths are recomputed at once. Errors: TSCHED_E_NOT_FOUND.
+ * written `a~b` (either order). A change costs what it touches: free counts of the nodes
+ * concerned are updated at once, and the path index is rebuilt once, by the next path
+ * query, however many changes came before it. Errors: TSCHED_E_INVALID (NULL or empty
+ * name), TSCHED_E_NOT_FOUND (no such element).
  */
 TSCHED_API tsched_status tsched_topology_set_up(tsched_topology *topo, const char *name, int up);
+
+/**
+ * Apply a whole event at once: element `names[i]` (a node, a switch or a trunk `a~b`, as
+ * tsched_topology_set_up()) goes up when `up[i]` is non-zero, down otherwise, in array
+ * order (a name given twice ends as its last entry says). All or nothing: every name is
+ * resolved before anything changes, so on any error the fabric is left as it was. The
+ * arrays stay the caller's; `names` and `up` may be NULL when `count` is 0. Errors:
+ * TSCHED_E_INVALID (NULL handle or array, NULL or empty entry), TSCHED_E_NOT_FOUND
+ * naming the entry (`names[7]`) and the name, TSCHED_E_NOMEM, TSCHED_E_STATE (unbuilt).
+ */
+TSCHED_API tsched_status tsched_topology_set_up_batch(tsched_topology *topo, const char *const *names,
+                                                      const int *up, size_t count);
 
 /** Mark node `node` up or down. Errors: TSCHED_E_INVALID. */
 TSCHED_API tsched_status tsched_topology_set_node_up(tsched_topology *topo, uint32_t node, int up);

@@ -303,7 +303,7 @@ tsched_status tsched_topology_build(tsched_topology *t)
     if ((st = make_lists(t)) != TSCHED_OK)
         goto out;
     t->built = 1;
-    if ((st = ts_topology_reindex(t)) != TSCHED_OK) {
+    if ((st = ts_topology_index_init(t)) != TSCHED_OK) {
         t->built = 0;
         goto out;
     }

@@ -1,5 +1,7 @@
-/* Derived state: free capacity per domain and the path-count index. Recomputed whole on
- * every up/down change (O(nodes + trunks)), so queries stay lock-free and O(1). */
+/* Derived state: free capacity per domain and the path-count index. Free counts are kept
+ * exact by every state change (state.c, O(nodes touched)); the path index is rebuilt
+ * lazily, once per burst of state changes, by the first count that needs it (see ts_index
+ * in topology_internal.h). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -36,11 +38,12 @@ uint32_t ts_trunk_between(const tsched_topology *t, uint32_t lower, uint32_t upp
     return UINT32_MAX;
 }
 
-tsched_status ts_topology_recount_free(tsched_topology *t)
+void ts_topology_recount_free(tsched_topology *t)
 {
     uint32_t np = ts_strtab_count(&t->pod_names);
     memset(t->leaf_free, 0, t->nswitches * sizeof(uint32_t));
-    memset(t->pod_free, 0, np * sizeof(uint32_t));
+    if (np)
+        memset(t->pod_free, 0, np * sizeof(uint32_t));
     t->cluster_free = 0;
     t->free_gpus = 0;
     for (uint32_t n = 0; n < t->nnodes; n++) {
@@ -55,18 +58,56 @@ tsched_status ts_topology_recount_free(tsched_topology *t)
             t->pod_free[t->sw_pod[leaf]]++;
         t->cluster_free++;
     }
+}
+
+/* Nodes whose usability depends on each leaf: a single-leaf node on its leaf, a rail node
+ * on each distinct leaf of its NICs. */
+static tsched_status make_attachments(tsched_topology *t)
+{
+    uint32_t ns = t->nswitches;
+    uint32_t *stamp = ts_malloc(ns, sizeof *stamp), *pos = NULL;
+    if (!stamp || !(t->leaf_att_off = ts_calloc((size_t)ns + 1, sizeof(uint32_t))))
+        goto nomem;
+    size_t total = 0;
+    for (int pass = 0; pass < 2; pass++) {
+        for (uint32_t s = 0; s < ns; s++)
+            stamp[s] = UINT32_MAX;
+        for (uint32_t n = 0; n < t->nnodes; n++) {
+            uint32_t k_end = t->node_rail[n] == UINT32_MAX ? 1 : t->node_nics[n];
+            for (uint32_t k = 0; k < k_end; k++) {
+                uint32_t leaf = t->node_rail[n] == UINT32_MAX ? t->node_leaf[n] : t->rail[t->node_rail[n] + k];
+                if (stamp[leaf] == n)
+                    continue;
+                stamp[leaf] = n;
+                if (pass == 0) {
+                    t->leaf_att_off[leaf + 1]++;
+                    total++;
+                } else {
+                    t->leaf_att_list[pos[leaf]++] = n;
+                }
+            }
+        }
+        if (pass == 0) {
+            if (total > UINT32_MAX)
+                return ts_error(TSCHED_E_TOO_LARGE, "nodes: %zu node-leaf attachments exceed %u", total, UINT32_MAX);
+            for (uint32_t s = 0; s < ns; s++)
+                t->leaf_att_off[s + 1] += t->leaf_att_off[s];
+            if (!(t->leaf_att_list = ts_malloc(total, sizeof(uint32_t))) ||
+                !(pos = ts_malloc((size_t)ns + 1, sizeof *pos)))
+                goto nomem;
+            memcpy(pos, t->leaf_att_off, ((size_t)ns + 1) * sizeof *pos);
+        }
+    }
+    free(stamp);
+    free(pos);
     return TSCHED_OK;
+nomem:
+    free(stamp);
+    free(pos);
+    return TSCHED_E_NOMEM;
 }
 
 /* ---- profiles: leaves with identical usable spine sets / core multisets share one ---- */
-
-typedef struct prof_builder {
-    ts_profiles *p;
-    size_t items_len, items_cap, off_cap;
-    uint32_t *slots; /* open addressing: profile id + 1 */
-    uint32_t *hashes;
-    size_t nslots, hashes_cap;
-} prof_builder;
 
 static uint32_t hash_items(const uint32_t *a, uint32_t n)
 {
@@ -79,61 +120,60 @@ static uint32_t hash_items(const uint32_t *a, uint32_t n)
     return h;
 }
 
-static tsched_status pb_rehash(prof_builder *b, size_t nslots)
+/* Grow a buffer of the lazy rebuild. Plain realloc, not ts_realloc: a query that runs out
+ * of memory here still answers (see ts_index), so it must not leave an error behind. */
+static int grow(void **ptr, size_t *cap, size_t need, size_t size)
 {
-    uint32_t *slots = ts_calloc(nslots, sizeof *slots);
-    if (!slots)
-        return TSCHED_E_NOMEM;
-    for (uint32_t id = 0; id < b->p->n; id++) {
-        size_t i = b->hashes[id] & (nslots - 1);
-        while (slots[i])
-            i = (i + 1) & (nslots - 1);
-        slots[i] = id + 1;
-    }
-    free(b->slots);
-    b->slots = slots;
-    b->nslots = nslots;
-    return TSCHED_OK;
+    if (need <= *cap)
+        return 1;
+    size_t n = *cap ? *cap : 64;
+    while (n < need)
+        n *= 2;
+    if (n > SIZE_MAX / size)
+        return 0;
+    void *q = realloc(*ptr, n * size);
+    if (!q)
+        return 0;
+    *ptr = q;
+    *cap = n;
+    return 1;
 }
 
-/* Find or add the profile holding items[0..n); its id goes to *id. */
-static tsched_status pb_add(prof_builder *b, const uint32_t *items, uint32_t n, uint32_t *id)
+static void profiles_reset(ts_profiles *p)
 {
-    tsched_status st;
-    ts_profiles *p = b->p;
-    if ((p->n + 1) * 2 > b->nslots && (st = pb_rehash(b, b->nslots ? b->nslots * 2 : 64)) != TSCHED_OK)
-        return st;
+    p->n = 0;
+    p->items_len = 0;
+    p->off[0] = 0;
+    p->matrix = NULL;
+    memset(p->slots, 0, p->nslots * sizeof *p->slots);
+}
+
+/* Find or add the profile holding items[0..n); its id goes to *id. The slot table and the
+ * offsets are sized for one profile per leaf at build, so only the items may need memory:
+ * 0 when they cannot get it. */
+static int prof_add(ts_profiles *p, const uint32_t *items, uint32_t n, uint32_t *id)
+{
     uint32_t h = hash_items(items, n);
-    size_t i = h & (b->nslots - 1);
-    while (b->slots[i]) {
-        uint32_t q = b->slots[i] - 1;
+    size_t i = h & (p->nslots - 1);
+    while (p->slots[i]) {
+        uint32_t q = p->slots[i] - 1;
         uint32_t qn = p->off[q + 1] - p->off[q];
-        if (b->hashes[q] == h && qn == n && memcmp(p->items + p->off[q], items, n * sizeof *items) == 0) {
+        if (p->hashes[q] == h && qn == n && memcmp(p->items + p->off[q], items, n * sizeof *items) == 0) {
             *id = q;
-            return TSCHED_OK;
+            return 1;
         }
-        i = (i + 1) & (b->nslots - 1);
+        i = (i + 1) & (p->nslots - 1);
     }
-    if ((st = TS_GROW(p->items, b->items_cap, b->items_len + n + 1)) != TSCHED_OK ||
-        (st = TS_GROW(p->off, b->off_cap, (size_t)p->n + 2)) != TSCHED_OK ||
-        (st = TS_GROW(b->hashes, b->hashes_cap, (size_t)p->n + 1)) != TSCHED_OK)
-        return st;
-    if (p->n == 0)
-        p->off[0] = 0;
+    if (!grow((void **)&p->items, &p->items_cap, p->items_len + n + 1, sizeof *p->items))
+        return 0;
     if (n)
-        memcpy(p->items + b->items_len, items, n * sizeof *items);
-    b->items_len += n;
-    p->off[p->n + 1] = (uint32_t)b->items_len;
-    b->hashes[p->n] = h;
-    b->slots[i] = p->n + 1;
+        memcpy(p->items + p->items_len, items, n * sizeof *items);
+    p->items_len += n;
+    p->off[p->n + 1] = (uint32_t)p->items_len;
+    p->hashes[p->n] = h;
+    p->slots[i] = p->n + 1;
     *id = p->n++;
-    return TSCHED_OK;
-}
-
-static void pb_done(prof_builder *b)
-{
-    free(b->slots);
-    free(b->hashes);
+    return 1;
 }
 
 /* |A n B| of two sorted spine lists. */
@@ -183,20 +223,18 @@ uint64_t ts_profile_count(const ts_profiles *p, int cores, uint32_t a, uint32_t 
     return cores ? count_cores(p, a, b) : count_spines(p, a, b);
 }
 
-static tsched_status tabulate(ts_profiles *p, int cores)
+/* The count table is an acceleration only: without memory for it, counts are merged on
+ * the fly from the profiles (the same numbers). */
+static void tabulate(ts_profiles *p, int cores)
 {
-    free(p->matrix);
     p->matrix = NULL;
-    if (p->n > TS_MAX_PROFILE_MATRIX)
-        return TSCHED_OK; /* counts are then merged on the fly */
-    uint64_t *m = ts_malloc((size_t)p->n * p->n, sizeof *m);
-    if (!m)
-        return TSCHED_E_NOMEM;
+    if (p->n > TS_MAX_PROFILE_MATRIX || !grow((void **)&p->mat_buf, &p->mat_cap, (size_t)p->n * p->n, sizeof(uint64_t)))
+        return;
+    uint64_t *m = p->mat_buf;
     for (uint32_t a = 0; a < p->n; a++)
         for (uint32_t b = a; b < p->n; b++)
             m[(size_t)a * p->n + b] = m[(size_t)b * p->n + a] = cores ? count_cores(p, a, b) : count_spines(p, a, b);
     p->matrix = m;
-    return TSCHED_OK;
 }
 
 static int cmp_u32(const void *a, const void *b)
@@ -205,20 +243,15 @@ static int cmp_u32(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
-tsched_status ts_topology_reindex(tsched_topology *t)
+/* Rebuild every leaf's profiles from the current state, in the index's own buffers.
+ * Returns 0 when the items could not grow (the index is then unusable). */
+static int rebuild(const tsched_topology *t, ts_index *ix)
 {
-    tsched_status st = TSCHED_OK;
-    t->version++;
-    uint32_t nleaves = t->tier_count[TSCHED_TIER_LEAF], ns = t->nswitches;
-    ts_profiles sp = {0}, cp = {0};
-    prof_builder sb = {.p = &sp}, cb = {.p = &cp};
-    uint32_t *lsp = ts_malloc(nleaves, sizeof *lsp), *lcp = ts_malloc(nleaves, sizeof *lcp);
-    uint32_t *buf = ts_malloc(ns, sizeof *buf), *pairs = ts_malloc((size_t)ns * 2, sizeof *pairs);
-    uint32_t *mult = ts_calloc(ns, sizeof *mult), *touched = ts_malloc(ns, sizeof *touched);
-    if (!lsp || !lcp || !buf || !pairs || !mult || !touched) {
-        st = TSCHED_E_NOMEM;
-        goto fail;
-    }
+    uint32_t nleaves = t->tier_count[TSCHED_TIER_LEAF];
+    profiles_reset(&ix->sprof);
+    profiles_reset(&ix->cprof);
+    uint32_t *buf = ix->buf, *pairs = ix->pairs, *mult = ix->mult, *touched = ix->touched;
+    size_t raw_s = 0, raw_c = 0;
     for (uint32_t i = 0; i < nleaves; i++) {
         uint32_t leaf = t->tier_list[TSCHED_TIER_LEAF][i];
         uint32_t nsp = 0, ntouched = 0;
@@ -243,44 +276,118 @@ tsched_status ts_topology_reindex(tsched_topology *t)
             pairs[2 * k + 1] = mult[touched[k]];
             mult[touched[k]] = 0;
         }
-        if ((st = pb_add(&sb, buf, nsp, &lsp[i])) != TSCHED_OK || (st = pb_add(&cb, pairs, 2 * ntouched, &lcp[i])) != TSCHED_OK)
-            goto fail;
+        raw_s += nsp;
+        raw_c += 2 * (size_t)ntouched;
+        if (!prof_add(&ix->sprof, buf, nsp, &ix->leaf_sprof[i]) ||
+            !prof_add(&ix->cprof, pairs, 2 * ntouched, &ix->leaf_cprof[i]))
+            return 0;
     }
-    if ((st = tabulate(&sp, 0)) != TSCHED_OK || (st = tabulate(&cp, 1)) != TSCHED_OK)
-        goto fail;
-    free(t->leaf_sprof);
-    free(t->leaf_cprof);
-    free(t->sprof.off);
-    free(t->sprof.items);
-    free(t->sprof.matrix);
-    free(t->cprof.off);
-    free(t->cprof.items);
-    free(t->cprof.matrix);
-    t->leaf_sprof = lsp;
-    t->leaf_cprof = lcp;
-    t->sprof = sp;
-    t->cprof = cp;
-    pb_done(&sb);
-    pb_done(&cb);
-    free(buf);
-    free(pairs);
-    free(mult);
-    free(touched);
-    return ts_topology_recount_free(t);
-fail:
-    pb_done(&sb);
-    pb_done(&cb);
-    free(sp.off);
-    free(sp.items);
-    free(sp.matrix);
-    free(cp.off);
-    free(cp.items);
-    free(cp.matrix);
-    free(lsp);
-    free(lcp);
-    free(buf);
-    free(pairs);
-    free(mult);
-    free(touched);
-    return st;
+    tabulate(&ix->sprof, 0);
+    tabulate(&ix->cprof, 1);
+    ix->raw_items[0] = raw_s;
+    ix->raw_items[1] = raw_c;
+    ix->rebuilds++;
+    return 1;
+}
+
+void ts_index_refresh(const tsched_topology *t)
+{
+    ts_index *ix = t->ix;
+    pthread_mutex_lock(&ix->lock);
+    if (atomic_load_explicit(&ix->stale, memory_order_relaxed)) {
+        ix->usable = rebuild(t, ix);
+        atomic_store_explicit(&ix->stale, 0, memory_order_release);
+    }
+    pthread_mutex_unlock(&ix->lock);
+}
+
+void ts_index_drop(const tsched_topology *t)
+{
+    ts_index *ix = t->ix;
+    pthread_mutex_lock(&ix->lock);
+    ix->usable = 0;
+    atomic_store_explicit(&ix->stale, 0, memory_order_release);
+    pthread_mutex_unlock(&ix->lock);
+}
+
+static tsched_status profiles_init(ts_profiles *p, uint32_t nleaves)
+{
+    size_t nslots = 64;
+    while (nslots < 2 * ((size_t)nleaves + 1))
+        nslots *= 2;
+    p->nslots = nslots;
+    if (!(p->slots = ts_calloc(nslots, sizeof *p->slots)) || !(p->hashes = ts_malloc(nleaves, sizeof *p->hashes)) ||
+        !(p->off = ts_malloc((size_t)nleaves + 1, sizeof *p->off)))
+        return TSCHED_E_NOMEM;
+    return TSCHED_OK;
+}
+
+static void profiles_free(ts_profiles *p)
+{
+    free(p->off);
+    free(p->items);
+    free(p->mat_buf);
+    free(p->slots);
+    free(p->hashes);
+}
+
+void ts_topology_index_free(tsched_topology *t)
+{
+    ts_index *ix = t->ix;
+    if (!ix)
+        return;
+    pthread_mutex_destroy(&ix->lock);
+    free(ix->leaf_sprof);
+    free(ix->leaf_cprof);
+    profiles_free(&ix->sprof);
+    profiles_free(&ix->cprof);
+    free(ix->buf);
+    free(ix->pairs);
+    free(ix->mult);
+    free(ix->touched);
+    free(ix);
+    t->ix = NULL;
+}
+
+tsched_status ts_topology_index_init(tsched_topology *t)
+{
+    tsched_status st;
+    uint32_t nleaves = t->tier_count[TSCHED_TIER_LEAF], ns = t->nswitches;
+    if ((st = make_attachments(t)) != TSCHED_OK)
+        return st;
+    ts_topology_recount_free(t);
+    ts_index *ix = ts_calloc(1, sizeof *ix);
+    if (!ix)
+        return TSCHED_E_NOMEM;
+    if (pthread_mutex_init(&ix->lock, NULL) != 0) {
+        free(ix);
+        return ts_error(TSCHED_E_NOMEM, "tsched_topology_build: cannot create the path index lock");
+    }
+    atomic_init(&ix->stale, 0);
+    t->ix = ix;
+    if (!(ix->leaf_sprof = ts_malloc(nleaves, sizeof(uint32_t))) ||
+        !(ix->leaf_cprof = ts_malloc(nleaves, sizeof(uint32_t))) || !(ix->buf = ts_malloc(ns, sizeof(uint32_t))) ||
+        !(ix->pairs = ts_malloc((size_t)ns * 2, sizeof(uint32_t))) || !(ix->mult = ts_calloc(ns, sizeof(uint32_t))) ||
+        !(ix->touched = ts_malloc(ns, sizeof(uint32_t))) || (st = profiles_init(&ix->sprof, nleaves)) != TSCHED_OK ||
+        (st = profiles_init(&ix->cprof, nleaves)) != TSCHED_OK)
+        return TSCHED_E_NOMEM;
+    if (!rebuild(t, ix))
+        return ts_error(TSCHED_E_NOMEM, "tsched_topology_build: out of memory for the path index");
+    /* Reserve now what any later state can need, so that a lazy rebuild does not allocate:
+     * a state change only removes spines and cores from a leaf's reach, so the all-up
+     * items without sharing bound every later profile set, and the table never exceeds
+     * TS_MAX_PROFILE_MATRIX squared. Past TS_INDEX_RESERVE items (pathological fabrics) the
+     * buffers grow on demand, with the adjacency walk as the fallback. */
+    size_t tab = nleaves < TS_MAX_PROFILE_MATRIX ? nleaves : TS_MAX_PROFILE_MATRIX;
+    for (int k = 0; k < 2; k++) {
+        ts_profiles *p = k ? &ix->cprof : &ix->sprof;
+        size_t need = ix->raw_items[k] + 1;
+        if (need <= TS_INDEX_RESERVE && !grow((void **)&p->items, &p->items_cap, need, sizeof *p->items))
+            return ts_error(TSCHED_E_NOMEM, "tsched_topology_build: out of memory for the path index");
+        if (!grow((void **)&p->mat_buf, &p->mat_cap, tab * tab, sizeof *p->mat_buf))
+            return ts_error(TSCHED_E_NOMEM, "tsched_topology_build: out of memory for the path index");
+        tabulate(p, k); /* the table may have moved */
+    }
+    ix->usable = 1;
+    return TSCHED_OK;
 }

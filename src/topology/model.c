@@ -37,14 +37,6 @@ tsched_status tsched_topology_new(tsched_topology **out, const char *name)
     return TSCHED_OK;
 }
 
-static void free_profiles(ts_profiles *p)
-{
-    free(p->off);
-    free(p->items);
-    free(p->matrix);
-    memset(p, 0, sizeof *p);
-}
-
 void tsched_topology_free(tsched_topology *t)
 {
     if (!t)
@@ -86,10 +78,9 @@ void tsched_topology_free(tsched_topology *t)
     free(t->pod_leaf_list);
     free(t->leaf_free);
     free(t->pod_free);
-    free(t->leaf_sprof);
-    free(t->leaf_cprof);
-    free_profiles(&t->sprof);
-    free_profiles(&t->cprof);
+    free(t->leaf_att_off);
+    free(t->leaf_att_list);
+    ts_topology_index_free(t);
     free(t);
 }
 

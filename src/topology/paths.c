@@ -41,9 +41,13 @@ uint64_t ts_leaf_count(const tsched_topology *t, uint32_t a, uint32_t b)
         return 0;
     if (a == b)
         return 1;
+    ts_index_ensure(t);
+    const ts_index *ix = t->ix;
+    if (!ix->usable) /* the last rebuild ran out of memory: count by walking */
+        return ts_list_leaf_paths(NULL, 0, t, a, b);
     uint32_t oa = t->sw_ord[a], ob = t->sw_ord[b];
-    uint64_t c = ts_profile_count(&t->sprof, 0, t->leaf_sprof[oa], t->leaf_sprof[ob]);
-    return c ? c : ts_profile_count(&t->cprof, 1, t->leaf_cprof[oa], t->leaf_cprof[ob]);
+    uint64_t c = ts_profile_count(&ix->sprof, 0, ix->leaf_sprof[oa], ix->leaf_sprof[ob]);
+    return c ? c : ts_profile_count(&ix->cprof, 1, ix->leaf_cprof[oa], ix->leaf_cprof[ob]);
 }
 
 tsched_status tsched_topology_path_count(uint64_t *count, const tsched_topology *t, uint32_t src, uint32_t src_nic,

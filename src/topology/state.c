@@ -1,9 +1,27 @@
 /* State changes after build: free GPUs, up/down. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "../common/alloc.h"
 #include "topology_internal.h"
+
+/* Add (add = 1) or remove (0) the free capacity of usable node `v` from the counters. */
+static void free_account(tsched_topology *t, uint32_t v, int add)
+{
+    uint32_t leaf = t->node_leaf[v], pod = t->sw_pod[leaf];
+    if (add)
+        t->free_gpus += t->node_free[v];
+    else
+        t->free_gpus -= t->node_free[v];
+    if (t->node_free[v] != t->node_gpus[v])
+        return;
+    uint32_t d = add ? 1u : UINT32_MAX; /* +1 or -1, modulo 2^32 */
+    t->leaf_free[leaf] += d;
+    if (pod != UINT32_MAX)
+        t->pod_free[pod] += d;
+    t->cluster_free += d;
+}
 
 tsched_status tsched_topology_set_free_gpus(tsched_topology *t, uint32_t node, uint32_t free_gpus)
 {
@@ -15,22 +33,67 @@ tsched_status tsched_topology_set_free_gpus(tsched_topology *t, uint32_t node, u
     if (free_gpus > t->node_gpus[node])
         return ts_error(TSCHED_E_RANGE, "state.free_gpus.%s: %u is more than the node's %u GPUs",
                         ts_strtab_str(&t->node_names, node), free_gpus, t->node_gpus[node]);
-    /* O(1) update of the counters instead of a full recount: schedulers call this per
-     * allocation. */
-    if (ts_node_usable(t, node)) {
-        uint32_t leaf = t->node_leaf[node], pod = t->sw_pod[leaf];
-        int was = t->node_free[node] == t->node_gpus[node], is = free_gpus == t->node_gpus[node];
-        t->free_gpus = t->free_gpus - t->node_free[node] + free_gpus;
-        if (was != is) {
-            int d = is ? 1 : -1;
-            t->leaf_free[leaf] += (uint32_t)d;
-            if (pod != UINT32_MAX)
-                t->pod_free[pod] += (uint32_t)d;
-            t->cluster_free += (uint32_t)d;
-        }
-    }
+    /* O(1): schedulers call this per allocation. */
+    int usable = ts_node_usable(t, node);
+    if (usable)
+        free_account(t, node, 0);
     t->node_free[node] = free_gpus;
+    if (usable)
+        free_account(t, node, 1);
     return TSCHED_OK;
+}
+
+/* ---- up/down: each change costs what it touches ----
+ * The counters of the nodes whose usability changes are updated at once; the path index
+ * is only marked stale and rebuilt, once, by the next count (index.c). These never fail,
+ * so a batch can resolve every name first and then apply all or nothing. A change that
+ * changes nothing (up on an up element) leaves the version alone. */
+
+static void apply_node(tsched_topology *t, uint32_t n, int up)
+{
+    uint8_t v = up ? 1 : 0;
+    if (t->node_up[n] == v)
+        return;
+    if (ts_node_usable(t, n))
+        free_account(t, n, 0);
+    t->node_up[n] = v;
+    if (ts_node_usable(t, n))
+        free_account(t, n, 1);
+    t->version++; /* routing drops its cached paths; leaf paths themselves are unchanged */
+}
+
+static void apply_switch(tsched_topology *t, uint32_t sw, int up)
+{
+    uint8_t v = up ? 1 : 0;
+    if (t->sw_up[sw] == v)
+        return;
+    /* Only a leaf decides whether nodes are usable: the nodes attached to it (rails
+     * included) leave or rejoin the counters. */
+    const uint32_t *att = NULL;
+    uint32_t natt = 0;
+    if (t->sw_tier[sw] == TSCHED_TIER_LEAF) {
+        att = t->leaf_att_list + t->leaf_att_off[sw];
+        natt = t->leaf_att_off[sw + 1] - t->leaf_att_off[sw];
+    }
+    for (uint32_t i = 0; i < natt; i++)
+        if (ts_node_usable(t, att[i]))
+            free_account(t, att[i], 0);
+    t->sw_up[sw] = v;
+    for (uint32_t i = 0; i < natt; i++)
+        if (ts_node_usable(t, att[i]))
+            free_account(t, att[i], 1);
+    t->version++;
+    ts_index_mark_stale(t);
+}
+
+static void apply_trunk(tsched_topology *t, uint32_t tr, int up)
+{
+    uint8_t v = up ? 1 : 0;
+    if (t->tr_up[tr] == v)
+        return;
+    t->tr_up[tr] = v;
+    t->version++;
+    ts_index_mark_stale(t);
 }
 
 tsched_status tsched_topology_set_node_up(tsched_topology *t, uint32_t node, int up)
@@ -39,10 +102,10 @@ tsched_status tsched_topology_set_node_up(tsched_topology *t, uint32_t node, int
     if ((st = ts_check_built(t, "tsched_topology_set_node_up")) != TSCHED_OK)
         return st;
     if (node >= t->nnodes)
-        return ts_error(TSCHED_E_INVALID, "tsched_topology_set_node_up: node %u does not exist", node);
-    t->node_up[node] = up ? 1 : 0;
-    t->version++;
-    return ts_topology_recount_free(t);
+        return ts_error(TSCHED_E_INVALID, "tsched_topology_set_node_up: node %u does not exist (%u nodes)", node,
+                        t->nnodes);
+    apply_node(t, node, up);
+    return TSCHED_OK;
 }
 
 tsched_status tsched_topology_set_switch_up(tsched_topology *t, uint32_t sw, int up)
@@ -51,12 +114,10 @@ tsched_status tsched_topology_set_switch_up(tsched_topology *t, uint32_t sw, int
     if ((st = ts_check_built(t, "tsched_topology_set_switch_up")) != TSCHED_OK)
         return st;
     if (sw >= t->nswitches)
-        return ts_error(TSCHED_E_INVALID, "tsched_topology_set_switch_up: switch %u does not exist", sw);
-    uint8_t old = t->sw_up[sw];
-    t->sw_up[sw] = up ? 1 : 0;
-    if ((st = ts_topology_reindex(t)) != TSCHED_OK)
-        t->sw_up[sw] = old;
-    return st;
+        return ts_error(TSCHED_E_INVALID, "tsched_topology_set_switch_up: switch %u does not exist (%u switches)", sw,
+                        t->nswitches);
+    apply_switch(t, sw, up);
+    return TSCHED_OK;
 }
 
 tsched_status tsched_topology_set_trunk_up(tsched_topology *t, uint32_t trunk, int up)
@@ -65,12 +126,73 @@ tsched_status tsched_topology_set_trunk_up(tsched_topology *t, uint32_t trunk, i
     if ((st = ts_check_built(t, "tsched_topology_set_trunk_up")) != TSCHED_OK)
         return st;
     if (trunk >= t->ntrunks)
-        return ts_error(TSCHED_E_INVALID, "tsched_topology_set_trunk_up: trunk %u does not exist", trunk);
-    uint8_t old = t->tr_up[trunk];
-    t->tr_up[trunk] = up ? 1 : 0;
-    if ((st = ts_topology_reindex(t)) != TSCHED_OK)
-        t->tr_up[trunk] = old;
-    return st;
+        return ts_error(TSCHED_E_INVALID, "tsched_topology_set_trunk_up: trunk %u does not exist (%u trunks)", trunk,
+                        t->ntrunks);
+    apply_trunk(t, trunk, up);
+    return TSCHED_OK;
+}
+
+/* An element named in a state call. Member links (`a~b#k`, the vclos issue) will be a
+ * fourth kind. */
+typedef enum el_kind { EL_NODE, EL_SWITCH, EL_TRUNK } el_kind;
+typedef struct el_ref {
+    el_kind kind;
+    uint32_t index;
+} el_ref;
+
+/* Resolve a node, switch or `a~b` name; errors say what is missing. */
+static tsched_status resolve(el_ref *out, const tsched_topology *t, const char *name)
+{
+    const char *tilde = strchr(name, '~');
+    if (!tilde) {
+        uint32_t i = ts_strtab_find(&t->node_names, name);
+        if (i != UINT32_MAX) {
+            *out = (el_ref){EL_NODE, i};
+            return TSCHED_OK;
+        }
+        i = ts_strtab_find(&t->switch_names, name);
+        if (i != UINT32_MAX) {
+            *out = (el_ref){EL_SWITCH, i};
+            return TSCHED_OK;
+        }
+        return ts_error(TSCHED_E_NOT_FOUND, "no node or switch named \"%s\"", name);
+    }
+    if (strchr(tilde, '#'))
+        return ts_error(TSCHED_E_NOT_FOUND, "link \"%s\": single member links (a~b#k) are not supported yet", name);
+    /* The first end, NUL-terminated: on the stack unless the name is longer than names
+     * usually are (the name limit can be raised). */
+    size_t la = (size_t)(tilde - name);
+    char stack[256], *a = stack;
+    if (la >= sizeof stack && !(a = ts_malloc(la + 1, 1)))
+        return TSCHED_E_NOMEM;
+    memcpy(a, name, la);
+    a[la] = '\0';
+    uint32_t sa = ts_strtab_find(&t->switch_names, a), sb = ts_strtab_find(&t->switch_names, tilde + 1);
+    if (a != stack)
+        free(a);
+    if (sa == UINT32_MAX || sb == UINT32_MAX)
+        return ts_error(TSCHED_E_NOT_FOUND, "link \"%s\": no switch named \"%.*s\"", name,
+                        sa == UINT32_MAX ? (int)la : (int)strlen(tilde + 1), sa == UINT32_MAX ? name : tilde + 1);
+    uint32_t tr = tsched_topology_find_trunk(t, sa, sb);
+    if (tr == TSCHED_NONE)
+        return ts_error(TSCHED_E_NOT_FOUND, "link \"%s\": the two switches are not linked", name);
+    *out = (el_ref){EL_TRUNK, tr};
+    return TSCHED_OK;
+}
+
+static void apply(tsched_topology *t, el_ref r, int up)
+{
+    switch (r.kind) {
+    case EL_NODE:
+        apply_node(t, r.index, up);
+        break;
+    case EL_SWITCH:
+        apply_switch(t, r.index, up);
+        break;
+    case EL_TRUNK:
+        apply_trunk(t, r.index, up);
+        break;
+    }
 }
 
 tsched_status tsched_topology_set_up(tsched_topology *t, const char *name, int up)
@@ -78,33 +200,50 @@ tsched_status tsched_topology_set_up(tsched_topology *t, const char *name, int u
     tsched_status st;
     if ((st = ts_check_built(t, "tsched_topology_set_up")) != TSCHED_OK)
         return st;
-    if (!name || !*name)
+    if (!name)
+        return ts_error(TSCHED_E_INVALID, "tsched_topology_set_up: name is NULL");
+    if (!*name)
         return ts_error(TSCHED_E_INVALID, "tsched_topology_set_up: name is empty");
-    const char *tilde = strchr(name, '~');
-    if (!tilde) {
-        uint32_t i = ts_strtab_find(&t->node_names, name);
-        if (i != UINT32_MAX)
-            return tsched_topology_set_node_up(t, i, up);
-        i = ts_strtab_find(&t->switch_names, name);
-        if (i != UINT32_MAX)
-            return tsched_topology_set_switch_up(t, i, up);
-        return ts_error(TSCHED_E_NOT_FOUND, "no node or switch named \"%s\"", name);
-    }
-    size_t la = (size_t)(tilde - name);
-    char *a = ts_malloc(la + 1, 1);
-    if (!a)
+    el_ref r;
+    if ((st = resolve(&r, t, name)) != TSCHED_OK)
+        return st;
+    apply(t, r, up);
+    return TSCHED_OK;
+}
+
+tsched_status tsched_topology_set_up_batch(tsched_topology *t, const char *const *names, const int *up, size_t count)
+{
+    static const char fn[] = "tsched_topology_set_up_batch";
+    tsched_status st;
+    if ((st = ts_check_built(t, fn)) != TSCHED_OK)
+        return st;
+    if (count && !names)
+        return ts_error(TSCHED_E_INVALID, "%s: names is NULL", fn);
+    if (count && !up)
+        return ts_error(TSCHED_E_INVALID, "%s: up is NULL", fn);
+    if (count == 0)
+        return TSCHED_OK;
+    /* All names first, nothing changed yet: one unknown name rejects the whole event. */
+    el_ref *refs = ts_malloc(count, sizeof *refs);
+    if (!refs)
         return TSCHED_E_NOMEM;
-    memcpy(a, name, la);
-    a[la] = '\0';
-    uint32_t sa = ts_strtab_find(&t->switch_names, a), sb = ts_strtab_find(&t->switch_names, tilde + 1);
-    free(a);
-    if (sa == UINT32_MAX || sb == UINT32_MAX)
-        return ts_error(TSCHED_E_NOT_FOUND, "link \"%s\": no switch named \"%.*s\"", name,
-                        sa == UINT32_MAX ? (int)la : (int)strlen(tilde + 1), sa == UINT32_MAX ? name : tilde + 1);
-    uint32_t tr = tsched_topology_find_trunk(t, sa, sb);
-    if (tr == TSCHED_NONE)
-        return ts_error(TSCHED_E_NOT_FOUND, "link \"%s\": the two switches are not linked", name);
-    return tsched_topology_set_trunk_up(t, tr, up);
+    for (size_t i = 0; i < count; i++) {
+        if (!names[i] || !*names[i])
+            st = ts_error(TSCHED_E_INVALID, "%s: names[%zu] is %s", fn, i, names[i] ? "empty" : "NULL");
+        else if ((st = resolve(&refs[i], t, names[i])) != TSCHED_OK) {
+            char where[64];
+            snprintf(where, sizeof where, "%s: names[%zu]", fn, i);
+            st = ts_error_prefix(st, where);
+        }
+        if (st != TSCHED_OK) {
+            free(refs);
+            return st;
+        }
+    }
+    for (size_t i = 0; i < count; i++)
+        apply(t, refs[i], up[i]);
+    free(refs);
+    return TSCHED_OK;
 }
 
 uint32_t tsched_topology_free_node_count(const tsched_topology *t, tsched_level level, uint32_t index)

@@ -3,6 +3,9 @@
 #ifndef TS_TOPOLOGY_INTERNAL_H
 #define TS_TOPOLOGY_INTERNAL_H
 
+#include <pthread.h>
+#include <stdatomic.h>
+
 #include "topo-sched/topology.h"
 
 #include "../common/strtab.h"
@@ -31,6 +34,7 @@ tsched_status ts_path_stride(size_t *stride, const tsched_path *paths, const cha
 #define TS_MAX_GBPS 1e9             /* 1 Pbit/s per link */
 #define TS_MIN_GBPS 1e-6            /* 1 kbit/s: a trunk's capacity is never 0 or denormal */
 #define TS_MAX_PROFILE_MATRIX 512u  /* path-count profiles tabulated up to this many */
+#define TS_INDEX_RESERVE (1u << 24) /* profile items reserved at build at most (64 MiB) */
 
 typedef struct ts_adj {
     uint32_t sw;    /* neighbour switch */
@@ -48,10 +52,36 @@ typedef struct ts_link_in {
  * profile, and counts between profiles are tabulated, so a path count is O(1). */
 typedef struct ts_profiles {
     uint32_t n;          /* number of profiles */
-    uint32_t *off;       /* n + 1 offsets into items */
+    uint32_t *off;       /* n + 1 offsets into items (capacity: leaves + 1, set at build) */
     uint32_t *items;     /* spine profile: spine ids; core profile: (core, mult) pairs */
-    uint64_t *matrix;    /* n x n counts when n <= TS_MAX_PROFILE_MATRIX, else NULL */
+    uint64_t *matrix;    /* n x n counts (in mat_buf) when n <= TS_MAX_PROFILE_MATRIX, else NULL */
+    uint64_t *mat_buf;   /* kept between rebuilds */
+    size_t items_len, items_cap, mat_cap;
+    uint32_t *slots;     /* open addressing over profiles: id + 1, 0 = empty */
+    uint32_t *hashes;    /* per profile (capacity: leaves) */
+    size_t nslots;       /* power of two, at least twice the leaves: never rehashed */
 } ts_profiles;
+
+/* The path index, rebuilt lazily. A state change only marks it stale (O(1)); the first
+ * path count after that rebuilds it once, under `lock`, however many changes came before.
+ * Read-only calls may run from several threads, so `stale` is checked twice (atomically
+ * without the lock, then under it), and readers see a finished index (release/acquire on
+ * `stale`). The rebuild's buffers are kept from one rebuild to the next and sized at build
+ * time; when a rebuild needs more memory and cannot get it, `usable` is 0 and counts walk
+ * the adjacency instead (the same answers, slower) until a later rebuild succeeds, so a
+ * query never fails and never answers wrong. Owned by the handle; the pointer is constant
+ * after build, so const queries may refresh what it points to. */
+typedef struct ts_index {
+    pthread_mutex_t lock;
+    atomic_int stale;       /* 1: a state change came after the last rebuild */
+    int usable;             /* 0: the last rebuild ran out of memory */
+    uint64_t rebuilds;      /* number of rebuilds (tests and benchmarks look at it) */
+    size_t raw_items[2];    /* items of the last rebuild without sharing: spine, core */
+    uint32_t *leaf_sprof, *leaf_cprof; /* profile of each leaf, by leaf ordinal */
+    ts_profiles sprof, cprof;
+    /* scratch of one rebuild, per switch */
+    uint32_t *buf, *pairs, *mult, *touched;
+} ts_index;
 
 struct tsched_topology {
     char *name;
@@ -100,15 +130,19 @@ struct tsched_topology {
     uint32_t *leaf_node_off, *leaf_node_list;
     uint32_t *pod_leaf_off, *pod_leaf_list;
 
-    /* free capacity (after build) */
+    /* nodes whose usability depends on a leaf (CSR over switch index): the nodes of the
+     * leaf and the rail nodes with a NIC on it, each once, so that a leaf going down or up
+     * updates the free counts of these nodes only */
+    uint32_t *leaf_att_off, *leaf_att_list;
+
+    /* free capacity (after build), kept exact by every state change */
     uint32_t *leaf_free;   /* per switch index (non-leaves stay 0) */
     uint32_t *pod_free;
     uint32_t cluster_free;
     uint64_t total_gpus, free_gpus;
 
-    /* path index (after build), indexed by leaf ordinal */
-    uint32_t *leaf_sprof, *leaf_cprof;
-    ts_profiles sprof, cprof;
+    /* path index (after build) */
+    ts_index *ix;
 
     /* bumped by every up/down change: caches of paths (routing) compare it */
     uint64_t version;
@@ -130,9 +164,28 @@ tsched_status ts_topology_add_link_total(tsched_topology *t, const char *a, cons
                                          uint32_t count);
 int ts_node_usable(const tsched_topology *t, uint32_t node);
 int ts_switch_usable(const tsched_topology *t, uint32_t sw);
-/* Recompute free counts and the path index after a state change. */
-tsched_status ts_topology_reindex(tsched_topology *t);
-tsched_status ts_topology_recount_free(tsched_topology *t);
+/* At build: allocate the path index and its buffers, build it, lay out the leaf
+ * attachment lists and count free capacity. TSCHED_E_NOMEM leaves the handle only fit
+ * to free. */
+tsched_status ts_topology_index_init(tsched_topology *t);
+void ts_topology_index_free(tsched_topology *t);
+/* A state change happened: the index is rebuilt before the next count. O(1). */
+static inline void ts_index_mark_stale(tsched_topology *t)
+{
+    atomic_store_explicit(&t->ix->stale, 1, memory_order_relaxed);
+}
+/* Rebuild the index if a state change made it stale (thread-safe, never fails). */
+void ts_index_refresh(const tsched_topology *t);
+static inline void ts_index_ensure(const tsched_topology *t)
+{
+    if (atomic_load_explicit(&t->ix->stale, memory_order_acquire))
+        ts_index_refresh(t);
+}
+/* Tests: drop the index as a failed rebuild would (counts then walk the adjacency until
+ * the next state change). */
+void ts_index_drop(const tsched_topology *t);
+/* Recount the free capacity from scratch (build time; tests compare against it). */
+void ts_topology_recount_free(tsched_topology *t);
 /* A flow endpoint of a JSON document: the node named by field `key` of `o` (resolved in t)
  * and its NIC from field `nic_key` (default 0), checked against the node; errors name
  * `where.key`. */
