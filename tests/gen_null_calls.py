@@ -65,6 +65,7 @@ TYPES = {
     'size_t *': 'nt_size(c)',
     'double *': 'nt_dbl(c)',
     'const uint32_t *': 'c->zeros',
+    'const int *': '(const int[]){1, 1, 1, 1}',
     'tsched_admit *': '&c->o_admit',
     'tsched_pattern *': '&c->o_pattern',
     'tsched_place_algo *': '&c->o_place_algo',
