@@ -548,9 +548,9 @@ static void run_case(val_stats *vs, uint64_t seed, unsigned c)
     for (int a = 0; a < NVAL_ALGO && !failed; a++) {
         tsched_prio_options o;
         tsched_prio_options_init(&o);
-        o.kcut.algo = VAL_ALGOS[a];
-        o.kcut.levels = VAL_LEVELS;
-        o.kcut.orders = VAL_ORDERS[a];
+        o.algo = VAL_ALGOS[a];
+        o.levels = VAL_LEVELS;
+        o.orders = VAL_ORDERS[a];
         tsched_priorities *p = NULL;
         t0 = now_s();
         st = tsched_prioritize(&p, t, js, &o);
@@ -994,8 +994,8 @@ static void scale_child(void *out, const void *argp)
     for (unsigned r = 0; r < arg->runs; r++) {
         tsched_prio_options o;
         tsched_prio_options_init(&o);
-        o.kcut.algo = TSCHED_KCUT_CRUX;
-        o.kcut.levels = KCUT_LEVELS;
+        o.algo = TSCHED_KCUT_CRUX;
+        o.levels = KCUT_LEVELS;
         tsched_priorities *p = NULL;
         t0 = now_s();
         st = tsched_prioritize(&p, t, js, &o);

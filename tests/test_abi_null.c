@@ -263,7 +263,7 @@ static void fixture_new(struct nt_ctx *c)
     c->gen_params.nic_gbps = 100.0;
     tsched_slurm_options_init(&c->slurm_opts);
     tsched_kcut_options_init(&c->kcut_opts);
-    c->twojob = (tsched_twojob){.compute_ms = 100.0, .comm_ms = 50.0, .overlap = 0.5, .gpus = 8};
+    c->twojob = (tsched_twojob){.size = sizeof(tsched_twojob), .compute_ms = 100.0, .comm_ms = 50.0, .overlap = 0.5, .gpus = 8};
 
     write_file(c->topo_path, sizeof c->topo_path, "topo.json", c->topo_json);
     write_file(c->job_path, sizeof c->job_path, "job.json", c->job_json);

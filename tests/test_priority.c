@@ -12,6 +12,8 @@
 #include "priority/crux_internal.h"
 #include "test_util.h"
 
+#define TJS sizeof(tsched_twojob)
+
 TCase *priority_kcut_tcase(void);
 
 /* ---- helpers ------------------------------------------------------------------------- */
@@ -56,7 +58,7 @@ static tsched_priorities *run(const tsched_topology *t, const tsched_jobset *js,
 {
     tsched_prio_options o;
     tsched_prio_options_init(&o);
-    o.kcut.levels = levels;
+    o.levels = levels;
     tsched_priorities *p = NULL;
     ck_assert_ok(tsched_prioritize(&p, t, js, &o));
     ck_assert_ptr_nonnull(p);
@@ -88,7 +90,7 @@ static json_t *to_json(const tsched_priorities *p, const tsched_jobset *js)
  * 4 s and 6 s of link, 4 s and 6 s of computing: 100/240 = 41.7%. */
 START_TEST(example1_steady_state)
 {
-    tsched_twojob j1 = {2000, 2000, 0, 10}, j2 = {1000, 1000, 0, 10};
+    tsched_twojob j1 = {TJS, 2000, 2000, 0, 10}, j2 = {TJS, 1000, 1000, 0, 10};
     double sa, sb, u;
     ck_assert_ok(tsched_twojob_steady(&sa, &sb, &u, &j1, &j2, 1));
     ck_near(u, 0.375, 1e-9);
@@ -146,7 +148,7 @@ END_TEST
  * first. */
 START_TEST(example2_transient)
 {
-    tsched_twojob j1 = {4000, 1000, 0.5, 2}, j2 = {2000, 3000, 0.5, 12};
+    tsched_twojob j1 = {TJS, 4000, 1000, 0.5, 2}, j2 = {TJS, 2000, 3000, 0.5, 12};
     double sa, sb, u1, u2;
     ck_assert_ok(tsched_twojob_steady(&sa, &sb, &u1, &j1, &j2, 1));
     ck_near(sa, 0.25, 1e-12);
@@ -189,14 +191,14 @@ START_TEST(twojob_special_cases)
 {
     double sa, sb, u;
     /* job a sends all the time (fully overlapped, sending longer than computing): b starves */
-    tsched_twojob a = {100, 300, 1, 8}, b = {300, 100, 0.3, 16};
+    tsched_twojob a = {TJS, 100, 300, 1, 8}, b = {TJS, 300, 100, 0.3, 16};
     ck_assert_ok(tsched_twojob_steady(&sa, &sb, &u, &a, &b, 1));
     ck_near(sa, 1, 0);
     ck_near(sb, 0, 0);
     ck_near(u, 8 * 100.0 / (24 * 300.0), 1e-12);
 
     /* no contention at all: overlap 1 and long computations, the shares are X / C */
-    tsched_twojob c = {1e6, 1000, 1, 4}, d = {1e6, 2000, 1, 4};
+    tsched_twojob c = {TJS, 1e6, 1000, 1, 4}, d = {TJS, 1e6, 2000, 1, 4};
     ck_assert_ok(tsched_twojob_steady(&sa, &sb, &u, &c, &d, 0));
     ck_near(sa, 1e-3, 1e-15);
     ck_near(sb, 2e-3, 1e-15);
@@ -210,7 +212,7 @@ START_TEST(twojob_special_cases)
      * of slack inside its 1200 ms computation, so bert's traffic never delays it, while bert
      * gets 320 ms of link per 1200 ms when first and 240 ms when second. Delta_r = 0 <
      * Delta_j: bert gets the largest factor, 1000; the other way round the smallest. */
-    tsched_twojob gpt = {1200, 400, 0.5, 32}, bert = {300, 80, 0.3, 16};
+    tsched_twojob gpt = {TJS, 1200, 400, 0.5, 32}, bert = {TJS, 300, 80, 0.3, 16};
     ck_assert_ok(ts_twojob_steady(&r0, &bert, &gpt, 0));
     ck_near(r0.link_ms[0] / r0.period_ms, 240.0 / 1200, 1e-12);
     ck_near(r0.link_ms[1] / r0.period_ms, 400.0 / 1200, 1e-12);
@@ -224,7 +226,7 @@ START_TEST(twojob_special_cases)
 
     /* incommensurate iteration times that barely interact: no exact period within the
      * budget, the averaged answer keeps the prioritised job exact (X / T) */
-    tsched_twojob e = {1200, 33.3333, 0.5, 64}, f = {300.7, 100.1, 0.3, 16};
+    tsched_twojob e = {TJS, 1200, 33.3333, 0.5, 64}, f = {TJS, 300.7, 100.1, 0.3, 16};
     ts_twojob_result r;
     ck_assert_ok(ts_twojob_steady(&r, &e, &f, 0));
     ck_assert_int_eq(r.exact, 0);
@@ -246,8 +248,8 @@ START_TEST(twojob_properties)
     int inexact = 0, cases = 0;
     for (int i = 0; i < 64; i++)
         for (int j = 0; j < 64; j += 7) {
-            tsched_twojob a = {cs[i % 4], xs[(i / 4) % 4], os[(i / 16) % 4], 1 + (uint32_t)i % 3};
-            tsched_twojob b = {cs[j % 4], xs[(j / 4) % 4], os[(j / 16) % 4], 2};
+            tsched_twojob a = {TJS, cs[i % 4], xs[(i / 4) % 4], os[(i / 16) % 4], 1 + (uint32_t)i % 3};
+            tsched_twojob b = {TJS, cs[j % 4], xs[(j / 4) % 4], os[(j / 16) % 4], 2};
             for (int first = 0; first < 2; first++) {
                 ts_twojob_result r, s;
                 ck_assert_ok(ts_twojob_steady(&r, &a, &b, first));
@@ -275,11 +277,11 @@ END_TEST
 
 START_TEST(twojob_errors)
 {
-    tsched_twojob ok = {100, 10, 0.5, 1};
+    tsched_twojob ok = {TJS, 100, 10, 0.5, 1};
     double sa, sb, u;
-    tsched_twojob bad[] = {{0, 10, 0.5, 1}, {100, 0, 0.5, 1}, {100, 10, -0.1, 1}, {100, 10, 1.5, 1},
-                           {100, 10, 0.5, 0}, {NAN, 10, 0.5, 1}, {100, INFINITY, 0.5, 1}, {100, 10, NAN, 1},
-                           {-5, 10, 0, 1}};
+    tsched_twojob bad[] = {{TJS, 0, 10, 0.5, 1},        {TJS, 100, 0, 0.5, 1},        {TJS, 100, 10, -0.1, 1},
+                           {TJS, 100, 10, 1.5, 1},      {TJS, 100, 10, 0.5, 0},       {TJS, NAN, 10, 0.5, 1},
+                           {TJS, 100, INFINITY, 0.5, 1}, {TJS, 100, 10, NAN, 1},       {TJS, -5, 10, 0, 1}};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         ck_assert_status(tsched_twojob_steady(&sa, &sb, &u, &bad[i], &ok, 1), TSCHED_E_RANGE);
         ck_assert_errmsg_has("job a");
@@ -406,8 +408,8 @@ START_TEST(path_selection_by_intensity)
     for (int a = 0; a < 2; a++) {
         tsched_prio_options o;
         tsched_prio_options_init(&o);
-        o.kcut.levels = 2;
-        o.kcut.algo = algos[a];
+        o.levels = 2;
+        o.algo = algos[a];
         ck_assert_ok(tsched_prioritize(&p, t, js, &o));
         ck_assert_uint_eq(tsched_priorities_level(p, 1), 0);
         ck_assert_uint_eq(tsched_priorities_level(p, 0), 1);
@@ -565,9 +567,8 @@ START_TEST(priorities_json_fields)
     tsched_prio_options o;
     tsched_prio_options_init(&o);
     ck_assert_uint_eq(o.size, sizeof o);
-    ck_assert_uint_eq(o.kcut.size, sizeof o.kcut);
-    o.kcut.levels = 2;
-    o.kcut.algo = TSCHED_KCUT_VARYS;
+    o.levels = 2;
+    o.algo = TSCHED_KCUT_VARYS;
     tsched_priorities *p = NULL;
     ck_assert_ok(tsched_prioritize(&p, t, js, &o));
     json_t *root = to_json(p, js);
@@ -666,7 +667,7 @@ START_TEST(deterministic)
         tsched_jobset *js = load_set(t, doc);
         tsched_prio_options o;
         tsched_prio_options_init(&o);
-        o.kcut.levels = 3;
+        o.levels = 3;
         tsched_priorities *p = NULL;
         ck_assert_ok(tsched_prioritize(&p, t, js, r == 2 ? NULL : &o));
         ck_assert_ok(tsched_priorities_to_json(&s[r], p, js));
@@ -804,7 +805,7 @@ START_TEST(prioritize_errors)
     ck_assert_status(tsched_prioritize(&p, t, js, &o), TSCHED_E_INVALID);
     ck_assert_errmsg_has("tsched_prio_options.size");
     tsched_prio_options_init(&o);
-    o.kcut.levels = 0;
+    o.levels = 0;
     ck_assert_status(tsched_prioritize(&p, t, js, &o), TSCHED_E_RANGE);
     ck_assert_errmsg_has("levels");
     ck_assert_ptr_null(p);
@@ -825,20 +826,21 @@ START_TEST(prioritize_errors)
     ck_assert_errmsg_has("jobs[1].flows[1] (job \"second\")");
     ck_assert_ok(tsched_topology_set_up(t, "n3", 1));
 
-    /* numbers that overflow an intensity */
-    tsched_jobset *huge = load_set(t, "{\"format\": \"tsched.jobset.v1\", \"jobs\": [{\"name\": \"h\", \"gpus\": 8, "
-                                      "\"work_tflop\": 1e308, \"compute_ms\": 10, \"flows\": [{\"src\": \"n0\", "
-                                      "\"dst\": \"n1\", \"gbits\": 1e-6}]}]}");
-    ck_assert_status(tsched_prioritize(&p, t, huge, &o), TSCHED_E_RANGE);
-    ck_assert_errmsg_has("jobs[0] (job \"h\")");
-    ck_assert_ptr_null(p);
-    tsched_jobset_free(huge);
+    /* numbers that would overflow an intensity are refused by the loader, naming the range */
+    static const char huge[] = "{\"format\": \"tsched.jobset.v1\", \"jobs\": [{\"name\": \"h\", \"gpus\": 8, "
+                               "\"work_tflop\": 1e308, \"compute_ms\": 10, \"flows\": [{\"src\": \"n0\", "
+                               "\"dst\": \"n1\", \"gbits\": 1e-6}]}]}";
+    tsched_jobset *hj = NULL;
+    ck_assert_status(tsched_jobset_load_string(&hj, t, huge, strlen(huge)), TSCHED_E_RANGE);
+    ck_assert_errmsg_has("jobs[0].work_tflop: 1e+308 is out of range [1e-06, 1e+12]");
+    ck_assert_ptr_null(hj);
 
-    /* the set belongs to another fabric */
+    /* the set belongs to another fabric, even one of the same shape */
     const double g1[] = {100};
     tsched_topology *small = fabric(1, 1, 2, 100, g1);
-    ck_assert_status(tsched_prioritize(&p, small, js, &o), TSCHED_E_INVALID);
-    ck_assert_errmsg_has("loaded against");
+    ck_assert_status(tsched_prioritize(&p, small, js, &o), TSCHED_E_MISMATCH);
+    ck_assert_errmsg_has("tsched_prioritize: job set");
+    ck_assert_ptr_null(p);
 
     /* to_json checks */
     ck_assert_ok(tsched_prioritize(&p, t, js, &o));
@@ -888,6 +890,424 @@ START_TEST(empty_jobset)
 }
 END_TEST
 
+/* ---- hardening: extreme magnitudes, struct sizes, fabric identity, NULLs ------------ */
+
+typedef struct xrng {
+    uint64_t s;
+} xrng;
+
+static uint64_t xnext(xrng *r)
+{
+    r->s = r->s * 6364136223846793005ull + 1442695040888963407ull;
+    return r->s >> 11;
+}
+
+static double xunit(xrng *r) { return (double)(xnext(r) >> 1) / 4503599627370496.0; } /* [0, 1) */
+
+/* Log-uniform in [1e-6, 1e9] ms, or one of the edges. */
+static double xtime(xrng *r, const double *edges, size_t nedges)
+{
+    if (xnext(r) % 4 == 0)
+        return edges[xnext(r) % nedges];
+    return pow(10, -6 + 15 * xunit(r));
+}
+
+static double xoverlap(xrng *r)
+{
+    static const double o[] = {0, 1, 1e-300, 1 - 1e-16, 0.5};
+    return xnext(r) % 2 ? o[xnext(r) % 5] : xunit(r);
+}
+
+/* The two-job model over any positive finite magnitudes: never an internal error, shares
+ * and utilisation are fractions, the factor stays in [1e-3, 1e3], and the prioritised job
+ * gets X / T whenever no input is below the grid. */
+START_TEST(twojob_extreme_magnitudes)
+{
+    static const double edges[] = {1e-6, 1e9, 1e12, 1e-300, 1e300, 1e308, 4.9e-324, 1, 3};
+    xrng r = {20261123};
+    int cases = 0;
+    for (int it = 0; it < 300; it++) {
+        tsched_twojob a = {TJS, xtime(&r, edges, 9), xtime(&r, edges, 9), xoverlap(&r), 1 + (uint32_t)(xnext(&r) % 64)};
+        tsched_twojob b = {TJS, xtime(&r, edges, 9), xtime(&r, edges, 9), xoverlap(&r),
+                           xnext(&r) % 8 ? 1 + (uint32_t)(xnext(&r) % 64) : UINT32_MAX};
+        for (int first = 0; first < 2; first++) {
+            double sa = -1, sb = -1, u = -1;
+            tsched_status st = tsched_twojob_steady(&sa, &sb, &u, &a, &b, first);
+            ck_assert_msg(st == TSCHED_OK, "case %d: a {%g, %g, %g} b {%g, %g, %g}: %s", it, a.compute_ms,
+                          a.comm_ms, a.overlap, b.compute_ms, b.comm_ms, b.overlap, tsched_last_error());
+            ck_assert_msg(isfinite(sa) && isfinite(sb) && isfinite(u), "case %d: %g %g %g", it, sa, sb, u);
+            ck_assert_msg(sa >= 0 && sb >= 0 && sa + sb <= 1 + 1e-9, "case %d/%d: a {%g, %g, %.17g} b {%g, %g, %.17g}: %.17g %.17g", it, first, a.compute_ms, a.comm_ms, a.overlap, b.compute_ms, b.comm_ms, b.overlap, sa, sb);
+            ck_assert(u > 0 && u <= 1 + 1e-9);
+            const tsched_twojob *h = first ? &a : &b;
+            double m = fmax(fmax(a.compute_ms, a.comm_ms), fmax(b.compute_ms, b.comm_ms));
+            double lo = fmin(fmin(h->compute_ms, h->comm_ms), (1 - h->overlap) * h->compute_ms);
+            if (fmin(h->compute_ms, h->comm_ms) > 1e-6 * m && (lo == 0 || lo > 1e-6 * m)) {
+                double t0 = fmax(h->compute_ms, (1 - h->overlap) * h->compute_ms + h->comm_ms);
+                ck_near(first ? sa : sb, h->comm_ms / t0, 1e-6);
+            }
+            cases++;
+        }
+        double k = -1;
+        ck_assert_msg(ts_crux_factor(&k, &a, &b) == TSCHED_OK, "case %d: %s", it, tsched_last_error());
+        ck_assert_msg(isfinite(k) && k >= 1e-3 && k <= 1e3, "case %d: k = %g", it, k);
+    }
+    ck_assert_int_eq(cases, 600);
+
+    /* the reported failure: 1e12 ms of computation against a second of traffic */
+    tsched_twojob big = {TJS, 1e12, 1000, 0.5, 8}, small = {TJS, 1, 1, 0, 8};
+    double sa, sb, u, k;
+    ck_assert_ok(tsched_twojob_steady(&sa, &sb, &u, &big, &small, 1));
+    ck_near(sa, 1000 / 1e12, 1e-11); /* 1000 ms is below 2^-36 of 1e12 ms: on the grid */
+    ck_assert_ok(tsched_twojob_steady(&sa, &sb, &u, &big, &small, 0));
+    ck_near(sb, 0.5, 1e-9);
+    ck_assert_ok(ts_crux_factor(&k, &big, &small));
+    ck_assert_ok(ts_crux_factor(&k, &small, &big));
+    /* a job that leaves the other one tick of link per period: starved but answered */
+    tsched_twojob hog = {TJS, 1e9, 1e9 - 1e-6, 1, 1}, victim = {TJS, 1e-6, 1e9, 0, 1};
+    ck_assert_ok(tsched_twojob_steady(&sa, &sb, &u, &hog, &victim, 1));
+    ck_assert(sb >= 0 && sb < 1e-9 && sa > 1 - 1e-9);
+}
+END_TEST
+
+static tsched_status load_extreme(tsched_jobset **js, const tsched_topology *t, double work, double compute,
+                                  double overlap, double gbits)
+{
+    char doc[512];
+    snprintf(doc, sizeof doc,
+             "{\"format\": \"tsched.jobset.v1\", \"jobs\": ["
+             "{\"name\": \"x\", \"gpus\": 8, \"work_tflop\": %.17g, \"compute_ms\": %.17g, \"overlap\": %.17g,"
+             " \"flows\": [{\"src\": \"n0\", \"dst\": \"n2\", \"gbits\": %.17g}]},"
+             "{\"name\": \"y\", \"gpus\": 4, \"work_tflop\": 1, \"compute_ms\": 10, \"overlap\": 0.5,"
+             " \"flows\": [{\"src\": \"n1\", \"dst\": \"n3\", \"gbits\": 10}]}]}",
+             work, compute, overlap, gbits);
+    return tsched_jobset_load_string(js, t, doc, strlen(doc));
+}
+
+/* Job sets at the edges of the accepted ranges and beyond: inside, a sane answer;
+ * outside, TSCHED_E_RANGE naming the field and the range; never an internal error. */
+START_TEST(jobset_extreme_magnitudes)
+{
+    const double g[] = {100, 100};
+    tsched_topology *t = fabric(2, 2, 2, 100, g);
+    static const double edges[] = {1e-6, 1e9, 1, 1e-3};
+    xrng r = {777};
+    tsched_prio_options o;
+    tsched_prio_options_init(&o);
+    o.levels = 2;
+    for (int it = 0; it < 60; it++) {
+        double work = it % 5 == 0 ? (it % 10 ? 1e12 : 1e-6) : pow(10, -6 + 18 * xunit(&r));
+        double gbits = it % 7 == 0 ? (it % 14 ? 1e12 : 1e-6) : pow(10, -6 + 18 * xunit(&r));
+        double compute = xtime(&r, edges, 4);
+        tsched_jobset *js = NULL;
+        ck_assert_ok(load_extreme(&js, t, work, compute, xoverlap(&r) == 1e-300 ? 0 : xunit(&r), gbits));
+        tsched_priorities *p = NULL;
+        tsched_status st = tsched_prioritize(&p, t, js, &o);
+        ck_assert_msg(st == TSCHED_OK, "case %d (work %g, compute %g, gbits %g): %s", it, work, compute, gbits,
+                      tsched_last_error());
+        for (uint32_t j = 0; j < 2; j++) {
+            double k = tsched_priorities_factor(p, j), pr = tsched_priorities_priority(p, j);
+            ck_assert(isfinite(k) && k >= 1e-3 && k <= 1e3);
+            ck_assert(isfinite(pr) && pr > 0);
+            ck_assert_uint_lt(tsched_priorities_level(p, j), 2);
+        }
+        tsched_priorities_free(p);
+        tsched_jobset_free(js);
+    }
+    static const struct {
+        double work, compute, overlap, gbits;
+        const char *msg;
+    } bad[] = {
+        {1, 1e12, 0, 1, "jobs[0].compute_ms: 1e+12 is out of range [1e-06, 1e+09]"},
+        {1, 1e308, 0, 1, "jobs[0].compute_ms: 1e+308 is out of range [1e-06, 1e+09]"},
+        {1, 1e-300, 0, 1, "jobs[0].compute_ms: 1e-300 is out of range [1e-06, 1e+09]"},
+        {1e13, 10, 0, 1, "jobs[0].work_tflop: 1e+13 is out of range [1e-06, 1e+12]"},
+        {1e-7, 10, 0, 1, "jobs[0].work_tflop: 1e-07 is out of range [1e-06, 1e+12]"},
+        {1, 10, 0, 1e13, "jobs[0].flows[0].gbits: 1e+13 is out of range [1e-06, 1e+12]"},
+        {1, 10, 0, 1e-300, "jobs[0].flows[0].gbits: 1e-300 is out of range [1e-06, 1e+12]"},
+        {1, 10, 1.0000001, 1, "jobs[0].overlap"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        tsched_jobset *js = (tsched_jobset *)1;
+        ck_assert_status(load_extreme(&js, t, bad[i].work, bad[i].compute, bad[i].overlap, bad[i].gbits),
+                         TSCHED_E_RANGE);
+        ck_assert_errmsg_has(bad[i].msg);
+        ck_assert_ptr_null(js);
+    }
+    tsched_topology_free(t);
+}
+END_TEST
+
+/* DESIGN 3 size rule on tsched_prio_options and tsched_twojob. */
+START_TEST(option_struct_sizes)
+{
+    const double g[] = {100, 100};
+    tsched_topology *t = fabric(2, 2, 2, 100, g);
+    tsched_jobset *js = load_set(
+        t, "{\"format\": \"tsched.jobset.v1\", \"jobs\": ["
+           "{\"name\": \"a\", \"gpus\": 8, \"work_tflop\": 5, \"compute_ms\": 10, \"flows\": [{\"src\": \"n0\", \"dst\": \"n2\", \"gbits\": 1}]},"
+           "{\"name\": \"b\", \"gpus\": 8, \"work_tflop\": 3, \"compute_ms\": 10, \"flows\": [{\"src\": \"n0\", \"dst\": \"n3\", \"gbits\": 1}]},"
+           "{\"name\": \"c\", \"gpus\": 8, \"work_tflop\": 1, \"compute_ms\": 10, \"flows\": [{\"src\": \"n0\", \"dst\": \"n1\", \"gbits\": 1}]}]}");
+    tsched_prio_options o;
+    tsched_prio_options_init(&o);
+    ck_assert_uint_eq(o.size, sizeof o);
+    ck_assert_int_eq(o.algo, TSCHED_KCUT_CRUX);
+    ck_assert_uint_eq(o.levels, 8);
+    ck_assert_uint_eq(o.orders, 10);
+    ck_assert_uint_eq(o.seed, 1);
+    /* levels 1 puts every job on level 0; a size that stops before `levels` ignores it and
+     * the default (8 levels) separates the three chained jobs */
+    o.levels = 1;
+    tsched_priorities *p = NULL;
+    ck_assert_ok(tsched_prioritize(&p, t, js, &o));
+    ck_assert_uint_eq(tsched_priorities_level(p, 0) + tsched_priorities_level(p, 1) + tsched_priorities_level(p, 2), 0);
+    tsched_priorities_free(p);
+    o.size = offsetof(tsched_prio_options, levels); /* one field and the rest early */
+    ck_assert_ok(tsched_prioritize(&p, t, js, &o));
+    ck_assert_uint_gt(tsched_priorities_level(p, 0) + tsched_priorities_level(p, 1) + tsched_priorities_level(p, 2), 0);
+    tsched_priorities_free(p);
+    o.size = sizeof(size_t); /* everything default */
+    o.algo = (tsched_kcut_algo)77;
+    ck_assert_ok(tsched_prioritize(&p, t, js, &o));
+    tsched_priorities_free(p);
+    o.size = offsetof(tsched_prio_options, seed); /* seed only defaulted: levels 1 read */
+    o.algo = TSCHED_KCUT_CRUX;
+    ck_assert_ok(tsched_prioritize(&p, t, js, &o));
+    ck_assert_uint_eq(tsched_priorities_level(p, 0) + tsched_priorities_level(p, 1) + tsched_priorities_level(p, 2), 0);
+    tsched_priorities_free(p);
+    o.size = offsetof(tsched_prio_options, levels) + 1; /* inside a field */
+    p = (tsched_priorities *)1;
+    ck_assert_status(tsched_prioritize(&p, t, js, &o), TSCHED_E_INVALID);
+    ck_assert_errmsg_has("tsched_prio_options.size");
+    ck_assert_ptr_null(p);
+    o.size = sizeof o + 8;
+    ck_assert_status(tsched_prioritize(&p, t, js, &o), TSCHED_E_INVALID);
+    ck_assert_ok(tsched_prioritize(&p, t, js, NULL)); /* NULL options: defaults */
+    tsched_priorities_free(p);
+
+    /* tsched_twojob: defaults compute 1, comm 1, overlap 0, gpus 1 */
+    tsched_twojob full = {TJS, 1, 1, 0, 1}, x = {TJS, 2000, 2000, 0, 10}, y;
+    double s1, s2, u1, s3, s4, u2;
+    ck_assert_ok(tsched_twojob_steady(&s1, &s2, &u1, &full, &x, 1));
+    memset(&y, 0x7f, sizeof y); /* garbage beyond the size */
+    y.size = sizeof(size_t);
+    ck_assert_ok(tsched_twojob_steady(&s3, &s4, &u2, &y, &x, 1));
+    ck_near(s3, s1, 0);
+    ck_near(s4, s2, 0);
+    ck_near(u2, u1, 0);
+    /* ending after compute_ms: the rest default (comm 1, overlap 0, gpus 1) */
+    tsched_twojob z = {TJS, 1, 1, 0, 1};
+    memset(&y, 0x7f, sizeof y);
+    y.size = offsetof(tsched_twojob, comm_ms);
+    y.compute_ms = 3;
+    z.compute_ms = 3;
+    ck_assert_ok(tsched_twojob_steady(&s1, &s2, &u1, &z, &x, 0));
+    ck_assert_ok(tsched_twojob_steady(&s3, &s4, &u2, &y, &x, 0));
+    ck_near(s3, s1, 0);
+    ck_near(u2, u1, 0);
+    /* ending after overlap: gpus defaults to 1 (utilisation weights change) */
+    y = (tsched_twojob){TJS, 4000, 1000, 0.5, 99};
+    y.size = offsetof(tsched_twojob, gpus);
+    z = (tsched_twojob){TJS, 4000, 1000, 0.5, 1};
+    ck_assert_ok(tsched_twojob_steady(&s1, &s2, &u1, &z, &x, 1));
+    ck_assert_ok(tsched_twojob_steady(&s3, &s4, &u2, &y, &x, 1));
+    ck_near(u2, u1, 0);
+    y.gpus = 1;
+    y.size = offsetof(tsched_twojob, comm_ms) + 4; /* inside comm_ms */
+    ck_assert_status(tsched_twojob_steady(&s1, &s2, &u1, &y, &x, 1), TSCHED_E_INVALID);
+    ck_assert_errmsg_has("tsched_twojob.size");
+    y.size = 0;
+    ck_assert_status(tsched_twojob_steady(&s1, &s2, &u1, &x, &y, 1), TSCHED_E_INVALID);
+    ck_assert_errmsg_has("tsched_twojob.size");
+    tsched_jobset_free(js);
+    tsched_topology_free(t);
+}
+END_TEST
+
+/* A job set and its priorities belong to the fabric the set was loaded against. */
+START_TEST(fabric_identity)
+{
+    const double g[] = {100, 100};
+    tsched_topology *t = fabric(2, 2, 2, 100, g), *twin = fabric(2, 2, 2, 100, g);
+    ck_assert(tsched_topology_id(t) != tsched_topology_id(twin));
+    static const char doc[] = "{\"format\": \"tsched.jobset.v1\", \"jobs\": [" JOB_OK "]}";
+    tsched_jobset *js = load_set(t, doc), *js2 = load_set(twin, doc);
+    tsched_priorities *p = (tsched_priorities *)1;
+    /* the same shape is not enough */
+    ck_assert_status(tsched_prioritize(&p, twin, js, NULL), TSCHED_E_MISMATCH);
+    ck_assert_errmsg_has("tsched_prioritize: job set");
+    ck_assert_ptr_null(p);
+    ck_assert_ok(tsched_prioritize(&p, t, js, NULL));
+    /* state changes keep the identity */
+    ck_assert_ok(tsched_topology_set_up(t, "S1", 0));
+    tsched_priorities *p2 = NULL;
+    ck_assert_ok(tsched_prioritize(&p2, t, js, NULL));
+    tsched_priorities_free(p2);
+    /* the writer needs no fabric, only the set the result came from */
+    char *s = NULL;
+    ck_assert_ok(tsched_priorities_to_json(&s, p, js));
+    tsched_free(s);
+    s = (char *)1;
+    ck_assert_status(tsched_priorities_to_json(&s, p, js2), TSCHED_E_MISMATCH);
+    ck_assert_errmsg_has("tsched_priorities_to_json");
+    ck_assert_ptr_null(s);
+    /* the result outlives its fabric */
+    tsched_topology_free(t);
+    ck_assert_ok(tsched_priorities_to_json(&s, p, js));
+    ck_assert_ptr_nonnull(strstr(s, "\"ok\""));
+    tsched_free(s);
+    tsched_priorities_free(p);
+    tsched_jobset_free(js);
+    tsched_jobset_free(js2);
+    tsched_topology_free(twin);
+}
+END_TEST
+
+/* Every function of priority.h with NULL in each pointer argument. */
+START_TEST(null_arguments)
+{
+    const double g[] = {100, 100};
+    tsched_topology *t = fabric(2, 2, 2, 100, g);
+    static const char doc[] = "{\"format\": \"tsched.jobset.v1\", \"jobs\": [" JOB_OK "]}";
+    tsched_jobset *js = load_set(t, doc);
+    tsched_kcut_algo algo;
+    ck_assert_str_eq(tsched_kcut_algo_name((tsched_kcut_algo)99), "?");
+    ck_assert_status(tsched_kcut_algo_from_name(NULL, "crux"), TSCHED_E_INVALID);
+    ck_assert_status(tsched_kcut_algo_from_name(&algo, NULL), TSCHED_E_INVALID);
+    tsched_kcut_options_init(NULL);
+    tsched_prio_options_init(NULL);
+    tsched_dag *d = NULL;
+    ck_assert_status(tsched_dag_new(NULL, 3), TSCHED_E_INVALID);
+    ck_assert_errmsg_has("out");
+    tsched_dag_free(NULL);
+    ck_assert_status(tsched_dag_add_edge(NULL, 0, 1, 1), TSCHED_E_INVALID);
+    ck_assert_uint_eq(tsched_dag_nodes(NULL), 0);
+    ck_assert_uint_eq(tsched_dag_edges(NULL), 0);
+    ck_assert_status(tsched_dag_load_file(NULL, TSCHED_TEST_DATA "/priority/dag-small.json"), TSCHED_E_INVALID);
+    ck_assert_status(tsched_dag_load_file(&d, NULL), TSCHED_E_INVALID);
+    ck_assert_ptr_null(d);
+    ck_assert_status(tsched_dag_load_string(NULL, "{}", 2), TSCHED_E_INVALID);
+    ck_assert_status(tsched_dag_load_string(&d, NULL, 2), TSCHED_E_INVALID);
+    ck_assert_ptr_null(d);
+    ck_assert_ok(tsched_dag_new(&d, 2));
+    uint32_t lv[2];
+    double cw;
+    ck_assert_status(tsched_dag_compress(NULL, &cw, d, NULL), TSCHED_E_INVALID);
+    ck_assert_errmsg_has("levels");
+    ck_assert_status(tsched_dag_compress(lv, &cw, NULL, NULL), TSCHED_E_INVALID);
+    ck_assert_errmsg_has("dag");
+    ck_assert_ok(tsched_dag_compress(lv, NULL, d, NULL));
+    char *s = NULL;
+    ck_assert_status(tsched_levels_to_json(NULL, lv, 2, 0), TSCHED_E_INVALID);
+    ck_assert_status(tsched_levels_to_json(&s, NULL, 2, 0), TSCHED_E_INVALID);
+    ck_assert_ptr_null(s);
+    tsched_dag_free(d);
+    tsched_jobset *j2 = NULL;
+    ck_assert_status(tsched_jobset_load_file(NULL, t, TSCHED_TEST_DATA "/priority/crux-jobset.json"),
+                     TSCHED_E_INVALID);
+    ck_assert_status(tsched_jobset_load_file(&j2, NULL, TSCHED_TEST_DATA "/priority/crux-jobset.json"),
+                     TSCHED_E_INVALID);
+    ck_assert_errmsg_has("topology is NULL");
+    ck_assert_status(tsched_jobset_load_file(&j2, t, NULL), TSCHED_E_INVALID);
+    ck_assert_status(tsched_jobset_load_string(NULL, t, doc, strlen(doc)), TSCHED_E_INVALID);
+    ck_assert_status(tsched_jobset_load_string(&j2, NULL, doc, strlen(doc)), TSCHED_E_INVALID);
+    ck_assert_status(tsched_jobset_load_string(&j2, t, NULL, 3), TSCHED_E_INVALID);
+    ck_assert_status(tsched_jobset_load_string(NULL, NULL, NULL, 0), TSCHED_E_INVALID);
+    ck_assert_ptr_null(j2);
+    tsched_jobset_free(NULL);
+    ck_assert_uint_eq(tsched_jobset_count(NULL), 0);
+    ck_assert_ptr_null(tsched_jobset_name(NULL, 0));
+    tsched_priorities *p = NULL;
+    ck_assert_status(tsched_prioritize(NULL, t, js, NULL), TSCHED_E_INVALID);
+    ck_assert_errmsg_has("out");
+    ck_assert_status(tsched_prioritize(&p, NULL, js, NULL), TSCHED_E_INVALID);
+    ck_assert_errmsg_has("topo");
+    ck_assert_status(tsched_prioritize(&p, t, NULL, NULL), TSCHED_E_INVALID);
+    ck_assert_errmsg_has("jobs");
+    ck_assert_ptr_null(p);
+    tsched_priorities_free(NULL);
+    ck_assert(tsched_priorities_intensity(NULL, 0) == 0);
+    ck_assert(tsched_priorities_factor(NULL, 0) == 0);
+    ck_assert(tsched_priorities_priority(NULL, 0) == 0);
+    ck_assert_uint_eq(tsched_priorities_order(NULL, 0), 0);
+    ck_assert_uint_eq(tsched_priorities_level(NULL, 0), 0);
+    ck_assert_uint_eq(tsched_priorities_dag_edges(NULL), 0);
+    ck_assert(tsched_priorities_total_weight(NULL) == 0);
+    ck_assert(tsched_priorities_cut_weight(NULL) == 0);
+    ck_assert_ok(tsched_prioritize(&p, t, js, NULL));
+    ck_assert_status(tsched_priorities_to_json(NULL, p, js), TSCHED_E_INVALID);
+    ck_assert_status(tsched_priorities_to_json(&s, NULL, js), TSCHED_E_INVALID);
+    ck_assert_errmsg_has("p is NULL");
+    ck_assert_status(tsched_priorities_to_json(&s, p, NULL), TSCHED_E_INVALID);
+    ck_assert_errmsg_has("jobs is NULL");
+    tsched_twojob a = {TJS, 1, 1, 0, 1};
+    ck_assert_status(tsched_twojob_steady(NULL, NULL, NULL, NULL, &a, 1), TSCHED_E_INVALID);
+    ck_assert_errmsg_has("job a");
+    ck_assert_status(tsched_twojob_steady(NULL, NULL, NULL, &a, NULL, 1), TSCHED_E_INVALID);
+    ck_assert_errmsg_has("job b");
+    tsched_priorities_free(p);
+    tsched_jobset_free(js);
+    tsched_topology_free(t);
+}
+END_TEST
+
+/* Limits: job counts, flows, names and the compression's bounds. */
+START_TEST(jobset_limits)
+{
+    const double g[] = {100, 100};
+    tsched_topology *t = fabric(2, 2, 2, 100, g);
+    static const char two[] = "{\"format\": \"tsched.jobset.v1\", \"jobs\": [" JOB_OK ", "
+                              "{\"name\": \"b\", \"gpus\": 8, \"work_tflop\": 1, \"compute_ms\": 10, \"flows\": ["
+                              "{\"src\": \"n1\", \"dst\": \"n0\", \"gbits\": 1}, {\"src\": \"n1\", \"dst\": \"n3\", \"gbits\": 1}]}]}";
+    tsched_limits lim = {.size = sizeof lim};
+    ck_assert_ok(tsched_limits_get(&lim));
+    lim.dag_nodes = 1;
+    ck_assert_ok(tsched_limits_set(&lim));
+    tsched_jobset *js = (tsched_jobset *)1;
+    ck_assert_status(tsched_jobset_load_string(&js, t, two, strlen(two)), TSCHED_E_TOO_LARGE);
+    ck_assert_errmsg_has("dag_nodes = 1");
+    ck_assert_ptr_null(js);
+    tsched_limits_reset();
+    ck_assert_ok(tsched_limits_get(&lim));
+    lim.flows = 2;
+    ck_assert_ok(tsched_limits_set(&lim));
+    ck_assert_status(tsched_jobset_load_string(&js, t, two, strlen(two)), TSCHED_E_TOO_LARGE);
+    ck_assert_errmsg_has("flows = 2");
+    ck_assert_errmsg_has("3");
+    tsched_limits_reset();
+    static const char badname[] = "{\"format\": \"tsched.jobset.v1\", \"jobs\": [" JOB_OK ", "
+                                  "{\"name\": \"a~b\", \"gpus\": 8, \"work_tflop\": 1, \"compute_ms\": 10, \"flows\": ["
+                                  "{\"src\": \"n1\", \"dst\": \"n0\", \"gbits\": 1}]}]}";
+    ck_assert_status(tsched_jobset_load_string(&js, t, badname, strlen(badname)), TSCHED_E_RANGE);
+    ck_assert_errmsg_has("jobs[1].name");
+    ck_assert_ptr_null(js);
+    static const char ctl[] = "{\"format\": \"tsched.jobset.v1\", \"jobs\": ["
+                              "{\"name\": \"a\\u0001\", \"gpus\": 8, \"work_tflop\": 1, \"compute_ms\": 10, \"flows\": ["
+                              "{\"src\": \"n1\", \"dst\": \"n0\", \"gbits\": 1}]}]}";
+    ck_assert_status(tsched_jobset_load_string(&js, t, ctl, strlen(ctl)), TSCHED_E_RANGE);
+    ck_assert_errmsg_has("jobs[0].name");
+
+    /* compression bounds through tsched_prioritize */
+    js = load_set(t, two);
+    tsched_prio_options o;
+    tsched_prio_options_init(&o);
+    tsched_priorities *p = (tsched_priorities *)1;
+    o.levels = 65;
+    ck_assert_status(tsched_prioritize(&p, t, js, &o), TSCHED_E_TOO_LARGE);
+    ck_assert_errmsg_has("levels: 65 exceeds the limit kcut_levels = 64");
+    ck_assert_ptr_null(p);
+    o.levels = 2;
+    o.orders = UINT32_MAX;
+    ck_assert_status(tsched_prioritize(&p, t, js, &o), TSCHED_E_TOO_LARGE);
+    ck_assert_errmsg_has("orders: 4294967295 exceeds the limit kcut_orders = 10000");
+    o.orders = 10000;
+    ck_assert_ok(tsched_prioritize(&p, t, js, &o));
+    tsched_priorities_free(p);
+    tsched_jobset_free(js);
+    tsched_topology_free(t);
+}
+END_TEST
+
+
 static Suite *priority_suite(void)
 {
     Suite *s = suite_create("priority");
@@ -909,6 +1329,12 @@ static Suite *priority_suite(void)
     tcase_add_test(tc, jobset_errors);
     tcase_add_test(tc, prioritize_errors);
     tcase_add_test(tc, empty_jobset);
+    tcase_add_test(tc, twojob_extreme_magnitudes);
+    tcase_add_test(tc, jobset_extreme_magnitudes);
+    tcase_add_test(tc, option_struct_sizes);
+    tcase_add_test(tc, fabric_identity);
+    tcase_add_test(tc, null_arguments);
+    tcase_add_test(tc, jobset_limits);
     suite_add_tcase(s, tc);
     suite_add_tcase(s, priority_kcut_tcase());
     return s;

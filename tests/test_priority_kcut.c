@@ -562,7 +562,7 @@ START_TEST(levels_k_and_n_edge_cases)
         }
         /* K >= n: every edge can be cut, and crux does (one node a block). */
         ck_assert(fabs(compress(d, lv, TSCHED_KCUT_CRUX, n, 2, 5) - tot) <= 1e-9 * (1 + tot));
-        ck_assert(fabs(compress(d, lv, TSCHED_KCUT_CRUX, 1000, 2, 5) - tot) <= 1e-9 * (1 + tot));
+        ck_assert(fabs(compress(d, lv, TSCHED_KCUT_CRUX, 64, 2, 5) - tot) <= 1e-9 * (1 + tot));
         tsched_dag_free(d);
     }
     /* No nodes at all: levels may be NULL. */
@@ -766,7 +766,8 @@ START_TEST(dag_load_errors)
         {"{\"format\":\"tsched.dag.v1\",\"nodes\":5,\"edges\":{}}", TSCHED_E_TYPE, "edges"},
         {"{\"format\":\"tsched.dag.v1\",\"nodes\":\"5\"}", TSCHED_E_TYPE, "nodes"},
         {"{\"format\":\"tsched.dag.v1\",\"nodes\":-1}", TSCHED_E_RANGE, "nodes"},
-        {"{\"format\":\"tsched.dag.v1\",\"nodes\":67108865}", TSCHED_E_RANGE, "nodes"},
+        {"{\"format\":\"tsched.dag.v1\",\"nodes\":67108865}", TSCHED_E_TOO_LARGE, "nodes"},
+        {"{\"format\":\"tsched.dag.v1\",\"nodes\":16777217}", TSCHED_E_TOO_LARGE, "dag_nodes = 16777216"},
         {"{\"format\":\"tsched.dag.v1\"}", TSCHED_E_NOT_FOUND, "nodes"},
         {"{\"format\":\"tsched.dag.v2\",\"nodes\":1}", TSCHED_E_FORMAT, "format"},
         {"{\"nodes\":1}", TSCHED_E_FORMAT, "format"},
@@ -865,6 +866,58 @@ START_TEST(levels_json_round_trip)
 }
 END_TEST
 
+/* Every bound is decided before the work: levels and orders against tsched_limits, the
+ * DP table against its budget, nodes against dag_nodes. */
+START_TEST(compress_limits)
+{
+    tsched_dag *d = NULL;
+    ck_assert_ok(tsched_dag_new(&d, 3));
+    ck_assert_ok(tsched_dag_add_edge(d, 0, 1, 1));
+    ck_assert_ok(tsched_dag_add_edge(d, 1, 2, 1));
+    uint32_t lv[3];
+    double cw;
+    tsched_kcut_options o;
+    tsched_kcut_options_init(&o);
+    o.orders = UINT32_MAX; /* would never end */
+    ck_assert_status(tsched_dag_compress(lv, &cw, d, &o), TSCHED_E_TOO_LARGE);
+    ck_assert_errmsg_has("orders: 4294967295 exceeds the limit kcut_orders = 10000");
+    o.orders = 10000;
+    ck_assert_ok(tsched_dag_compress(lv, &cw, d, &o));
+    ck_assert(cw == 2);
+    o.levels = 65;
+    ck_assert_status(tsched_dag_compress(lv, &cw, d, &o), TSCHED_E_TOO_LARGE);
+    ck_assert_errmsg_has("levels: 65 exceeds the limit kcut_levels = 64");
+    for (int a = 0; a < 4; a++) { /* whatever the algorithm */
+        o.algo = (tsched_kcut_algo)a;
+        o.levels = UINT32_MAX;
+        ck_assert_status(tsched_dag_compress(lv, &cw, d, &o), TSCHED_E_TOO_LARGE);
+    }
+    /* a raised limit is honoured */
+    tsched_limits lim = {.size = sizeof lim};
+    ck_assert_ok(tsched_limits_get(&lim));
+    lim.kcut_levels = 1000;
+    ck_assert_ok(tsched_limits_set(&lim));
+    o.algo = TSCHED_KCUT_CRUX;
+    o.levels = 1000;
+    ck_assert_ok(tsched_dag_compress(lv, &cw, d, &o));
+    ck_assert(cw == 2);
+    tsched_dag_free(d);
+    /* n x K beyond the table budget: refused before any per-node allocation */
+    ck_assert_ok(tsched_dag_new(&d, UINT32_C(1) << 24));
+    o.levels = 64;
+    ck_assert_status(tsched_dag_compress(lv, &cw, d, &o), TSCHED_E_TOO_LARGE);
+    ck_assert_errmsg_has("levels x nodes");
+    tsched_dag_free(d);
+    tsched_limits_reset();
+    /* nodes beyond dag_nodes */
+    d = (tsched_dag *)1;
+    ck_assert_status(tsched_dag_new(&d, (UINT32_C(1) << 24) + 1), TSCHED_E_TOO_LARGE);
+    ck_assert_errmsg_has("dag_nodes = 16777216");
+    ck_assert_ptr_null(d);
+}
+END_TEST
+
+
 TCase *priority_kcut_tcase(void)
 {
     TCase *tc = tcase_create("kcut");
@@ -887,5 +940,6 @@ TCase *priority_kcut_tcase(void)
     tcase_add_test(tc, dag_load_fixture_errors);
     tcase_add_test(tc, long_cycle_message);
     tcase_add_test(tc, levels_json_round_trip);
+    tcase_add_test(tc, compress_limits);
     return tc;
 }

@@ -107,13 +107,21 @@ TSCHED_API uint32_t tsched_jobset_count(const tsched_jobset *jobs);
 /** Name of job `i` (owned by the set), or NULL. */
 TSCHED_API const char *tsched_jobset_name(const tsched_jobset *jobs, uint32_t i);
 
-/** Prioritisation options; initialise with tsched_prio_options_init(). */
+/**
+ * Prioritisation options; initialise with tsched_prio_options_init(). The compression
+ * fields mirror tsched_kcut_options but are the struct's own, so that both structs can
+ * gain fields independently (DESIGN 3 size rule: a caller's `size` that ends early gives the
+ * remaining fields their defaults).
+ */
 typedef struct tsched_prio_options {
     size_t size;           /**< sizeof(tsched_prio_options) */
-    tsched_kcut_options kcut; /**< compression: algorithm, levels, orders, seed */
+    tsched_kcut_algo algo; /**< compression algorithm; default crux */
+    uint32_t levels;       /**< hardware priority levels K >= 1; default 8 */
+    uint32_t orders;       /**< m random topological orders for crux; default 10 */
+    uint64_t seed;         /**< default 1 */
 } tsched_prio_options;
 
-/** Fill `opts` with the defaults and set its `size` (and its kcut's). */
+/** Fill `opts` with the defaults and set its `size`. NULL is a no-op. */
 TSCHED_API void tsched_prio_options_init(tsched_prio_options *opts);
 
 /** Opaque result (`tsched.priorities.v1`). */
@@ -145,19 +153,30 @@ TSCHED_API double tsched_priorities_cut_weight(const tsched_priorities *p);
 TSCHED_API tsched_status tsched_priorities_to_json(char **out, const tsched_priorities *p, const tsched_jobset *jobs);
 
 /**
+ * One job of the two-job model (tsched_twojob_steady()). Input struct under the DESIGN 3
+ * size rule: set `size` to sizeof(tsched_twojob); fields a smaller `size` does not cover take
+ * their defaults (compute_ms 1, comm_ms 1, overlap 0, gpus 1).
+ */
+typedef struct tsched_twojob {
+    size_t size;       /**< sizeof(tsched_twojob) */
+    double compute_ms; /**< computation per iteration, positive and finite */
+    double comm_ms;    /**< communication per iteration at the full link rate, positive and finite */
+    double overlap;    /**< share of the computation the communication overlaps, in [0, 1] */
+    uint32_t gpus;     /**< GPUs of the job, >= 1 */
+} tsched_twojob;
+
+/**
  * The two-job iteration model of CRUX 4.2 on one shared link, in steady state: both jobs
  * iterate (computation `compute_ms`; communication of `comm_ms` at the full link rate,
  * starting after the non-overlapped share (1 - overlap) of the computation; the next
  * iteration starts when both are done); the prioritised job's traffic preempts the other's.
  * With job a first (`a_first` = 1) or job b first, gives each job's share of link time and
- * the GPU utilisation (GPUs busy computing / all GPUs) over the steady-state period; any
- * out-parameter may be NULL.
- * Errors: TSCHED_E_RANGE (non-positive times or GPUs, overlap outside [0, 1]).
+ * the GPU utilisation (GPUs busy computing / all GPUs) over the steady-state period.
+ * Only the ratios of the times matter: any positive finite magnitudes are accepted; times
+ * below 2^-29 of the largest count as 2^-29 of it (doc/priority.md, "Two-job model").
+ * Outputs may be NULL. Errors: TSCHED_E_INVALID (`a` or `b` NULL, a bad `size`),
+ * TSCHED_E_RANGE (non-positive or non-finite times, gpus 0, overlap outside [0, 1]).
  */
-typedef struct tsched_twojob {
-    double compute_ms, comm_ms, overlap; /**< per iteration */
-    uint32_t gpus;
-} tsched_twojob;
 TSCHED_API tsched_status tsched_twojob_steady(double *link_share_a, double *link_share_b, double *utilization,
                                               const tsched_twojob *a, const tsched_twojob *b, int a_first);
 

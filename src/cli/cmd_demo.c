@@ -233,8 +233,8 @@ static tsched_status demo_priorities(const tsched_topology *t)
     for (int a = 0; a < 3 && st == TSCHED_OK; a++) {
         tsched_prio_options o;
         tsched_prio_options_init(&o);
-        o.kcut.levels = 2;
-        o.kcut.algo = algos[a];
+        o.levels = 2;
+        o.algo = algos[a];
         st = tsched_prioritize(&p[a], t, js, &o);
     }
     if (st == TSCHED_OK) {

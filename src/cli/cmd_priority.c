@@ -87,8 +87,14 @@ int cmd_prioritize(int argc, char **argv)
     int levels_given = 0;
     tsched_prio_options o;
     tsched_prio_options_init(&o);
+    tsched_kcut_options k;
+    tsched_kcut_options_init(&k);
+    k.algo = o.algo;
+    k.levels = o.levels;
+    k.orders = o.orders;
+    k.seed = o.seed;
     for (int i = 1; i < argc; i++) {
-        int rc = kcut_option(&o.kcut, &levels_given, argc, argv, &i);
+        int rc = kcut_option(&k, &levels_given, argc, argv, &i);
         if (rc > 0)
             return rc;
         if (rc == 0)
@@ -104,6 +110,10 @@ int cmd_prioritize(int argc, char **argv)
     }
     if (!topo || !setf || !levels_given)
         return cli_usage_error("prioritize: -t TOPO, -s JOBSET and --levels K are required");
+    o.algo = k.algo;
+    o.levels = k.levels;
+    o.orders = k.orders;
+    o.seed = k.seed;
     tsched_topology *t = NULL;
     tsched_jobset *js = NULL;
     tsched_priorities *p = NULL;

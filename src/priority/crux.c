@@ -15,6 +15,7 @@
 #include "../topology/topology_internal.h"
 #include "../common/structsize.h"
 #include "crux_internal.h"
+#include "dag_internal.h"
 
 struct tsched_priorities {
     uint32_t n;
@@ -30,15 +31,21 @@ struct tsched_priorities {
     double total_weight, cut_weight;
     uint32_t levels;
     tsched_kcut_algo algo;
+    uint64_t topo_id, topo_gen; /* the fabric it was computed on (that of its job set) */
 };
 
 void tsched_prio_options_init(tsched_prio_options *opts)
 {
     if (!opts)
         return;
+    tsched_kcut_options k;
+    tsched_kcut_options_init(&k);
     memset(opts, 0, sizeof *opts);
     opts->size = sizeof *opts;
-    tsched_kcut_options_init(&opts->kcut);
+    opts->algo = k.algo;
+    opts->levels = k.levels;
+    opts->orders = k.orders;
+    opts->seed = k.seed;
 }
 
 void tsched_priorities_free(tsched_priorities *p)
@@ -124,10 +131,6 @@ static tsched_status crux_setup(crux *c)
     const tsched_topology *t = c->t;
     const tsched_jobset *js = c->js;
     uint32_t nn = tsched_topology_num_nodes(t), nf = js->nflows;
-    if (js->topo_nodes != nn)
-        return ts_error(TSCHED_E_INVALID, "tsched_prioritize: the job set was loaded against a fabric of %u nodes, "
-                                          "fabric \"%s\" has %u",
-                        js->topo_nodes, tsched_topology_name(t), nn);
     size_t nfa = nf ? nf : 1;
     uint64_t *keys = ts_malloc(2 * nfa, sizeof *keys);
     if (!keys || !(c->src_link = ts_malloc(nfa, sizeof *c->src_link)) ||
@@ -465,8 +468,8 @@ static tsched_status compute(tsched_priorities *p, crux *c, const tsched_prio_op
         uint32_t r = p->reference;
         p->factor[j] = 1;
         if (j != r) {
-            tsched_twojob a = {js->compute_ms[j], p->bottleneck_ms[j], js->overlap[j], js->gpus[j]};
-            tsched_twojob b = {js->compute_ms[r], p->bottleneck_ms[r], js->overlap[r], js->gpus[r]};
+            tsched_twojob a = {sizeof a, js->compute_ms[j], p->bottleneck_ms[j], js->overlap[j], js->gpus[j]};
+            tsched_twojob b = {sizeof b, js->compute_ms[r], p->bottleneck_ms[r], js->overlap[r], js->gpus[r]};
             if ((st = ts_crux_factor(&p->factor[j], &a, &b)) != TSCHED_OK)
                 goto out;
         }
@@ -492,13 +495,19 @@ static tsched_status compute(tsched_priorities *p, crux *c, const tsched_prio_op
         for (uint32_t e = 0; e < p->nedges; e++)
             if ((st = tsched_dag_add_edge(dag, p->order[p->eu[e]], p->order[p->ev[e]], p->ew[e])) != TSCHED_OK)
                 goto out;
-        if ((st = tsched_dag_compress(perm, &p->cut_weight, dag, &o->kcut)) != TSCHED_OK)
+        tsched_kcut_options k;
+        tsched_kcut_options_init(&k);
+        k.algo = o->algo;
+        k.levels = o->levels;
+        k.orders = o->orders;
+        k.seed = o->seed;
+        if ((st = tsched_dag_compress(perm, &p->cut_weight, dag, &k)) != TSCHED_OK)
             goto out;
         for (uint32_t j = 0; j < n; j++)
             p->level[j] = perm[p->order[j]];
     }
-    p->levels = o->kcut.levels;
-    p->algo = o->kcut.algo;
+    p->levels = o->levels;
+    p->algo = o->algo;
 out:
     tsched_dag_free(dag);
     free(perm);
@@ -513,25 +522,40 @@ tsched_status tsched_prioritize(tsched_priorities **out, const tsched_topology *
     if (!out)
         return ts_error(TSCHED_E_INVALID, "tsched_prioritize: out is NULL");
     *out = NULL;
-    if (!topo || !jobs)
-        return ts_error(TSCHED_E_INVALID, "tsched_prioritize: topology or job set is NULL");
+    if (!topo)
+        return ts_error(TSCHED_E_INVALID, "tsched_prioritize: topo is NULL");
+    if (!jobs)
+        return ts_error(TSCHED_E_INVALID, "tsched_prioritize: jobs is NULL");
     tsched_status st;
     if ((st = ts_check_built(topo, "tsched_prioritize")) != TSCHED_OK)
         return st;
-    static const ts_span spans[] = {TS_SPAN(tsched_prio_options, size), TS_SPAN(tsched_prio_options, kcut)};
+    /* the flows name nodes and NICs by index in the fabric the set was loaded against */
+    if ((st = tsched_topology_check_identity(topo, jobs->topo_id, jobs->topo_gen,
+                                             "tsched_prioritize: job set")) != TSCHED_OK)
+        return st;
+    static const ts_span spans[] = {TS_SPAN(tsched_prio_options, size), TS_SPAN(tsched_prio_options, algo),
+                                    TS_SPAN(tsched_prio_options, levels), TS_SPAN(tsched_prio_options, orders),
+                                    TS_SPAN(tsched_prio_options, seed)};
     tsched_prio_options merged;
     tsched_prio_options_init(&merged);
     if (opts && (st = ts_struct_in(&merged, opts, spans, TS_NSPANS(spans), sizeof merged, "tsched_prio_options")))
         return st;
     const tsched_prio_options *o = &merged;
+    /* the compression's options are checked before any work */
+    if ((st = ts_kcut_check(o->algo, o->levels, o->orders, jobs->n)) != TSCHED_OK)
+        return st;
     crux c;
     memset(&c, 0, sizeof c);
     c.t = topo;
     c.js = jobs;
     ts_pathcache_init(&c.cache);
     tsched_priorities *p = NULL;
-    if ((st = crux_setup(&c)) == TSCHED_OK && (st = alloc_result(&p, jobs->n)) == TSCHED_OK &&
-        (st = compute(p, &c, o)) != TSCHED_OK) {
+    if ((st = crux_setup(&c)) == TSCHED_OK && (st = alloc_result(&p, jobs->n)) == TSCHED_OK) {
+        p->topo_id = jobs->topo_id;
+        p->topo_gen = jobs->topo_gen;
+        st = compute(p, &c, o);
+    }
+    if (st != TSCHED_OK) {
         tsched_priorities_free(p);
         p = NULL;
     }
@@ -594,8 +618,17 @@ tsched_status tsched_priorities_to_json(char **out, const tsched_priorities *p, 
     if (!out)
         return ts_error(TSCHED_E_INVALID, "tsched_priorities_to_json: out is NULL");
     *out = NULL;
-    if (!p || !jobs)
-        return ts_error(TSCHED_E_INVALID, "tsched_priorities_to_json: result or job set is NULL");
+    if (!p)
+        return ts_error(TSCHED_E_INVALID, "tsched_priorities_to_json: p is NULL");
+    if (!jobs)
+        return ts_error(TSCHED_E_INVALID, "tsched_priorities_to_json: jobs is NULL");
+    /* the writer needs only the job names, but they must be the set's the result was
+     * computed from: same fabric and same job count */
+    if (jobs->topo_id != p->topo_id || jobs->topo_gen != p->topo_gen)
+        return ts_error(TSCHED_E_MISMATCH, "tsched_priorities_to_json: the result was computed on fabric #%llu "
+                        "(generation %llu), the job set was loaded against fabric #%llu (generation %llu)",
+                        (unsigned long long)p->topo_id, (unsigned long long)p->topo_gen,
+                        (unsigned long long)jobs->topo_id, (unsigned long long)jobs->topo_gen);
     if (jobs->n != p->n)
         return ts_error(TSCHED_E_INVALID, "tsched_priorities_to_json: the result has %u jobs, the job set %u", p->n,
                         jobs->n);

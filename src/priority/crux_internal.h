@@ -18,7 +18,7 @@ struct tsched_jobset {
     uint32_t *src, *dst;        /* node indices */
     uint32_t *src_nic, *dst_nic;
     double *gbits;
-    uint32_t topo_nodes;        /* node count of the fabric it was loaded against */
+    uint64_t topo_id, topo_gen; /* identity and shape generation of the fabric it was loaded against */
 };
 
 /* The two-job model (tsched_twojob_steady) with everything it measured. Index 0 is job a,
@@ -28,6 +28,7 @@ typedef struct ts_twojob_result {
     double start_ms;      /* steady run: when the periodic regime begins (0 if unknown) */
     double link_ms[2];    /* link time of each job over the period or window */
     double compute_ms[2]; /* time each job's GPUs compute over the period or window */
+    double share[2];      /* link_ms / period_ms, computed in ticks (no overflow) */
     double utilization;   /* sum gpus * compute / (all gpus * period) */
     int exact;            /* 1: the period was found exactly; 0: averaged over a long run */
 } ts_twojob_result;

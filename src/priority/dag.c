@@ -7,6 +7,7 @@
 
 #include "../common/alloc.h"
 #include "../common/json.h"
+#include "../common/limits.h"
 #include "dag_internal.h"
 
 #define DAG_FORMAT "tsched.dag.v1"
@@ -19,6 +20,9 @@ tsched_status tsched_dag_new(tsched_dag **out, uint32_t nodes)
     *out = NULL;
     if (nodes > TS_DAG_MAX_NODES)
         return ts_error(TSCHED_E_TOO_LARGE, "nodes: %u exceeds the maximum of %u", nodes, TS_DAG_MAX_NODES);
+    tsched_status st = ts_limit_check("nodes", nodes, "dag_nodes", ts_limits()->dag_nodes);
+    if (st != TSCHED_OK)
+        return st;
     tsched_dag *d = ts_calloc(1, sizeof *d);
     if (!d)
         return TSCHED_E_NOMEM;
@@ -317,7 +321,7 @@ static tsched_status load_doc(tsched_dag **out, const json_t *root)
     uint32_t n = 0;
     const json_t *edges = NULL;
     if ((st = ts_json_check_format(root, DAG_FORMAT)) ||
-        (st = ts_json_u32(&n, root, "", "nodes", 1, 0, TS_DAG_MAX_NODES)) ||
+        (st = ts_json_u32(&n, root, "", "nodes", 1, 0, UINT32_MAX)) ||
         (st = ts_json_arr(&edges, root, "", "edges", 0)))
         return st;
     tsched_dag *d;

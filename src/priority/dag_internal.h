@@ -37,9 +37,20 @@ struct tsched_dag {
     ts_dag_edge *e; /* in insertion order */
 };
 
-/* Make room for `extra` more edges. Errors: TSCHED_E_TOO_LARGE, TSCHED_E_NOMEM. */
 /* The caller's K-cut options over the defaults (DESIGN 3 size rule); NULL = defaults. */
 tsched_status ts_kcut_options_read(tsched_kcut_options *out, const tsched_kcut_options *opts);
+
+/* Memory budget of the K-cut DP's argument table ((min(K, n) - 1) x (n + 1) uint32_t), the
+ * one table that grows with n x K (doc/priority.md, "Limits"). */
+#define TS_KCUT_TABLE_BYTES (UINT64_C(1) << 30)
+
+/* Every bound of a compression of n nodes, checked before allocating: K >= 1 and within
+ * tsched_limits.kcut_levels, a known algorithm, for crux 1 <= orders <= kcut_orders and the
+ * table budget, for exhaustive n <= 10. Errors: TSCHED_E_RANGE, TSCHED_E_TOO_LARGE naming the
+ * limit, TSCHED_E_INVALID. */
+tsched_status ts_kcut_check(tsched_kcut_algo algo, uint32_t K, uint32_t orders, uint32_t n);
+
+/* Make room for `extra` more edges. Errors: TSCHED_E_TOO_LARGE, TSCHED_E_NOMEM. */
 tsched_status ts_dag_reserve(tsched_dag *dag, uint64_t extra);
 
 /* Out-adjacency in CSR form: the out-edges of node x are e[idx[k]] for k in

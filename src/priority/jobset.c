@@ -7,6 +7,8 @@
 
 #include "../common/alloc.h"
 #include "../common/json.h"
+#include "../common/limits.h"
+#include "../common/names.h"
 #include "../topology/topology_internal.h"
 #include "../common/strtab.h"
 #include "crux_internal.h"
@@ -14,6 +16,16 @@
 #define JOBSET_FORMAT "tsched.jobset.v1"
 /* Flow and job indices stay well inside 32 bits (twice a count still fits). */
 #define JOBSET_MAX ((UINT32_C(1) << 31) - 1)
+
+/* Accepted ranges (doc/priority.md, "Accepted ranges"): wide enough for any real job, narrow
+ * enough that intensities (work over seconds of transfer) and the two-job model's inputs
+ * stay far from overflow and underflow. */
+#define WORK_MIN 1e-6 /* TFLOP per iteration */
+#define WORK_MAX 1e12
+#define COMPUTE_MIN 1e-6 /* ms per iteration: 1 ns */
+#define COMPUTE_MAX 1e9  /* about 11.6 days */
+#define GBITS_MIN 1e-6   /* gigabits of one flow per iteration: 1 kbit */
+#define GBITS_MAX 1e12
 
 void tsched_jobset_free(tsched_jobset *js)
 {
@@ -67,7 +79,7 @@ static tsched_status read_flows(tsched_jobset *js, const json_t *arr, const char
         double gbits = 0;
         if ((st = ts_json_node_nic(&src, &src_nic, o, where, "src", "src_nic", t)) ||
             (st = ts_json_node_nic(&dst, &dst_nic, o, where, "dst", "dst_nic", t)) ||
-            (st = ts_json_num(&gbits, o, where, "gbits", 1, 0, 1, DBL_MAX)))
+            (st = ts_json_num(&gbits, o, where, "gbits", 1, GBITS_MIN, 0, GBITS_MAX)))
             return st;
         if (src == dst && src_nic == dst_nic)
             return ts_error(TSCHED_E_INVALID, "%s.dst: same node and NIC as src (node \"%s\" NIC %u)", where,
@@ -91,6 +103,9 @@ static tsched_status read_doc(tsched_jobset *js, const tsched_topology *t, const
     size_t n = json_array_size(jobs), nflows = 0;
     if (n > JOBSET_MAX)
         return ts_error(TSCHED_E_TOO_LARGE, "jobs: %zu jobs, at most %u", n, (unsigned)JOBSET_MAX);
+    /* the jobs are the contention DAG's nodes */
+    if ((st = ts_limit_check("jobs: job count", n, "dag_nodes", ts_limits()->dag_nodes)) != TSCHED_OK)
+        return st;
     /* size the arrays first; malformed entries are reported in the main pass */
     for (size_t i = 0; i < n; i++) {
         const json_t *f = json_object_get(json_array_get(jobs, i), "flows");
@@ -98,6 +113,8 @@ static tsched_status read_doc(tsched_jobset *js, const tsched_topology *t, const
     }
     if (nflows > JOBSET_MAX)
         return ts_error(TSCHED_E_TOO_LARGE, "jobs: %zu flows in all, at most %u", nflows, (unsigned)JOBSET_MAX);
+    if ((st = ts_limit_check("jobs: flows in all", nflows, "flows", ts_limits()->flows)) != TSCHED_OK)
+        return st;
     if ((st = alloc_set(js, n, nflows)) != TSCHED_OK)
         return st;
     ts_strtab names;
@@ -117,6 +134,12 @@ static tsched_status read_doc(tsched_jobset *js, const tsched_topology *t, const
         double overlap = 0;
         if ((st = ts_json_str(&name, o, where, "name", 1)) != TSCHED_OK)
             break;
+        {
+            char nwhere[48];
+            snprintf(nwhere, sizeof nwhere, "%s.name", where);
+            if ((st = ts_name_check(name, nwhere)) != TSCHED_OK)
+                break;
+        }
         if ((st = ts_strtab_intern(&names, name, &id, &added)) != TSCHED_OK)
             break;
         if (!added) {
@@ -124,8 +147,8 @@ static tsched_status read_doc(tsched_jobset *js, const tsched_topology *t, const
             break;
         }
         if ((st = ts_json_u32(&js->gpus[i], o, where, "gpus", 1, 1, UINT32_MAX)) ||
-            (st = ts_json_num(&js->work_tflop[i], o, where, "work_tflop", 1, 0, 1, DBL_MAX)) ||
-            (st = ts_json_num(&js->compute_ms[i], o, where, "compute_ms", 1, 0, 1, DBL_MAX)) ||
+            (st = ts_json_num(&js->work_tflop[i], o, where, "work_tflop", 1, WORK_MIN, 0, WORK_MAX)) ||
+            (st = ts_json_num(&js->compute_ms[i], o, where, "compute_ms", 1, COMPUTE_MIN, 0, COMPUTE_MAX)) ||
             (st = ts_json_num(&overlap, o, where, "overlap", 0, 0, 0, 1)) ||
             (st = ts_json_arr(&flows, o, where, "flows", 0)))
             break;
@@ -145,8 +168,10 @@ static tsched_status read_doc(tsched_jobset *js, const tsched_topology *t, const
         js->flow_off[i + 1] = js->nflows;
     }
     ts_strtab_free(&names);
-    if (st == TSCHED_OK)
-        js->topo_nodes = tsched_topology_num_nodes(t);
+    if (st == TSCHED_OK) {
+        js->topo_id = tsched_topology_id(t);
+        js->topo_gen = tsched_topology_generation(t);
+    }
     return st;
 }
 

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "../common/alloc.h"
+#include "../common/limits.h"
 #include "../common/structsize.h"
 #include "dag_internal.h"
 
@@ -39,6 +40,35 @@ tsched_status ts_kcut_options_read(tsched_kcut_options *out, const tsched_kcut_o
     if (!opts)
         return TSCHED_OK;
     return ts_struct_in(out, opts, spans, TS_NSPANS(spans), sizeof *out, "tsched_kcut_options");
+}
+
+tsched_status ts_kcut_check(tsched_kcut_algo algo, uint32_t K, uint32_t orders, uint32_t n)
+{
+    tsched_status st;
+    if (K < 1)
+        return ts_error(TSCHED_E_RANGE, "levels: must be at least 1, got %u", K);
+    if ((st = ts_limit_check("levels", K, "kcut_levels", ts_limits()->kcut_levels)) != TSCHED_OK)
+        return st;
+    if ((unsigned)algo >= NALGO)
+        return ts_error(TSCHED_E_INVALID, "algo: unknown compression algorithm %d", (int)algo);
+    if (algo == TSCHED_KCUT_CRUX) {
+        if (orders < 1)
+            return ts_error(TSCHED_E_RANGE, "orders: must be at least 1, got %u", orders);
+        if ((st = ts_limit_check("orders", orders, "kcut_orders", ts_limits()->kcut_orders)) != TSCHED_OK)
+            return st;
+        /* the DP's argument table: one uint32_t per (block boundary, position) */
+        uint64_t keff = K < n ? K : n;
+        uint64_t bytes = keff > 1 ? (keff - 1) * ((uint64_t)n + 1) * sizeof(uint32_t) : 0;
+        if (bytes > TS_KCUT_TABLE_BYTES)
+            return ts_error(TSCHED_E_TOO_LARGE,
+                            "levels x nodes: the K-cut table of %u levels over %u nodes needs %llu bytes, more than "
+                            "the budget of %llu (fewer levels or a smaller DAG)",
+                            K, n, (unsigned long long)bytes, (unsigned long long)TS_KCUT_TABLE_BYTES);
+    }
+    if (algo == TSCHED_KCUT_EXHAUSTIVE && n > TS_KCUT_EXHAUSTIVE_MAX)
+        return ts_error(TSCHED_E_INVALID, "nodes: exhaustive compression takes at most %d nodes, got %u",
+                        TS_KCUT_EXHAUSTIVE_MAX, n);
+    return TSCHED_OK;
 }
 
 void tsched_kcut_options_init(tsched_kcut_options *opts)
@@ -443,15 +473,9 @@ tsched_status tsched_dag_compress(uint32_t *levels, double *cut_weight, const ts
         return st0;
     const tsched_kcut_options *o = &merged;
     const uint32_t n = dag->n, K = o->levels;
-    if (K < 1)
-        return ts_error(TSCHED_E_RANGE, "levels: must be at least 1, got %u", K);
-    if ((unsigned)o->algo >= NALGO)
-        return ts_error(TSCHED_E_INVALID, "algo: unknown compression algorithm %d", (int)o->algo);
-    if (o->algo == TSCHED_KCUT_CRUX && o->orders < 1)
-        return ts_error(TSCHED_E_RANGE, "orders: must be at least 1, got %u", o->orders);
-    if (o->algo == TSCHED_KCUT_EXHAUSTIVE && n > TS_KCUT_EXHAUSTIVE_MAX)
-        return ts_error(TSCHED_E_INVALID, "nodes: exhaustive compression takes at most %d nodes, got %u",
-                        TS_KCUT_EXHAUSTIVE_MAX, n);
+    /* every bound (levels, orders, memory) before any allocation */
+    if ((st0 = ts_kcut_check(o->algo, K, o->orders, n)) != TSCHED_OK)
+        return st0;
 
     ts_dag_csr csr = {NULL, NULL};
     uint32_t *order = ts_malloc(n ? n : 1, sizeof *order);
