@@ -402,7 +402,7 @@ static void bench_state(const options *o, double *samples)
     uint64_t s = rng_stream(8, o->seed);
     for (unsigned k = 0; k < 20000; k++) {
         uint32_t a = tsched_topology_tier_switch(t, 0, rng_below(&s, nl)), b = tsched_topology_tier_switch(t, 0, rng_below(&s, nl));
-        uint64_t ct, cf;
+        uint64_t ct = 0, cf = 0;
         if ((st = tsched_topology_leaf_path_count(&ct, t, a, b)) != TSCHED_OK ||
             (st = tsched_topology_leaf_path_count(&cf, f, a, b)) != TSCHED_OK)
             die("tsched_topology_leaf_path_count", st);
