@@ -231,8 +231,12 @@ TSCHED_API tsched_status tsched_sim_run_until(tsched_sim *sim, int64_t t_ns);
 /** Current simulated time in ns (0 for NULL). */
 TSCHED_API int64_t tsched_sim_now(const tsched_sim *sim);
 
-/** Snapshot of the results so far; the caller frees `*out` with tsched_sim_result_free(). */
-TSCHED_API tsched_status tsched_sim_result(tsched_sim_result **out, const tsched_sim *sim);
+/**
+ * Snapshot of the results so far; the caller frees `*out` with tsched_sim_result_free().
+ * (design/sim.md names this function `tsched_sim_result`, which C cannot declare next to the
+ * type of the same name; `_new` pairs it with `_free`.) Errors: TSCHED_E_INVALID, TSCHED_E_NOMEM.
+ */
+TSCHED_API tsched_status tsched_sim_result_new(tsched_sim_result **out, const tsched_sim *sim);
 /** Free a result. NULL is a no-op. */
 TSCHED_API void tsched_sim_result_free(tsched_sim_result *result);
 /** Number of jobs in a result (0 for NULL). */

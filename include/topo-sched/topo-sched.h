@@ -12,5 +12,6 @@
 #include "placement.h"
 #include "routing.h"
 #include "priority.h"
+#include "sim.h"
 
 #endif /* TOPO_SCHED_H */

@@ -1,0 +1,592 @@
+/* The sim module's handle: creation, policies and options, jobs, phases, flows, failures,
+ * callbacks (doc/sim.md §3, §4.2, §6). */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../common/alloc.h"
+#include "../common/limits.h"
+#include "../common/names.h"
+#include "../common/structsize.h"
+#include "sim_internal.h"
+
+static const char *const pol_field[TS_SIM_NPOL] = {"queue", "placement", "routing", "reroute", "priority", "links"};
+static const char *const pol_names[TS_SIM_NPOL][8] = {
+    {"fifo", "ff", NULL},
+    {"first-fit", "best-fit", "random-fit", "gpu-pack", "topo-aware", "exhaustive", "mip", NULL},
+    {"greedy", "ecmp", "balanced-ecmp", "ilp", "source", "ideal", NULL},
+    {"none", "refresh", NULL},
+    {"none", "fixed", "crux", "sincronia", "varys", NULL},
+    {"trunk", "member", NULL},
+};
+static const int pol_default[TS_SIM_NPOL] = {0, 1, 0, 0, 0, 0};
+
+#define NONNULL(fn, x)                                                                                              \
+    do {                                                                                                            \
+        if (!(x))                                                                                                   \
+            return ts_error(TSCHED_E_INVALID, "%s: %s is NULL", fn, #x);                                            \
+    } while (0)
+
+tsched_status tsched_sim_new(tsched_sim **out, tsched_topology *topo)
+{
+    NONNULL("tsched_sim_new", out);
+    *out = NULL;
+    NONNULL("tsched_sim_new", topo);
+    if (tsched_topology_num_switches(topo) == 0 && tsched_topology_num_nodes(topo) == 0)
+        return ts_error(TSCHED_E_INVALID, "tsched_sim_new: the topology is empty or not built");
+    uint64_t probe;
+    tsched_status st = tsched_topology_leaf_path_count(&probe, topo, 0, 0);
+    if (st == TSCHED_E_STATE)
+        return ts_error(TSCHED_E_INVALID, "tsched_sim_new: the topology is not built");
+    tsched_sim *s = ts_calloc(1, sizeof *s);
+    if (!s)
+        return TSCHED_E_NOMEM;
+    s->t = topo;
+    s->topo_id = tsched_topology_id(topo);
+    s->topo_gen = tsched_topology_generation(topo);
+    if (!(s->name = ts_strdup("scenario"))) {
+        free(s);
+        return TSCHED_E_NOMEM;
+    }
+    memcpy(s->pol, pol_default, sizeof s->pol);
+    s->seed = 1;
+    s->levels = 8;
+    s->until = INT64_MAX;
+    s->from = 0;
+    s->to = INT64_MAX;
+    s->place_ms = 100;
+    s->sample = 1000000000;
+    s->next_tick = -1;
+    *out = s;
+    return TSCHED_OK;
+}
+
+static void job_free(ts_sim_job *j)
+{
+    free(j->name);
+    free(j->fixed_nodes);
+    free(j->phases);
+    free(j->xflows);
+    free(j->hops);
+    free(j->nodes);
+    free(j->rflows);
+    free(j->phase_rf_off);
+    free(j->rlinks);
+}
+
+void tsched_sim_free(tsched_sim *s)
+{
+    if (!s)
+        return;
+    for (uint32_t i = 0; i < s->njobs; i++)
+        job_free(&s->jobs[i]);
+    free(s->jobs);
+    for (uint32_t i = 0; i < s->nfail; i++)
+        free(s->failures[i].name);
+    free(s->failures);
+    free(s->name);
+    free(s->nic_base);
+    for (uint32_t l = 0; s->link && l < s->nlinks; l++)
+        free(s->link[l].flows);
+    free(s->link);
+    free(s->base_flows);
+    free(s->flow);
+    free(s->free_flows);
+    free(s->heap);
+    free(s->queue);
+    free(s->samples);
+    free(s->s_link_gbits);
+    free(s->touched);
+    free(s->comp_f);
+    free(s->comp_l);
+    free(s->stack);
+    free(s->rate_scratch);
+    free(s->frozen);
+    free(s->fl);
+    free(s->fn);
+    free(s->lev);
+    free(s->used);
+    free(s->ncount);
+    free(s);
+}
+
+const tsched_topology *ts_sim_topology(const tsched_sim *sim) { return sim ? sim->t : NULL; }
+
+void ts_sim_batch_begin(tsched_sim *sim)
+{
+    if (sim)
+        sim->batch_mark = sim->njobs;
+}
+
+void ts_sim_batch_abort(tsched_sim *sim)
+{
+    if (!sim)
+        return;
+    while (sim->njobs > sim->batch_mark)
+        job_free(&sim->jobs[--sim->njobs]);
+}
+
+tsched_status ts_sim_set_name(tsched_sim *sim, const char *name)
+{
+    NONNULL("ts_sim_set_name", sim);
+    NONNULL("ts_sim_set_name", name);
+    tsched_status st = ts_name_check(name, "name");
+    if (st != TSCHED_OK)
+        return st;
+    char *c = ts_strdup(name);
+    if (!c)
+        return TSCHED_E_NOMEM;
+    free(sim->name);
+    sim->name = c;
+    return TSCHED_OK;
+}
+
+static tsched_status not_started(const tsched_sim *s, const char *fn)
+{
+    if (s->started)
+        return ts_error(TSCHED_E_STATE, "%s: the run has started; policies and options are fixed", fn);
+    return TSCHED_OK;
+}
+
+tsched_status tsched_sim_set_policy(tsched_sim *s, tsched_sim_policy which, const char *name)
+{
+    NONNULL("tsched_sim_set_policy", s);
+    NONNULL("tsched_sim_set_policy", name);
+    if ((unsigned)which >= TS_SIM_NPOL)
+        return ts_error(TSCHED_E_INVALID, "tsched_sim_set_policy: unknown policy %d", (int)which);
+    tsched_status st = not_started(s, "tsched_sim_set_policy");
+    if (st != TSCHED_OK)
+        return st;
+    for (int i = 0; pol_names[which][i]; i++)
+        if (strcmp(name, pol_names[which][i]) == 0) {
+            s->pol[which] = i;
+            return TSCHED_OK;
+        }
+    if ((which == TSCHED_SIM_PLACEMENT &&
+         (!strcmp(name, "vclos") || !strcmp(name, "ocs-vclos") || !strcmp(name, "vclos-free") ||
+          !strcmp(name, "crius"))) ||
+        (which == TSCHED_SIM_ROUTING && !strcmp(name, "vclos")))
+        return ts_error(TSCHED_E_FORMAT, "%s: \"%s\" is not available in this build (its module is not there yet)",
+                        pol_field[which], name);
+    char list[160] = "";
+    for (int i = 0; pol_names[which][i]; i++) {
+        strcat(list, i ? ", " : "");
+        strcat(list, pol_names[which][i]);
+    }
+    return ts_error(TSCHED_E_FORMAT, "%s: unknown value \"%s\"; expected one of %s", pol_field[which], name, list);
+}
+
+static tsched_status time_opt(int64_t *out, double v, double scale, const char *field, int null_ok)
+{
+    if (null_ok && isinf(v) && v > 0) {
+        *out = INT64_MAX;
+        return TSCHED_OK;
+    }
+    if (!isfinite(v) || v < 0 || v * scale > 9.2e18)
+        return ts_error(TSCHED_E_RANGE, "%s: %g is out of range [0, %g]", field, v, 9.2e18 / scale);
+    *out = (int64_t)nearbyint(v * scale);
+    return TSCHED_OK;
+}
+
+static tsched_status whole(double v, double max, const char *field)
+{
+    if (!isfinite(v) || v < 0 || v > max || v != floor(v))
+        return ts_error(TSCHED_E_RANGE, "%s: %g is not a whole number in [0, %g]", field, v, max);
+    return TSCHED_OK;
+}
+
+tsched_status tsched_sim_set_option(tsched_sim *s, tsched_sim_option which, double v)
+{
+    NONNULL("tsched_sim_set_option", s);
+    tsched_status st = not_started(s, "tsched_sim_set_option");
+    if (st != TSCHED_OK)
+        return st;
+    switch (which) {
+    case TSCHED_SIM_SEED:
+        if ((st = whole(v, 9007199254740992.0, "seed")) == TSCHED_OK)
+            s->seed = (uint64_t)v;
+        return st;
+    case TSCHED_SIM_LEVELS:
+        if ((st = whole(v, 64, "levels")) == TSCHED_OK && v < 1)
+            st = ts_error(TSCHED_E_RANGE, "levels: %g is out of range [1, 64]", v);
+        if (st == TSCHED_OK)
+            s->levels = (uint32_t)v;
+        return st;
+    case TSCHED_SIM_UNTIL_S: return time_opt(&s->until, v, 1e9, "until_s", 1);
+    case TSCHED_SIM_MEASURE_FROM_S: return time_opt(&s->from, v, 1e9, "measure.from_s", 0);
+    case TSCHED_SIM_MEASURE_TO_S: return time_opt(&s->to, v, 1e9, "measure.to_s", 1);
+    case TSCHED_SIM_PHASE_LATENCY_US: return time_opt(&s->latency, v, 1e3, "phase_latency_us", 0);
+    case TSCHED_SIM_MAX_SIM_ITERATIONS:
+        if ((st = whole(v, 1e15, "max_sim_iterations")) == TSCHED_OK)
+            s->max_iters = (uint64_t)v;
+        return st;
+    case TSCHED_SIM_PLACE_TIME_LIMIT_MS:
+        if ((st = whole(v, 3.6e6, "place_time_limit_ms")) == TSCHED_OK)
+            s->place_ms = (uint32_t)v;
+        return st;
+    case TSCHED_SIM_SAMPLE_MS:
+        if ((st = time_opt(&s->sample, v, 1e6, "sample_ms", 0)) == TSCHED_OK && s->sample <= 0)
+            st = ts_error(TSCHED_E_RANGE, "sample_ms: %g must be positive", v);
+        return st;
+    case TSCHED_SIM_CHECK_FULL:
+        s->check_full = v != 0;
+        return TSCHED_OK;
+    case TSCHED_SIM_SCHEDULE_INTERVAL_S: return time_opt(&s->interval, v, 1e9, "schedule_interval_s", 0);
+    }
+    return ts_error(TSCHED_E_INVALID, "tsched_sim_set_option: unknown option %d", (int)which);
+}
+
+static const ts_span job_spans[] = {
+    TS_SPAN(tsched_sim_job, size),       TS_SPAN(tsched_sim_job, name),       TS_SPAN(tsched_sim_job, arrival_ns),
+    TS_SPAN(tsched_sim_job, gpus),       TS_SPAN(tsched_sim_job, tp),         TS_SPAN(tsched_sim_job, pp),
+    TS_SPAN(tsched_sim_job, compute_ns), TS_SPAN(tsched_sim_job, overlap),    TS_SPAN(tsched_sim_job, iterations),
+    TS_SPAN(tsched_sim_job, duration_ns), TS_SPAN(tsched_sim_job, level),     TS_SPAN(tsched_sim_job, work_tflop),
+    TS_SPAN(tsched_sim_job, model),      TS_SPAN(tsched_sim_job, nodes),      TS_SPAN(tsched_sim_job, num_nodes),
+};
+
+tsched_status tsched_sim_add_job(uint32_t *index, tsched_sim *s, const tsched_sim_job *user)
+{
+    NONNULL("tsched_sim_add_job", s);
+    NONNULL("tsched_sim_add_job", user);
+    tsched_sim_job in;
+    memset(&in, 0, sizeof in);
+    in.size = sizeof in;
+    tsched_status st = ts_struct_in(&in, user, job_spans, TS_NSPANS(job_spans), sizeof in, "tsched_sim_job");
+    if (st != TSCHED_OK)
+        return st;
+    char where[300];
+    snprintf(where, sizeof where, "jobs[%u]", s->njobs);
+    if (!in.name)
+        return ts_error(TSCHED_E_INVALID, "%s.name: NULL", where);
+    if ((st = ts_name_check(in.name, "name")) != TSCHED_OK)
+        return ts_error_prefix(st, where);
+    for (uint32_t i = 0; i < s->njobs; i++)
+        if (strcmp(s->jobs[i].name, in.name) == 0)
+            return ts_error(TSCHED_E_DUPLICATE, "%s.name: duplicate job name \"%s\"", where, in.name);
+    if (s->njobs >= ts_limits()->dag_nodes)
+        return ts_limit_error("jobs", (unsigned long long)s->njobs + 1, "dag_nodes", ts_limits()->dag_nodes);
+    if (in.arrival_ns < 0 || (s->started && in.arrival_ns < s->now))
+        return ts_error(TSCHED_E_RANGE, "%s.arrival_s: %.9g is %s", where, (double)in.arrival_ns * 1e-9,
+                        in.arrival_ns < 0 ? "negative" : "in the simulation's past");
+    if (in.compute_ns <= 0)
+        return ts_error(TSCHED_E_RANGE, "%s.compute_ms: %.9g must be positive", where, (double)in.compute_ns * 1e-6);
+    if (!(in.overlap >= 0 && in.overlap <= 1))
+        return ts_error(TSCHED_E_RANGE, "%s.overlap: %g is out of range [0, 1]", where, in.overlap);
+    if ((in.iterations == 0) == (in.duration_ns <= 0))
+        return ts_error(TSCHED_E_INVALID, "%s (\"%s\"): give exactly one of iterations and duration_s", where, in.name);
+    if (!(in.work_tflop >= 0) || !isfinite(in.work_tflop))
+        return ts_error(TSCHED_E_RANGE, "%s.work_tflop: %g must be positive", where, in.work_tflop);
+    const tsched_topology *t = s->t;
+    uint32_t nn = tsched_topology_num_nodes(t), gsum = 0;
+    for (uint32_t k = 0; k < in.num_nodes; k++) {
+        if (!in.nodes)
+            return ts_error(TSCHED_E_INVALID, "%s.nodes: NULL with num_nodes %u", where, in.num_nodes);
+        if (in.nodes[k] >= nn)
+            return ts_error(TSCHED_E_NOT_FOUND, "%s.nodes[%u]: node %u does not exist", where, k, in.nodes[k]);
+        for (uint32_t q = 0; q < k; q++)
+            if (in.nodes[q] == in.nodes[k])
+                return ts_error(TSCHED_E_DUPLICATE, "%s.nodes[%u]: node \"%s\" is repeated", where, k,
+                                tsched_topology_node_name(t, in.nodes[k]));
+        gsum += tsched_topology_node_gpus(t, in.nodes[k]);
+    }
+    if (in.num_nodes && in.gpus == 0)
+        in.gpus = gsum;
+    if (in.gpus == 0)
+        return ts_error(TSCHED_E_RANGE, "%s.gpus: must be at least 1", where);
+    if (in.num_nodes && in.gpus != gsum)
+        return ts_error(TSCHED_E_RANGE, "%s.gpus: %u does not match the %u GPUs of its nodes", where, in.gpus, gsum);
+    if ((uint64_t)in.gpus > tsched_topology_num_gpus(t))
+        return ts_error(TSCHED_E_RANGE, "%s.gpus: %u is more than the fabric's %llu GPUs", where, in.gpus,
+                        (unsigned long long)tsched_topology_num_gpus(t));
+    if (TS_GROW(s->jobs, s->jobs_cap, (size_t)s->njobs + 1) != TSCHED_OK)
+        return TSCHED_E_NOMEM;
+    ts_sim_job *j = &s->jobs[s->njobs];
+    memset(j, 0, sizeof *j);
+    if (!(j->name = ts_strdup(in.name)))
+        return TSCHED_E_NOMEM;
+    if (in.num_nodes) {
+        if (!(j->fixed_nodes = ts_malloc(in.num_nodes, sizeof *j->fixed_nodes))) {
+            free(j->name);
+            return TSCHED_E_NOMEM;
+        }
+        memcpy(j->fixed_nodes, in.nodes, in.num_nodes * sizeof *j->fixed_nodes);
+        j->nfixed = in.num_nodes;
+    }
+    j->arrival = in.arrival_ns;
+    j->gpus = in.gpus;
+    j->tp = in.tp;
+    j->pp = in.pp ? in.pp : 1;
+    j->compute = in.compute_ns;
+    j->overlap = in.overlap;
+    j->iterations = in.iterations;
+    j->duration = in.iterations ? 0 : in.duration_ns;
+    j->level = j->fixed_level = in.level;
+    j->work_tflop = in.work_tflop;
+    if (in.model) {
+        tsched_model m;
+        tsched_model_init(&m);
+        memcpy(&m, in.model, in.model->size < sizeof m ? in.model->size : sizeof m);
+        m.size = sizeof m;
+        j->model = m;
+        j->has_model = 1;
+    }
+    j->start = j->finish = -1;
+    j->compute_start = -1;
+    if (index)
+        *index = s->njobs;
+    s->njobs++;
+    if (s->started) {
+        j->state = TS_JOB_FUTURE;
+        if ((st = ts_sim_push(s, j->arrival, TS_EV_ARRIVAL, s->njobs - 1, 0)) != TSCHED_OK)
+            return st;
+    }
+    return TSCHED_OK;
+}
+
+static tsched_status job_of(ts_sim_job **out, tsched_sim *s, uint32_t job, const char *fn)
+{
+    NONNULL(fn, s);
+    if (job >= s->njobs)
+        return ts_error(TSCHED_E_INVALID, "%s: job %u does not exist", fn, job);
+    *out = &s->jobs[job];
+    if ((*out)->state != TS_JOB_FUTURE || (s->started && (*out)->arrival < s->now))
+        return ts_error(TSCHED_E_STATE, "%s: job \"%s\" has arrived; its phases are fixed", fn, (*out)->name);
+    return TSCHED_OK;
+}
+
+tsched_status tsched_sim_job_add_phase(uint32_t *index, tsched_sim *s, uint32_t job, const tsched_sim_phase *phase)
+{
+    static const ts_span spans[] = {TS_SPAN(tsched_sim_phase, size), TS_SPAN(tsched_sim_phase, pattern),
+                                    TS_SPAN(tsched_sim_phase, gbits), TS_SPAN(tsched_sim_phase, repeat)};
+    ts_sim_job *j;
+    tsched_status st = job_of(&j, s, job, "tsched_sim_job_add_phase");
+    if (st != TSCHED_OK)
+        return st;
+    NONNULL("tsched_sim_job_add_phase", phase);
+    tsched_sim_phase in = {sizeof in, -1, 0, 1};
+    if ((st = ts_struct_in(&in, phase, spans, TS_NSPANS(spans), sizeof in, "tsched_sim_phase")) != TSCHED_OK)
+        return st;
+    if (in.pattern < -1 || in.pattern > TSCHED_PATTERN_ALLTOALL)
+        return ts_error(TSCHED_E_RANGE, "jobs[%u].phases[%u].pattern: unknown pattern %d", job, j->nphases,
+                        in.pattern);
+    if (!(in.gbits >= 0) || !isfinite(in.gbits))
+        return ts_error(TSCHED_E_RANGE, "jobs[%u].phases[%u].gbits: %g must be positive", job, j->nphases, in.gbits);
+    if (in.pattern >= 0 && in.gbits == 0 && !j->has_model)
+        return ts_error(TSCHED_E_NOT_FOUND, "jobs[%u].phases[%u]: no gbits and job \"%s\" has no model", job,
+                        j->nphases, j->name);
+    if (TS_GROW(j->phases, j->phases_cap, (size_t)j->nphases + 1) != TSCHED_OK)
+        return TSCHED_E_NOMEM;
+    ts_sim_phase *p = &j->phases[j->nphases];
+    p->pattern = in.pattern;
+    p->gbits = in.gbits;
+    p->repeat = in.repeat ? in.repeat : 1;
+    p->xoff = j->nx;
+    p->nx = 0;
+    if (index)
+        *index = j->nphases;
+    j->nphases++;
+    return TSCHED_OK;
+}
+
+tsched_status tsched_sim_phase_add_flow(tsched_sim *s, uint32_t job, uint32_t phase, uint32_t src_rank,
+                                        uint32_t src_nic, uint32_t dst_rank, uint32_t dst_nic, double gbits,
+                                        const uint32_t *hops, uint32_t nhops)
+{
+    ts_sim_job *j;
+    tsched_status st = job_of(&j, s, job, "tsched_sim_phase_add_flow");
+    if (st != TSCHED_OK)
+        return st;
+    if (phase >= j->nphases || phase != j->nphases - 1 || j->phases[phase].pattern != -1)
+        return ts_error(TSCHED_E_INVALID,
+                        "jobs[%u].phases[%u]: flows go to the last phase added, which must have no pattern", job,
+                        phase);
+    ts_sim_phase *p = &j->phases[phase];
+    char where[96];
+    snprintf(where, sizeof where, "jobs[%u].phases[%u].flows[%u]", job, phase, p->nx);
+    if (!(gbits > 0) || !isfinite(gbits))
+        return ts_error(TSCHED_E_RANGE, "%s.gbits: %g must be positive", where, gbits);
+    const tsched_topology *t = s->t;
+    if (j->nfixed) {
+        if (src_rank >= j->nfixed || dst_rank >= j->nfixed)
+            return ts_error(TSCHED_E_RANGE, "%s: rank %u out of range [0, %u)", where,
+                            src_rank >= j->nfixed ? src_rank : dst_rank, j->nfixed);
+        uint32_t a = j->fixed_nodes[src_rank], b = j->fixed_nodes[dst_rank];
+        if (a == b)
+            return ts_error(TSCHED_E_RANGE, "%s: src and dst are both on node \"%s\"", where,
+                            tsched_topology_node_name(t, a));
+        if (src_nic >= tsched_topology_node_nics(t, a) || dst_nic >= tsched_topology_node_nics(t, b))
+            return ts_error(TSCHED_E_RANGE, "%s: NIC %u out of range", where,
+                            src_nic >= tsched_topology_node_nics(t, a) ? src_nic : dst_nic);
+    } else if (src_rank == dst_rank) {
+        return ts_error(TSCHED_E_RANGE, "%s: src and dst are the same rank %u", where, src_rank);
+    }
+    if (nhops && !hops)
+        return ts_error(TSCHED_E_INVALID, "%s.hops: NULL with %u hops", where, nhops);
+    if (nhops > TSCHED_PATH_MAX_SWITCHES || (nhops && nhops % 2 == 0))
+        return ts_error(TSCHED_E_NOT_FOUND, "%s.hops: %u switches are not a valley-free path", where, nhops);
+    for (uint32_t h = 0; h < nhops; h++) {
+        if (hops[h] >= tsched_topology_num_switches(t))
+            return ts_error(TSCHED_E_NOT_FOUND, "%s.hops[%u]: switch %u does not exist", where, h, hops[h]);
+        if (h && tsched_topology_find_trunk(t, hops[h - 1], hops[h]) == TSCHED_NONE)
+            return ts_error(TSCHED_E_NOT_FOUND, "%s.hops[%u]: \"%s\" and \"%s\" are not linked", where, h,
+                            tsched_topology_switch_name(t, hops[h - 1]), tsched_topology_switch_name(t, hops[h]));
+    }
+    if (nhops && j->nfixed &&
+        (hops[0] != tsched_topology_node_nic_leaf(t, j->fixed_nodes[src_rank], src_nic) ||
+         hops[nhops - 1] != tsched_topology_node_nic_leaf(t, j->fixed_nodes[dst_rank], dst_nic)))
+        return ts_error(TSCHED_E_NOT_FOUND, "%s.hops: the path does not join the flow's NIC leaves", where);
+    if (TS_GROW(j->xflows, j->x_cap, (size_t)j->nx + 1) != TSCHED_OK ||
+        TS_GROW(j->hops, j->hops_cap, (size_t)j->nhops + nhops) != TSCHED_OK)
+        return TSCHED_E_NOMEM;
+    ts_sim_xflow *x = &j->xflows[j->nx++];
+    x->src = src_rank;
+    x->src_nic = src_nic;
+    x->dst = dst_rank;
+    x->dst_nic = dst_nic;
+    x->gbits = gbits;
+    x->hop_off = j->nhops;
+    x->nhops = nhops;
+    if (nhops)
+        memcpy(j->hops + j->nhops, hops, nhops * sizeof *hops);
+    j->nhops += nhops;
+    p->nx++;
+    return TSCHED_OK;
+}
+
+tsched_status tsched_sim_add_failure(tsched_sim *s, int64_t at_ns, const char *name, int up)
+{
+    NONNULL("tsched_sim_add_failure", s);
+    NONNULL("tsched_sim_add_failure", name);
+    if (at_ns < 0 || (s->started && at_ns < s->now))
+        return ts_error(TSCHED_E_RANGE, "failures: at_s %.9g is %s", (double)at_ns * 1e-9,
+                        at_ns < 0 ? "negative" : "in the simulation's past");
+    const tsched_topology *t = s->t;
+    if (tsched_topology_find_node(t, name) == TSCHED_NONE && tsched_topology_find_switch(t, name) == TSCHED_NONE) {
+        const char *tilde = strchr(name, '~');
+        int ok = 0;
+        if (tilde && !strchr(name, '#')) {
+            char a[512];
+            size_t n = (size_t)(tilde - name);
+            if (n < sizeof a) {
+                memcpy(a, name, n);
+                a[n] = '\0';
+                uint32_t x = tsched_topology_find_switch(t, a), y = tsched_topology_find_switch(t, tilde + 1);
+                ok = x != TSCHED_NONE && y != TSCHED_NONE && tsched_topology_find_trunk(t, x, y) != TSCHED_NONE;
+            }
+        }
+        if (!ok)
+            return ts_error(TSCHED_E_NOT_FOUND, "failures: no node, switch or trunk named \"%s\"", name);
+    }
+    if (TS_GROW(s->failures, s->fail_cap, (size_t)s->nfail + 1) != TSCHED_OK)
+        return TSCHED_E_NOMEM;
+    ts_sim_failure *f = &s->failures[s->nfail];
+    if (!(f->name = ts_strdup(name)))
+        return TSCHED_E_NOMEM;
+    f->at = at_ns;
+    f->up = up ? 1 : 0;
+    s->nfail++;
+    if (s->started)
+        return ts_sim_push(s, at_ns, TS_EV_FAILURE, s->nfail - 1, 0);
+    return TSCHED_OK;
+}
+
+tsched_status tsched_sim_set_callback(tsched_sim *s, uint32_t mask, tsched_sim_callback cb, void *user)
+{
+    NONNULL("tsched_sim_set_callback", s);
+    s->cb = cb;
+    s->cb_user = user;
+    s->cb_mask = cb ? mask : 0;
+    return TSCHED_OK;
+}
+
+int64_t tsched_sim_now(const tsched_sim *s) { return s ? s->now : 0; }
+
+/* The first run_until: links, the rules that depend on the policies, the first events. */
+tsched_status ts_sim_start_run(tsched_sim *s)
+{
+    const tsched_topology *t = s->t;
+    uint32_t nn = tsched_topology_num_nodes(t);
+    s->ntrunks = tsched_topology_num_trunks(t);
+    if (!(s->nic_base = ts_malloc((size_t)nn + 1, sizeof *s->nic_base)))
+        return TSCHED_E_NOMEM;
+    uint64_t nics = 0;
+    for (uint32_t n = 0; n < nn; n++) {
+        s->nic_base[n] = (uint32_t)nics;
+        nics += tsched_topology_node_nics(t, n);
+        s->total_gpus += tsched_topology_node_gpus(t, n);
+    }
+    s->nic_base[nn] = (uint32_t)nics;
+    uint64_t nl = 2 * (uint64_t)s->ntrunks + 2 * nics;
+    if (nl > UINT32_MAX - 1)
+        return ts_error(TSCHED_E_TOO_LARGE, "sim: %llu directed links", (unsigned long long)nl);
+    s->nlinks = (uint32_t)nl;
+    if (!(s->link = ts_calloc(s->nlinks ? s->nlinks : 1, sizeof *s->link)) ||
+        !(s->base_flows = ts_calloc(2 * (size_t)s->ntrunks + 1, sizeof *s->base_flows)) ||
+        !(s->used = ts_calloc(s->nlinks ? s->nlinks : 1, sizeof *s->used)) ||
+        !(s->ncount = ts_calloc(s->nlinks ? s->nlinks : 1, sizeof *s->ncount)) ||
+        !(s->s_link_gbits = ts_calloc(2 * (size_t)s->ntrunks + 1, sizeof *s->s_link_gbits)))
+        return TSCHED_E_NOMEM;
+    for (uint32_t l = 0; l < s->nlinks; l++) {
+        s->link[l].cap = -1; /* refresh sets every capacity */
+        s->link[l].busy_since = -1;
+    }
+    s->mark = 1;
+    tsched_status st = ts_sim_refresh_caps(s);
+    s->ntouched = 0;
+    s->mark++;
+    if (st != TSCHED_OK)
+        return st;
+    /* rules that depend on the policies (doc/sim.md §4.1, §8) */
+    uint32_t gpn = 0;
+    for (uint32_t n = 0; n < nn; n++)
+        if (tsched_topology_node_gpus(t, n) > gpn)
+            gpn = tsched_topology_node_gpus(t, n);
+    for (uint32_t i = 0; i < s->njobs; i++) {
+        ts_sim_job *j = &s->jobs[i];
+        if (s->pol[TSCHED_SIM_PRIORITY] == 1 && j->fixed_level >= s->levels)
+            return ts_error(TSCHED_E_RANGE, "jobs[%u].level: %u is not below levels = %u (job \"%s\")", i,
+                            j->fixed_level, s->levels, j->name);
+        if (s->pol[TSCHED_SIM_PRIORITY] != 1)
+            j->level = 0;
+        if (!j->tp)
+            j->tp = j->nfixed ? tsched_topology_node_gpus(t, j->fixed_nodes[0]) : gpn;
+        if (!j->nfixed && j->gpus > gpn && j->gpus % gpn != 0)
+            return ts_error(TSCHED_E_RANGE, "jobs[%u].gpus: %u is not a multiple of the %u GPUs of a node (job \"%s\")",
+                            i, j->gpus, gpn, j->name);
+        uint32_t nodes = j->nfixed ? j->nfixed : (j->gpus > gpn ? j->gpus / gpn : 1);
+        if (nodes % j->pp != 0)
+            return ts_error(TSCHED_E_RANGE, "jobs[%u].pp: %u does not divide its %u nodes (job \"%s\")", i, j->pp,
+                            nodes, j->name);
+        for (uint32_t p = 0; p < j->nphases; p++)
+            for (uint32_t x = 0; x < j->phases[p].nx; x++) {
+                const ts_sim_xflow *xf = &j->xflows[j->phases[p].xoff + x];
+                if (xf->src >= nodes || xf->dst >= nodes)
+                    return ts_error(TSCHED_E_RANGE, "jobs[%u].phases[%u].flows[%u]: rank %u out of range [0, %u)", i, p,
+                                    x, xf->src >= nodes ? xf->src : xf->dst, nodes);
+            }
+    }
+    if (s->pol[TSCHED_SIM_LINKS] == 1 || s->pol[TSCHED_SIM_REROUTE] == 1 || s->pol[TSCHED_SIM_PRIORITY] >= 2 ||
+        s->pol[TSCHED_SIM_ROUTING] == 4)
+        return ts_error(TSCHED_E_FORMAT, "%s: \"%s\" is not implemented yet in this build",
+                        s->pol[TSCHED_SIM_LINKS] == 1      ? "links"
+                        : s->pol[TSCHED_SIM_REROUTE] == 1  ? "reroute"
+                        : s->pol[TSCHED_SIM_PRIORITY] >= 2 ? "priority"
+                                                           : "routing",
+                        s->pol[TSCHED_SIM_LINKS] == 1      ? "member"
+                        : s->pol[TSCHED_SIM_REROUTE] == 1  ? "refresh"
+                        : s->pol[TSCHED_SIM_PRIORITY] >= 2 ? pol_names[4][s->pol[4]]
+                                                           : "source");
+    for (uint32_t i = 0; i < s->njobs; i++)
+        if ((st = ts_sim_push(s, s->jobs[i].arrival, TS_EV_ARRIVAL, i, 0)) != TSCHED_OK)
+            return st;
+    for (uint32_t i = 0; i < s->nfail; i++)
+        if ((st = ts_sim_push(s, s->failures[i].at, TS_EV_FAILURE, i, 0)) != TSCHED_OK)
+            return st;
+    /* the first interval's counts */
+    if (TS_GROW(s->samples, s->samples_cap, 1) != TSCHED_OK)
+        return TSCHED_E_NOMEM;
+    memset(&s->samples[0], 0, sizeof s->samples[0]);
+    s->started = 1;
+    return TSCHED_OK;
+}

@@ -1,0 +1,915 @@
+/* The event loop (doc/sim.md §1): arrivals, the queue and placement (§3.1-3.2), each job's
+ * iterations (computation, then phases of flows, §1.2), routing at start (§3.3), levels
+ * (§3.4), failures (§3.5), and the accounting behind the results (§5). */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "../common/alloc.h"
+#include "sim_internal.h"
+
+static double wall_now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
+/* ---- accounting ------------------------------------------------------------------------ */
+
+static void close_sample(tsched_sim *s);
+
+/* Integrate busy and allocated GPUs from last_acct to t (window and samples). */
+void ts_sim_account(tsched_sim *s, int64_t t)
+{
+    while (s->last_acct < t) {
+        int64_t end = t;
+        int64_t sample_end = ((int64_t)s->nsamples + 1) * s->sample;
+        if (s->sample > 0 && sample_end <= end)
+            end = sample_end;
+        int64_t w = end - s->last_acct;
+        int64_t lo = s->last_acct > s->from ? s->last_acct : s->from, hi = end < s->to ? end : s->to;
+        if (hi > lo) {
+            s->gpu_busy_window += s->busy_gpus * (double)(hi - lo);
+            s->gpu_alloc_window += (double)s->alloc_gpus * (double)(hi - lo);
+        }
+        s->s_busy += s->busy_gpus * (double)w;
+        s->last_acct = end;
+        if (s->sample > 0 && end == sample_end)
+            close_sample(s);
+    }
+}
+
+static void close_sample(tsched_sim *s)
+{
+    if (TS_GROW(s->samples, s->samples_cap, (size_t)s->nsamples + 1) != TSCHED_OK)
+        return;
+    ts_sim_sample *x = &s->samples[s->nsamples];
+    double len = (double)s->sample;
+    x->busy_gpus_avg = s->s_busy / len;
+    x->gpu_util = s->total_gpus ? x->busy_gpus_avg / s->total_gpus : 0;
+    double sum = 0, mx = 0;
+    uint32_t nl = 0;
+    for (uint32_t l = 0; l < 2 * s->ntrunks; l++) {
+        if (s->link[l].cap <= 0)
+            continue;
+        double u = s->s_link_gbits[l] / (s->link[l].cap * len * 1e-9);
+        sum += u;
+        if (u > mx)
+            mx = u;
+        nl++;
+        s->s_link_gbits[l] = 0;
+    }
+    x->link_util_mean = nl ? sum / nl : 0;
+    x->link_util_max = mx;
+    s->nsamples++;
+    s->s_busy = 0;
+    /* the counts of the next interval, at its start */
+    if (TS_GROW(s->samples, s->samples_cap, (size_t)s->nsamples + 1) == TSCHED_OK) {
+        ts_sim_sample *n = &s->samples[s->nsamples];
+        memset(n, 0, sizeof *n);
+        n->alloc_gpus = s->alloc_gpus;
+        n->running_jobs = s->running;
+        n->queued_jobs = s->nqueue;
+        n->active_flows = s->nactive;
+    }
+}
+
+static void busy(tsched_sim *s, ts_sim_job *j, int on)
+{
+    ts_sim_account(s, s->now);
+    if (on) {
+        s->busy_gpus += j->gpus;
+        j->compute_start = s->now;
+    } else {
+        s->busy_gpus -= j->gpus;
+        if (j->compute_start >= 0)
+            j->compute_ns_total += (double)(s->now - j->compute_start);
+        j->compute_start = -1;
+    }
+}
+
+/* ---- callbacks ---------------------------------------------------------------------------- */
+
+static void emit(tsched_sim *s, int kind, uint32_t job, uint32_t phase, const char *name)
+{
+    if (!s->cb || !(s->cb_mask & (uint32_t)kind))
+        return;
+    tsched_sim_event e = {sizeof e, kind, s->now, job, phase,
+                          job == TSCHED_NONE ? 0 : s->jobs[job].real_done, name};
+    if (s->cb(&e, s->cb_user))
+        s->stop = 1;
+}
+
+/* ---- links ---------------------------------------------------------------------------------- */
+
+/* Capacities from the fabric's state: a trunk carries its capacity when it and both its
+ * switches are up; a NIC link when its node is up. */
+tsched_status ts_sim_refresh_caps(tsched_sim *s)
+{
+    const tsched_topology *t = s->t;
+    for (uint32_t tr = 0; tr < s->ntrunks; tr++) {
+        int up = tsched_topology_trunk_is_up(t, tr) &&
+                 tsched_topology_switch_is_up(t, tsched_topology_trunk_lower(t, tr)) &&
+                 tsched_topology_switch_is_up(t, tsched_topology_trunk_upper(t, tr));
+        double c = up ? tsched_topology_trunk_gbps(t, tr) : 0;
+        for (int d = 0; d < 2; d++) {
+            uint32_t l = 2 * tr + (uint32_t)d;
+            if (s->link[l].cap != c) {
+                s->link[l].cap = c;
+                ts_sim_touch(s, l);
+            }
+        }
+    }
+    uint32_t nn = tsched_topology_num_nodes(t);
+    for (uint32_t n = 0; n < nn; n++) {
+        double c = tsched_topology_node_is_up(t, n) ? tsched_topology_node_nic_gbps(t, n) : 0;
+        for (uint32_t k = 0; k < tsched_topology_node_nics(t, n); k++)
+            for (int d = 0; d < 2; d++) {
+                uint32_t l = 2 * s->ntrunks + 2 * (s->nic_base[n] + k) + (uint32_t)d;
+                if (s->link[l].cap != c) {
+                    s->link[l].cap = c;
+                    ts_sim_touch(s, l);
+                }
+            }
+    }
+    return TSCHED_OK;
+}
+
+/* ---- routing a job's flows ---------------------------------------------------------------- */
+
+static uint32_t nic_link(const tsched_sim *s, uint32_t node, uint32_t nic, int down)
+{
+    return 2 * s->ntrunks + 2 * (s->nic_base[node] + nic) + (uint32_t)down;
+}
+
+/* Append one routed flow with its links: NIC up, the path's fabric links, NIC down. */
+static tsched_status add_rflow(tsched_sim *s, ts_sim_job *j, size_t *cap_rf, size_t *cap_rl, uint32_t src,
+                               uint32_t src_nic, uint32_t dst, uint32_t dst_nic, double gbits, const uint32_t *plinks,
+                               uint32_t nplinks)
+{
+    if (TS_GROW(j->rflows, *cap_rf, (size_t)j->nrflows + 1) != TSCHED_OK ||
+        TS_GROW(j->rlinks, *cap_rl, (size_t)j->nrlinks + nplinks + 2) != TSCHED_OK)
+        return TSCHED_E_NOMEM;
+    ts_sim_rflow *rf = &j->rflows[j->nrflows++];
+    rf->src = src;
+    rf->src_nic = src_nic;
+    rf->dst = dst;
+    rf->dst_nic = dst_nic;
+    rf->gbits = gbits;
+    rf->link_off = j->nrlinks;
+    j->rlinks[j->nrlinks++] = nic_link(s, src, src_nic, 0);
+    for (uint32_t h = 0; h < nplinks; h++)
+        j->rlinks[j->nrlinks++] = plinks[h];
+    j->rlinks[j->nrlinks++] = nic_link(s, dst, dst_nic, 1);
+    rf->nlinks = nplinks + 2;
+    return TSCHED_OK;
+}
+
+/* The flows of one phase of job j as a tsched_flows (node indices of the fabric). */
+static tsched_status phase_flows(tsched_flows **out, tsched_sim *s, ts_sim_job *j, const ts_sim_phase *ph)
+{
+    tsched_flows *f;
+    tsched_status st = tsched_flows_new(&f);
+    if (st != TSCHED_OK)
+        return st;
+    if (ph->pattern >= 0) {
+        uint32_t cols = j->pp ? j->pp : 1, rows = j->nnodes / cols;
+        uint32_t *cells = ts_malloc(j->nnodes ? j->nnodes : 1, sizeof *cells);
+        tsched_job *tj = NULL;
+        if (!cells)
+            st = TSCHED_E_NOMEM;
+        /* rank r = col * rows + row: the matrix is row-major (row * cols + col) */
+        for (uint32_t r = 0; st == TSCHED_OK && r < j->nnodes; r++)
+            cells[(r % rows) * cols + r / rows] = j->nodes[r];
+        if (st == TSCHED_OK && ph->gbits <= 0) {
+            st = tsched_job_new(&tj, j->name, j->gpus, j->tp, j->pp);
+            if (st == TSCHED_OK && j->has_model)
+                st = tsched_job_set_model(tj, &j->model);
+        }
+        if (st == TSCHED_OK && rows > 1 && ph->pattern != TSCHED_PATTERN_PP) {
+            uint32_t steps = 1;
+            st = tsched_pattern_steps(&steps, (tsched_pattern)ph->pattern, rows, cols);
+            for (uint32_t k = 0; st == TSCHED_OK && k < steps; k++)
+                st = tsched_flows_collective(f, s->t, tj, cells, rows, cols, (tsched_pattern)ph->pattern, k,
+                                             ph->gbits);
+        } else if (st == TSCHED_OK && ph->pattern == TSCHED_PATTERN_PP && cols > 1) {
+            st = tsched_flows_collective(f, s->t, tj, cells, rows, cols, TSCHED_PATTERN_PP, 0, ph->gbits);
+        }
+        tsched_job_free(tj);
+        free(cells);
+    } else {
+        for (uint32_t x = 0; x < ph->nx && st == TSCHED_OK; x++) {
+            const ts_sim_xflow *xf = &j->xflows[ph->xoff + x];
+            st = tsched_flows_add(NULL, f, NULL, j->nodes[xf->src], xf->src_nic, j->nodes[xf->dst], xf->dst_nic,
+                                  xf->gbits);
+        }
+    }
+    if (st != TSCHED_OK) {
+        tsched_flows_free(f);
+        return ts_error_prefix(st, j->name);
+    }
+    *out = f;
+    return TSCHED_OK;
+}
+
+/* Route every phase of job j (§3.3) into j->rflows / j->rlinks. */
+static tsched_status route_job(tsched_sim *s, ts_sim_job *j)
+{
+    size_t cap_rf = 0, cap_rl = 0;
+    j->nrflows = j->nrlinks = 0;
+    free(j->phase_rf_off);
+    if (!(j->phase_rf_off = ts_calloc((size_t)j->nphases + 1, sizeof *j->phase_rf_off)))
+        return TSCHED_E_NOMEM;
+    int routing = s->pol[TSCHED_SIM_ROUTING];
+    tsched_status st = TSCHED_OK;
+    for (uint32_t p = 0; p < j->nphases && st == TSCHED_OK; p++) {
+        const ts_sim_phase *ph = &j->phases[p];
+        j->phase_rf_off[p] = j->nrflows;
+        tsched_flows *f = NULL;
+        if ((st = phase_flows(&f, s, j, ph)) != TSCHED_OK)
+            break;
+        uint32_t n = tsched_flows_count(f);
+        tsched_routes *r = NULL;
+        if (routing != 5 /* ideal */ && n > 0) {
+            tsched_route_options o;
+            tsched_route_options_init(&o);
+            static const tsched_route_algo algos[] = {TSCHED_ROUTE_GREEDY, TSCHED_ROUTE_ECMP,
+                                                      TSCHED_ROUTE_BALANCED_ECMP, TSCHED_ROUTE_ILP,
+                                                      TSCHED_ROUTE_GREEDY};
+            o.algo = algos[routing < 5 ? routing : 0];
+            /* a fixed mix of seed, job and phase: each flow's ECMP hash (§3.3) */
+            uint64_t h = s->seed * 0x9E3779B97F4A7C15ull;
+            for (const char *c = j->name; *c; c++)
+                h = (h ^ (uint8_t)*c) * 0x100000001B3ull;
+            o.seed = h ^ ((uint64_t)p + 1) * 0xBF58476D1CE4E5B9ull;
+            o.flags = TSCHED_ROUTE_NO_RATES;
+            o.time_limit_ms = s->place_ms;
+            if ((st = tsched_route(&r, s->t, f, &o)) != TSCHED_OK) {
+                tsched_flows_free(f);
+                break;
+            }
+        }
+        for (uint32_t i = 0; i < n && st == TSCHED_OK; i++) {
+            double gb = tsched_flows_gbits(f, i);
+            uint32_t plinks[TSCHED_PATH_MAX_LINKS], np = 0;
+            if (ph->pattern < 0 && j->xflows[ph->xoff + i].nhops) {
+                const ts_sim_xflow *xf = &j->xflows[ph->xoff + i];
+                const uint32_t *hp = j->hops + xf->hop_off;
+                for (uint32_t h = 0; h + 1 < xf->nhops; h++) {
+                    uint32_t a = hp[h], b = hp[h + 1];
+                    uint32_t tr = tsched_topology_find_trunk(s->t, a, b);
+                    int up = tsched_topology_switch_tier(s->t, b) > tsched_topology_switch_tier(s->t, a);
+                    plinks[np++] = 2 * tr + (up ? 0u : 1u);
+                }
+            } else if (r) {
+                tsched_path path = {.size = sizeof path};
+                if ((st = tsched_routes_path(&path, r, i)) != TSCHED_OK)
+                    break;
+                for (uint32_t h = 0; h + 1 < path.nswitches; h++)
+                    plinks[np++] = path.links[h];
+            }
+            st = add_rflow(s, j, &cap_rf, &cap_rl, tsched_flows_src(f, i), tsched_flows_src_nic(f, i),
+                           tsched_flows_dst(f, i), tsched_flows_dst_nic(f, i), gb, plinks, np);
+        }
+        tsched_routes_free(r);
+        tsched_flows_free(f);
+    }
+    if (st == TSCHED_OK)
+        j->phase_rf_off[j->nphases] = j->nrflows;
+    return st;
+}
+
+/* ---- iteration time alone (§1.4) ---------------------------------------------------------- */
+
+/* The job's iteration time alone on the fabric at its placement: computation, and every
+ * phase at the max-min rates its flows get with no other traffic (its time is its slowest
+ * flow's), on the same links and capacities the run uses. */
+static tsched_status alone_iteration_s(double *out, tsched_sim *s, ts_sim_job *j)
+{
+    double comm = 0;
+    uint32_t m = ++s->mark;
+    for (uint32_t p = 0; p < j->nphases; p++) {
+        uint32_t a = j->phase_rf_off[p], b = j->phase_rf_off[p + 1];
+        size_t n = b - a, nl = 0;
+        if (n == 0) {
+            comm += (double)s->latency * j->phases[p].repeat;
+            continue;
+        }
+        tsched_status st = ts_sim_scratch(s, n);
+        if (st != TSCHED_OK)
+            return st;
+        for (size_t i = 0; i < n; i++) {
+            const ts_sim_rflow *rf = &j->rflows[a + i];
+            s->fl[i] = j->rlinks + rf->link_off;
+            s->fn[i] = rf->nlinks;
+            s->lev[i] = 0;
+            for (uint32_t k = 0; k < rf->nlinks; k++) {
+                uint32_t l = s->fl[i][k];
+                if (s->link[l].mark == m)
+                    continue;
+                s->link[l].mark = m;
+                if (TS_GROW(s->comp_l, s->comp_l_cap, nl + 1) != TSCHED_OK)
+                    return TSCHED_E_NOMEM;
+                s->comp_l[nl++] = l;
+            }
+        }
+        ts_sim_maxmin(s, n, s->fl, s->fn, s->lev, s->comp_l, nl, s->rate_scratch, s->frozen);
+        m = ++s->mark;
+        double worst = 0;
+        for (size_t i = 0; i < n; i++) {
+            double r = s->rate_scratch[i];
+            double tt = r > 0 ? ceil(1e9 * j->rflows[a + i].gbits / r) : INFINITY;
+            if (tt > worst)
+                worst = tt;
+        }
+        comm += (worst + (double)s->latency) * j->phases[p].repeat;
+    }
+    s->mark++;
+    double c = (double)j->compute, rel = nearbyint((1 - j->overlap) * (double)j->compute);
+    double it = rel + comm > c ? rel + comm : c;
+    *out = it * 1e-9;
+    return TSCHED_OK;
+}
+
+/* ---- iterations ------------------------------------------------------------------------------ */
+
+static tsched_status start_phase(tsched_sim *s, uint32_t ji);
+
+static tsched_status start_iteration(tsched_sim *s, uint32_t ji)
+{
+    ts_sim_job *j = &s->jobs[ji];
+    j->iter_start = s->now;
+    int last = j->sim_done + 1 == j->sim_iters;
+    uint64_t g = last ? j->left_at_start - (j->sim_iters - 1) * j->group : j->group;
+    j->cur_g = g;
+    int64_t c = j->compute * (int64_t)g;
+    j->compute_running = 1;
+    j->comm_running = 1;
+    busy(s, j, 1);
+    tsched_status st = ts_sim_push(s, s->now + c, TS_EV_COMPUTE_END, ji, j->gen);
+    if (st == TSCHED_OK)
+        st = ts_sim_push(s, s->now + (int64_t)nearbyint((1 - j->overlap) * (double)c), TS_EV_RELEASE, ji, j->gen);
+    return st;
+}
+
+static tsched_status end_iteration_if_done(tsched_sim *s, uint32_t ji);
+
+/* Start phase j->cur_phase (repeat j->cur_rep): after the latency, its flows. */
+static tsched_status start_phase(tsched_sim *s, uint32_t ji)
+{
+    ts_sim_job *j = &s->jobs[ji];
+    while (j->cur_phase < j->nphases) {
+        uint32_t a = j->phase_rf_off[j->cur_phase], b = j->phase_rf_off[j->cur_phase + 1];
+        if (a < b || s->latency > 0) {
+            emit(s, TSCHED_SIM_EV_PHASE_START, ji, j->cur_phase, j->name);
+            return ts_sim_push(s, s->now + s->latency, TS_EV_FLOWS_GO, ji, j->gen);
+        }
+        /* a phase without network flows (all ranks on one node) takes no time */
+        if (++j->cur_rep >= j->phases[j->cur_phase].repeat) {
+            j->cur_rep = 0;
+            j->cur_phase++;
+        }
+    }
+    j->comm_running = 0;
+    return end_iteration_if_done(s, ji);
+}
+
+static tsched_status flows_go(tsched_sim *s, uint32_t ji)
+{
+    ts_sim_job *j = &s->jobs[ji];
+    uint32_t a = j->phase_rf_off[j->cur_phase], b = j->phase_rf_off[j->cur_phase + 1];
+    j->phase_flows_left = b - a;
+    tsched_status st = TSCHED_OK;
+    for (uint32_t i = a; i < b && st == TSCHED_OK; i++) {
+        ts_sim_rflow rf = j->rflows[i];
+        rf.gbits *= (double)j->cur_g; /* a coarsened iteration carries g iterations' volumes */
+        j->gbits_demanded += rf.gbits;
+        st = ts_sim_flow_start(NULL, s, ji, &rf, j->rlinks + rf.link_off);
+    }
+    if (st == TSCHED_OK && a == b)
+        st = ts_sim_push(s, s->now, TS_EV_FLOWS_GO, ji, -1 - j->gen); /* empty: ends at once */
+    return st;
+}
+
+static tsched_status phase_done(tsched_sim *s, uint32_t ji)
+{
+    ts_sim_job *j = &s->jobs[ji];
+    emit(s, TSCHED_SIM_EV_PHASE_END, ji, j->cur_phase, j->name);
+    if (++j->cur_rep >= j->phases[j->cur_phase].repeat) {
+        j->cur_rep = 0;
+        j->cur_phase++;
+    }
+    return start_phase(s, ji);
+}
+
+static void release_nodes(tsched_sim *s, ts_sim_job *j)
+{
+    for (uint32_t k = 0; k < j->nnodes; k++) {
+        uint32_t n = j->nodes[k];
+        uint32_t fr = tsched_topology_node_free_gpus(s->t, n) + j->gpn_used;
+        uint32_t g = tsched_topology_node_gpus(s->t, n);
+        tsched_topology_set_free_gpus(s->t, n, fr > g ? g : fr);
+    }
+    ts_sim_account(s, s->now);
+    s->alloc_gpus -= j->gpus;
+    /* routed flows leave the base loads of other jobs' routing */
+    for (uint32_t i = 0; i < j->nrlinks; i++)
+        if (j->rlinks[i] < 2 * s->ntrunks)
+            s->base_flows[j->rlinks[i]]--;
+}
+
+static tsched_status end_iteration_if_done(tsched_sim *s, uint32_t ji)
+{
+    ts_sim_job *j = &s->jobs[ji];
+    if (j->compute_running || j->comm_running)
+        return TSCHED_OK;
+    uint64_t g = j->cur_g;
+    double it = (double)(s->now - j->iter_start) * 1e-9 / (double)g;
+    j->iter_sum_s += it * (double)g;
+    if (j->real_done == 0 || it < j->iter_min_s)
+        j->iter_min_s = it;
+    if (it > j->iter_max_s)
+        j->iter_max_s = it;
+    j->sim_done++;
+    j->real_done += g;
+    emit(s, TSCHED_SIM_EV_ITERATION, ji, TSCHED_NONE, j->name);
+    if (j->sim_done < j->sim_iters)
+        return start_iteration(s, ji);
+    /* finished */
+    j->state = TS_JOB_DONE;
+    j->finish = s->now;
+    s->running--;
+    s->done++;
+    release_nodes(s, j);
+    s->pending_sched = 1;
+    emit(s, TSCHED_SIM_EV_FINISH, ji, TSCHED_NONE, j->name);
+    return TSCHED_OK;
+}
+
+/* ---- placement (§3.2) ---------------------------------------------------------------------- */
+
+static int node_gpus_mode(const tsched_topology *t)
+{
+    /* the most common GPU count of a node: "GPUs per node" */
+    uint32_t nn = tsched_topology_num_nodes(t), best = 0, bestc = 0;
+    for (uint32_t n = 0; n < nn && n < 4096; n++) {
+        uint32_t g = tsched_topology_node_gpus(t, n), c = 0;
+        for (uint32_t m = 0; m < nn && m < 4096; m++)
+            c += tsched_topology_node_gpus(t, m) == g;
+        if (c > bestc || (c == bestc && g < best)) {
+            bestc = c;
+            best = g;
+        }
+    }
+    return (int)best;
+}
+
+/* Try to give job j its nodes now; 1 placed, 0 not (cause in j->wait_cause), <0 error. */
+static int try_place(tsched_sim *s, uint32_t ji, tsched_status *err)
+{
+    ts_sim_job *j = &s->jobs[ji];
+    const tsched_topology *t = s->t;
+    uint32_t nn = tsched_topology_num_nodes(t);
+    j->ever_tried = 1;
+    free(j->nodes);
+    j->nodes = NULL;
+    j->nnodes = 0;
+    uint32_t gpn = (uint32_t)node_gpus_mode(t);
+    if (j->nfixed) {
+        for (uint32_t k = 0; k < j->nfixed; k++)
+            if (!tsched_topology_node_is_free(t, j->fixed_nodes[k])) {
+                j->wait_cause = TSCHED_SIM_WAIT_GPU;
+                return 0;
+            }
+        if (!(j->nodes = ts_malloc(j->nfixed, sizeof *j->nodes))) {
+            *err = TSCHED_E_NOMEM;
+            return -1;
+        }
+        memcpy(j->nodes, j->fixed_nodes, j->nfixed * sizeof *j->nodes);
+        j->nnodes = j->nfixed;
+        j->gpn_used = tsched_topology_node_gpus(t, j->nodes[0]);
+        return 1;
+    }
+    if (j->gpus <= gpn) {
+        /* single node: the up node with the fewest free GPUs that still fit */
+        uint32_t best = TSCHED_NONE, bestf = UINT32_MAX;
+        for (uint32_t n = 0; n < nn; n++) {
+            if (!tsched_topology_node_is_up(t, n))
+                continue;
+            uint32_t f = tsched_topology_node_free_gpus(t, n);
+            if (f >= j->gpus && f < bestf) {
+                best = n;
+                bestf = f;
+            }
+        }
+        if (best == TSCHED_NONE) {
+            j->wait_cause = TSCHED_SIM_WAIT_GPU;
+            return 0;
+        }
+        if (!(j->nodes = ts_malloc(1, sizeof *j->nodes))) {
+            *err = TSCHED_E_NOMEM;
+            return -1;
+        }
+        j->nodes[0] = best;
+        j->nnodes = 1;
+        j->gpn_used = j->gpus;
+        return 1;
+    }
+    uint32_t need = j->gpus / gpn;
+    if (tsched_topology_free_node_count(t, TSCHED_LEVEL_CLUSTER, 0) < need) {
+        j->wait_cause = TSCHED_SIM_WAIT_GPU;
+        return 0;
+    }
+    if (!(j->nodes = ts_malloc(need, sizeof *j->nodes))) {
+        *err = TSCHED_E_NOMEM;
+        return -1;
+    }
+    j->gpn_used = gpn;
+    int pl = s->pol[TSCHED_SIM_PLACEMENT];
+    if (pl == 0) { /* first-fit: lowest-index free nodes */
+        uint32_t k = 0;
+        for (uint32_t n = 0; n < nn && k < need; n++)
+            if (tsched_topology_node_is_free(t, n) && tsched_topology_node_gpus(t, n) == gpn)
+                j->nodes[k++] = n;
+        if (k < need) {
+            j->wait_cause = TSCHED_SIM_WAIT_GPU;
+            return 0;
+        }
+        j->nnodes = need;
+        return 1;
+    }
+    static const tsched_place_algo algos[] = {TSCHED_PLACE_BEST_FIT, TSCHED_PLACE_BEST_FIT, TSCHED_PLACE_RANDOM_FIT,
+                                              TSCHED_PLACE_GPU_PACK,  TSCHED_PLACE_TOPO_AWARE,
+                                              TSCHED_PLACE_EXHAUSTIVE, TSCHED_PLACE_MIP};
+    tsched_job *tj;
+    tsched_status st = tsched_job_new(&tj, j->name, j->gpus, j->tp, j->pp);
+    if (st == TSCHED_OK && j->has_model)
+        st = tsched_job_set_model(tj, &j->model);
+    if (st != TSCHED_OK) {
+        *err = ts_error_prefix(st, j->name);
+        return -1;
+    }
+    tsched_place_options o;
+    tsched_place_options_init(&o);
+    o.algo = algos[pl];
+    o.seed = s->seed;
+    o.time_limit_ms = s->place_ms;
+    o.gpus_per_node = gpn;
+    tsched_placement *p = NULL;
+    st = tsched_place(&p, t, tj, &o);
+    tsched_job_free(tj);
+    if (st == TSCHED_E_INFEASIBLE || st == TSCHED_E_TIMEOUT) {
+        j->wait_cause = st == TSCHED_E_TIMEOUT ? TSCHED_SIM_WAIT_TIMEOUT : TSCHED_SIM_WAIT_GPU;
+        return 0;
+    }
+    if (st != TSCHED_OK) {
+        *err = ts_error_prefix(st, j->name);
+        return -1;
+    }
+    uint32_t rows = tsched_placement_rows(p), cols = tsched_placement_cols(p);
+    for (uint32_t r = 0; r < rows; r++)
+        for (uint32_t c = 0; c < cols; c++)
+            j->nodes[c * rows + r] = tsched_placement_node(p, r, c);
+    j->nnodes = rows * cols;
+    tsched_placement_free(p);
+    return 1;
+}
+
+static tsched_status start_job(tsched_sim *s, uint32_t ji)
+{
+    ts_sim_job *j = &s->jobs[ji];
+    const tsched_topology *t = s->t;
+    for (uint32_t k = 0; k < j->nnodes; k++) {
+        uint32_t n = j->nodes[k];
+        tsched_topology_set_free_gpus(s->t, n, tsched_topology_node_free_gpus(t, n) - j->gpn_used);
+    }
+    ts_sim_account(s, s->now);
+    s->alloc_gpus += j->gpus;
+    j->state = TS_JOB_RUNNING;
+    if (j->start < 0)
+        j->start = s->now;
+    if (j->start == j->arrival && j->restarts == 0)
+        j->wait_cause = TSCHED_SIM_WAIT_NONE;
+    s->running++;
+    j->group = 1;
+    tsched_status st = route_job(s, j);
+    if (st != TSCHED_OK)
+        return st;
+    for (uint32_t i = 0; i < j->nrlinks; i++)
+        if (j->rlinks[i] < 2 * s->ntrunks)
+            s->base_flows[j->rlinks[i]]++;
+    if (j->iter_alone_s == 0 && (st = alone_iteration_s(&j->iter_alone_s, s, j)) != TSCHED_OK)
+        return st;
+    if (j->iterations == 0) { /* duration mode */
+        double it = j->iter_alone_s > 0 ? j->iter_alone_s : 1e-9;
+        double k = nearbyint((double)j->duration * 1e-9 / it);
+        j->iterations = k < 1 ? 1 : k > 1e15 ? (uint64_t)1e15 : (uint64_t)k;
+    }
+    uint64_t left = j->iterations - j->real_done;
+    if (s->max_iters && left > s->max_iters)
+        j->group = (left + s->max_iters - 1) / s->max_iters; /* coarsened (§1.4) */
+    j->sim_iters = (left + j->group - 1) / j->group;
+    j->sim_done = 0;
+    j->left_at_start = left;
+    emit(s, TSCHED_SIM_EV_START, ji, TSCHED_NONE, j->name);
+    j->cur_phase = j->cur_rep = 0;
+    return start_iteration(s, ji);
+}
+
+/* ---- the queue (§3.1) --------------------------------------------------------------------- */
+
+static int ff_less(const tsched_sim *s, uint32_t a, uint32_t b)
+{
+    const ts_sim_job *x = &s->jobs[a], *y = &s->jobs[b];
+    if (x->gpus != y->gpus)
+        return x->gpus < y->gpus;
+    if (x->arrival != y->arrival)
+        return x->arrival < y->arrival;
+    return a < b;
+}
+
+static tsched_status schedule(tsched_sim *s)
+{
+    s->pending_sched = 0;
+    if (s->pol[TSCHED_SIM_QUEUE] == 1) { /* ff: smallest first, every job that fits */
+        for (uint32_t i = 1; i < s->nqueue; i++) { /* insertion sort: the queue is short */
+            uint32_t v = s->queue[i], k = i;
+            while (k > 0 && ff_less(s, v, s->queue[k - 1])) {
+                s->queue[k] = s->queue[k - 1];
+                k--;
+            }
+            s->queue[k] = v;
+        }
+    }
+    uint32_t w = 0;
+    int blocked = 0;
+    tsched_status st = TSCHED_OK;
+    for (uint32_t i = 0; i < s->nqueue; i++) {
+        uint32_t ji = s->queue[i];
+        if (blocked || st != TSCHED_OK) {
+            if (!s->jobs[ji].ever_tried)
+                s->jobs[ji].wait_cause = TSCHED_SIM_WAIT_QUEUE;
+            s->queue[w++] = ji;
+            continue;
+        }
+        int r = try_place(s, ji, &st);
+        if (r > 0) {
+            st = start_job(s, ji);
+            continue;
+        }
+        s->queue[w++] = ji;
+        if (s->pol[TSCHED_SIM_QUEUE] == 0)
+            blocked = 1; /* fifo: the head blocks the others */
+    }
+    s->nqueue = w;
+    return st;
+}
+
+/* ---- failures (§3.5) ------------------------------------------------------------------------ */
+
+static void stop_job(tsched_sim *s, uint32_t ji)
+{
+    ts_sim_job *j = &s->jobs[ji];
+    for (uint32_t fi = 0; fi < s->nflow; fi++) {
+        ts_sim_flow *f = &s->flow[fi];
+        if (f->active && f->job == ji) {
+            ts_sim_settle(s, f);
+            j->gbits_demanded -= f->remaining; /* dropped from the demand */
+            ts_sim_flow_remove(s, fi);
+        }
+    }
+    if (j->compute_running)
+        busy(s, j, 0);
+    j->compute_running = j->comm_running = 0;
+    release_nodes(s, j);
+    j->gen++;
+    j->state = TS_JOB_QUEUED;
+    j->restarts++;
+    s->running--;
+    /* back to the head of the queue */
+    if (TS_GROW(s->queue, s->queue_cap, (size_t)s->nqueue + 1) == TSCHED_OK) {
+        memmove(s->queue + 1, s->queue, s->nqueue * sizeof *s->queue);
+        s->queue[0] = ji;
+        s->nqueue++;
+    }
+}
+
+/* After a state change: jobs that lost a node restart; flows whose path lost a link are
+ * re-routed with the job's whole routing redone for phases not yet started. */
+static tsched_status after_failure(tsched_sim *s)
+{
+    for (uint32_t ji = 0; ji < s->njobs; ji++) {
+        ts_sim_job *j = &s->jobs[ji];
+        if (j->state != TS_JOB_RUNNING)
+            continue;
+        int lost = 0;
+        for (uint32_t k = 0; k < j->nnodes && !lost; k++)
+            lost = !tsched_topology_node_is_up(s->t, j->nodes[k]);
+        if (lost) {
+            stop_job(s, ji);
+            continue;
+        }
+        int broken = 0;
+        for (uint32_t i = 0; i < j->nrlinks && !broken; i++)
+            broken = s->link[j->rlinks[i]].cap <= 0;
+        if (!broken)
+            continue;
+        /* re-route: the flows in flight move to the new paths with their remaining bits */
+        uint32_t *old = j->rlinks;
+        ts_sim_rflow *oldf = j->rflows;
+        uint32_t nold = j->nrflows;
+        for (uint32_t i = 0; i < j->nrlinks; i++)
+            if (old[i] < 2 * s->ntrunks)
+                s->base_flows[old[i]]--;
+        j->rlinks = NULL;
+        j->rflows = NULL;
+        tsched_status st = route_job(s, j);
+        if (st != TSCHED_OK) {
+            free(old);
+            free(oldf);
+            return st;
+        }
+        for (uint32_t i = 0; i < j->nrlinks; i++)
+            if (j->rlinks[i] < 2 * s->ntrunks)
+                s->base_flows[j->rlinks[i]]++;
+        /* active flows of this job point into `old`: move them to the same flow's new links */
+        for (uint32_t fi = 0; fi < s->nflow; fi++) {
+            ts_sim_flow *f = &s->flow[fi];
+            if (!f->active || f->job != ji)
+                continue;
+            size_t off = (size_t)(f->links - old);
+            uint32_t idx = 0;
+            for (uint32_t q = 0; q < nold; q++)
+                if (oldf[q].link_off == off)
+                    idx = q;
+            ts_sim_settle(s, f);
+            double rem = f->remaining, gb = f->gbits;
+            ts_sim_flow_remove(s, fi);
+            ts_sim_rflow rf = j->rflows[idx];
+            rf.gbits = gb;
+            uint32_t nf;
+            if ((st = ts_sim_flow_start(&nf, s, ji, &rf, j->rlinks + rf.link_off)) != TSCHED_OK)
+                break;
+            s->flow[nf].remaining = rem;
+        }
+        free(old);
+        free(oldf);
+        if (st != TSCHED_OK)
+            return st;
+    }
+    return TSCHED_OK;
+}
+
+/* ---- the loop ---------------------------------------------------------------------------------- */
+
+static ts_sim_event pop(tsched_sim *s)
+{
+    ts_sim_event top = s->heap[0], last = s->heap[--s->nheap];
+    size_t i = 0, n = s->nheap;
+    for (;;) {
+        size_t c = 2 * i + 1;
+        if (c >= n)
+            break;
+        if (c + 1 < n && (s->heap[c + 1].t < s->heap[c].t ||
+                          (s->heap[c + 1].t == s->heap[c].t && s->heap[c + 1].seq < s->heap[c].seq)))
+            c++;
+        if (!(s->heap[c].t < last.t || (s->heap[c].t == last.t && s->heap[c].seq < last.seq)))
+            break;
+        s->heap[i] = s->heap[c];
+        i = c;
+    }
+    if (n)
+        s->heap[i] = last;
+    return top;
+}
+
+static tsched_status handle(tsched_sim *s, const ts_sim_event *e)
+{
+    tsched_status st = TSCHED_OK;
+    switch (e->kind) {
+    case TS_EV_ARRIVAL: {
+        ts_sim_job *j = &s->jobs[e->a];
+        j->state = TS_JOB_QUEUED;
+        if (TS_GROW(s->queue, s->queue_cap, (size_t)s->nqueue + 1) != TSCHED_OK)
+            return TSCHED_E_NOMEM;
+        s->queue[s->nqueue++] = e->a;
+        s->pending_sched = 1;
+        emit(s, TSCHED_SIM_EV_ARRIVE, e->a, TSCHED_NONE, j->name);
+        break;
+    }
+    case TS_EV_COMPUTE_END: {
+        ts_sim_job *j = &s->jobs[e->a];
+        if (e->b != j->gen || !j->compute_running)
+            break;
+        busy(s, j, 0);
+        j->compute_running = 0;
+        st = end_iteration_if_done(s, e->a);
+        break;
+    }
+    case TS_EV_RELEASE: {
+        ts_sim_job *j = &s->jobs[e->a];
+        if (e->b != j->gen)
+            break;
+        j->cur_phase = j->cur_rep = 0;
+        st = start_phase(s, e->a);
+        break;
+    }
+    case TS_EV_FLOWS_GO: {
+        ts_sim_job *j = &s->jobs[e->a];
+        if (e->b == -1 - j->gen) /* an empty phase instance */
+            st = phase_done(s, e->a);
+        else if (e->b == j->gen)
+            st = flows_go(s, e->a);
+        break;
+    }
+    case TS_EV_FLOW_DONE: {
+        ts_sim_flow *f = &s->flow[e->a];
+        if (!f->active || (int64_t)f->gen != e->b)
+            break;
+        ts_sim_settle(s, f);
+        s->jobs[f->job].gbits_delivered += f->remaining; /* the last sliver (§2.4) */
+        f->remaining = 0;
+        uint32_t ji = f->job;
+        ts_sim_flow_remove(s, e->a);
+        ts_sim_job *j = &s->jobs[ji];
+        if (--j->phase_flows_left == 0)
+            st = phase_done(s, ji);
+        break;
+    }
+    case TS_EV_FAILURE: {
+        const ts_sim_failure *fl = &s->failures[e->a];
+        ts_sim_account(s, s->now);
+        st = tsched_topology_set_up(s->t, fl->name, fl->up);
+        if (st == TSCHED_OK)
+            st = ts_sim_refresh_caps(s);
+        if (st == TSCHED_OK)
+            st = after_failure(s);
+        if (fl->up)
+            s->pending_sched = 1;
+        emit(s, TSCHED_SIM_EV_FAILURE, TSCHED_NONE, TSCHED_NONE, fl->name);
+        break;
+    }
+    default:
+        break;
+    }
+    return st;
+}
+
+tsched_status tsched_sim_run_until(tsched_sim *s, int64_t t_end)
+{
+    if (!s)
+        return ts_error(TSCHED_E_INVALID, "tsched_sim_run_until: sim is NULL");
+    tsched_status st = tsched_topology_check_identity(s->t, s->topo_id, s->topo_gen, "tsched_sim_run_until");
+    if (st != TSCHED_OK)
+        return st;
+    if (!s->started && (st = ts_sim_start_run(s)) != TSCHED_OK)
+        return st;
+    double w0 = wall_now_ms();
+    int64_t limit = t_end < s->until ? t_end : s->until;
+    s->stop = 0;
+    while (st == TSCHED_OK && s->nheap && !s->stop) {
+        int64_t t = s->heap[0].t;
+        if (t > limit)
+            break;
+        ts_sim_account(s, t);
+        s->now = t;
+        /* one batch: every event of this instant, then placement, then rates once */
+        while (st == TSCHED_OK && s->nheap && s->heap[0].t == t) {
+            ts_sim_event e = pop(s);
+            st = handle(s, &e);
+        }
+        if (st == TSCHED_OK && s->pending_sched &&
+            (s->interval <= 0 || t % s->interval == 0))
+            st = schedule(s);
+        if (st == TSCHED_OK)
+            st = ts_sim_recompute(s);
+        if (st == TSCHED_OK && s->check_full)
+            st = ts_sim_check_full(s);
+        s->events++;
+        if (st == TSCHED_OK && s->pending_sched && s->interval > 0) {
+            int64_t next = (t / s->interval + 1) * s->interval;
+            if (next != s->next_tick) {
+                s->next_tick = next;
+                st = ts_sim_push(s, next, TS_EV_TICK, 0, 0);
+            }
+        }
+    }
+    if (st == TSCHED_OK && !s->stop) {
+        int64_t to = limit;
+        if (!s->nheap && to == INT64_MAX)
+            to = s->now;
+        if (to != INT64_MAX && to > s->now) {
+            ts_sim_account(s, to);
+            s->now = to;
+        }
+        /* settle every flow so the delivered bits are up to date */
+        for (uint32_t fi = 0; fi < s->nflow; fi++)
+            if (s->flow[fi].active)
+                ts_sim_settle(s, &s->flow[fi]);
+    }
+    s->wall_ms += wall_now_ms() - w0;
+    return st;
+}

@@ -1,0 +1,239 @@
+/* Internal: the simulation engine's state (doc/sim.md). Jobs own their phases and the
+ * flows of their current iteration; active flows live in a pool with per-link lists, so an
+ * event touches its connected component only (§2.3). */
+#ifndef TS_SIM_INTERNAL_H
+#define TS_SIM_INTERNAL_H
+
+#include "topo-sched/placement.h"
+#include "topo-sched/routing.h"
+#include "topo-sched/sim.h"
+
+#include "../common/rng.h"
+#include "sim_api.h"
+#include "sim_result.h"
+
+#define TS_SIM_NPOL 6
+
+/* An explicit flow of a phase, as added (ranks, optional pinned hops). */
+typedef struct ts_sim_xflow {
+    uint32_t src, src_nic, dst, dst_nic;
+    double gbits;
+    uint32_t hop_off, nhops; /* into job->hops */
+} ts_sim_xflow;
+
+typedef struct ts_sim_phase {
+    int pattern;             /* tsched_pattern, or -1 */
+    double gbits;
+    uint32_t repeat;
+    uint32_t xoff, nx;       /* explicit flows: into job->xflows */
+} ts_sim_phase;
+
+/* A routed flow of one phase of the running job: NIC links and fabric links, fixed for the
+ * job's life (or until a failure moves it). */
+typedef struct ts_sim_rflow {
+    uint32_t src, src_nic, dst, dst_nic;
+    double gbits;            /* per phase instance (already times the coarsening factor) */
+    uint32_t link_off, nlinks; /* into job->rlinks: directed sim link ids, NIC up first */
+} ts_sim_rflow;
+
+enum { TS_JOB_FUTURE = 0, TS_JOB_QUEUED, TS_JOB_RUNNING, TS_JOB_DONE };
+
+typedef struct ts_sim_job {
+    char *name;
+    int64_t arrival, compute, duration;
+    uint32_t gpus, tp, pp, level, fixed_level;
+    double overlap, work_tflop;
+    uint64_t iterations;       /* asked (real), resolved at start for duration jobs */
+    int has_model;
+    tsched_model model;
+    uint32_t *fixed_nodes, nfixed;
+    ts_sim_phase *phases;
+    uint32_t nphases;
+    size_t phases_cap;
+    ts_sim_xflow *xflows;
+    uint32_t nx;
+    size_t x_cap;
+    uint32_t *hops;
+    uint32_t nhops;
+    size_t hops_cap;
+
+    /* running state */
+    int state;
+    uint32_t *nodes, nnodes;   /* rank order */
+    uint32_t gpn_used;         /* GPUs used per node (single-node jobs: their gpus) */
+    int64_t start, finish, iter_start;
+    uint64_t sim_iters, sim_done; /* simulated iterations (coarsened) */
+    uint64_t group;            /* real iterations per simulated one */
+    uint64_t left_at_start;    /* real iterations to run since the last start */
+    uint64_t cur_g;            /* real iterations in the simulated one in progress */
+    uint64_t real_done;
+    int compute_running, comm_running;
+    uint32_t cur_phase, cur_rep; /* phase in progress */
+    uint32_t phase_flows_left;
+    ts_sim_rflow *rflows;      /* all phases of one iteration */
+    uint32_t *phase_rf_off;    /* nphases + 1 offsets into rflows */
+    uint32_t *rlinks;
+    uint32_t nrflows, nrlinks;
+    int64_t gen;               /* bumps on stop: stale events are ignored */
+    int64_t compute_start;     /* when the current computation started (or -1) */
+
+    /* statistics */
+    double iter_sum_s, iter_min_s, iter_max_s, iter_alone_s, compute_ns_total;
+    double gbits_demanded, gbits_delivered;
+    uint32_t restarts;
+    int wait_cause;
+    int ever_tried;
+} ts_sim_job;
+
+/* An active flow (in the pool). */
+typedef struct ts_sim_flow {
+    uint32_t job;
+    double gbits, remaining, rate;
+    int64_t last;              /* time `remaining` was settled */
+    uint32_t level;
+    const uint32_t *links;     /* job->rlinks + off (stable while the job runs) */
+    uint32_t nlinks;
+    uint32_t gen;              /* completion events carry it */
+    int active;
+    uint32_t mark;             /* component search */
+} ts_sim_flow;
+
+typedef struct ts_sim_event {
+    int64_t t;
+    uint64_t seq;
+    int kind;
+    uint32_t a;                /* job, flow or failure index */
+    int64_t b;                 /* job generation or flow generation */
+} ts_sim_event;
+
+typedef struct ts_sim_failure {
+    int64_t at;
+    char *name;
+    int up;
+} ts_sim_failure;
+
+/* Per directed link: capacity and the active flows on it (an intrusive array). */
+typedef struct ts_sim_link {
+    double cap;
+    uint32_t *flows;
+    uint32_t n;
+    size_t cap_n;
+    uint32_t mark;
+    double delivered;          /* Gbit in the measurement window (link report) */
+    int64_t busy_ns;
+    int64_t busy_since;        /* -1 when idle */
+} ts_sim_link;
+
+struct tsched_sim {
+    tsched_topology *t;
+    uint64_t topo_id, topo_gen;
+    char *name;
+    int pol[TS_SIM_NPOL];
+    uint64_t seed;
+    uint32_t levels;
+    int64_t until, from, to, latency, sample;
+    uint64_t max_iters;
+    uint32_t place_ms;
+    int check_full;
+    int64_t interval;
+
+    ts_sim_job *jobs;
+    uint32_t njobs;
+    size_t jobs_cap;
+    uint32_t batch_mark;       /* ts_sim_batch_begin */
+    ts_sim_failure *failures;
+    uint32_t nfail;
+    size_t fail_cap;
+
+    /* links: 2 * trunks fabric links, then 2 per NIC */
+    uint32_t ntrunks, nlinks;
+    uint32_t *nic_base;        /* per node: first global NIC index */
+    ts_sim_link *link;
+    uint32_t *base_flows;      /* routed flows of running jobs per directed fabric link */
+
+    ts_sim_flow *flow;
+    uint32_t nflow;
+    size_t flow_cap;
+    uint32_t *free_flows;
+    uint32_t nfree;
+    size_t free_cap;
+    uint32_t nactive;
+
+    ts_sim_event *heap;
+    size_t nheap, heap_cap;
+    uint64_t seq;
+
+    uint32_t *queue;           /* waiting job indices, arrival order */
+    uint32_t nqueue;
+    size_t queue_cap;
+
+    int started;
+    int64_t now;
+    uint32_t total_gpus;
+    uint32_t running, done;
+    int64_t last_acct;         /* accounting integrated up to here */
+    double busy_gpus;          /* computing GPUs now */
+    uint32_t alloc_gpus;
+    double gpu_busy_window, gpu_alloc_window; /* GPU-ns inside the measurement window */
+
+    /* samples */
+    ts_sim_sample *samples;
+    uint32_t nsamples;
+    size_t samples_cap;
+    double s_busy, s_linkutil_sum; /* integrals of the current interval */
+    double *s_link_gbits;      /* per fabric link, delivered in the current interval */
+
+    /* scratch for components and rates */
+    uint32_t *touched;
+    uint32_t ntouched;
+    size_t touched_cap;
+    uint32_t *comp_f, *comp_l, *stack;
+    size_t comp_f_cap, comp_l_cap, stack_cap;
+    uint32_t mark;
+    double *rate_scratch, *used;
+    uint8_t *frozen;
+    const uint32_t **fl;
+    uint32_t *fn, *lev;
+    size_t rate_cap;
+    uint32_t *ncount;
+
+    tsched_sim_callback cb;
+    void *cb_user;
+    uint32_t cb_mask;
+    int stop;
+
+    uint64_t events, rate_updates;
+    double wall_ms;
+    int pending_sched;         /* something arrived, finished or was repaired */
+    int64_t next_tick;         /* the next scheduling instant queued (schedule_interval_s) */
+    ts_rng rng;
+};
+
+/* engine.c */
+tsched_status ts_sim_start_run(tsched_sim *s);
+/* rates.c */
+tsched_status ts_sim_flow_start(uint32_t *index, tsched_sim *s, uint32_t job, const ts_sim_rflow *rf,
+                                const uint32_t *links);
+void ts_sim_touch(tsched_sim *s, uint32_t flow);
+tsched_status ts_sim_recompute(tsched_sim *s);
+tsched_status ts_sim_check_full(tsched_sim *s);
+tsched_status ts_sim_scratch(tsched_sim *s, size_t nf);
+void ts_sim_maxmin(tsched_sim *s, size_t nf, const uint32_t *const *fl, const uint32_t *fn, const uint32_t *lev,
+                   const uint32_t *L, size_t nl, double *out, uint8_t *frozen);
+tsched_status ts_sim_refresh_caps(tsched_sim *s);
+void ts_sim_settle(tsched_sim *s, ts_sim_flow *f);
+void ts_sim_flow_remove(tsched_sim *s, uint32_t fi);
+tsched_status ts_sim_push(tsched_sim *s, int64_t t, int kind, uint32_t a, int64_t b);
+void ts_sim_account(tsched_sim *s, int64_t t);
+
+enum {
+    TS_EV_FAILURE = 0, /* failures first at an instant, then arrivals, ... */
+    TS_EV_FLOW_DONE,
+    TS_EV_COMPUTE_END,
+    TS_EV_RELEASE,
+    TS_EV_FLOWS_GO,
+    TS_EV_ARRIVAL,
+    TS_EV_TICK
+};
+
+#endif
