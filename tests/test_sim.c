@@ -1,0 +1,457 @@
+/* sim: analytic cases of doc/sim.md §9 (one flow, fair sharing, strict priority, work
+ * conservation across levels, CRUX Examples 1 and 2, conservation of bits), incremental =
+ * full recomputation on seeded random runs, duration mode, failures, determinism, errors. */
+#include <check.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/rng.h"
+#include "test_util.h"
+
+#define MS 1000000LL
+#define S 1000000000LL
+
+/* leaf0 - spine0 - leaf1 with trunks of `trunk` Gbit/s; n0, n1 on leaf0, n2, n3 on leaf1,
+ * `gpus` GPUs and one NIC of `nic` Gbit/s each. */
+static tsched_topology *two_leaves(double trunk, double nic, uint32_t gpus)
+{
+    tsched_topology *t;
+    ck_assert_ok(tsched_topology_new(&t, "two-leaves"));
+    ck_assert_ok(tsched_topology_add_switch(NULL, t, "leaf0", 0, NULL));
+    ck_assert_ok(tsched_topology_add_switch(NULL, t, "leaf1", 0, NULL));
+    ck_assert_ok(tsched_topology_add_switch(NULL, t, "spine0", 1, NULL));
+    ck_assert_ok(tsched_topology_add_link(t, "leaf0", "spine0", trunk, 1));
+    ck_assert_ok(tsched_topology_add_link(t, "leaf1", "spine0", trunk, 1));
+    static const char *const n[4] = {"n0", "n1", "n2", "n3"}, *const l[4] = {"leaf0", "leaf0", "leaf1", "leaf1"};
+    for (int i = 0; i < 4; i++)
+        ck_assert_ok(tsched_topology_add_node(NULL, t, n[i], l[i], gpus, 1, NULL, nic));
+    ck_assert_ok(tsched_topology_build(t));
+    return t;
+}
+
+/* A job on nodes a, b with one explicit flow rank 0 -> 1 of `gbits` per iteration. */
+static uint32_t flow_job(tsched_sim *s, const char *name, uint32_t a, uint32_t b, int64_t compute, double overlap,
+                         uint64_t iters, double gbits, int64_t arrival, uint32_t level)
+{
+    uint32_t nodes[2] = {a, b}, ji, ph;
+    tsched_sim_job j = {sizeof j, name, arrival, 0, 0, 0, compute, overlap, iters, 0, level, 0, NULL, nodes, 2};
+    ck_assert_ok(tsched_sim_add_job(&ji, s, &j));
+    tsched_sim_phase p = {sizeof p, -1, 0, 1};
+    ck_assert_ok(tsched_sim_job_add_phase(&ph, s, ji, &p));
+    ck_assert_ok(tsched_sim_phase_add_flow(s, ji, ph, 0, 0, 1, 0, gbits, NULL, 0));
+    return ji;
+}
+
+static tsched_sim_job_stats job_stats(const tsched_sim_result *r, uint32_t i)
+{
+    tsched_sim_job_stats js = {.size = sizeof js};
+    ck_assert_ok(tsched_sim_result_job(&js, r, i));
+    return js;
+}
+
+static tsched_sim_summary summary(const tsched_sim_result *r)
+{
+    tsched_sim_summary sm = {.size = sizeof sm};
+    ck_assert_ok(tsched_sim_result_summary(&sm, r));
+    return sm;
+}
+
+static tsched_sim *new_sim(tsched_topology *t)
+{
+    tsched_sim *s;
+    ck_assert_ok(tsched_sim_new(&s, t));
+    ck_assert_ok(tsched_sim_set_option(s, TSCHED_SIM_CHECK_FULL, 1));
+    return s;
+}
+
+static tsched_sim_result *run(tsched_sim *s)
+{
+    ck_assert_ok(tsched_sim_run_until(s, INT64_MAX));
+    tsched_sim_result *r;
+    ck_assert_ok(tsched_sim_result_new(&r, s));
+    return r;
+}
+
+/* One job, one flow: iteration = max(C, (1 - o) C + V / B), JCT = N times it, with the
+ * phase latency added per phase. */
+START_TEST(one_flow_analytic)
+{
+    static const struct {
+        double c_ms, o, v, lat_us;
+    } cases[] = {{100, 0.25, 20, 0}, {100, 1, 5, 0}, {300, 0, 10, 0}, {100, 0.5, 20, 250}, {10, 0.3, 0.001, 7}};
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        tsched_topology *t = two_leaves(100, 400, 1);
+        tsched_sim *s = new_sim(t);
+        ck_assert_ok(tsched_sim_set_option(s, TSCHED_SIM_PHASE_LATENCY_US, cases[k].lat_us));
+        int64_t c = (int64_t)(cases[k].c_ms * MS);
+        flow_job(s, "a", 0, 2, c, cases[k].o, 7, cases[k].v, 0, 0);
+        tsched_sim_result *r = run(s);
+        tsched_sim_job_stats js = job_stats(r, 0);
+        int64_t rel = (int64_t)nearbyint((1 - cases[k].o) * (double)c);
+        int64_t comm = (int64_t)ceil(1e9 * cases[k].v / 100.0) + (int64_t)(cases[k].lat_us * 1000);
+        int64_t it = rel + comm > c ? rel + comm : c;
+        ck_assert_int_eq(js.finish_ns, 7 * it);
+        ck_assert_double_eq_tol(js.iter_mean_s, (double)it * 1e-9, 1e-12);
+        ck_assert_double_eq_tol(js.iter_alone_s, (double)it * 1e-9, 1e-12);
+        ck_assert_double_eq_tol(js.gbits_delivered, 7 * cases[k].v, 1e-9 * 7 * cases[k].v);
+        ck_assert_double_eq_tol(js.gbits_demanded, 7 * cases[k].v, 1e-12);
+        ck_assert_int_eq(summary(r).status, TSCHED_SIM_DONE);
+        tsched_sim_result_free(r);
+        tsched_sim_free(s);
+        tsched_topology_free(t);
+    }
+}
+END_TEST
+
+/* Two jobs on one link: fair sharing, then strict priority (§9). */
+START_TEST(two_jobs_fair_and_priority)
+{
+    for (int prio = 0; prio < 2; prio++) {
+        tsched_topology *t = two_leaves(100, 400, 1);
+        tsched_sim *s = new_sim(t);
+        if (prio)
+            ck_assert_ok(tsched_sim_set_policy(s, TSCHED_SIM_PRIORITY, "fixed"));
+        /* compute 1 us, full overlap: the flows start together at 0 */
+        flow_job(s, "v1", 0, 2, 1000, 1, 1, 10, 0, 0);
+        flow_job(s, "v2", 1, 3, 1000, 1, 1, 30, 0, 1);
+        tsched_sim_result *r = run(s);
+        /* fair: the first ends at 2 V1 / B, the second at (V1 + V2) / B; strict: V1 / B */
+        ck_assert_int_eq(job_stats(r, 0).finish_ns, prio ? 100 * MS : 200 * MS);
+        ck_assert_int_eq(job_stats(r, 1).finish_ns, 400 * MS);
+        tsched_sim_result_free(r);
+        tsched_sim_free(s);
+        tsched_topology_free(t);
+    }
+    /* equal volumes: both phases take 2 V / B */
+    tsched_topology *t = two_leaves(100, 400, 1);
+    tsched_sim *s = new_sim(t);
+    flow_job(s, "a", 0, 2, 1000, 1, 1, 25, 0, 0);
+    flow_job(s, "b", 1, 3, 1000, 1, 1, 25, 0, 0);
+    tsched_sim_result *r = run(s);
+    ck_assert_int_eq(job_stats(r, 0).finish_ns, 500 * MS);
+    ck_assert_int_eq(job_stats(r, 1).finish_ns, 500 * MS);
+    tsched_sim_result_free(r);
+    tsched_sim_free(s);
+    tsched_topology_free(t);
+}
+END_TEST
+
+/* A high-level flow bottlenecked on its slow NIC leaves the rest of the shared trunk to a
+ * low-level flow: the low one gets trunk - nic, not nothing. */
+START_TEST(work_conserving_across_levels)
+{
+    tsched_topology *t;
+    ck_assert_ok(tsched_topology_new(&t, "wc"));
+    ck_assert_ok(tsched_topology_add_switch(NULL, t, "leaf0", 0, NULL));
+    ck_assert_ok(tsched_topology_add_switch(NULL, t, "leaf1", 0, NULL));
+    ck_assert_ok(tsched_topology_add_switch(NULL, t, "spine0", 1, NULL));
+    ck_assert_ok(tsched_topology_add_link(t, "leaf0", "spine0", 100, 1));
+    ck_assert_ok(tsched_topology_add_link(t, "leaf1", "spine0", 100, 1));
+    ck_assert_ok(tsched_topology_add_node(NULL, t, "slow", "leaf0", 1, 1, NULL, 30)); /* 30 Gbit/s NIC */
+    ck_assert_ok(tsched_topology_add_node(NULL, t, "fast", "leaf0", 1, 1, NULL, 400));
+    ck_assert_ok(tsched_topology_add_node(NULL, t, "d0", "leaf1", 1, 1, NULL, 400));
+    ck_assert_ok(tsched_topology_add_node(NULL, t, "d1", "leaf1", 1, 1, NULL, 400));
+    ck_assert_ok(tsched_topology_build(t));
+    tsched_sim *s = new_sim(t);
+    ck_assert_ok(tsched_sim_set_policy(s, TSCHED_SIM_PRIORITY, "fixed"));
+    flow_job(s, "high", 0, 2, 1000, 1, 1, 3, 0, 0);  /* 3 Gbit at 30 Gbit/s: 100 ms */
+    flow_job(s, "low", 1, 3, 1000, 1, 1, 7, 0, 1);   /* 70 Gbit/s while high runs: 7 Gbit in 100 ms */
+    tsched_sim_result *r = run(s);
+    ck_assert_int_eq(job_stats(r, 0).finish_ns, 100 * MS);
+    ck_assert_int_eq(job_stats(r, 1).finish_ns, 100 * MS);
+    tsched_sim_result_free(r);
+    tsched_sim_free(s);
+    tsched_topology_free(t);
+}
+END_TEST
+
+/* CRUX Example 1 (seed 001 §4.2): 2 x 10 GPUs, job 1 computes 2 s and sends 2 s, job 2
+ * 1 s and 1 s, no overlap, one link. Over whole steady-state periods: 37.5 % with job 1
+ * first, 41.7 % with job 2 first. */
+START_TEST(crux_example_1)
+{
+    for (int first = 1; first <= 2; first++) {
+        tsched_topology *t = two_leaves(100, 400, 5);
+        tsched_sim *s = new_sim(t);
+        ck_assert_ok(tsched_sim_set_policy(s, TSCHED_SIM_PRIORITY, "fixed"));
+        ck_assert_ok(tsched_sim_set_option(s, TSCHED_SIM_MEASURE_FROM_S, 120));
+        ck_assert_ok(tsched_sim_set_option(s, TSCHED_SIM_MEASURE_TO_S, 144)); /* 6 periods of 4 s */
+        ck_assert_ok(tsched_sim_set_option(s, TSCHED_SIM_UNTIL_S, 150));
+        flow_job(s, "job1", 0, 2, 2 * S, 0, 1000, 200, 0, first == 1 ? 0 : 1);
+        flow_job(s, "job2", 1, 3, 1 * S, 0, 1000, 100, 0, first == 2 ? 0 : 1);
+        tsched_sim_result *r = run(s);
+        tsched_sim_summary sm = summary(r);
+        ck_assert_int_eq(sm.status, TSCHED_SIM_UNTIL);
+        ck_assert_double_eq_tol(sm.gpu_util, first == 1 ? 0.375 : 5.0 / 12.0, 1e-12);
+        tsched_sim_result_free(r);
+        tsched_sim_free(s);
+        tsched_topology_free(t);
+    }
+}
+END_TEST
+
+/* CRUX Example 2 (doc/priority.md, Figure 12): job 1 computes 4 s and sends 1 s, job 2
+ * computes 2 s and sends 3 s, both release halfway. Job 2's idle time over the first 13 s is
+ * 7 s with job 1 first and 6 s with job 2 first (its GPUs compute 13 - idle seconds). */
+START_TEST(crux_example_2)
+{
+    for (int first = 1; first <= 2; first++) {
+        tsched_topology *t = two_leaves(100, 400, 5);
+        tsched_sim *s = new_sim(t);
+        ck_assert_ok(tsched_sim_set_policy(s, TSCHED_SIM_PRIORITY, "fixed"));
+        ck_assert_ok(tsched_sim_set_option(s, TSCHED_SIM_UNTIL_S, 13));
+        flow_job(s, "job1", 0, 2, 4 * S, 0.5, 1000, 100, 0, first == 1 ? 0 : 1);
+        flow_job(s, "job2", 1, 3, 2 * S, 0.5, 1000, 300, 0, first == 2 ? 0 : 1);
+        tsched_sim_result *r = run(s);
+        double idle = 13.0 - job_stats(r, 1).compute_s;
+        ck_assert_double_eq_tol(idle, first == 1 ? 7.0 : 6.0, 1e-9);
+        tsched_sim_result_free(r);
+        tsched_sim_free(s);
+        tsched_topology_free(t);
+    }
+}
+END_TEST
+
+/* Seeded random runs on a leaf_spine fabric: patterns and explicit flows, random arrivals
+ * and priorities; every event batch is checked against a full recomputation (the run fails
+ * otherwise), bits are conserved, and two runs give the same results. */
+static void random_run(uint64_t seed, double *jct_out)
+{
+    tsched_gen_params g;
+    tsched_topology_params_init(&g, TSCHED_GEN_LEAF_SPINE);
+    g.leaves = 4;
+    g.spines = 2;
+    g.nodes_per_leaf = 4;
+    g.gpus_per_node = 4;
+    g.nic_gbps = 100;
+    tsched_topology *t;
+    ck_assert_ok(tsched_topology_generate(&t, &g));
+    tsched_sim *s = new_sim(t);
+    ck_assert_ok(tsched_sim_set_policy(s, TSCHED_SIM_PRIORITY, "fixed"));
+    ck_assert_ok(tsched_sim_set_policy(s, TSCHED_SIM_ROUTING, seed % 2 ? "ecmp" : "greedy"));
+    ck_assert_ok(tsched_sim_set_policy(s, TSCHED_SIM_QUEUE, seed % 3 ? "fifo" : "ff"));
+    ts_rng rng;
+    ts_rng_seed(&rng, seed);
+    uint32_t njobs = 6 + (uint32_t)ts_rng_below(&rng, 6);
+    for (uint32_t i = 0; i < njobs; i++) {
+        char name[16];
+        snprintf(name, sizeof name, "j%u", i);
+        uint32_t nodes = 1u << ts_rng_below(&rng, 3); /* 1, 2 or 4 nodes */
+        tsched_sim_job j = {sizeof j, name, (int64_t)ts_rng_below(&rng, 50) * MS, nodes * 4, 4, 1,
+                            (int64_t)(1 + ts_rng_below(&rng, 40)) * MS, (double)ts_rng_below(&rng, 5) / 4,
+                            1 + ts_rng_below(&rng, 4), 0, (uint32_t)ts_rng_below(&rng, 3), 0, NULL, NULL, 0};
+        uint32_t ji, ph;
+        ck_assert_ok(tsched_sim_add_job(&ji, s, &j));
+        tsched_sim_phase p = {sizeof p, ts_rng_below(&rng, 2) ? TSCHED_PATTERN_DP_RING : TSCHED_PATTERN_ALLTOALL,
+                              0.5 + (double)ts_rng_below(&rng, 20), 1 + (uint32_t)ts_rng_below(&rng, 2)};
+        ck_assert_ok(tsched_sim_job_add_phase(&ph, s, ji, &p));
+    }
+    tsched_sim_result *r = run(s);
+    tsched_sim_summary sm = summary(r);
+    ck_assert_int_eq(sm.status, TSCHED_SIM_DONE);
+    ck_assert_uint_eq(sm.jobs_done, njobs);
+    ck_assert_double_eq_tol(sm.gbits_delivered, sm.gbits_demanded, 1e-9 * sm.gbits_demanded + 1e-12);
+    for (uint32_t i = 0; i < njobs; i++) {
+        tsched_sim_job_stats js = job_stats(r, i);
+        ck_assert_double_eq_tol(js.gbits_delivered, js.gbits_demanded, 1e-9 * js.gbits_demanded + 1e-12);
+        ck_assert_uint_eq(js.iterations_done, js.iterations);
+        ck_assert_int_ge(js.start_ns, js.arrival_ns);
+        /* contention only slows a job down */
+        ck_assert(js.iter_mean_s >= js.iter_alone_s * (1 - 1e-12));
+    }
+    *jct_out = sm.avg_jct_s;
+    tsched_sim_result_free(r);
+    tsched_sim_free(s);
+    tsched_topology_free(t);
+}
+
+START_TEST(random_runs_incremental_equals_full)
+{
+    for (uint64_t seed = 1; seed <= 40; seed++) {
+        double a, b;
+        random_run(seed, &a);
+        random_run(seed, &b);
+        ck_assert_msg(memcmp(&a, &b, sizeof a) == 0, "seed %llu: two runs differ", (unsigned long long)seed);
+    }
+}
+END_TEST
+
+/* A job given by duration runs its traced duration alone, to one iteration. */
+START_TEST(duration_mode)
+{
+    tsched_topology *t = two_leaves(100, 400, 1);
+    tsched_sim *s = new_sim(t);
+    uint32_t nodes[2] = {0, 2}, ji, ph;
+    tsched_sim_job j = {sizeof j, "d", 0, 0, 0, 0, 100 * MS, 0.5, 0, 60 * S, 0, 0, NULL, nodes, 2};
+    ck_assert_ok(tsched_sim_add_job(&ji, s, &j));
+    tsched_sim_phase p = {sizeof p, -1, 0, 1};
+    ck_assert_ok(tsched_sim_job_add_phase(&ph, s, ji, &p));
+    ck_assert_ok(tsched_sim_phase_add_flow(s, ji, ph, 0, 0, 1, 0, 7, NULL, 0));
+    tsched_sim_result *r = run(s);
+    tsched_sim_job_stats js = job_stats(r, 0);
+    double it = 0.05 + 0.07; /* release after 50 ms, 7 Gbit at 100 Gbit/s */
+    ck_assert_double_eq_tol(js.iter_alone_s, it, 1e-12);
+    ck_assert_uint_eq(js.iterations, (uint64_t)nearbyint(60 / it));
+    ck_assert(fabs((double)js.finish_ns * 1e-9 - 60) <= it);
+    tsched_sim_result_free(r);
+    tsched_sim_free(s);
+    tsched_topology_free(t);
+}
+END_TEST
+
+/* Failures: a node down mid-run requeues its job (restarts = 1), which then resumes. */
+START_TEST(node_failure_requeues)
+{
+    tsched_topology *t = two_leaves(100, 400, 1);
+    tsched_sim *s = new_sim(t);
+    flow_job(s, "a", 0, 2, 100 * MS, 0, 10, 10, 0, 0); /* 200 ms iterations */
+    ck_assert_ok(tsched_sim_add_failure(s, 550 * MS, "n2", 0));
+    ck_assert_ok(tsched_sim_add_failure(s, 1000 * MS, "n2", 1));
+    tsched_sim_result *r = run(s);
+    tsched_sim_job_stats js = job_stats(r, 0);
+    ck_assert_uint_eq(js.restarts, 1);
+    ck_assert_uint_eq(js.iterations_done, 10);
+    /* 2 iterations done by 400 ms, the third lost at 550; resumed at 1000 ms with 8 left */
+    ck_assert_int_eq(js.finish_ns, 1000 * MS + 8 * 200 * MS);
+    tsched_sim_result_free(r);
+    tsched_sim_free(s);
+    tsched_topology_free(t);
+}
+END_TEST
+
+/* A trunk failure mid-phase moves the flow to the other spine at the same rate. */
+START_TEST(trunk_failure_reroutes)
+{
+    tsched_gen_params g;
+    tsched_topology_params_init(&g, TSCHED_GEN_LEAF_SPINE);
+    g.leaves = 2;
+    g.spines = 2;
+    g.nodes_per_leaf = 1;
+    g.gpus_per_node = 1;
+    g.nic_gbps = 100;
+    tsched_topology *t;
+    ck_assert_ok(tsched_topology_generate(&t, &g));
+    tsched_sim *s = new_sim(t);
+    flow_job(s, "a", 0, 1, 1000, 1, 1, 100, 0, 0); /* 1 s at 100 Gbit/s via spine0 (greedy: first) */
+    ck_assert_ok(tsched_sim_add_failure(s, 300 * MS, "leaf0~spine0", 0));
+    tsched_sim_result *r = run(s);
+    ck_assert_int_eq(job_stats(r, 0).finish_ns, 1 * S);
+    ck_assert_uint_eq(job_stats(r, 0).restarts, 0);
+    tsched_sim_result_free(r);
+    tsched_sim_free(s);
+    tsched_topology_free(t);
+}
+END_TEST
+
+START_TEST(bad_inputs)
+{
+    tsched_topology *t = two_leaves(100, 400, 1);
+    tsched_sim *s;
+    ck_assert_ok(tsched_sim_new(&s, t));
+    ck_assert_status(tsched_sim_set_policy(s, TSCHED_SIM_ROUTING, "magic"), TSCHED_E_FORMAT);
+    ck_assert_errmsg_has("routing");
+    ck_assert_errmsg_has("balanced-ecmp");
+    ck_assert_status(tsched_sim_set_policy(s, TSCHED_SIM_PLACEMENT, "vclos"), TSCHED_E_FORMAT);
+    ck_assert_errmsg_has("not available in this build");
+    ck_assert_status(tsched_sim_set_option(s, TSCHED_SIM_LEVELS, 0), TSCHED_E_RANGE);
+    ck_assert_status(tsched_sim_set_option(s, TSCHED_SIM_SEED, 1.5), TSCHED_E_RANGE);
+    uint32_t nodes[2] = {0, 2}, same[2] = {0, 0};
+    tsched_sim_job j = {sizeof j, "a", 0, 0, 0, 0, MS, 0.5, 1, 0, 0, 0, NULL, nodes, 2};
+    j.overlap = 1.5;
+    ck_assert_status(tsched_sim_add_job(NULL, s, &j), TSCHED_E_RANGE);
+    ck_assert_errmsg_has("jobs[0].overlap");
+    j.overlap = 0.5;
+    j.compute_ns = 0;
+    ck_assert_status(tsched_sim_add_job(NULL, s, &j), TSCHED_E_RANGE);
+    ck_assert_errmsg_has("compute_ms");
+    j.compute_ns = MS;
+    j.duration_ns = S;
+    ck_assert_status(tsched_sim_add_job(NULL, s, &j), TSCHED_E_INVALID);
+    ck_assert_errmsg_has("exactly one of iterations and duration_s");
+    j.duration_ns = 0;
+    j.nodes = same;
+    ck_assert_status(tsched_sim_add_job(NULL, s, &j), TSCHED_E_DUPLICATE);
+    j.nodes = nodes;
+    j.gpus = 3;
+    ck_assert_status(tsched_sim_add_job(NULL, s, &j), TSCHED_E_RANGE);
+    ck_assert_errmsg_has("jobs[0].gpus");
+    j.gpus = 0;
+    j.name = "bad\nname";
+    ck_assert_status(tsched_sim_add_job(NULL, s, &j), TSCHED_E_RANGE);
+    ck_assert_ptr_null(strchr(tsched_last_error(), '\n'));
+    j.name = "a";
+    uint32_t ji, ph;
+    ck_assert_ok(tsched_sim_add_job(&ji, s, &j));
+    ck_assert_status(tsched_sim_add_job(NULL, s, &j), TSCHED_E_DUPLICATE);
+    tsched_sim_phase p = {sizeof p, -1, 0, 1};
+    ck_assert_ok(tsched_sim_job_add_phase(&ph, s, ji, &p));
+    ck_assert_status(tsched_sim_phase_add_flow(s, ji, ph, 0, 0, 5, 0, 1, NULL, 0), TSCHED_E_RANGE);
+    ck_assert_errmsg_has("rank 5 out of range [0, 2)");
+    ck_assert_status(tsched_sim_phase_add_flow(s, ji, ph, 0, 0, 1, 3, 1, NULL, 0), TSCHED_E_RANGE);
+    ck_assert_status(tsched_sim_phase_add_flow(s, ji, ph, 0, 0, 1, 0, -1, NULL, 0), TSCHED_E_RANGE);
+    uint32_t bad_hops[3] = {0, 2, 0}; /* leaf0 spine0 leaf0: does not reach n2's leaf */
+    ck_assert_status(tsched_sim_phase_add_flow(s, ji, ph, 0, 0, 1, 0, 1, bad_hops, 3), TSCHED_E_NOT_FOUND);
+    ck_assert_status(tsched_sim_add_failure(s, S, "spine9", 0), TSCHED_E_NOT_FOUND);
+    ck_assert_errmsg_has("spine9");
+    /* a job larger than the fabric is an input error, not an eternal wait */
+    tsched_sim_job big = {sizeof big, "big", 0, 64, 1, 1, MS, 0, 1, 0, 0, 0, NULL, NULL, 0};
+    ck_assert_status(tsched_sim_add_job(NULL, s, &big), TSCHED_E_RANGE);
+    /* policy-dependent rules at the start of the run */
+    ck_assert_ok(tsched_sim_set_policy(s, TSCHED_SIM_PRIORITY, "fixed"));
+    ck_assert_ok(tsched_sim_set_option(s, TSCHED_SIM_LEVELS, 2));
+    tsched_sim_job hi = {sizeof hi, "hi", 0, 0, 0, 0, MS, 0, 1, 0, 5, 0, NULL, nodes, 2};
+    ck_assert_ok(tsched_sim_add_job(NULL, s, &hi));
+    ck_assert_status(tsched_sim_run_until(s, INT64_MAX), TSCHED_E_RANGE);
+    ck_assert_errmsg_has("jobs[1].level");
+    ck_assert_status(tsched_sim_new(NULL, t), TSCHED_E_INVALID);
+    ck_assert_status(tsched_sim_add_job(NULL, NULL, &j), TSCHED_E_INVALID);
+    tsched_sim_free(s);
+    tsched_topology_free(t);
+}
+END_TEST
+
+/* Old callers: a tsched_sim_job that ends before `work_tflop` gets the defaults after it. */
+START_TEST(old_struct_sizes)
+{
+    tsched_topology *t = two_leaves(100, 400, 1);
+    tsched_sim *s = new_sim(t);
+    tsched_sim_job j = {offsetof(tsched_sim_job, level), "a", 0, 2, 1, 1, MS, 0, 3, 0, 99, 99, NULL, NULL, 0};
+    uint32_t ji;
+    ck_assert_ok(tsched_sim_add_job(&ji, s, &j));
+    tsched_sim_result *r = run(s);
+    tsched_sim_job_stats js = {.size = offsetof(tsched_sim_job_stats, iterations)};
+    js.iterations = 12345;
+    ck_assert_ok(tsched_sim_result_job(&js, r, 0));
+    ck_assert_uint_eq(js.iterations, 12345); /* beyond the caller's size: untouched */
+    ck_assert_int_eq(js.finish_ns, 3 * MS);
+    tsched_sim_result_free(r);
+    tsched_sim_free(s);
+    tsched_topology_free(t);
+}
+END_TEST
+
+int main(void)
+{
+    Suite *su = suite_create("sim");
+    TCase *tc = tcase_create("sim");
+    tcase_set_timeout(tc, 300);
+    tcase_add_test(tc, one_flow_analytic);
+    tcase_add_test(tc, two_jobs_fair_and_priority);
+    tcase_add_test(tc, work_conserving_across_levels);
+    tcase_add_test(tc, crux_example_1);
+    tcase_add_test(tc, crux_example_2);
+    tcase_add_test(tc, random_runs_incremental_equals_full);
+    tcase_add_test(tc, duration_mode);
+    tcase_add_test(tc, node_failure_requeues);
+    tcase_add_test(tc, trunk_failure_reroutes);
+    tcase_add_test(tc, bad_inputs);
+    tcase_add_test(tc, old_struct_sizes);
+    suite_add_tcase(su, tc);
+    SRunner *sr = srunner_create(su);
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
