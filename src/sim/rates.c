@@ -102,6 +102,7 @@ tsched_status ts_sim_flow_start(uint32_t *index, tsched_sim *s, uint32_t job, co
         if (TS_GROW(s->flow, s->flow_cap, (size_t)s->nflow + 1) != TSCHED_OK)
             return TSCHED_E_NOMEM;
         fi = s->nflow++;
+        memset(&s->flow[fi], 0, sizeof s->flow[fi]);
     }
     ts_sim_flow *f = &s->flow[fi];
     uint32_t gen = f->gen + 1;
