@@ -537,11 +537,19 @@ tsched_status ts_sim_start_run(tsched_sim *s)
     s->mark++;
     if (st != TSCHED_OK)
         return st;
-    /* rules that depend on the policies (doc/sim.md §4.1, §8) */
-    uint32_t gpn = 0;
+    /* GPUs per node: the most common count, ties to the smaller */
+    uint32_t *hist = ts_calloc(1025, sizeof *hist);
+    if (!hist)
+        return TSCHED_E_NOMEM;
     for (uint32_t n = 0; n < nn; n++)
-        if (tsched_topology_node_gpus(t, n) > gpn)
-            gpn = tsched_topology_node_gpus(t, n);
+        hist[tsched_topology_node_gpus(t, n) <= 1024 ? tsched_topology_node_gpus(t, n) : 1024]++;
+    uint32_t gpn = 1;
+    for (uint32_t g = 1; g <= 1024; g++)
+        if (hist[g] > hist[gpn])
+            gpn = g;
+    free(hist);
+    s->gpn = gpn;
+    /* rules that depend on the policies (doc/sim.md §4.1, §8) */
     for (uint32_t i = 0; i < s->njobs; i++) {
         ts_sim_job *j = &s->jobs[i];
         if (s->pol[TSCHED_SIM_PRIORITY] == 1 && j->fixed_level >= s->levels)

@@ -451,22 +451,6 @@ static tsched_status end_iteration_if_done(tsched_sim *s, uint32_t ji)
 
 /* ---- placement (§3.2) ---------------------------------------------------------------------- */
 
-static int node_gpus_mode(const tsched_topology *t)
-{
-    /* the most common GPU count of a node: "GPUs per node" */
-    uint32_t nn = tsched_topology_num_nodes(t), best = 0, bestc = 0;
-    for (uint32_t n = 0; n < nn && n < 4096; n++) {
-        uint32_t g = tsched_topology_node_gpus(t, n), c = 0;
-        for (uint32_t m = 0; m < nn && m < 4096; m++)
-            c += tsched_topology_node_gpus(t, m) == g;
-        if (c > bestc || (c == bestc && g < best)) {
-            bestc = c;
-            best = g;
-        }
-    }
-    return (int)best;
-}
-
 /* Try to give job j its nodes now; 1 placed, 0 not (cause in j->wait_cause), <0 error. */
 static int try_place(tsched_sim *s, uint32_t ji, tsched_status *err)
 {
@@ -477,7 +461,7 @@ static int try_place(tsched_sim *s, uint32_t ji, tsched_status *err)
     free(j->nodes);
     j->nodes = NULL;
     j->nnodes = 0;
-    uint32_t gpn = (uint32_t)node_gpus_mode(t);
+    uint32_t gpn = s->gpn;
     if (j->nfixed) {
         for (uint32_t k = 0; k < j->nfixed; k++)
             if (!tsched_topology_node_is_free(t, j->fixed_nodes[k])) {

@@ -170,6 +170,7 @@ struct tsched_sim {
     int started;
     int64_t now;
     uint32_t total_gpus;
+    uint32_t gpn;              /* GPUs per node: the most common count (ties: the smaller) */
     uint32_t running, done;
     int64_t last_acct;         /* accounting integrated up to here */
     double busy_gpus;          /* computing GPUs now */
