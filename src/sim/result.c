@@ -120,11 +120,10 @@ tsched_status tsched_sim_result_new(tsched_sim_result **out, const tsched_sim *s
     }
     r->node_off[s->njobs] = k;
     r->njobs = s->njobs;
-    if (sum->jobs_done) {
-        sum->avg_jct_s = jct / sum->jobs_done;
-        sum->avg_wait_s = wait / sum->jobs_done;
-        sum->avg_run_s = run / sum->jobs_done;
-    }
+    /* averages over no finished job are undefined: NaN, written as null */
+    sum->avg_jct_s = sum->jobs_done ? jct / sum->jobs_done : NAN;
+    sum->avg_wait_s = sum->jobs_done ? wait / sum->jobs_done : NAN;
+    sum->avg_run_s = sum->jobs_done ? run / sum->jobs_done : NAN;
     sum->makespan_s = (double)makespan * 1e-9;
     double window = to > from ? (double)(to - from) : 0;
     sum->gpu_util = window > 0 && s->total_gpus ? s->gpu_busy_window / ((double)s->total_gpus * window) : 0;
