@@ -121,6 +121,11 @@ for e in errs[:20]:
 sys.exit(1 if errs else 0)
 EOF
 
+expect 0 "trace --help" -- "$ts" trace --help
+has "$tmp/out" "convert-alibaba POD_CSV" "trace --help"
+expect 0 "trace poisson -h" -- "$ts" trace poisson -h
+has "$tmp/out" "lognormal:MU,SIGMA" "trace poisson -h"
+
 # ---------------------------------------------------------------- poisson
 P="--jobs 200 --mean-interarrival-s 5 --sizes 1:1,8:3,64:0.5 --duration-dist exp:3600"
 expect 0 "poisson seed 7" -- "$ts" trace poisson $P --seed 7 -o "$tmp/p7a.json"

@@ -900,7 +900,7 @@ static int dcn_job(const char *path, const char *file, json_t *job)
         while (*s == ' ' || *s == '\t')
             s++;
         if (k < 8 || *s) {
-            rc = trace_err("%s:%zu: expected 8 whole numbers (%s)", path, line, DCN_HEADER + 1);
+            rc = trace_err("%s:%zu: expected 8 whole numbers (%s)", path, line, &DCN_HEADER[1]);
             break;
         }
         static const char *const end_names[2] = {"src", "dst"};
@@ -1301,8 +1301,23 @@ out:
     return rc;
 }
 
+static const char trace_usage[] =
+    "usage: topo-sched trace convert-alibaba POD_CSV [--scale-gpus K] [--model-mix FILE] [--gpus-per-node N]\n"
+    "                        [--seed N] [--gbits X] [--compute-ms C] [--compact] [-o FILE]\n"
+    "       topo-sched trace convert-dcn DIR [--seed N] [--compute-ms C] [--iterations I]\n"
+    "                        [--arrival-window-s W] [--compact] [-o FILE]\n"
+    "       topo-sched trace poisson --jobs N --mean-interarrival-s L --sizes G:W,... --duration-dist D\n"
+    "                        [--model-mix FILE] [--gpus-per-node N] [--gbits X] [--compute-ms C] [--seed N]\n"
+    "                        [--compact] [-o FILE]\n"
+    "       D: fixed:S | exp:MEAN | lognormal:MU,SIGMA.  Writes tsched.trace.v1 (doc/sim-traces.md).\n";
+
 int cmd_trace(int argc, char **argv)
 {
+    for (int i = 1; i < argc; i++)
+        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+            fputs(trace_usage, stdout);
+            return CLI_OK;
+        }
     if (argc < 2)
         return cli_usage_error("trace: expected convert-alibaba, convert-dcn or poisson");
     if (strcmp(argv[1], "convert-alibaba") == 0)
