@@ -391,6 +391,9 @@ done
 fails 2 "$tmp/none.csv: cannot open" "missing csv" -- "$ts" trace convert-alibaba "$tmp/none.csv"
 fails 2 "--scale-gpus: '3' is not a power of two" "scale not a power of two" -- "$ts" trace convert-alibaba \
     "$data/pods.csv" --scale-gpus 3
+printf 'name,num_gpu,gpu_milli,pod_phase,creation_time,deletion_time,scheduled_time\np,65536,1000,Running,0,9,0\n' > "$tmp/huge.csv"
+fails 2 "huge.csv:2: num_gpu: 65536 times --scale-gpus 65536 is above 4294967295" "GPU count overflow" -- "$ts" trace \
+    convert-alibaba "$tmp/huge.csv" --scale-gpus 65536
 fails 2 "--gpus-per-node: '0'" "zero gpus per node" -- "$ts" trace convert-alibaba "$data/pods.csv" --gpus-per-node 0
 fails 2 "POD_CSV is required" "no csv" -- "$ts" trace convert-alibaba
 fails 2 "one POD_CSV expected" "two csvs" -- "$ts" trace convert-alibaba "$data/pods.csv" "$data/pods.csv"

@@ -680,6 +680,11 @@ static int alibaba_build(const char *path, char *text, unsigned scale, common_op
             rc = trace_err("%s:%zu: num_gpu: %" PRIu64 " is above 65536", path, line, ngpu);
             goto out;
         }
+        if (ngpu * scale > UINT32_MAX) {
+            rc = trace_err("%s:%zu: num_gpu: %" PRIu64 " times --scale-gpus %u is above %u", path, line, ngpu, scale,
+                           (unsigned)UINT32_MAX);
+            goto out;
+        }
         (void)milli; /* a fraction of one GPU (num_gpu 1, gpu_milli < 1000) counts as that GPU */
         q->name = v[C_NAME];
         q->gpus = ngpu * scale;
