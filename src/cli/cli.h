@@ -32,5 +32,6 @@ int cmd_route(int argc, char **argv);
 int cmd_prioritize(int argc, char **argv);
 int cmd_kcut(int argc, char **argv);
 int cmd_demo(int argc, char **argv);
+int cmd_trace(int argc, char **argv);
 
 #endif

@@ -23,6 +23,14 @@ static const char usage[] =
     "        [--orders M] [--seed N] [-o FILE]  CRUX intensities, priorities and K levels\n"
     "  kcut -d DAG --levels K [--algo crux|sincronia|varys|exhaustive] [--orders M] [--seed N]\n"
     "        [-o FILE]                        compress a tsched.dag.v1 to K levels\n"
+    "  trace convert-alibaba POD_CSV [--scale-gpus K] [--model-mix FILE] [--gpus-per-node N] [--seed N]\n"
+    "        [--gbits X] [--compute-ms C] [--compact] [-o FILE]\n"
+    "                                         Alibaba GPU pods (v2023) -> tsched.trace.v1\n"
+    "  trace convert-dcn DIR [--seed N] [--compute-ms C] [--iterations I] [--arrival-window-s W]\n"
+    "        [--compact] [-o FILE]            dcn-simulators ring pairs -> tsched.trace.v1\n"
+    "  trace poisson --jobs N --mean-interarrival-s L --sizes G:W,... --duration-dist D\n"
+    "        [--model-mix FILE] [--gpus-per-node N] [--gbits X] [--compute-ms C] [--seed N]\n"
+    "        [--compact] [-o FILE]            synthetic jobs (D: fixed:S, exp:MEAN, lognormal:MU,SIGMA)\n"
     "  --version                              print the library version\n"
     "  --limit NAME=N                         before the command: raise or lower a resource limit\n"
     "        (input_bytes, nodes, switches, nics_per_node, gpus_per_node, trunks, name_bytes, flows,\n"
@@ -102,5 +110,7 @@ int main(int argc, char **argv)
         return cmd_kcut(argc - 1, argv + 1);
     if (strcmp(cmd, "topology") == 0)
         return cmd_topology(argc - 1, argv + 1);
+    if (strcmp(cmd, "trace") == 0)
+        return cmd_trace(argc - 1, argv + 1);
     return cli_usage_error("unknown command '%s'", cmd);
 }
