@@ -33,5 +33,6 @@ int cmd_prioritize(int argc, char **argv);
 int cmd_kcut(int argc, char **argv);
 int cmd_demo(int argc, char **argv);
 int cmd_trace(int argc, char **argv);
+int cmd_simulate(int argc, char **argv);
 
 #endif

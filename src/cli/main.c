@@ -23,6 +23,10 @@ static const char usage[] =
     "        [--orders M] [--seed N] [-o FILE]  CRUX intensities, priorities and K levels\n"
     "  kcut -d DAG --levels K [--algo crux|sincronia|varys|exhaustive] [--orders M] [--seed N]\n"
     "        [-o FILE]                        compress a tsched.dag.v1 to K levels\n"
+    "  simulate -t TOPO -w TRACE [-s SCENARIO] [--until S] [--seed N] [--placement P] [--routing R]\n"
+    "        [--reroute none|refresh] [--priority X] [--levels K] [--links trunk|member] [--queue fifo|ff]\n"
+    "        [--timeseries FILE] [--sample-ms N] [--links-report] [--progress|--quiet] [--no-timing]\n"
+    "        [--compact] [-o FILE]             flow-level simulation of jobs sharing the fabric: tsched.simresult.v1\n"
     "  trace convert-alibaba POD_CSV [--scale-gpus K] [--model-mix FILE] [--gpus-per-node N] [--seed N]\n"
     "        [--gbits X] [--compute-ms C] [--compact] [-o FILE]\n"
     "                                         Alibaba GPU pods (v2023) -> tsched.trace.v1\n"
@@ -112,5 +116,7 @@ int main(int argc, char **argv)
         return cmd_topology(argc - 1, argv + 1);
     if (strcmp(cmd, "trace") == 0)
         return cmd_trace(argc - 1, argv + 1);
+    if (strcmp(cmd, "simulate") == 0)
+        return cmd_simulate(argc - 1, argv + 1);
     return cli_usage_error("unknown command '%s'", cmd);
 }
