@@ -166,7 +166,8 @@ typedef struct tsched_sim_summary {
  * frees `*out` with tsched_sim_free(). Errors: TSCHED_E_INVALID (NULL, unbuilt fabric).
  */
 TSCHED_API tsched_status tsched_sim_new(tsched_sim **out, tsched_topology *topo);
-/** Free a simulation. NULL is a no-op. The fabric keeps whatever state the run left. */
+/** Free a simulation. NULL is a no-op. The GPUs its running jobs held are freed on the
+ * fabric again; elements the run's failures took down stay down. */
 TSCHED_API void tsched_sim_free(tsched_sim *sim);
 
 /**

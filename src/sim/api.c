@@ -79,6 +79,17 @@ void tsched_sim_free(tsched_sim *s)
 {
     if (!s)
         return;
+    /* the GPUs its running jobs hold go back to the fabric; failures stay as they are */
+    for (uint32_t i = 0; i < s->njobs; i++) {
+        const ts_sim_job *j = &s->jobs[i];
+        if (j->state != TS_JOB_RUNNING)
+            continue;
+        for (uint32_t k = 0; k < j->nnodes; k++) {
+            uint32_t n = j->nodes[k], g = tsched_topology_node_gpus(s->t, n);
+            uint32_t f = tsched_topology_node_free_gpus(s->t, n) + j->gpn_used;
+            tsched_topology_set_free_gpus(s->t, n, f > g ? g : f);
+        }
+    }
     for (uint32_t i = 0; i < s->njobs; i++)
         job_free(&s->jobs[i]);
     free(s->jobs);
