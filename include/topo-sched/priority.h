@@ -106,7 +106,7 @@ TSCHED_API tsched_status tsched_jobset_load_string(tsched_jobset **out, const ts
  * tsched_jobset_add_flow() (the builder a simulator uses instead of JSON). The set records
  * the fabric's identity and shape generation as the loaders do; `topo` must stay alive while
  * flows are added. The caller frees `*out` with tsched_jobset_free().
- * Errors: TSCHED_E_INVALID (NULL, an unbuilt fabric), TSCHED_E_NOMEM.
+ * Errors: TSCHED_E_INVALID (NULL), TSCHED_E_STATE (a fabric not built yet), TSCHED_E_NOMEM.
  */
 TSCHED_API tsched_status tsched_jobset_new(tsched_jobset **out, const tsched_topology *topo);
 /**
