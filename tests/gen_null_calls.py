@@ -165,6 +165,9 @@ FUNCS = {
     'tsched_topology_check_identity': {'what': '"x"'},
     'tsched_dag_new': {'nodes': 'NT_LEVELS'},
     'tsched_levels_to_json': {'n': 'NT_LEVELS'},
+    # the fixture's job set has jobs 0 and 1; route_paths[0] joins node0 NIC 0 to node2 NIC 0
+    'tsched_jobset_add_job': {'work_tflop': '1.0', 'compute_ms': '1.0'},
+    'tsched_jobset_add_flow': {'src_node': '0', 'dst_node': '2', 'path': 'c->route_paths'},
 }
 
 # `len` is the length of the text parameter of the same call (even when that one is NULL).

@@ -87,6 +87,8 @@ static const struct {
     {"tsched_job_new", "name"},                    /* "`name` may be NULL or "" ("job")" */
     {"tsched_flows_collective", "job"},            /* "`job` may be NULL when `gbits` > 0" (gbits is 1 here) */
     {"tsched_dag_compress", "cut_weight"},         /* "`cut_weight` may be NULL" */
+    {"tsched_jobset_add_job", "index"},            /* "`*index` (may be NULL)" */
+    {"tsched_jobset_add_flow", "path"},            /* "`path` NULL lets tsched_prioritize() choose" */
     {"tsched_twojob_steady", "link_share_a"},      /* "any out-parameter may be NULL" */
     {"tsched_twojob_steady", "link_share_b"},
     {"tsched_twojob_steady", "utilization"},

@@ -5,6 +5,7 @@
  * (tests/test_priority_kcut.c) run in the same suite. */
 #include <jansson.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -1308,6 +1309,357 @@ START_TEST(jobset_limits)
 END_TEST
 
 
+/* ---- the job-set builder ------------------------------------------------------------------ */
+
+static char *prio_json(const tsched_topology *t, const tsched_jobset *js, uint32_t levels)
+{
+    tsched_priorities *p = run(t, js, levels);
+    char *s = NULL;
+    ck_assert_ok(tsched_priorities_to_json(&s, p, js));
+    tsched_priorities_free(p);
+    return s;
+}
+
+/* The same job set built through the calls (jobs first, then the flows round-robin over
+ * the jobs, so a job's flows are not contiguous) and loaded from JSON gives the same bytes. */
+START_TEST(builder_equals_loader)
+{
+    tsched_gen_params gp;
+    tsched_topology_params_init(&gp, TSCHED_GEN_CLOS3);
+    gp.pods = 2;
+    gp.leaves_per_pod = 4;
+    gp.spines_per_pod = 2;
+    gp.cores = 4;
+    gp.nodes_per_leaf = 8;
+    gp.gpus_per_node = 8;
+    gp.nics_per_node = 2;
+    gp.nic_gbps = 200;
+    tsched_topology *t;
+    ck_assert_ok(tsched_topology_generate(&t, &gp));
+    char *doc = big_jobset();
+    tsched_jobset *loaded = load_set(t, doc);
+    json_error_t err;
+    json_t *root = json_loads(doc, 0, &err), *jobs = json_object_get(root, "jobs");
+    ck_assert_ptr_nonnull(root);
+    tsched_jobset *built = NULL;
+    ck_assert_ok(tsched_jobset_new(&built, t));
+    size_t maxf = 0;
+    for (size_t j = 0; j < json_array_size(jobs); j++) {
+        json_t *o = json_array_get(jobs, j);
+        uint32_t index = 99;
+        ck_assert_ok(tsched_jobset_add_job(&index, built, json_string_value(json_object_get(o, "name")),
+                                           (uint32_t)json_integer_value(json_object_get(o, "gpus")),
+                                           json_number_value(json_object_get(o, "work_tflop")),
+                                           json_number_value(json_object_get(o, "compute_ms")),
+                                           json_number_value(json_object_get(o, "overlap"))));
+        ck_assert_uint_eq(index, j);
+        if (json_array_size(json_object_get(o, "flows")) > maxf)
+            maxf = json_array_size(json_object_get(o, "flows"));
+    }
+    for (size_t k = 0; k < maxf; k++)
+        for (size_t j = 0; j < json_array_size(jobs); j++) {
+            json_t *f = json_array_get(json_object_get(json_array_get(jobs, j), "flows"), k);
+            if (!f)
+                continue;
+            ck_assert_ok(tsched_jobset_add_flow(
+                built, (uint32_t)j, tu_node(t, json_string_value(json_object_get(f, "src"))),
+                (uint32_t)json_integer_value(json_object_get(f, "src_nic")),
+                tu_node(t, json_string_value(json_object_get(f, "dst"))),
+                (uint32_t)json_integer_value(json_object_get(f, "dst_nic")),
+                json_number_value(json_object_get(f, "gbits")), NULL));
+        }
+    ck_assert_uint_eq(tsched_jobset_count(built), tsched_jobset_count(loaded));
+    for (uint32_t levels = 1; levels <= 4; levels += 3) {
+        char *a = prio_json(t, loaded, levels), *b = prio_json(t, built, levels);
+        ck_assert_str_eq(a, b);
+        tsched_free(a);
+        tsched_free(b);
+    }
+    json_decref(root);
+    free(doc);
+    tsched_jobset_free(loaded);
+    tsched_jobset_free(built);
+    tsched_topology_free(t);
+}
+END_TEST
+
+/* The path n0 -> n2 through spine `spine` of the hand fabric. */
+static tsched_path path_via(const tsched_topology *t, const char *spine)
+{
+    tsched_path ps[4];
+    size_t n = 0;
+    ps[0].size = sizeof ps[0];
+    ck_assert_ok(tsched_topology_paths(ps, 4, &n, t, tu_node(t, "n0"), 0, tu_node(t, "n2"), 0));
+    for (size_t i = 0; i < n; i++)
+        if (ps[i].nswitches == 3 && ps[i].switches[1] == tu_sw(t, spine))
+            return ps[i];
+    ck_abort_msg("no path via %s", spine);
+    return ps[0];
+}
+
+/* Pinned paths are kept. Spine S0's trunks carry 200 Gbit/s, S1's 100; NICs 400. "strong"
+ * (W = 10) sends 100 Gb n0 -> n2, "weak" (W = 1) 50 Gb n1 -> n3.
+ * Free (path_selection_by_intensity): strong takes S0, t = 100/200 = 0.5 s, I = 20; weak
+ * S1, t = 0.5 s, I = 2.
+ * Strong pinned through S1: t = 100/100 = 1 s, I = 10. Weak, chosen after it, sees
+ * (0 + 50)/200 = 0.25 on S0 against (100 + 50)/100 = 1.5 on S1: S0, t = max(50/200, 50/400)
+ * = 0.25 s, I = 4. No link shared: no DAG edge.
+ * Both pinned through S1: weak t = 50/100 = 0.5 s, I = 2; they share L0~S1 and S1~L1: one
+ * edge from strong (P = 10 > 2 with factors of 1: overlap 1, long computation) of weight 10.
+ * The reader's `hops` pins the same way (same bytes). */
+START_TEST(pinned_paths_honoured)
+{
+    const double g[] = {200, 100};
+    tsched_topology *t = fabric(2, 2, 2, 400, g);
+    uint32_t n0 = tu_node(t, "n0"), n1 = tu_node(t, "n1"), n2 = tu_node(t, "n2"), n3 = tu_node(t, "n3");
+    tsched_path s1 = path_via(t, "S1");
+    for (int both = 0; both < 2; both++) {
+        tsched_jobset *js = NULL;
+        uint32_t strong, weak;
+        ck_assert_ok(tsched_jobset_new(&js, t));
+        ck_assert_ok(tsched_jobset_add_job(&weak, js, "weak", 8, 1, 1e6, 1));
+        ck_assert_ok(tsched_jobset_add_job(&strong, js, "strong", 8, 10, 1e6, 1));
+        /* weak's path n1 -> n3 via S1: same switches and links as n0 -> n2 */
+        ck_assert_ok(tsched_jobset_add_flow(js, weak, n1, 0, n3, 0, 50, both ? &s1 : NULL));
+        ck_assert_ok(tsched_jobset_add_flow(js, strong, n0, 0, n2, 0, 100, &s1));
+        tsched_priorities *p = run(t, js, 2);
+        ck_near(tsched_priorities_intensity(p, strong), 10, 1e-12);
+        ck_near(tsched_priorities_intensity(p, weak), both ? 2 : 4, 1e-12);
+        ck_assert_uint_eq(tsched_priorities_dag_edges(p), both ? 1 : 0);
+        ck_near(tsched_priorities_total_weight(p), both ? 10 : 0, 1e-12);
+        ck_assert_uint_eq(tsched_priorities_order(p, strong), 0);
+        char *a = NULL;
+        ck_assert_ok(tsched_priorities_to_json(&a, p, js));
+        tsched_priorities_free(p);
+        char doc[1024];
+        snprintf(doc, sizeof doc,
+                 "{\"format\": \"tsched.jobset.v1\", \"jobs\": ["
+                 "{\"name\": \"weak\", \"gpus\": 8, \"work_tflop\": 1, \"compute_ms\": 1e6, \"overlap\": 1, \"flows\": ["
+                 "{\"src\": \"n1\", \"dst\": \"n3\", \"gbits\": 50%s}]},"
+                 "{\"name\": \"strong\", \"gpus\": 8, \"work_tflop\": 10, \"compute_ms\": 1e6, \"overlap\": 1, \"flows\": ["
+                 "{\"src\": \"n0\", \"dst\": \"n2\", \"gbits\": 100, \"hops\": [\"L0\", \"S1\", \"L1\"]}]}]}",
+                 both ? ", \"hops\": [\"L0\", \"S1\", \"L1\"]" : "");
+        tsched_jobset *lj = load_set(t, doc);
+        char *b = prio_json(t, lj, 2);
+        ck_assert_str_eq(a, b);
+        tsched_free(a);
+        tsched_free(b);
+        tsched_jobset_free(lj);
+        tsched_jobset_free(js);
+    }
+    /* unpinned, strong takes S0 (I = 20) */
+    tsched_jobset *js = NULL;
+    ck_assert_ok(tsched_jobset_new(&js, t));
+    ck_assert_ok(tsched_jobset_add_job(NULL, js, "strong", 8, 10, 1e6, 1));
+    ck_assert_ok(tsched_jobset_add_flow(js, 0, n0, 0, n2, 0, 100, NULL));
+    tsched_priorities *p = run(t, js, 2);
+    ck_near(tsched_priorities_intensity(p, 0), 20, 1e-12);
+    tsched_priorities_free(p);
+    /* a pinned path stays even when its spine is down (the caller's routing decides) */
+    tsched_jobset_free(js);
+    ck_assert_ok(tsched_jobset_new(&js, t));
+    ck_assert_ok(tsched_jobset_add_job(NULL, js, "strong", 8, 10, 1e6, 1));
+    ck_assert_ok(tsched_jobset_add_flow(js, 0, n0, 0, n2, 0, 100, &s1));
+    ck_assert_ok(tsched_topology_set_up(t, "S1", 0));
+    p = run(t, js, 2);
+    ck_near(tsched_priorities_intensity(p, 0), 10, 1e-12);
+    tsched_priorities_free(p);
+    tsched_jobset_free(js);
+    tsched_topology_free(t);
+}
+END_TEST
+
+/* Jobs without flows (all traffic inside a node): intensity, priority and traffic 0,
+ * factor 1, ordered first, no DAG edge, finite JSON; with no traffic at all the reference
+ * is null. */
+START_TEST(builder_jobs_without_flows)
+{
+    const double g[] = {100, 100};
+    tsched_topology *t = fabric(2, 2, 2, 100, g);
+    tsched_jobset *js = NULL;
+    ck_assert_ok(tsched_jobset_new(&js, t));
+    ck_assert_ok(tsched_jobset_add_job(NULL, js, "net", 8, 10, 100, 0.5));
+    ck_assert_ok(tsched_jobset_add_job(NULL, js, "local", 8, 10, 100, 0.5));
+    ck_assert_ok(tsched_jobset_add_job(NULL, js, "net2", 8, 1, 100, 0.5));
+    ck_assert_ok(tsched_jobset_add_flow(js, 0, 0, 0, 2, 0, 10, NULL));
+    ck_assert_ok(tsched_jobset_add_flow(js, 2, 1, 0, 3, 0, 10, NULL));
+    ck_assert_ok(tsched_jobset_add_flow(js, 2, 0, 0, 2, 0, 10, NULL));
+    tsched_priorities *p = run(t, js, 3);
+    ck_assert_uint_eq(tsched_priorities_order(p, 1), 0);
+    ck_assert_uint_eq(tsched_priorities_order(p, 0), 1);
+    ck_assert_uint_eq(tsched_priorities_order(p, 2), 2);
+    ck_near(tsched_priorities_intensity(p, 1), 0, 0);
+    ck_near(tsched_priorities_priority(p, 1), 0, 0);
+    ck_near(tsched_priorities_factor(p, 1), 1, 0);
+    ck_assert_uint_eq(tsched_priorities_dag_edges(p), 1); /* net and net2 share n0's NIC */
+    json_t *root = to_json(p, js);
+    json_t *loc = json_array_get(json_object_get(root, "jobs"), 1);
+    ck_assert_str_eq(json_string_value(json_object_get(loc, "name")), "local");
+    ck_near(json_number_value(json_object_get(loc, "traffic_gbits")), 0, 0);
+    ck_near(json_number_value(json_object_get(loc, "bottleneck_ms")), 0, 0);
+    ck_assert_str_eq(json_string_value(json_object_get(root, "reference")), "net2"); /* the most traffic */
+    json_decref(root);
+    tsched_priorities_free(p);
+    tsched_jobset_free(js);
+
+    ck_assert_ok(tsched_jobset_new(&js, t));
+    ck_assert_ok(tsched_jobset_add_job(NULL, js, "a", 8, 10, 100, 0.5));
+    ck_assert_ok(tsched_jobset_add_job(NULL, js, "b", 8, 10, 100, 0.5));
+    p = run(t, js, 8);
+    ck_assert_uint_eq(tsched_priorities_dag_edges(p), 0);
+    char *s = NULL;
+    ck_assert_ok(tsched_priorities_to_json(&s, p, js));
+    ck_assert_ptr_null(strstr(s, "nan"));
+    ck_assert_ptr_null(strstr(s, "inf"));
+    root = json_loads(s, 0, NULL);
+    ck_assert_ptr_nonnull(root);
+    ck_assert(json_is_null(json_object_get(root, "reference")));
+    json_decref(root);
+    tsched_free(s);
+    tsched_priorities_free(p);
+    tsched_jobset_free(js);
+    tsched_topology_free(t);
+}
+END_TEST
+
+#define ck_builder_err(call, status, needle)                                                                       \
+    do {                                                                                                           \
+        uint32_t before_ = tsched_jobset_count(js);                                                                \
+        ck_assert_status(call, status);                                                                            \
+        ck_assert_errmsg_has(needle);                                                                              \
+        ck_assert_ptr_null(strchr(tsched_last_error(), '\n'));                                                     \
+        ck_assert_uint_eq(tsched_jobset_count(js), before_);                                                       \
+    } while (0)
+
+/* Every error of the builder names the argument; nothing is added on failure. */
+START_TEST(builder_errors)
+{
+    const double g[] = {100, 100};
+    tsched_topology *t = fabric(2, 2, 2, 100, g), *twin = fabric(2, 2, 2, 100, g);
+    tsched_jobset *js = (tsched_jobset *)1;
+    ck_assert_status(tsched_jobset_new(&js, NULL), TSCHED_E_INVALID);
+    ck_assert_errmsg_has("topo");
+    ck_assert_ptr_null(js);
+    ck_assert_status(tsched_jobset_new(NULL, t), TSCHED_E_INVALID);
+    ck_assert_errmsg_has("out");
+    tsched_topology *unbuilt = NULL;
+    ck_assert_ok(tsched_topology_new(&unbuilt, "unbuilt"));
+    ck_assert_status(tsched_jobset_new(&js, unbuilt), TSCHED_E_STATE);
+    tsched_topology_free(unbuilt);
+    ck_assert_ok(tsched_jobset_new(&js, t));
+    ck_assert_ok(tsched_jobset_add_job(NULL, js, "a", 8, 1, 10, 0));
+    /* jobs */
+    ck_assert_status(tsched_jobset_add_job(NULL, NULL, "b", 8, 1, 10, 0), TSCHED_E_INVALID);
+    ck_assert_errmsg_has("js");
+    ck_builder_err(tsched_jobset_add_job(NULL, js, NULL, 8, 1, 10, 0), TSCHED_E_INVALID, "name");
+    ck_builder_err(tsched_jobset_add_job(NULL, js, "a", 8, 1, 10, 0), TSCHED_E_DUPLICATE, "jobs[1].name");
+    ck_builder_err(tsched_jobset_add_job(NULL, js, "x~y", 8, 1, 10, 0), TSCHED_E_RANGE, "jobs[1].name");
+    ck_builder_err(tsched_jobset_add_job(NULL, js, "", 8, 1, 10, 0), TSCHED_E_RANGE, "jobs[1].name");
+    ck_builder_err(tsched_jobset_add_job(NULL, js, "b", 0, 1, 10, 0), TSCHED_E_RANGE, "jobs[1].gpus");
+    ck_builder_err(tsched_jobset_add_job(NULL, js, "b", 8, 0, 10, 0), TSCHED_E_RANGE, "jobs[1].work_tflop");
+    ck_builder_err(tsched_jobset_add_job(NULL, js, "b", 8, NAN, 10, 0), TSCHED_E_RANGE, "jobs[1].work_tflop");
+    ck_builder_err(tsched_jobset_add_job(NULL, js, "b", 8, 1e13, 10, 0), TSCHED_E_RANGE, "jobs[1].work_tflop");
+    ck_builder_err(tsched_jobset_add_job(NULL, js, "b", 8, 1, 1e-7, 0), TSCHED_E_RANGE, "jobs[1].compute_ms");
+    ck_builder_err(tsched_jobset_add_job(NULL, js, "b", 8, 1, INFINITY, 0), TSCHED_E_RANGE, "jobs[1].compute_ms");
+    ck_builder_err(tsched_jobset_add_job(NULL, js, "b", 8, 1, 10, 1.5), TSCHED_E_RANGE, "jobs[1].overlap");
+    ck_builder_err(tsched_jobset_add_job(NULL, js, "b", 8, 1, 10, -0.1), TSCHED_E_RANGE, "jobs[1].overlap");
+    tsched_limits lim = {.size = sizeof lim};
+    ck_assert_ok(tsched_limits_get(&lim));
+    lim.dag_nodes = 1;
+    ck_assert_ok(tsched_limits_set(&lim));
+    ck_builder_err(tsched_jobset_add_job(NULL, js, "b", 8, 1, 10, 0), TSCHED_E_TOO_LARGE, "dag_nodes = 1");
+    tsched_limits_reset();
+    /* flows */
+    ck_assert_status(tsched_jobset_add_flow(NULL, 0, 0, 0, 2, 0, 1, NULL), TSCHED_E_INVALID);
+    ck_assert_errmsg_has("js");
+    ck_builder_err(tsched_jobset_add_flow(js, 1, 0, 0, 2, 0, 1, NULL), TSCHED_E_INVALID, "job 1");
+    ck_builder_err(tsched_jobset_add_flow(js, 0, 8, 0, 2, 0, 1, NULL), TSCHED_E_INVALID, "jobs[0].flows[0].src_node");
+    ck_builder_err(tsched_jobset_add_flow(js, 0, 0, 0, 9, 0, 1, NULL), TSCHED_E_INVALID, "dst_node: node 9");
+    ck_builder_err(tsched_jobset_add_flow(js, 0, 0, 1, 2, 0, 1, NULL), TSCHED_E_INVALID, "src_nic: NIC 1");
+    ck_builder_err(tsched_jobset_add_flow(js, 0, 0, 0, 2, 3, 1, NULL), TSCHED_E_INVALID, "dst_nic: NIC 3");
+    ck_builder_err(tsched_jobset_add_flow(js, 0, 2, 0, 2, 0, 1, NULL), TSCHED_E_INVALID, "same node and NIC");
+    ck_builder_err(tsched_jobset_add_flow(js, 0, 0, 0, 2, 0, 0, NULL), TSCHED_E_RANGE, "jobs[0].flows[0].gbits");
+    ck_builder_err(tsched_jobset_add_flow(js, 0, 0, 0, 2, 0, NAN, NULL), TSCHED_E_RANGE, "gbits");
+    ck_builder_err(tsched_jobset_add_flow(js, 0, 0, 0, 2, 0, 1e13, NULL), TSCHED_E_RANGE, "gbits");
+    tsched_path ok = path_via(t, "S1"), bad = ok;
+    bad.size = 3;
+    ck_builder_err(tsched_jobset_add_flow(js, 0, 0, 0, 2, 0, 1, &bad), TSCHED_E_INVALID, "tsched_path");
+    bad.size = offsetof(tsched_path, links);
+    ck_builder_err(tsched_jobset_add_flow(js, 0, 0, 0, 2, 0, 1, &bad), TSCHED_E_INVALID, "does not cover the links");
+    bad = ok;
+    bad.nswitches = 0;
+    ck_builder_err(tsched_jobset_add_flow(js, 0, 0, 0, 2, 0, 1, &bad), TSCHED_E_INVALID, "jobs[0].flows[0].path");
+    bad = ok;
+    ck_builder_err(tsched_jobset_add_flow(js, 0, 0, 0, 1, 0, 1, &bad), TSCHED_E_INVALID,
+                   "not at the destination NIC's leaf");
+    ck_builder_err(tsched_jobset_add_flow(js, 0, 2, 0, 0, 0, 1, &bad), TSCHED_E_INVALID, "not at the source NIC's leaf");
+    bad.links[0] ^= 1; /* the down direction of the up trunk */
+    ck_builder_err(tsched_jobset_add_flow(js, 0, 0, 0, 2, 0, 1, &bad), TSCHED_E_INVALID, "links[0]");
+    bad = ok;
+    bad.links[1] = 2 * 1000;
+    ck_builder_err(tsched_jobset_add_flow(js, 0, 0, 0, 2, 0, 1, &bad), TSCHED_E_INVALID, "links[1] = 2000");
+    bad = ok;
+    bad.switches[1] = tu_sw(t, "S0"); /* links still through S1 */
+    ck_builder_err(tsched_jobset_add_flow(js, 0, 0, 0, 2, 0, 1, &bad), TSCHED_E_INVALID, "links[0]");
+    /* a one-switch path between two leaves */
+    bad = ok;
+    bad.nswitches = 1;
+    ck_builder_err(tsched_jobset_add_flow(js, 0, 0, 0, 2, 0, 1, &bad), TSCHED_E_INVALID, "path");
+    ck_assert_ok(tsched_jobset_add_flow(js, 0, 0, 0, 2, 0, 1, &ok));
+    ck_assert_ok(tsched_limits_get(&lim));
+    lim.flows = 1;
+    ck_assert_ok(tsched_limits_set(&lim));
+    ck_builder_err(tsched_jobset_add_flow(js, 0, 0, 0, 2, 0, 1, NULL), TSCHED_E_TOO_LARGE, "flows = 1");
+    tsched_limits_reset();
+    /* same-leaf pinned path: the leaf alone */
+    tsched_path leaf = {.size = sizeof leaf, .nswitches = 1};
+    leaf.switches[0] = tu_sw(t, "L0");
+    ck_assert_ok(tsched_jobset_add_flow(js, 0, 0, 0, 1, 0, 1, &leaf));
+    /* identity: a set made for one fabric is refused by its twin */
+    tsched_priorities *p = (tsched_priorities *)1;
+    ck_assert_status(tsched_prioritize(&p, twin, js, NULL), TSCHED_E_MISMATCH);
+    ck_assert_errmsg_has("job set");
+    ck_assert_ptr_null(p);
+    ck_assert_ok(tsched_prioritize(&p, t, js, NULL));
+    tsched_priorities_free(p);
+    tsched_jobset_free(js);
+    tsched_topology_free(t);
+    tsched_topology_free(twin);
+}
+END_TEST
+
+/* The reader's `hops`: unknown switch, missing link, wrong ends, not strings. */
+START_TEST(jobset_hops_errors)
+{
+    const double g[] = {100, 100};
+    tsched_topology *t = fabric(2, 2, 2, 100, g);
+    static const struct {
+        const char *hops, *needle;
+        tsched_status st;
+    } cases[] = {
+        {"[\"L0\", \"S9\", \"L1\"]", "jobs[0].flows[0].hops[1]: no switch \"S9\"", TSCHED_E_INVALID},
+        {"[\"L0\", \"L1\"]", "jobs[0].flows[0].hops[1]: no link", TSCHED_E_INVALID},
+        {"[\"L1\", \"S0\", \"L1\"]", "jobs[0].flows[0].hops: starts at", TSCHED_E_INVALID},
+        {"[\"L0\", \"S0\", \"L0\"]", "jobs[0].flows[0].hops: ends at", TSCHED_E_INVALID},
+        {"[]", "jobs[0].flows[0].hops: ends at", TSCHED_E_INVALID},
+        {"[\"L0\", 3, \"L1\"]", "jobs[0].flows[0].hops[1]", TSCHED_E_TYPE},
+        {"\"L0\"", "jobs[0].flows[0].hops", TSCHED_E_TYPE},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char doc[512];
+        snprintf(doc, sizeof doc,
+                 "{\"format\": \"tsched.jobset.v1\", \"jobs\": [{\"name\": \"a\", \"gpus\": 8, \"work_tflop\": 1, "
+                 "\"compute_ms\": 10, \"flows\": [{\"src\": \"n0\", \"dst\": \"n2\", \"gbits\": 1, \"hops\": %s}]}]}",
+                 cases[i].hops);
+        tsched_jobset *js = (tsched_jobset *)1;
+        ck_assert_status(tsched_jobset_load_string(&js, t, doc, strlen(doc)), cases[i].st);
+        ck_assert_errmsg_has(cases[i].needle);
+        ck_assert_ptr_null(js);
+    }
+    tsched_topology_free(t);
+}
+END_TEST
+
 static Suite *priority_suite(void)
 {
     Suite *s = suite_create("priority");
@@ -1319,6 +1671,11 @@ static Suite *priority_suite(void)
     tcase_add_test(tc, twojob_properties);
     tcase_add_test(tc, twojob_errors);
     tcase_add_test(tc, intensity_by_hand);
+    tcase_add_test(tc, builder_equals_loader);
+    tcase_add_test(tc, pinned_paths_honoured);
+    tcase_add_test(tc, builder_jobs_without_flows);
+    tcase_add_test(tc, builder_errors);
+    tcase_add_test(tc, jobset_hops_errors);
     tcase_add_test(tc, path_selection_within_a_job);
     tcase_add_test(tc, path_selection_by_intensity);
     tcase_add_test(tc, example1_priorities);

@@ -7,6 +7,7 @@
  * never from the routing code's own answers. */
 #include <jansson.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -1243,6 +1244,165 @@ START_TEST(greedy_replays_algorithm1)
 END_TEST
 
 /* Ties go to the lowest spine, then core: Algorithm 1 line 4 starts from P_uv(0). */
+/* Background loads (tsched_route_options.base_link_flows): leaf0~spine0 up carries 3
+ * flows already, spine1~leaf1 down 1. Four flows leaf0 -> leaf1, greedy by the busiest
+ * link of each path (ties to spine0, the first):
+ *   f0: spine0 max(3, 0) = 3, spine1 max(0, 1) = 1 -> spine1 (leaf0~spine1 up 1, down 2)
+ *   f1: spine0 3, spine1 2 -> spine1 (2, 3)
+ *   f2: spine0 3, spine1 3 -> spine0 (4, 1)
+ *   f3: spine0 4, spine1 3 -> spine1 (3, 4)
+ * The reported counts are this call's flows only: 3 on spine1's links, 1 on spine0's. */
+static const char *spine_of(const tsched_topology *t, const tsched_routes *r, uint32_t i)
+{
+    tsched_path p = {.size = sizeof(tsched_path)};
+    ck_assert_ok(tsched_routes_path(&p, r, i));
+    ck_assert_uint_eq(p.nswitches, 3);
+    return tsched_topology_switch_name(t, p.switches[1]);
+}
+
+START_TEST(base_loads_greedy_hand_computed)
+{
+    tsched_topology *t = gen_ls(2, 2, 2, 1, 1, 1.0, 1);
+    uint32_t nl = 2 * tsched_topology_num_trunks(t);
+    uint32_t *base = calloc(nl, sizeof *base);
+    ck_assert_ptr_nonnull(base);
+    uint32_t up0 = 2 * tu_trunk(t, "leaf0", "spine0"), down1 = 2 * tu_trunk(t, "leaf1", "spine1") + 1;
+    base[up0] = 3;
+    base[down1] = 1;
+    tsched_flows *f = flows_new();
+    add(f, 0, 0, 2, 0);
+    add(f, 1, 0, 3, 0);
+    add(f, 0, 0, 3, 0);
+    add(f, 1, 0, 2, 0);
+    tsched_route_options o;
+    tsched_route_options_init(&o);
+    o.base_link_flows = base;
+    for (uint32_t threads = 1; threads <= 2; threads++) {
+        o.threads = threads;
+        tsched_routes *r = NULL;
+        ck_assert_ok(tsched_route(&r, t, f, &o));
+        const char *want[] = {"spine1", "spine1", "spine0", "spine1"};
+        for (uint32_t i = 0; i < 4; i++)
+            ck_assert_str_eq(spine_of(t, r, i), want[i]);
+        ck_assert_uint_eq(tsched_routes_link_flows(r, up0), 1);
+        ck_assert_uint_eq(tsched_routes_link_flows(r, down1), 3);
+        ck_assert_uint_eq(tsched_routes_link_flows(r, 2 * tu_trunk(t, "leaf0", "spine1")), 3);
+        ck_assert_uint_eq(tsched_routes_max_link_flows(r), 3);
+        tsched_routes_free(r);
+    }
+    /* without the background load the first flow takes spine0 */
+    tsched_routes *r = route(t, f, TSCHED_ROUTE_GREEDY, 1, 1);
+    ck_assert_str_eq(spine_of(t, r, 0), "spine0");
+    tsched_routes_free(r);
+    free(base);
+    tsched_flows_free(f);
+    tsched_topology_free(t);
+}
+END_TEST
+
+/* Balanced ECMP sees the background load too: with spine0 busy (5 flows up from leaf0)
+ * every flow of two from leaf0 to leaf1 finds spine1 the only least loaded path (loads 0,
+ * then 1), whatever the seed; ecmp ignores the load. */
+START_TEST(base_loads_balanced_ecmp)
+{
+    tsched_topology *t = gen_ls(2, 2, 2, 1, 1, 1.0, 1);
+    uint32_t nl = 2 * tsched_topology_num_trunks(t);
+    uint32_t *base = calloc(nl, sizeof *base);
+    ck_assert_ptr_nonnull(base);
+    base[2 * tu_trunk(t, "leaf0", "spine0")] = 5;
+    tsched_flows *f = flows_new();
+    add(f, 0, 0, 2, 0);
+    add(f, 1, 0, 3, 0);
+    tsched_route_options o;
+    tsched_route_options_init(&o);
+    o.algo = TSCHED_ROUTE_BALANCED_ECMP;
+    o.base_link_flows = base;
+    int saw_spine0 = 0;
+    for (uint64_t seed = 1; seed <= 20; seed++) {
+        o.seed = seed;
+        tsched_routes *r = NULL;
+        ck_assert_ok(tsched_route(&r, t, f, &o));
+        ck_assert_str_eq(spine_of(t, r, 0), "spine1");
+        ck_assert_str_eq(spine_of(t, r, 1), "spine1");
+        ck_assert_uint_eq(tsched_routes_max_link_flows(r), 2);
+        tsched_routes_free(r);
+        /* without it, some seed puts the first flow on spine0 */
+        r = route(t, f, TSCHED_ROUTE_BALANCED_ECMP, seed, 1);
+        saw_spine0 |= !strcmp(spine_of(t, r, 0), "spine0");
+        tsched_routes_free(r);
+    }
+    ck_assert(saw_spine0);
+    free(base);
+    tsched_flows_free(f);
+    tsched_topology_free(t);
+}
+END_TEST
+
+static char *base_json(const tsched_topology *t, const tsched_flows *f, const tsched_route_options *o)
+{
+    tsched_routes *r = NULL;
+    ck_assert_ok(tsched_route(&r, t, f, o));
+    char *s = NULL;
+    ck_assert_ok(tsched_routes_to_json(&s, r, t, 0));
+    tsched_routes_free(r);
+    return s;
+}
+
+/* NULL is no background load: all zeros give the same bytes. A caller built against the
+ * header before the field (size ending at `flags`) gets the default even with a pointer in
+ * the field's place; a size ending inside the field is refused. */
+START_TEST(base_loads_null_zeros_and_old_size)
+{
+    tsched_topology *t = gen_c3(2, 2, 2, 4, 2, 1, 1.0);
+    uint32_t nl = 2 * tsched_topology_num_trunks(t);
+    uint32_t *zeros = calloc(nl, sizeof *zeros), *busy = calloc(nl, sizeof *busy);
+    ck_assert_ptr_nonnull(zeros);
+    ck_assert_ptr_nonnull(busy);
+    for (uint32_t l = 0; l < nl; l++)
+        busy[l] = l % 3 ? 0 : UINT32_MAX; /* also the cap against wrapping */
+    tsched_flows *f = flows_new();
+    trng g = {7};
+    for (uint32_t i = 0; i < 40; i++) {
+        uint32_t s = rbelow(&g, 8), d = rbelow(&g, 8);
+        if (s != d)
+            add(f, s, 0, d, 0);
+    }
+    tsched_route_algo algos[] = {TSCHED_ROUTE_GREEDY, TSCHED_ROUTE_BALANCED_ECMP, TSCHED_ROUTE_ECMP};
+    for (unsigned a = 0; a < 3; a++) {
+        tsched_route_options o;
+        tsched_route_options_init(&o);
+        o.algo = algos[a];
+        char *plain = base_json(t, f, &o);
+        o.base_link_flows = zeros;
+        char *z = base_json(t, f, &o);
+        ck_assert_str_eq(plain, z);
+        o.base_link_flows = busy;
+        o.size = offsetof(tsched_route_options, base_link_flows);
+        char *old = base_json(t, f, &o);
+        ck_assert_str_eq(plain, old);
+        o.size = sizeof o;
+        char *b = base_json(t, f, &o);
+        if (algos[a] == TSCHED_ROUTE_ECMP)
+            ck_assert_str_eq(plain, b); /* ecmp ignores the load */
+        else
+            ck_assert_str_ne(plain, b);
+        o.size = offsetof(tsched_route_options, base_link_flows) + 1;
+        tsched_routes *r = NULL;
+        ck_assert_status(tsched_route(&r, t, f, &o), TSCHED_E_INVALID);
+        ck_assert_errmsg_has("tsched_route_options");
+        ck_assert_ptr_null(r);
+        tsched_free(plain);
+        tsched_free(z);
+        tsched_free(old);
+        tsched_free(b);
+    }
+    free(zeros);
+    free(busy);
+    tsched_flows_free(f);
+    tsched_topology_free(t);
+}
+END_TEST
+
 START_TEST(greedy_ties_to_first_path)
 {
     tsched_topology *t = gen_c3(2, 2, 2, 4, 2, 1, 1.0);
@@ -2580,6 +2740,9 @@ int main(void)
     tcase_add_test(tc, balanced_ecmp_least_loaded_and_seeded);
     tcase_add_test(tc, greedy_replays_algorithm1);
     tcase_add_test(tc, greedy_ties_to_first_path);
+    tcase_add_test(tc, base_loads_greedy_hand_computed);
+    tcase_add_test(tc, base_loads_balanced_ecmp);
+    tcase_add_test(tc, base_loads_null_zeros_and_old_size);
     tcase_add_test(tc, rails_greedy_and_rates);
     tcase_add_test(tc, rails_flow_on_live_rail_routes);
     tcase_add_test(tc, threads_match_sequential);

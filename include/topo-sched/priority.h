@@ -93,13 +93,51 @@ typedef struct tsched_jobset tsched_jobset;
 /**
  * Load a `tsched.jobset.v1` document against `topo` (flow endpoints are node names of it).
  * Each job: name, gpus, work_tflop (W_j per iteration), compute_ms, overlap in [0, 1]
- * (share of the computation that communication overlaps), flows. Errors name the field
+ * (share of the computation that communication overlaps), flows; a flow may pin its path
+ * with `hops` (switch names, as in `tsched.routes.v1`). Errors name the field
  * (`jobs[2].flows[0].dst`); a job without flows is TSCHED_E_INVALID naming it.
  */
 TSCHED_API tsched_status tsched_jobset_load_file(tsched_jobset **out, const tsched_topology *topo, const char *path);
 /** tsched_jobset_load_file() from `len` bytes of `json`. */
 TSCHED_API tsched_status tsched_jobset_load_string(tsched_jobset **out, const tsched_topology *topo, const char *json,
                                                    size_t len);
+/**
+ * An empty job set for `topo`, to be filled with tsched_jobset_add_job() and
+ * tsched_jobset_add_flow() (the builder a simulator uses instead of JSON). The set records
+ * the fabric's identity and shape generation as the loaders do; `topo` must stay alive while
+ * flows are added. The caller frees `*out` with tsched_jobset_free().
+ * Errors: TSCHED_E_INVALID (NULL), TSCHED_E_STATE (a fabric not built yet), TSCHED_E_NOMEM.
+ */
+TSCHED_API tsched_status tsched_jobset_new(tsched_jobset **out, const tsched_topology *topo);
+/**
+ * Append a job with the JSON reader's checks: `name` a valid name (DESIGN 3) not yet in the
+ * set, `gpus` >= 1, `work_tflop` (TFLOP per iteration) in [1e-6, 1e12], `compute_ms` in
+ * [1e-6, 1e9], `overlap` in [0, 1] (doc/priority.md, "Accepted ranges"). `*index` (may be
+ * NULL) receives the job's index, its position in the set. A job may stay without flows
+ * (all its traffic inside one node): it then has no network traffic, see tsched_prioritize().
+ * Errors name `jobs[i].field`: TSCHED_E_INVALID (NULL `js` or `name`), TSCHED_E_RANGE (a
+ * bad name or number), TSCHED_E_DUPLICATE (the name is taken), TSCHED_E_TOO_LARGE (the
+ * `dag_nodes` limit), TSCHED_E_NOMEM.
+ */
+TSCHED_API tsched_status tsched_jobset_add_job(uint32_t *index, tsched_jobset *js, const char *name, uint32_t gpus,
+                                               double work_tflop, double compute_ms, double overlap);
+/**
+ * Append a flow of job `job`, from NIC `src_nic` of node `src_node` to NIC `dst_nic` of node
+ * `dst_node` (node indices of the set's fabric), `gbits` gigabits per iteration in [1e-6,
+ * 1e12], with the JSON reader's checks. `path` NULL lets tsched_prioritize() choose the path
+ * (CRUX's intensity-ordered path selection); otherwise the flow is pinned to `*path` (an
+ * input tsched_path whose `size` must be valid and cover `links`): it must start at the source
+ * NIC's leaf, end at the destination NIC's, and cross the trunks between consecutive switches
+ * in the direction travelled, up then down. A pinned path is kept as given, even through a
+ * switch or trunk that is down. The set copies what it needs.
+ * Errors name `jobs[j].flows[k]` and the argument: TSCHED_E_INVALID (NULL `js`, a job,
+ * node or NIC that does not exist, equal endpoints, a bad `path`), TSCHED_E_RANGE (`gbits`),
+ * TSCHED_E_MISMATCH (the fabric changed shape since tsched_jobset_new()),
+ * TSCHED_E_TOO_LARGE (the `flows` limit), TSCHED_E_NOMEM.
+ */
+TSCHED_API tsched_status tsched_jobset_add_flow(tsched_jobset *js, uint32_t job, uint32_t src_node, uint32_t src_nic,
+                                                uint32_t dst_node, uint32_t dst_nic, double gbits,
+                                                const tsched_path *path);
 /** Free a job set. NULL is a no-op. */
 TSCHED_API void tsched_jobset_free(tsched_jobset *jobs);
 /** Number of jobs. */
@@ -129,10 +167,14 @@ typedef struct tsched_priorities tsched_priorities;
 
 /**
  * CRUX on a job set: intensities (Def. 2) from the traffic each job puts on every trunk,
- * intensity-ordered path selection, correction factors and priorities P_j = k_j I_j, the
- * contention DAG, and its compression to levels. See doc/priority.md. `opts` may be NULL for
+ * intensity-ordered path selection (for the flows without a pinned path; pinned flows keep
+ * theirs and count in everything), correction factors and priorities P_j = k_j I_j, the
+ * contention DAG, and its compression to levels. See doc/priority.md. A job without flows
+ * (built with tsched_jobset_add_job() only) has intensity 0, factor 1, priority 0, no DAG
+ * edge, and is ordered before every job with traffic. `opts` may be NULL for
  * the defaults. The caller frees
- * `*out` with tsched_priorities_free(). Errors: TSCHED_E_NO_PATH, TSCHED_E_INVALID.
+ * `*out` with tsched_priorities_free(). Errors: TSCHED_E_NO_PATH, TSCHED_E_INVALID,
+ * TSCHED_E_MISMATCH (`topo` is not the fabric the set was made for, or changed shape).
  */
 TSCHED_API tsched_status tsched_prioritize(tsched_priorities **out, const tsched_topology *topo,
                                            const tsched_jobset *jobs, const tsched_prio_options *opts);

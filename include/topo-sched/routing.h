@@ -40,6 +40,16 @@ typedef struct tsched_route_options {
     uint32_t threads;        /**< greedy: worker threads over independent components; 0 or 1 = one */
     uint32_t time_limit_ms;  /**< ilp: bounds the whole call (listing, model, solve); 0 = 10,000 ms */
     uint32_t flags;          /**< TSCHED_ROUTE_NO_RATES: paths only, rates left at 0 */
+    /**
+     * Background load: flows already on each directed link `2 * trunk + d` (as in
+     * tsched_path), an array of 2 * tsched_topology_num_trunks() entries owned by the caller
+     * and read during the call only; default NULL = none. greedy and balanced-ecmp add it to
+     * their per-link flow counts when they choose paths; ecmp and ilp ignore it. The result's
+     * link counts (tsched_routes_link_flows(), tsched_routes_max_link_flows()) and rates count
+     * only this call's flows. Only the entries of links the flows' candidate paths use are
+     * read; counts above 2^32 - 1 minus the number of flows compare as that value.
+     */
+    const uint32_t *base_link_flows;
 } tsched_route_options;
 
 /** tsched_route_options.flags: skip the max-min rate computation (paths only). */

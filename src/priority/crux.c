@@ -4,7 +4,9 @@
  *
  * Links are every trunk in each direction (2 * trunk + d, as in tsched_path) and, after
  * them, the NIC-to-leaf link of every NIC some flow uses, in each direction (capacity: the
- * node's nic_gbps), numbered compactly so a large fabric costs only what the flows touch. */
+ * node's nic_gbps). The candidate paths of the path cache are in its compact link ids and
+ * are translated to the fabric's (cache.gl) as they are read; pinned paths are in the
+ * fabric's already. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -85,7 +87,8 @@ typedef struct crux {
     double *cap;         /* per link, Gbit/s */
     uint32_t *src_link;  /* per flow: its source NIC's up link */
     uint32_t *dst_link;  /* per flow: its destination NIC's down link */
-    uint32_t *pair;      /* per flow: leaf pair in the cache */
+    uint32_t *foff, *fl; /* each job's flows (ts_jobset_csr) */
+    uint32_t *pair;      /* per flow: leaf pair in the cache (unused for a pinned flow) */
     uint32_t *pidx;      /* per flow: chosen path */
     double *load;        /* per trunk link: gigabits placed so far */
     double *vol;         /* per link: one job's M_{j,e}, zero between jobs */
@@ -99,6 +102,8 @@ static void crux_free(crux *c)
     free(c->cap);
     free(c->src_link);
     free(c->dst_link);
+    free(c->foff);
+    free(c->fl);
     free(c->pair);
     free(c->pidx);
     free(c->load);
@@ -125,6 +130,23 @@ static uint32_t nic_index(const uint64_t *keys, uint32_t n, uint64_t key)
     return lo;
 }
 
+/* Flow f's path as directed link ids of the fabric into buf (TSCHED_PATH_MAX_LINKS);
+ * returns the hop count. */
+static uint32_t flow_path(const crux *c, uint32_t f, uint32_t *buf)
+{
+    uint32_t hops;
+    const uint32_t *pin = ts_jobset_pin(c->js, f, &hops);
+    if (pin) {
+        memcpy(buf, pin, (size_t)hops * sizeof *buf);
+        return hops;
+    }
+    const ts_pair *p = &c->cache.pairs[c->pair[f]];
+    const uint32_t *l = c->cache.links + p->off + (size_t)c->pidx[f] * p->hops;
+    for (uint32_t h = 0; h < p->hops; h++)
+        buf[h] = c->cache.gl[l[h]];
+    return p->hops;
+}
+
 /* Check the set against the fabric, number the links, list every flow's candidate paths. */
 static tsched_status crux_setup(crux *c)
 {
@@ -133,6 +155,9 @@ static tsched_status crux_setup(crux *c)
     uint32_t nn = tsched_topology_num_nodes(t), nf = js->nflows;
     size_t nfa = nf ? nf : 1;
     uint64_t *keys = ts_malloc(2 * nfa, sizeof *keys);
+    tsched_status st;
+    if ((st = ts_jobset_csr(&c->foff, &c->fl, js)) != TSCHED_OK)
+        return st;
     if (!keys || !(c->src_link = ts_malloc(nfa, sizeof *c->src_link)) ||
         !(c->dst_link = ts_malloc(nfa, sizeof *c->dst_link)) || !(c->pair = ts_malloc(nfa, sizeof *c->pair)) ||
         !(c->pidx = ts_calloc(nfa, sizeof *c->pidx))) {
@@ -180,20 +205,22 @@ static tsched_status crux_setup(crux *c)
     }
     free(keys);
 
-    tsched_status st;
     for (uint32_t j = 0; j < js->n; j++)
-        for (uint32_t f = js->flow_off[j]; f < js->flow_off[j + 1]; f++) {
-            uint32_t s = js->src[f], d = js->dst[f];
+        for (uint32_t k = c->foff[j]; k < c->foff[j + 1]; k++) {
+            uint32_t f = c->fl[k], s = js->src[f], d = js->dst[f];
+            uint32_t hops;
+            if (ts_jobset_pin(js, f, &hops))
+                continue; /* kept as given */
             uint32_t a = tsched_topology_node_nic_leaf(t, s, js->src_nic[f]);
             uint32_t b = tsched_topology_node_nic_leaf(t, d, js->dst_nic[f]);
             if (a == TSCHED_NONE || b == TSCHED_NONE)
-                return ts_error(TSCHED_E_INVALID, "jobs[%u].flows[%u]: a NIC without a leaf", j, f - js->flow_off[j]);
+                return ts_error(TSCHED_E_INVALID, "jobs[%u].flows[%u]: a NIC without a leaf", j, k - c->foff[j]);
             if ((st = ts_pathcache_get(&c->pair[f], &c->cache, t, a, b)) != TSCHED_OK)
                 return st;
             if (c->cache.pairs[c->pair[f]].npaths == 0 || !t->node_up[s] || !t->node_up[d])
                 return ts_error(TSCHED_E_NO_PATH,
                                 "jobs[%u].flows[%u] (job \"%s\"): no surviving path from \"%s\" NIC %u to \"%s\" NIC %u",
-                                j, f - js->flow_off[j], js->name[j], tsched_topology_node_name(t, s), js->src_nic[f],
+                                j, k - c->foff[j], js->name[j], tsched_topology_node_name(t, s), js->src_nic[f],
                                 tsched_topology_node_name(t, d), js->dst_nic[f]);
         }
     return TSCHED_OK;
@@ -201,32 +228,38 @@ static tsched_status crux_setup(crux *c)
 
 /* Route job j's flows in input order on the least congested path given c->load (which it
  * extends): congestion = the largest (load + gbits) / capacity over the path's trunk
- * links, ties to the first candidate. */
+ * links, ties to the first candidate. A pinned flow keeps its path and loads it. */
 static void route_job(crux *c, uint32_t j)
 {
     const tsched_jobset *js = c->js;
-    for (uint32_t f = js->flow_off[j]; f < js->flow_off[j + 1]; f++) {
-        const ts_pair *p = &c->cache.pairs[c->pair[f]];
-        const uint32_t *l = c->cache.links + p->off;
+    const uint32_t *gl = c->cache.gl;
+    uint32_t buf[TSCHED_PATH_MAX_LINKS];
+    for (uint32_t i = c->foff[j]; i < c->foff[j + 1]; i++) {
+        uint32_t f = c->fl[i];
         double g = js->gbits[f];
-        uint32_t best = 0;
-        double bestv = INFINITY;
-        for (uint32_t k = 0; k < p->npaths && p->hops > 0; k++, l += p->hops) {
-            double v = 0;
-            for (uint32_t h = 0; h < p->hops; h++) {
-                double x = (c->load[l[h]] + g) / c->cap[l[h]];
-                if (x > v)
-                    v = x;
+        uint32_t hops;
+        if (!ts_jobset_pin(js, f, &hops)) {
+            const ts_pair *p = &c->cache.pairs[c->pair[f]];
+            const uint32_t *l = c->cache.links + p->off;
+            uint32_t best = 0;
+            double bestv = INFINITY;
+            for (uint32_t k = 0; k < p->npaths && p->hops > 0; k++, l += p->hops) {
+                double v = 0;
+                for (uint32_t h = 0; h < p->hops; h++) {
+                    double x = (c->load[gl[l[h]]] + g) / c->cap[gl[l[h]]];
+                    if (x > v)
+                        v = x;
+                }
+                if (v < bestv) {
+                    bestv = v;
+                    best = k;
+                }
             }
-            if (v < bestv) {
-                bestv = v;
-                best = k;
-            }
+            c->pidx[f] = best;
         }
-        c->pidx[f] = best;
-        l = c->cache.links + p->off + (size_t)best * p->hops;
-        for (uint32_t h = 0; h < p->hops; h++)
-            c->load[l[h]] += g;
+        hops = flow_path(c, f, buf);
+        for (uint32_t h = 0; h < hops; h++)
+            c->load[buf[h]] += g;
     }
 }
 
@@ -242,14 +275,15 @@ static void add_vol(crux *c, uint32_t l, double g)
 static double job_volume(crux *c, uint32_t j, double *traffic)
 {
     const tsched_jobset *js = c->js;
+    uint32_t buf[TSCHED_PATH_MAX_LINKS];
     c->ntouched = 0;
-    for (uint32_t f = js->flow_off[j]; f < js->flow_off[j + 1]; f++) {
-        const ts_pair *p = &c->cache.pairs[c->pair[f]];
-        const uint32_t *l = c->cache.links + p->off + (size_t)c->pidx[f] * p->hops;
+    for (uint32_t i = c->foff[j]; i < c->foff[j + 1]; i++) {
+        uint32_t f = c->fl[i];
+        uint32_t hops = flow_path(c, f, buf);
         double g = js->gbits[f];
         add_vol(c, c->src_link[f], g);
-        for (uint32_t h = 0; h < p->hops; h++)
-            add_vol(c, l[h], g);
+        for (uint32_t h = 0; h < hops; h++)
+            add_vol(c, buf[h], g);
         add_vol(c, c->dst_link[f], g);
     }
     double tmax = 0, sum = 0;
@@ -411,44 +445,46 @@ static tsched_status compute(tsched_priorities *p, crux *c, const tsched_prio_op
     uint32_t n = js->n;
     tsched_status st;
     uint32_t *perm = ts_malloc(n ? n : 1, sizeof *perm);
+    double *key = ts_malloc(n ? n : 1, sizeof *key);
     uint32_t *jl_off = ts_calloc((size_t)n + 1, sizeof *jl_off), *jl = NULL;
     size_t jl_cap = 0;
     tsched_dag *dag = NULL;
-    if (!perm || !jl_off) {
+    if (!perm || !jl_off || !key) {
         st = TSCHED_E_NOMEM;
         goto out;
     }
 
     /* 1. intensities with each job's flows routed alone on the empty fabric: the order
-     * of path selection */
+     * of path selection (a job without flows has nothing to route: first, harmlessly) */
     for (uint32_t j = 0; j < n; j++) {
         double traffic;
+        uint32_t buf[TSCHED_PATH_MAX_LINKS];
         route_job(c, j);
         double tj = job_volume(c, j, &traffic);
         clear_volume(c);
-        p->intensity[j] = js->work_tflop[j] / tj;
+        key[j] = c->foff[j] == c->foff[j + 1] ? INFINITY : js->work_tflop[j] / tj;
         /* back to an empty fabric */
-        for (uint32_t f = js->flow_off[j]; f < js->flow_off[j + 1]; f++) {
-            const ts_pair *pr = &c->cache.pairs[c->pair[f]];
-            const uint32_t *l = c->cache.links + pr->off + (size_t)c->pidx[f] * pr->hops;
-            for (uint32_t h = 0; h < pr->hops; h++)
-                c->load[l[h]] = 0;
+        for (uint32_t i = c->foff[j]; i < c->foff[j + 1]; i++) {
+            uint32_t hops = flow_path(c, c->fl[i], buf);
+            for (uint32_t h = 0; h < hops; h++)
+                c->load[buf[h]] = 0;
         }
     }
-    if ((st = rank_by(perm, NULL, p->intensity, n)) != TSCHED_OK)
+    if ((st = rank_by(perm, NULL, key, n)) != TSCHED_OK)
         goto out;
 
     /* 2. path selection from the most intense job down */
     for (uint32_t r = 0; r < n; r++)
         route_job(c, perm[r]);
 
-    /* 3. final intensities and each job's links */
+    /* 3. final intensities and each job's links; a job without flows keeps intensity 0,
+     * no links and no DAG edge */
     for (uint32_t j = 0; j < n; j++) {
         double tj = job_volume(c, j, &p->traffic[j]);
         p->bottleneck_ms[j] = tj * 1000.0;
-        p->intensity[j] = js->work_tflop[j] / tj;
-        if (!isfinite(p->bottleneck_ms[j]) || !isfinite(p->traffic[j]) || !isfinite(p->intensity[j]) ||
-            !(p->intensity[j] > 0)) {
+        p->intensity[j] = c->foff[j] == c->foff[j + 1] ? 0 : js->work_tflop[j] / tj;
+        if (c->foff[j] < c->foff[j + 1] && (!isfinite(p->bottleneck_ms[j]) || !isfinite(p->traffic[j]) ||
+                                            !isfinite(p->intensity[j]) || !(p->intensity[j] > 0))) {
             st = ts_error(TSCHED_E_RANGE, "jobs[%u] (job \"%s\"): intensity %g TFLOP/s over %g ms out of range "
                                           "(extreme work_tflop or gbits)",
                           j, js->name[j], p->intensity[j], p->bottleneck_ms[j]);
@@ -459,15 +495,16 @@ static tsched_status compute(tsched_priorities *p, crux *c, const tsched_prio_op
         memcpy(jl + jl_off[j], c->touched, (size_t)c->ntouched * sizeof *jl);
         jl_off[j + 1] = jl_off[j] + c->ntouched;
         clear_volume(c);
-        if (p->reference == TSCHED_NONE || p->traffic[j] > p->traffic[p->reference])
+        if (p->traffic[j] > 0 && (p->reference == TSCHED_NONE || p->traffic[j] > p->traffic[p->reference]))
             p->reference = j;
     }
 
-    /* 4. correction factors against the reference job, priorities, order */
+    /* 4. correction factors against the reference job (the one with the most traffic; none
+     * when no job has any), priorities, order; jobs without flows first */
     for (uint32_t j = 0; j < n; j++) {
         uint32_t r = p->reference;
         p->factor[j] = 1;
-        if (j != r) {
+        if (j != r && r != TSCHED_NONE && p->traffic[j] > 0) {
             tsched_twojob a = {sizeof a, js->compute_ms[j], p->bottleneck_ms[j], js->overlap[j], js->gpus[j]};
             tsched_twojob b = {sizeof b, js->compute_ms[r], p->bottleneck_ms[r], js->overlap[r], js->gpus[r]};
             if ((st = ts_crux_factor(&p->factor[j], &a, &b)) != TSCHED_OK)
@@ -479,8 +516,9 @@ static tsched_status compute(tsched_priorities *p, crux *c, const tsched_prio_op
                           p->factor[j], p->intensity[j]);
             goto out;
         }
+        key[j] = p->traffic[j] > 0 ? p->priority[j] : INFINITY;
     }
-    if ((st = rank_by(perm, p->order, p->priority, n)) != TSCHED_OK)
+    if ((st = rank_by(perm, p->order, key, n)) != TSCHED_OK)
         goto out;
 
     /* 5. contention DAG and its compression */
@@ -511,6 +549,7 @@ static tsched_status compute(tsched_priorities *p, crux *c, const tsched_prio_op
 out:
     tsched_dag_free(dag);
     free(perm);
+    free(key);
     free(jl_off);
     free(jl);
     return st;

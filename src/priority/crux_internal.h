@@ -5,21 +5,49 @@
 
 #include "topo-sched/priority.h"
 
-/* A job set: per job its parameters and its flows (CSR: job i owns flows
- * flow_off[i] .. flow_off[i + 1] - 1, in input order). Node indices refer to the fabric
- * the set was loaded against. */
+#include "../common/strtab.h"
+
+/* A job set: per job its parameters, per flow its job and endpoints, in the order they
+ * were added (the loader adds each job's flows right after it; the builder in any order).
+ * A flow's path is chosen by tsched_prioritize unless pinned: pin[f] is then an offset into
+ * `pins`, where pins[off] is the hop count and the directed link ids (2 * trunk + d) follow.
+ * Node and link indices refer to the fabric the set was made for; `topo` is kept for the
+ * builder's checks only (the caller keeps it alive while adding flows). */
 struct tsched_jobset {
     uint32_t n;                 /* jobs */
     char **name;
     uint32_t *gpus;
     double *work_tflop, *compute_ms, *overlap;
-    uint32_t *flow_off;         /* n + 1 */
+    uint32_t *nflows_of;        /* per job */
+    size_t jcap[6];             /* capacities of the six job arrays */
     uint32_t nflows;
+    uint32_t *job;              /* per flow */
     uint32_t *src, *dst;        /* node indices */
     uint32_t *src_nic, *dst_nic;
     double *gbits;
-    uint64_t topo_id, topo_gen; /* identity and shape generation of the fabric it was loaded against */
+    uint32_t *pin;              /* TSCHED_NONE: path chosen by tsched_prioritize */
+    size_t fcap[7];             /* capacities of the seven flow arrays */
+    uint32_t *pins;
+    size_t npins, pins_cap;
+    ts_strtab names;            /* job names, for duplicates */
+    const tsched_topology *topo;
+    uint64_t topo_id, topo_gen; /* identity and shape generation of the fabric it was made for */
 };
+
+/* The flows of every job as CSR, in the order they were added: job j owns
+ * fl[off[j] .. off[j + 1]). The caller frees both. */
+tsched_status ts_jobset_csr(uint32_t **off, uint32_t **fl, const tsched_jobset *js);
+
+/* Flow f's pinned path (its directed link ids, *hops of them), or NULL when it has none. */
+static inline const uint32_t *ts_jobset_pin(const tsched_jobset *js, uint32_t f, uint32_t *hops)
+{
+    if (js->pin[f] == TSCHED_NONE) {
+        *hops = 0;
+        return NULL;
+    }
+    *hops = js->pins[js->pin[f]];
+    return js->pins + js->pin[f] + 1;
+}
 
 /* The two-job model (tsched_twojob_steady) with everything it measured. Index 0 is job a,
  * 1 is job b. */

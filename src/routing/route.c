@@ -233,6 +233,22 @@ static tsched_status finish(tsched_routes *r, const tsched_topology *t, const ts
     return TSCHED_OK;
 }
 
+/* The caller's background load on the links this call can use, preloaded into r->load
+ * (which the algorithms then extend) and returned in *base so it can be taken out again.
+ * Capped so that adding this call's flows cannot wrap. */
+static tsched_status load_base(uint32_t **base, tsched_routes *r, const uint32_t *bl)
+{
+    uint32_t cap = UINT32_MAX - r->n;
+    if (!(*base = ts_malloc(r->nlinks ? r->nlinks : 1, sizeof **base)))
+        return TSCHED_E_NOMEM;
+    for (uint32_t l = 0; l < r->nlinks; l++) {
+        uint32_t v = bl[r->cache->gl[l]];
+        (*base)[l] = v < cap ? v : cap;
+        r->load[l] = (*base)[l];
+    }
+    return TSCHED_OK;
+}
+
 /* tsched_router_route() with `fn` naming the entry point in errors. */
 static tsched_status router_route(tsched_routes **out, tsched_router *rt, const tsched_flows *f,
                                   const tsched_route_options *opts, const char *fn)
@@ -243,6 +259,7 @@ static tsched_status router_route(tsched_routes **out, tsched_router *rt, const 
         TS_SPAN(tsched_route_options, size),          TS_SPAN(tsched_route_options, algo),
         TS_SPAN(tsched_route_options, seed),          TS_SPAN(tsched_route_options, threads),
         TS_SPAN(tsched_route_options, time_limit_ms), TS_SPAN(tsched_route_options, flags),
+        TS_SPAN(tsched_route_options, base_link_flows),
     };
     tsched_route_options merged;
     tsched_route_options_init(&merged);
@@ -265,6 +282,13 @@ static tsched_status router_route(tsched_routes **out, tsched_router *rt, const 
     r->algo = o->algo;
     r->status = "ok";
     int optimal = 0;
+    uint32_t *base = NULL;
+    if (o->base_link_flows && (o->algo == TSCHED_ROUTE_GREEDY || o->algo == TSCHED_ROUTE_BALANCED_ECMP)) {
+        if ((st = load_base(&base, r, o->base_link_flows)) != TSCHED_OK) {
+            tsched_routes_free(r);
+            return st;
+        }
+    }
     switch (o->algo) {
     case TSCHED_ROUTE_GREEDY: st = ts_route_greedy(r, f, o->threads); break;
     case TSCHED_ROUTE_ECMP: st = ts_route_ecmp(r, f, o->seed); break;
@@ -273,6 +297,12 @@ static tsched_status router_route(tsched_routes **out, tsched_router *rt, const 
         st = ts_route_ilp(r, f, d, &optimal);
         r->status = optimal ? "optimal" : "feasible";
         break;
+    }
+    /* the result counts this call's flows only */
+    if (base) {
+        for (uint32_t l = 0; l < r->nlinks; l++)
+            r->load[l] -= base[l];
+        free(base);
     }
     /* solve_ms covers choosing the paths, listing them included, not the rates */
     r->solve_ms = ts_now_ms() - t0;

@@ -120,7 +120,8 @@ static inline uint32_t ts_least_loaded(const ts_pathcache *c, const ts_pair *p, 
     return best;
 }
 
-/* Algorithms: fill r->pidx (r->pair, r->load zeroed, cache ready). */
+/* Algorithms: fill r->pidx (r->pair, cache ready; r->load zeroed, or holding the caller's
+ * background load for greedy and balanced-ecmp, which they extend). */
 tsched_status ts_route_greedy(tsched_routes *r, const tsched_flows *f, uint32_t threads);
 tsched_status ts_route_ecmp(tsched_routes *r, const tsched_flows *f, uint64_t seed);
 tsched_status ts_route_balanced_ecmp(tsched_routes *r, const tsched_flows *f, uint64_t seed);
