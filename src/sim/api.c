@@ -585,17 +585,14 @@ tsched_status ts_sim_start_run(tsched_sim *s)
                                     x, xf->src >= nodes ? xf->src : xf->dst, nodes);
             }
     }
-    if (s->pol[TSCHED_SIM_LINKS] == 1 || s->pol[TSCHED_SIM_REROUTE] == 1 || s->pol[TSCHED_SIM_PRIORITY] >= 2 ||
-        s->pol[TSCHED_SIM_ROUTING] == 4)
+    if (s->pol[TSCHED_SIM_LINKS] == 1 || s->pol[TSCHED_SIM_REROUTE] == 1 || s->pol[TSCHED_SIM_ROUTING] == 4)
         return ts_error(TSCHED_E_FORMAT, "%s: \"%s\" is not implemented yet in this build",
-                        s->pol[TSCHED_SIM_LINKS] == 1      ? "links"
-                        : s->pol[TSCHED_SIM_REROUTE] == 1  ? "reroute"
-                        : s->pol[TSCHED_SIM_PRIORITY] >= 2 ? "priority"
-                                                           : "routing",
-                        s->pol[TSCHED_SIM_LINKS] == 1      ? "member"
-                        : s->pol[TSCHED_SIM_REROUTE] == 1  ? "refresh"
-                        : s->pol[TSCHED_SIM_PRIORITY] >= 2 ? pol_names[4][s->pol[4]]
-                                                           : "source");
+                        s->pol[TSCHED_SIM_LINKS] == 1     ? "links"
+                        : s->pol[TSCHED_SIM_REROUTE] == 1 ? "reroute"
+                                                          : "routing",
+                        s->pol[TSCHED_SIM_LINKS] == 1     ? "member"
+                        : s->pol[TSCHED_SIM_REROUTE] == 1 ? "refresh"
+                                                          : "source");
     for (uint32_t i = 0; i < s->njobs; i++)
         if ((st = ts_sim_push(s, s->jobs[i].arrival, TS_EV_ARRIVAL, i, 0)) != TSCHED_OK)
             return st;

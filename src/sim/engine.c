@@ -247,6 +247,8 @@ static tsched_status route_job(tsched_sim *s, ts_sim_job *j)
             o.seed = h ^ ((uint64_t)p + 1) * 0xBF58476D1CE4E5B9ull;
             o.flags = TSCHED_ROUTE_NO_RATES;
             o.time_limit_ms = s->place_ms;
+            /* the flows of every other running job's phases (this job's are not counted yet) */
+            o.base_link_flows = s->base_flows;
             if ((st = tsched_route(&r, s->t, f, &o)) != TSCHED_OK) {
                 tsched_flows_free(f);
                 break;
@@ -445,6 +447,7 @@ static tsched_status end_iteration_if_done(tsched_sim *s, uint32_t ji)
     s->done++;
     release_nodes(s, j);
     s->pending_sched = 1;
+    s->finished_flag = 1;
     emit(s, TSCHED_SIM_EV_FINISH, ji, TSCHED_NONE, j->name);
     return TSCHED_OK;
 }
@@ -578,6 +581,7 @@ static tsched_status start_job(tsched_sim *s, uint32_t ji)
     if (j->start == j->arrival && j->restarts == 0)
         j->wait_cause = TSCHED_SIM_WAIT_NONE;
     s->running++;
+    s->starts++;
     j->group = 1;
     tsched_status st = route_job(s, j);
     if (st != TSCHED_OK)
@@ -601,6 +605,91 @@ static tsched_status start_job(tsched_sim *s, uint32_t ji)
     emit(s, TSCHED_SIM_EV_START, ji, TSCHED_NONE, j->name);
     j->cur_phase = j->cur_rep = 0;
     return start_iteration(s, ji);
+}
+
+/* ---- priorities (§3.4) ---------------------------------------------------------------------- */
+
+/* The fabric path of routed flow rf (NIC links first and last, fabric links between). */
+static void rflow_path(tsched_path *p, const tsched_sim *s, const ts_sim_job *j, const ts_sim_rflow *rf)
+{
+    const uint32_t *l = j->rlinks + rf->link_off;
+    uint32_t sw = tsched_topology_node_nic_leaf(s->t, rf->src, rf->src_nic);
+    p->nswitches = 1;
+    p->switches[0] = sw;
+    for (uint32_t k = 1; k + 1 < rf->nlinks; k++) {
+        uint32_t tr = l[k] / 2;
+        sw = l[k] % 2 == 0 ? tsched_topology_trunk_upper(s->t, tr) : tsched_topology_trunk_lower(s->t, tr);
+        p->links[p->nswitches - 1] = l[k];
+        p->switches[p->nswitches++] = sw;
+    }
+}
+
+/* CRUX, Sincronia or Varys over the running jobs, with their flows of one iteration on the
+ * paths they use; the levels apply at once to flows in flight. */
+static tsched_status reprioritize(tsched_sim *s)
+{
+    int pol = s->pol[TSCHED_SIM_PRIORITY];
+    if (pol < 2)
+        return TSCHED_OK;
+    tsched_jobset *js;
+    tsched_status st = tsched_jobset_new(&js, s->t);
+    if (st != TSCHED_OK)
+        return st;
+    uint32_t *which = ts_malloc(s->njobs ? s->njobs : 1, sizeof *which), n = 0;
+    if (!which) {
+        tsched_jobset_free(js);
+        return TSCHED_E_NOMEM;
+    }
+    for (uint32_t ji = 0; ji < s->njobs && st == TSCHED_OK; ji++) {
+        ts_sim_job *j = &s->jobs[ji];
+        if (j->state != TS_JOB_RUNNING)
+            continue;
+        double cms = (double)j->compute * 1e-6;
+        double work = j->work_tflop > 0 ? j->work_tflop : j->gpus * cms / 1000.0;
+        uint32_t idx;
+        if ((st = tsched_jobset_add_job(&idx, js, j->name, j->gpus, work, cms, j->overlap)) != TSCHED_OK)
+            break;
+        which[n++] = ji;
+        for (uint32_t p = 0; p < j->nphases && st == TSCHED_OK; p++)
+            for (uint32_t i = j->phase_rf_off[p]; i < j->phase_rf_off[p + 1] && st == TSCHED_OK; i++) {
+                const ts_sim_rflow *rf = &j->rflows[i];
+                tsched_path path;
+                memset(&path, 0xff, sizeof path);
+                path.size = sizeof path;
+                rflow_path(&path, s, j, rf);
+                st = tsched_jobset_add_flow(js, idx, rf->src, rf->src_nic, rf->dst, rf->dst_nic,
+                                            rf->gbits * j->phases[p].repeat, &path);
+            }
+    }
+    tsched_priorities *pr = NULL;
+    if (st == TSCHED_OK && n > 0) {
+        static const tsched_kcut_algo algos[] = {TSCHED_KCUT_CRUX, TSCHED_KCUT_SINCRONIA, TSCHED_KCUT_VARYS};
+        tsched_prio_options o;
+        tsched_prio_options_init(&o);
+        o.algo = algos[pol - 2];
+        o.levels = s->levels;
+        o.seed = s->seed;
+        st = tsched_prioritize(&pr, s->t, js, &o);
+    }
+    for (uint32_t k = 0; k < n && st == TSCHED_OK; k++) {
+        ts_sim_job *j = &s->jobs[which[k]];
+        uint32_t lev = tsched_priorities_level(pr, k);
+        if (lev == j->level)
+            continue;
+        j->level = lev;
+        for (uint32_t fi = 0; fi < s->nflow; fi++) {
+            ts_sim_flow *f = &s->flow[fi];
+            if (f->active && f->job == which[k]) {
+                f->level = lev;
+                for (uint32_t q = 0; q < f->nlinks; q++)
+                    ts_sim_touch(s, f->links[q]);
+            }
+        }
+    }
+    tsched_priorities_free(pr);
+    tsched_jobset_free(js);
+    free(which);
+    return st;
 }
 
 /* ---- the queue (§3.1) --------------------------------------------------------------------- */
@@ -865,9 +954,14 @@ tsched_status tsched_sim_run_until(tsched_sim *s, int64_t t_end)
             ts_sim_event e = pop(s);
             st = handle(s, &e);
         }
+        uint32_t before = s->running + s->done;
+        uint32_t started = s->starts;
         if (st == TSCHED_OK && s->pending_sched &&
             (s->interval <= 0 || t % s->interval == 0))
             st = schedule(s);
+        if (st == TSCHED_OK && (s->starts != started || s->running + s->done != before || s->finished_flag))
+            st = reprioritize(s);
+        s->finished_flag = 0;
         if (st == TSCHED_OK)
             st = ts_sim_recompute(s);
         if (st == TSCHED_OK && s->check_full)

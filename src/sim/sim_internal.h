@@ -5,6 +5,7 @@
 #define TS_SIM_INTERNAL_H
 
 #include "topo-sched/placement.h"
+#include "topo-sched/priority.h"
 #include "topo-sched/routing.h"
 #include "topo-sched/sim.h"
 
@@ -206,6 +207,8 @@ struct tsched_sim {
     uint64_t events, rate_updates;
     double wall_ms;
     int pending_sched;         /* something arrived, finished or was repaired */
+    uint32_t starts;           /* job starts so far */
+    int finished_flag;         /* a job finished in this batch: priorities are recomputed */
     int64_t next_tick;         /* the next scheduling instant queued (schedule_interval_s) */
     ts_rng rng;
 };
