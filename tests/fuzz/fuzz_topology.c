@@ -53,7 +53,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         return 0;
     const char *text = (const char *)data + 1;
     size_t n = size - 1;
-    switch (data[0] % 7) {
+    switch (data[0] % 9) {
     case 0:
         topology_json(text, n);
         break;
@@ -106,24 +106,42 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         tsched_topology *t = small_fabric();
         if (!t)
             break;
-        if (data[0] % 7 == 4) {
+        if (data[0] % 9 == 4) {
             tsched_flows *f = NULL;
             tsched_routes *r = NULL;
             if (tsched_flows_load_string(&f, t, text, n) == TSCHED_OK && tsched_flows_count(f) <= 2000)
                 tsched_route(&r, t, f, NULL);
             tsched_routes_free(r);
             tsched_flows_free(f);
-        } else if (data[0] % 7 == 5) {
+        } else if (data[0] % 9 == 5) {
             tsched_jobset *js = NULL;
             tsched_priorities *p = NULL;
             if (tsched_jobset_load_string(&js, t, text, n) == TSCHED_OK && tsched_jobset_count(js) <= 50)
                 tsched_prioritize(&p, t, js, NULL);
             tsched_priorities_free(p);
             tsched_jobset_free(js);
-        } else {
+        } else if (data[0] % 9 == 6) {
             tsched_placement *p = NULL;
             tsched_placement_load_string(&p, t, text, n);
             tsched_placement_free(p);
+        } else {
+            /* 7: a tsched.trace.v1, 8: a tsched.scenario.v1 (then a short run of the example
+             * trace, so the scenario's settings are exercised) */
+            static const char example[] = "{\"format\": \"tsched.trace.v1\", \"jobs\": [{\"name\": \"a\", "
+                                          "\"gpus\": 16, \"compute_ms\": 5, \"iterations\": 3, \"phases\": "
+                                          "[{\"pattern\": \"dp-ring\", \"gbits\": 1}]}]}";
+            tsched_sim *s = NULL;
+            if (tsched_sim_new(&s, t) == TSCHED_OK) {
+                int ok = data[0] % 9 == 7 ? tsched_sim_load_trace_string(s, text, n) == TSCHED_OK
+                                          : tsched_sim_load_scenario_string(s, text, n) == TSCHED_OK &&
+                                                tsched_sim_load_trace_string(s, example, sizeof example - 1) ==
+                                                    TSCHED_OK;
+                if (ok) {
+                    /* bounded: at most a simulated minute */
+                    tsched_sim_run_until(s, 60000000000LL);
+                }
+            }
+            tsched_sim_free(s);
         }
         tsched_topology_free(t);
         break;
