@@ -82,15 +82,17 @@ static void part_rate_updates(int check_full, double *events_per_s)
         char name[32];
         snprintf(name, sizeof name, "c%u", i);
         uint32_t nodes[2] = {2 * i, 2 * i + 1}, ji, ph; /* neighbours share a leaf */
-        tsched_sim_job j = {sizeof j, name, (int64_t)rng_below(&r, 1000) * MS, 0, 0, 0,
-                            (int64_t)(1 + rng_below(&r, 20)) * MS, 1, 20, 0, 0, 0, NULL, nodes, 2};
+        /* nanosecond-random times: each event batch touches one component */
+        tsched_sim_job j = {sizeof j, name, (int64_t)rng_below(&r, 1000000000), 0, 0, 0,
+                            MS + (int64_t)rng_below(&r, 19000000), 1, 20, 0, 0, 0, NULL, nodes, 2};
         if ((st = tsched_sim_add_job(&ji, s, &j)) != TSCHED_OK)
             die("tsched_sim_add_job", st);
         tsched_sim_phase p = {sizeof p, -1, 0, 1};
         tsched_sim_job_add_phase(&ph, s, ji, &p);
         uint32_t nf = 2 + rng_below(&r, 3);
         for (uint32_t k = 0; k < nf; k++)
-            if ((st = tsched_sim_phase_add_flow(s, ji, ph, 0, k, 1, k, 1 + rng_below(&r, 50), NULL, 0)) != TSCHED_OK)
+            if ((st = tsched_sim_phase_add_flow(s, ji, ph, 0, k, 1, k, 1 + rng_below(&r, 50) + rng_below(&r, 1000) * 1e-3,
+                                                NULL, 0)) != TSCHED_OK)
                 die("tsched_sim_phase_add_flow", st);
     }
     double wall;
