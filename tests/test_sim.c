@@ -221,7 +221,7 @@ END_TEST
 /* Seeded random runs on a leaf_spine fabric: patterns and explicit flows, random arrivals
  * and priorities; every event batch is checked against a full recomputation (the run fails
  * otherwise), bits are conserved, and two runs give the same results. */
-static void random_run(uint64_t seed, double *jct_out)
+static void random_run(uint64_t seed, double *jct_out, int member, uint32_t uplinks)
 {
     tsched_gen_params g;
     tsched_topology_params_init(&g, TSCHED_GEN_LEAF_SPINE);
@@ -230,9 +230,12 @@ static void random_run(uint64_t seed, double *jct_out)
     g.nodes_per_leaf = 4;
     g.gpus_per_node = 4;
     g.nic_gbps = 100;
+    g.uplinks = uplinks;
     tsched_topology *t;
     ck_assert_ok(tsched_topology_generate(&t, &g));
     tsched_sim *s = new_sim(t);
+    if (member)
+        ck_assert_ok(tsched_sim_set_policy(s, TSCHED_SIM_LINKS, "member"));
     ck_assert_ok(tsched_sim_set_policy(s, TSCHED_SIM_PRIORITY, "fixed"));
     ck_assert_ok(tsched_sim_set_policy(s, TSCHED_SIM_ROUTING, seed % 2 ? "ecmp" : "greedy"));
     ck_assert_ok(tsched_sim_set_policy(s, TSCHED_SIM_QUEUE, seed % 3 ? "fifo" : "ff"));
@@ -274,10 +277,17 @@ static void random_run(uint64_t seed, double *jct_out)
 START_TEST(random_runs_incremental_equals_full)
 {
     for (uint64_t seed = 1; seed <= 40; seed++) {
-        double a, b;
-        random_run(seed, &a);
-        random_run(seed, &b);
+        double a, b, m;
+        random_run(seed, &a, 0, 0);
+        random_run(seed, &b, 0, 0);
         ck_assert_msg(memcmp(&a, &b, sizeof a) == 0, "seed %llu: two runs differ", (unsigned long long)seed);
+        /* member links on a fabric of 3 members per trunk: still exact and conserving */
+        random_run(seed, &m, 1, 3);
+        /* one member per trunk: member mode is trunk mode */
+        random_run(seed, &a, 0, 1);
+        random_run(seed, &b, 1, 1);
+        ck_assert_msg(memcmp(&a, &b, sizeof a) == 0, "seed %llu: member mode differs from trunk mode with count 1",
+                      (unsigned long long)seed);
     }
 }
 END_TEST
@@ -346,6 +356,54 @@ START_TEST(trunk_failure_reroutes)
     tsched_sim_result_free(r);
     tsched_sim_free(s);
     tsched_topology_free(t);
+}
+END_TEST
+
+/* Member links show what pooled trunks hide: two flows ECMP-hashed onto one 100 G member
+ * of a 2 x 100 G trunk share it; greedy spreads them over both members. */
+START_TEST(member_links_collide_under_ecmp)
+{
+    int collided = 0;
+    for (uint64_t seed = 1; seed <= 20; seed++) {
+        for (int greedy = 0; greedy < 2; greedy++) {
+            tsched_topology *t;
+            ck_assert_ok(tsched_topology_new(&t, "m"));
+            ck_assert_ok(tsched_topology_add_switch(NULL, t, "leaf0", 0, NULL));
+            ck_assert_ok(tsched_topology_add_switch(NULL, t, "leaf1", 0, NULL));
+            ck_assert_ok(tsched_topology_add_switch(NULL, t, "spine0", 1, NULL));
+            ck_assert_ok(tsched_topology_add_link(t, "leaf0", "spine0", 100, 2));
+            ck_assert_ok(tsched_topology_add_link(t, "leaf1", "spine0", 100, 2));
+            static const char *const n[4] = {"n0", "n1", "n2", "n3"}, *const l[4] = {"leaf0", "leaf0", "leaf1", "leaf1"};
+            for (int i = 0; i < 4; i++)
+                ck_assert_ok(tsched_topology_add_node(NULL, t, n[i], l[i], 1, 1, NULL, 400));
+            ck_assert_ok(tsched_topology_build(t));
+            tsched_sim *s = new_sim(t);
+            ck_assert_ok(tsched_sim_set_policy(s, TSCHED_SIM_LINKS, "member"));
+            ck_assert_ok(tsched_sim_set_policy(s, TSCHED_SIM_ROUTING, greedy ? "greedy" : "ecmp"));
+            ck_assert_ok(tsched_sim_set_option(s, TSCHED_SIM_SEED, (double)seed));
+            uint32_t nodes[4] = {0, 1, 2, 3}, ji, ph;
+            tsched_sim_job j = {sizeof j, "j", 0, 0, 0, 0, 1000, 1, 1, 0, 0, 0, NULL, nodes, 4};
+            ck_assert_ok(tsched_sim_add_job(&ji, s, &j));
+            tsched_sim_phase p = {sizeof p, -1, 0, 1};
+            ck_assert_ok(tsched_sim_job_add_phase(&ph, s, ji, &p));
+            ck_assert_ok(tsched_sim_phase_add_flow(s, ji, ph, 0, 0, 2, 0, 10, NULL, 0));
+            ck_assert_ok(tsched_sim_phase_add_flow(s, ji, ph, 1, 0, 3, 0, 10, NULL, 0));
+            tsched_sim_result *r = run(s);
+            int64_t fin = job_stats(r, 0).finish_ns;
+            /* 10 Gbit at 100 G each on their own members: 100 ms; sharing one member: 200 ms */
+            if (greedy)
+                ck_assert_int_eq(fin, 100 * MS);
+            else {
+                ck_assert(fin == 100 * MS || fin == 200 * MS);
+                collided += fin == 200 * MS;
+            }
+            tsched_sim_result_free(r);
+            tsched_sim_free(s);
+            tsched_topology_free(t);
+        }
+    }
+    ck_assert_int_gt(collided, 0); /* ECMP collides for some seeds */
+    ck_assert_int_lt(collided, 20); /* and not for all */
 }
 END_TEST
 
@@ -450,6 +508,7 @@ int main(void)
     tcase_add_test(tc, duration_mode);
     tcase_add_test(tc, node_failure_requeues);
     tcase_add_test(tc, trunk_failure_reroutes);
+    tcase_add_test(tc, member_links_collide_under_ecmp);
     tcase_add_test(tc, bad_inputs);
     tcase_add_test(tc, old_struct_sizes);
     suite_add_tcase(su, tc);

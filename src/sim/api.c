@@ -102,6 +102,10 @@ void tsched_sim_free(tsched_sim *s)
         free(s->link[l].flows);
     free(s->link);
     free(s->base_flows);
+    free(s->unit_base);
+    free(s->unit_trunk);
+    free(s->unit_flows);
+    free(s->phase_cnt);
     free(s->flow);
     free(s->free_flows);
     free(s->heap);
@@ -528,15 +532,34 @@ tsched_status ts_sim_start_run(tsched_sim *s)
         s->total_gpus += tsched_topology_node_gpus(t, n);
     }
     s->nic_base[nn] = (uint32_t)nics;
-    uint64_t nl = 2 * (uint64_t)s->ntrunks + 2 * nics;
+    /* fabric units: trunks, or in member mode every member link of every trunk */
+    if (!(s->unit_base = ts_malloc((size_t)s->ntrunks + 1, sizeof *s->unit_base)))
+        return TSCHED_E_NOMEM;
+    uint64_t units = 0;
+    for (uint32_t tr = 0; tr < s->ntrunks; tr++) {
+        s->unit_base[tr] = (uint32_t)units;
+        units += s->pol[TSCHED_SIM_LINKS] == 1 ? tsched_topology_trunk_links(t, tr) : 1;
+        if (units > UINT32_MAX / 4)
+            return ts_error(TSCHED_E_TOO_LARGE, "sim: more than %u member links", UINT32_MAX / 4);
+    }
+    s->unit_base[s->ntrunks] = (uint32_t)units;
+    s->nfab = (uint32_t)(2 * units);
+    if (!(s->unit_trunk = ts_malloc(units ? units : 1, sizeof *s->unit_trunk)))
+        return TSCHED_E_NOMEM;
+    for (uint32_t tr = 0; tr < s->ntrunks; tr++)
+        for (uint32_t u = s->unit_base[tr]; u < s->unit_base[tr + 1]; u++)
+            s->unit_trunk[u] = tr;
+    uint64_t nl = (uint64_t)s->nfab + 2 * nics;
     if (nl > UINT32_MAX - 1)
         return ts_error(TSCHED_E_TOO_LARGE, "sim: %llu directed links", (unsigned long long)nl);
     s->nlinks = (uint32_t)nl;
     if (!(s->link = ts_calloc(s->nlinks ? s->nlinks : 1, sizeof *s->link)) ||
         !(s->base_flows = ts_calloc(2 * (size_t)s->ntrunks + 1, sizeof *s->base_flows)) ||
+        !(s->unit_flows = ts_calloc((size_t)s->nfab + 1, sizeof *s->unit_flows)) ||
+        !(s->phase_cnt = ts_calloc((size_t)s->nfab + 1, sizeof *s->phase_cnt)) ||
         !(s->used = ts_calloc(s->nlinks ? s->nlinks : 1, sizeof *s->used)) ||
         !(s->ncount = ts_calloc(s->nlinks ? s->nlinks : 1, sizeof *s->ncount)) ||
-        !(s->s_link_gbits = ts_calloc(2 * (size_t)s->ntrunks + 1, sizeof *s->s_link_gbits)))
+        !(s->s_link_gbits = ts_calloc((size_t)s->nfab + 1, sizeof *s->s_link_gbits)))
         return TSCHED_E_NOMEM;
     for (uint32_t l = 0; l < s->nlinks; l++) {
         s->link[l].cap = -1; /* refresh sets every capacity */
@@ -585,14 +608,10 @@ tsched_status ts_sim_start_run(tsched_sim *s)
                                     x, xf->src >= nodes ? xf->src : xf->dst, nodes);
             }
     }
-    if (s->pol[TSCHED_SIM_LINKS] == 1 || s->pol[TSCHED_SIM_REROUTE] == 1 || s->pol[TSCHED_SIM_ROUTING] == 4)
+    if (s->pol[TSCHED_SIM_REROUTE] == 1 || s->pol[TSCHED_SIM_ROUTING] == 4)
         return ts_error(TSCHED_E_FORMAT, "%s: \"%s\" is not implemented yet in this build",
-                        s->pol[TSCHED_SIM_LINKS] == 1     ? "links"
-                        : s->pol[TSCHED_SIM_REROUTE] == 1 ? "reroute"
-                                                          : "routing",
-                        s->pol[TSCHED_SIM_LINKS] == 1     ? "member"
-                        : s->pol[TSCHED_SIM_REROUTE] == 1 ? "refresh"
-                                                          : "source");
+                        s->pol[TSCHED_SIM_REROUTE] == 1 ? "reroute" : "routing",
+                        s->pol[TSCHED_SIM_REROUTE] == 1 ? "refresh" : "source");
     for (uint32_t i = 0; i < s->njobs; i++)
         if ((st = ts_sim_push(s, s->jobs[i].arrival, TS_EV_ARRIVAL, i, 0)) != TSCHED_OK)
             return st;

@@ -52,7 +52,7 @@ static void close_sample(tsched_sim *s)
     x->gpu_util = s->total_gpus ? x->busy_gpus_avg / s->total_gpus : 0;
     double sum = 0, mx = 0;
     uint32_t nl = 0;
-    for (uint32_t l = 0; l < 2 * s->ntrunks; l++) {
+    for (uint32_t l = 0; l < s->nfab; l++) {
         if (s->link[l].cap <= 0)
             continue;
         double u = s->s_link_gbits[l] / (s->link[l].cap * len * 1e-9);
@@ -114,21 +114,23 @@ tsched_status ts_sim_refresh_caps(tsched_sim *s)
         int up = tsched_topology_trunk_is_up(t, tr) &&
                  tsched_topology_switch_is_up(t, tsched_topology_trunk_lower(t, tr)) &&
                  tsched_topology_switch_is_up(t, tsched_topology_trunk_upper(t, tr));
-        double c = up ? tsched_topology_trunk_gbps(t, tr) : 0;
-        for (int d = 0; d < 2; d++) {
-            uint32_t l = 2 * tr + (uint32_t)d;
-            if (s->link[l].cap != c) {
-                s->link[l].cap = c;
-                ts_sim_touch(s, l);
+        uint32_t units = s->unit_base[tr + 1] - s->unit_base[tr];
+        double c = up ? tsched_topology_trunk_gbps(t, tr) / units : 0;
+        for (uint32_t u = s->unit_base[tr]; u < s->unit_base[tr + 1]; u++)
+            for (int d = 0; d < 2; d++) {
+                uint32_t l = 2 * u + (uint32_t)d;
+                if (s->link[l].cap != c) {
+                    s->link[l].cap = c;
+                    ts_sim_touch(s, l);
+                }
             }
-        }
     }
     uint32_t nn = tsched_topology_num_nodes(t);
     for (uint32_t n = 0; n < nn; n++) {
         double c = tsched_topology_node_is_up(t, n) ? tsched_topology_node_nic_gbps(t, n) : 0;
         for (uint32_t k = 0; k < tsched_topology_node_nics(t, n); k++)
             for (int d = 0; d < 2; d++) {
-                uint32_t l = 2 * s->ntrunks + 2 * (s->nic_base[n] + k) + (uint32_t)d;
+                uint32_t l = s->nfab + 2 * (s->nic_base[n] + k) + (uint32_t)d;
                 if (s->link[l].cap != c) {
                     s->link[l].cap = c;
                     ts_sim_touch(s, l);
@@ -142,7 +144,7 @@ tsched_status ts_sim_refresh_caps(tsched_sim *s)
 
 static uint32_t nic_link(const tsched_sim *s, uint32_t node, uint32_t nic, int down)
 {
-    return 2 * s->ntrunks + 2 * (s->nic_base[node] + nic) + (uint32_t)down;
+    return s->nfab + 2 * (s->nic_base[node] + nic) + (uint32_t)down;
 }
 
 /* Append one routed flow with its links: NIC up, the path's fabric links, NIC down. */
@@ -166,6 +168,52 @@ static tsched_status add_rflow(tsched_sim *s, ts_sim_job *j, size_t *cap_rf, siz
     j->rlinks[j->nrlinks++] = nic_link(s, dst, dst_nic, 1);
     rf->nlinks = nplinks + 2;
     return TSCHED_OK;
+}
+
+static uint64_t mix64(uint64_t z)
+{
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+
+/* The directed unit link a flow takes on directed trunk link `tl` (2 * trunk + d): the trunk
+ * itself in trunk mode; in member mode (§2.1) the member by the flow's ECMP hash for ecmp,
+ * uniformly among the least-loaded members for balanced-ecmp, else the least-loaded member
+ * with ties to the lowest k; loads are the running jobs' flows plus this phase's so far. */
+static uint32_t pick_unit(tsched_sim *s, uint32_t tl, uint64_t hash, int routing)
+{
+    uint32_t tr = tl / 2, d = tl % 2, a = s->unit_base[tr], n = s->unit_base[tr + 1] - a, k = 0;
+    if (n > 1) {
+        if (routing == 1) {
+            k = (uint32_t)(mix64(hash ^ ((uint64_t)tr + 1) * 0x9E3779B97F4A7C15ull) % n);
+        } else {
+            uint32_t best = UINT32_MAX, ties = 0;
+            for (uint32_t m = 0; m < n; m++) {
+                uint32_t l = 2 * (a + m) + d, load = s->unit_flows[l] + s->phase_cnt[l];
+                if (load < best) {
+                    best = load;
+                    k = m;
+                    ties = 1;
+                } else if (load == best) {
+                    ties++;
+                }
+            }
+            if (routing == 2 && ties > 1) { /* balanced: a seeded uniform choice among the ties */
+                uint32_t pick = (uint32_t)(mix64(hash ^ ((uint64_t)tr + 7) * 0xD6E8FEB86659FD93ull) % ties);
+                for (uint32_t m = 0; m < n; m++) {
+                    uint32_t l = 2 * (a + m) + d;
+                    if (s->unit_flows[l] + s->phase_cnt[l] == best && pick-- == 0) {
+                        k = m;
+                        break;
+                    }
+                }
+            }
+        }
+    }
+    uint32_t u = 2 * (a + k) + d;
+    s->phase_cnt[u]++;
+    return u;
 }
 
 /* The flows of one phase of job j as a tsched_flows (node indices of the fabric). */
@@ -233,6 +281,10 @@ static tsched_status route_job(tsched_sim *s, ts_sim_job *j)
             break;
         uint32_t n = tsched_flows_count(f);
         tsched_routes *r = NULL;
+        uint64_t o_seed = s->seed * 0x9E3779B97F4A7C15ull;
+        for (const char *c = j->name; *c; c++)
+            o_seed = (o_seed ^ (uint8_t)*c) * 0x100000001B3ull;
+        o_seed ^= ((uint64_t)p + 1) * 0xBF58476D1CE4E5B9ull;
         if (routing != 5 /* ideal */ && n > 0) {
             tsched_route_options o;
             tsched_route_options_init(&o);
@@ -240,11 +292,8 @@ static tsched_status route_job(tsched_sim *s, ts_sim_job *j)
                                                       TSCHED_ROUTE_BALANCED_ECMP, TSCHED_ROUTE_ILP,
                                                       TSCHED_ROUTE_GREEDY};
             o.algo = algos[routing < 5 ? routing : 0];
-            /* a fixed mix of seed, job and phase: each flow's ECMP hash (§3.3) */
-            uint64_t h = s->seed * 0x9E3779B97F4A7C15ull;
-            for (const char *c = j->name; *c; c++)
-                h = (h ^ (uint8_t)*c) * 0x100000001B3ull;
-            o.seed = h ^ ((uint64_t)p + 1) * 0xBF58476D1CE4E5B9ull;
+            /* a fixed mix of seed, job and phase: with the flow's index, its ECMP hash (§3.3) */
+            o.seed = o_seed;
             o.flags = TSCHED_ROUTE_NO_RATES;
             o.time_limit_ms = s->place_ms;
             /* the flows of every other running job's phases (this job's are not counted yet) */
@@ -273,11 +322,20 @@ static tsched_status route_job(tsched_sim *s, ts_sim_job *j)
                 for (uint32_t h = 0; h + 1 < path.nswitches; h++)
                     plinks[np++] = path.links[h];
             }
+            for (uint32_t h = 0; h < np; h++)
+                plinks[h] = pick_unit(s, plinks[h], o_seed ^ ((uint64_t)i + 1) * 0x94D049BB133111EBull, routing);
             st = add_rflow(s, j, &cap_rf, &cap_rl, tsched_flows_src(f, i), tsched_flows_src_nic(f, i),
                            tsched_flows_dst(f, i), tsched_flows_dst_nic(f, i), gb, plinks, np);
         }
         tsched_routes_free(r);
         tsched_flows_free(f);
+        /* the next phase of this job never runs with this one: forget its member counts */
+        for (uint32_t i = j->phase_rf_off[p]; i < j->nrflows; i++) {
+            const ts_sim_rflow *rf = &j->rflows[i];
+            for (uint32_t k = 0; k < rf->nlinks; k++)
+                if (j->rlinks[rf->link_off + k] < s->nfab)
+                    s->phase_cnt[j->rlinks[rf->link_off + k]] = 0;
+        }
     }
     if (st == TSCHED_OK)
         j->phase_rf_off[j->nphases] = j->nrflows;
@@ -407,6 +465,19 @@ static tsched_status phase_done(tsched_sim *s, uint32_t ji)
     return start_phase(s, ji);
 }
 
+/* Add (dir 1) or remove (-1) job j's routed flows to the loads other jobs' routing sees:
+ * per directed trunk for the routing module, per directed unit for member choice. */
+static void base_loads(tsched_sim *s, const ts_sim_job *j, int dir)
+{
+    for (uint32_t i = 0; i < j->nrlinks; i++) {
+        uint32_t l = j->rlinks[i];
+        if (l >= s->nfab)
+            continue;
+        s->unit_flows[l] += (uint32_t)dir;
+        s->base_flows[2 * s->unit_trunk[l / 2] + l % 2] += (uint32_t)dir;
+    }
+}
+
 static void release_nodes(tsched_sim *s, ts_sim_job *j)
 {
     for (uint32_t k = 0; k < j->nnodes; k++) {
@@ -418,9 +489,7 @@ static void release_nodes(tsched_sim *s, ts_sim_job *j)
     ts_sim_account(s, s->now);
     s->alloc_gpus -= j->gpus;
     /* routed flows leave the base loads of other jobs' routing */
-    for (uint32_t i = 0; i < j->nrlinks; i++)
-        if (j->rlinks[i] < 2 * s->ntrunks)
-            s->base_flows[j->rlinks[i]]--;
+    base_loads(s, j, -1);
 }
 
 static tsched_status end_iteration_if_done(tsched_sim *s, uint32_t ji)
@@ -586,9 +655,7 @@ static tsched_status start_job(tsched_sim *s, uint32_t ji)
     tsched_status st = route_job(s, j);
     if (st != TSCHED_OK)
         return st;
-    for (uint32_t i = 0; i < j->nrlinks; i++)
-        if (j->rlinks[i] < 2 * s->ntrunks)
-            s->base_flows[j->rlinks[i]]++;
+    base_loads(s, j, 1);
     if (j->iter_alone_s == 0 && (st = alone_iteration_s(&j->iter_alone_s, s, j)) != TSCHED_OK)
         return st;
     if (j->iterations == 0) { /* duration mode */
@@ -617,9 +684,9 @@ static void rflow_path(tsched_path *p, const tsched_sim *s, const ts_sim_job *j,
     p->nswitches = 1;
     p->switches[0] = sw;
     for (uint32_t k = 1; k + 1 < rf->nlinks; k++) {
-        uint32_t tr = l[k] / 2;
+        uint32_t tr = s->unit_trunk[l[k] / 2];
         sw = l[k] % 2 == 0 ? tsched_topology_trunk_upper(s->t, tr) : tsched_topology_trunk_lower(s->t, tr);
-        p->links[p->nswitches - 1] = l[k];
+        p->links[p->nswitches - 1] = 2 * tr + l[k] % 2;
         p->switches[p->nswitches++] = sw;
     }
 }
@@ -795,8 +862,10 @@ static tsched_status after_failure(tsched_sim *s)
         ts_sim_rflow *oldf = j->rflows;
         uint32_t nold = j->nrflows;
         for (uint32_t i = 0; i < j->nrlinks; i++)
-            if (old[i] < 2 * s->ntrunks)
-                s->base_flows[old[i]]--;
+            if (old[i] < s->nfab) {
+                s->unit_flows[old[i]]--;
+                s->base_flows[2 * s->unit_trunk[old[i] / 2] + old[i] % 2]--;
+            }
         j->rlinks = NULL;
         j->rflows = NULL;
         tsched_status st = route_job(s, j);
@@ -805,9 +874,7 @@ static tsched_status after_failure(tsched_sim *s)
             free(oldf);
             return st;
         }
-        for (uint32_t i = 0; i < j->nrlinks; i++)
-            if (j->rlinks[i] < 2 * s->ntrunks)
-                s->base_flows[j->rlinks[i]]++;
+        base_loads(s, j, 1);
         /* active flows of this job point into `old`: move them to the same flow's new links */
         for (uint32_t fi = 0; fi < s->nflow; fi++) {
             ts_sim_flow *f = &s->flow[fi];

@@ -58,12 +58,12 @@ void ts_sim_settle(tsched_sim *s, ts_sim_flow *f)
     if (w > 0) {
         double wb = f->rate * (double)w * 1e-9;
         for (uint32_t k = 0; k < f->nlinks; k++)
-            if (f->links[k] < 2 * s->ntrunks)
+            if (f->links[k] < s->nfab)
                 s->link[f->links[k]].delivered += wb;
     }
     if (s->s_link_gbits)
         for (uint32_t k = 0; k < f->nlinks; k++)
-            if (f->links[k] < 2 * s->ntrunks)
+            if (f->links[k] < s->nfab)
                 s->s_link_gbits[f->links[k]] += bits;
     s->jobs[f->job].gbits_delivered += bits;
     f->last = s->now;

@@ -37,10 +37,12 @@ tsched_status tsched_sim_result_new(tsched_sim_result **out, const tsched_sim *s
         nodes += s->jobs[i].state >= TS_JOB_RUNNING || s->jobs[i].start >= 0 ? s->jobs[i].nnodes : 0;
     }
     int report_links = s->started;
-    uint32_t nfab = report_links ? 2 * s->ntrunks : 0;
-    for (uint32_t tr = 0; tr < nfab / 2; tr++)
+    uint32_t nfab = report_links ? s->nfab : 0;
+    for (uint32_t u = 0; u < nfab / 2; u++) {
+        uint32_t tr = s->unit_trunk[u];
         bytes += 2 * (strlen(tsched_topology_switch_name(t, tsched_topology_trunk_lower(t, tr))) +
                       strlen(tsched_topology_switch_name(t, tsched_topology_trunk_upper(t, tr))) + 2);
+    }
     for (uint32_t i = 0; i < s->njobs; i++)
         if (s->jobs[i].start >= 0)
             for (uint32_t k = 0; k < s->jobs[i].nnodes; k++)
@@ -138,15 +140,17 @@ tsched_status tsched_sim_result_new(tsched_sim_result **out, const tsched_sim *s
     }
     sum->status = unfinished == 0 ? TSCHED_SIM_DONE : s->nheap || running ? TSCHED_SIM_UNTIL : TSCHED_SIM_STALLED;
 
-    /* links: every directed fabric link, trunk order, up first */
+    /* links: every directed fabric link, trunk order, up first, then by member */
+    int member = s->pol[TSCHED_SIM_LINKS] == 1;
     for (uint32_t l = 0; l < nfab; l++) {
-        uint32_t tr = l / 2, lo = tsched_topology_trunk_lower(t, tr), hi = tsched_topology_trunk_upper(t, tr);
+        uint32_t tr = s->unit_trunk[l / 2], lo = tsched_topology_trunk_lower(t, tr), hi = tsched_topology_trunk_upper(t, tr);
+        uint32_t units = s->unit_base[tr + 1] - s->unit_base[tr];
         ts_sim_link_stats *o = &r->links[l];
         int up = l % 2 == 0;
         o->a = put(r->strings, &len, tsched_topology_switch_name(t, up ? lo : hi));
         o->b = put(r->strings, &len, tsched_topology_switch_name(t, up ? hi : lo));
-        o->member = -1;
-        o->gbps = tsched_topology_trunk_gbps(t, tr);
+        o->member = member ? (int64_t)(l / 2 - s->unit_base[tr]) : -1;
+        o->gbps = tsched_topology_trunk_gbps(t, tr) / units;
         int64_t busy = s->link[l].busy_ns;
         if (s->link[l].busy_since >= 0) {
             int64_t lo2 = s->link[l].busy_since > from ? s->link[l].busy_since : from;

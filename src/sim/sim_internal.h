@@ -146,8 +146,13 @@ struct tsched_sim {
     uint32_t nfail;
     size_t fail_cap;
 
-    /* links: 2 * trunks fabric links, then 2 per NIC */
+    /* links: 2 per fabric unit (a trunk, or in member mode a member link), then 2 per NIC */
     uint32_t ntrunks, nlinks;
+    uint32_t nfab;             /* directed fabric links: 2 * units */
+    uint32_t *unit_base;       /* per trunk: its first unit (ntrunks + 1 offsets) */
+    uint32_t *unit_trunk;      /* per unit: its trunk */
+    uint32_t *unit_flows;      /* per directed unit link: routed flows of running jobs */
+    uint32_t *phase_cnt;       /* per directed unit link: flows of the phase being routed */
     uint32_t *nic_base;        /* per node: first global NIC index */
     ts_sim_link *link;
     uint32_t *base_flows;      /* routed flows of running jobs per directed fabric link */
