@@ -29,6 +29,8 @@ TYPES = {
     'const tsched_dag *': 'c->dag',
     'const tsched_affinity *': 'c->aff',
     'const tsched_reservation *': 'c->resv',
+    'const tsched_sim *': 'c->sim',
+    'const tsched_sim_result *': 'c->sim_result',
     # handles the function may change or free: a fresh copy for this call
     'tsched_topology *': 'nt_fresh_topo(c)',
     'tsched_job *': 'nt_fresh_job(c)',
@@ -41,6 +43,7 @@ TYPES = {
     'tsched_priorities *': 'nt_fresh_prio(c)',
     'tsched_affinity *': 'nt_fresh_aff(c)',
     'tsched_reservation *': 'nt_fresh_resv(c)',
+    'tsched_sim *': 'nt_fresh_sim(c)',
     'void *': 'nt_fresh_mem(c)',
     # handle out-parameters: slots freed after the call when set
     'tsched_topology * *': '&c->o_topo',
@@ -54,6 +57,8 @@ TYPES = {
     'tsched_dag * *': '&c->o_dag',
     'tsched_affinity * *': '&c->o_aff',
     'tsched_reservation * *': '&c->o_resv',
+    'tsched_sim * *': '&c->o_sim',
+    'tsched_sim_result * *': '&c->o_sim_result',
     'char * *': '&c->o_str',
     'const char * *': '&c->o_cstr',
     # strings
@@ -83,6 +88,8 @@ TYPES = {
     'tsched_route_options *': '&c->o_route_opts',
     'tsched_kcut_options *': '&c->o_kcut_opts',
     'tsched_prio_options *': '&c->o_prio_opts',
+    'tsched_sim_job_stats *': 'nt_sim_job_stats(c)',
+    'tsched_sim_summary *': 'nt_sim_summary(c)',
     # input structs, initialised
     'const tsched_path *': 'c->route_paths',
     'const tsched_model *': '&c->model',
@@ -94,9 +101,14 @@ TYPES = {
     'const tsched_kcut_options *': '&c->kcut_opts',
     'const tsched_prio_options *': '&c->prio_opts',
     'const tsched_twojob *': '&c->twojob',
+    'const tsched_sim_job *': '&c->sim_job',
+    'const tsched_sim_phase *': '&c->sim_phase',
+    # callbacks (function pointers: also called with NULL)
+    'tsched_sim_callback': 'c->sim_cb',
     # scalars
     'uint32_t': '0',
     'uint64_t': '0',
+    'int64_t': '0',
     'size_t': '0',
     'int': '0',
     'double': '0.0',
@@ -109,7 +121,13 @@ TYPES = {
     'tsched_place_algo': 'TSCHED_PLACE_BEST_FIT',
     'tsched_route_algo': 'TSCHED_ROUTE_GREEDY',
     'tsched_kcut_algo': 'TSCHED_KCUT_CRUX',
+    'tsched_sim_policy': 'TSCHED_SIM_QUEUE',
+    'tsched_sim_option': 'TSCHED_SIM_SEED',
 }
+
+# Pointer types without a `*` in their spelling (function-pointer typedefs): each also gets a
+# call with NULL in it.
+POINTER_TYPEDEFS = ('tsched_sim_callback',)
 
 # Valid value by parameter name, for any function (before TYPES).
 NAMES = {
@@ -164,6 +182,17 @@ FUNCS = {
     'tsched_placement_to_json': {'job_name': '"j"'},
     'tsched_topology_check_identity': {'what': '"x"'},
     'tsched_dag_new': {'nodes': 'NT_LEVELS'},
+    # sim: the fixture's sim has job 0 ("j", 16 GPUs = 2 nodes) with phase 0 (explicit flows)
+    'tsched_sim_set_policy': {'name': '"fifo"'},  # with TSCHED_SIM_QUEUE
+    'tsched_sim_phase_add_flow': {'dst_rank': '1'},
+    'tsched_sim_add_failure': {'name': '"node1"'},
+    'tsched_sim_set_callback': {'event_mask': 'NT_SIM_EVENTS', 'user': 'c'},
+    'tsched_sim_run_until': {'t_ns': 'INT64_MAX'},
+    'tsched_sim_load_scenario_file': {'path': 'c->scenario_path'},
+    'tsched_sim_load_scenario_string': {'json': 'c->scenario_json'},
+    'tsched_sim_load_trace_file': {'path': 'c->trace_path'},
+    'tsched_sim_load_trace_string': {'json': 'c->trace_json'},
+    'tsched_sim_result_to_json': {'flags': 'TSCHED_SIM_JSON_NO_TIMING | TSCHED_SIM_JSON_LINKS'},
     'tsched_levels_to_json': {'n': 'NT_LEVELS'},
     # the fixture's job set has jobs 0 and 1; route_paths[0] joins node0 NIC 0 to node2 NIC 0
     'tsched_jobset_add_job': {'work_tflop': '1.0', 'compute_ms': '1.0'},
@@ -188,6 +217,7 @@ RETURNS = {
     'tsched_place_status': 'NT_NUM',
     'tsched_place_algo': 'NT_NUM',
     'tsched_route_algo': 'NT_NUM',
+    'int64_t': 'NT_NUM',
 }
 
 
@@ -245,7 +275,7 @@ def main():
         if ret not in RETURNS:
             sys.exit('gen_null_calls: %s returns "%s": add it to RETURNS' % (name, ret))
         kind = RETURNS[ret]
-        ptrs = [i for i, (t, _) in enumerate(params) if '*' in t]
+        ptrs = [i for i, (t, _) in enumerate(params) if '*' in t or t in POINTER_TYPEDEFS]
         if not ptrs:
             table.append('    {"%s", NULL, %d, %s, NULL},' % (name, len(params), kind))
             continue

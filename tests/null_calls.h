@@ -14,6 +14,8 @@
 #define NT_BUF 64
 /** Nodes of the fixture DAG, and the `n` of tsched_levels_to_json. */
 #define NT_LEVELS 3
+/** Events the fixture's sim reports to its callback (tsched_sim_event_kind bits). */
+#define NT_SIM_EVENTS (TSCHED_SIM_EV_ARRIVE | TSCHED_SIM_EV_START | TSCHED_SIM_EV_FINISH | TSCHED_SIM_EV_PHASE_END)
 
 /** Valid arguments: the fixture (built once, never changed by a call) and scratch space. */
 struct nt_ctx {
@@ -45,10 +47,22 @@ struct nt_ctx {
     tsched_kcut_options kcut_opts;
     tsched_prio_options prio_opts;
     tsched_twojob twojob;
+    /* simulation: its own fabric (a run changes the fabric's state), one job ("j", 16 GPUs)
+     * with one phase with one explicit flow, run to the end; its result */
+    tsched_topology *sim_topo;
+    tsched_sim *sim;
+    tsched_sim_result *sim_result;
+    tsched_sim_job sim_job;     /* a valid job named "nj", for tsched_sim_add_job */
+    tsched_sim_phase sim_phase; /* pattern -1 */
+    tsched_sim_callback sim_cb;
+    unsigned sim_cb_calls; /* events seen by sim_cb */
+    int64_t sim_end;       /* tsched_sim_now() of the fixture's sim after its run */
+    char *sim_result_json; /* sim_result, without timing */
     /* documents, as text and as files */
     char *topo_json, *job_json, *aff_json, *flows_json, *placement_json, *dag_json, *jobset_json, *slurm_text;
+    char *trace_json, *scenario_json;
     char topo_path[64], job_path[64], aff_path[64], flows_path[64], placement_path[64], dag_path[64],
-        jobset_path[64], slurm_path[64], save_path[64];
+        jobset_path[64], slurm_path[64], save_path[64], trace_path[64], scenario_path[64];
 
     /* fresh handles of one call (nt_fresh_*), freed after it */
     tsched_topology *s_topo;
@@ -63,6 +77,8 @@ struct nt_ctx {
     tsched_affinity *s_aff;
     tsched_reservation *s_resv;
     void *s_mem;
+    tsched_sim *s_sim;
+    tsched_topology *s_sim_topo; /* the fabric of s_sim, freed after it */
     /* out-parameters of one call, freed after it when set */
     tsched_topology *o_topo;
     tsched_job *o_job;
@@ -75,6 +91,8 @@ struct nt_ctx {
     tsched_dag *o_dag;
     tsched_affinity *o_aff;
     tsched_reservation *o_resv;
+    tsched_sim *o_sim;
+    tsched_sim_result *o_sim_result;
     char *o_str;
     const char *o_cstr;
     tsched_admit o_admit;
@@ -97,6 +115,8 @@ struct nt_ctx {
     tsched_spread o_spread;
     tsched_model o_model;
     tsched_limits o_limits;
+    tsched_sim_job_stats o_sim_job_stats;
+    tsched_sim_summary o_sim_summary;
 };
 
 /* Fresh objects and initialised output space for one call (test_abi_null.c). */
@@ -113,6 +133,7 @@ tsched_priorities *nt_fresh_prio(struct nt_ctx *c);
 tsched_affinity *nt_fresh_aff(struct nt_ctx *c);
 tsched_reservation *nt_fresh_resv(struct nt_ctx *c);
 void *nt_fresh_mem(struct nt_ctx *c);
+tsched_sim *nt_fresh_sim(struct nt_ctx *c);
 uint32_t *nt_u32(struct nt_ctx *c);
 uint64_t *nt_u64(struct nt_ctx *c);
 size_t *nt_size(struct nt_ctx *c);
@@ -122,6 +143,8 @@ tsched_volumes *nt_volumes(struct nt_ctx *c);
 tsched_spread *nt_spread(struct nt_ctx *c);
 tsched_model *nt_model_out(struct nt_ctx *c);
 tsched_limits *nt_limits_out(struct nt_ctx *c);
+tsched_sim_job_stats *nt_sim_job_stats(struct nt_ctx *c);
+tsched_sim_summary *nt_sim_summary(struct nt_ctx *c);
 
 /** What a call returned. */
 enum nt_kind {

@@ -92,6 +92,11 @@ static const struct {
     {"tsched_twojob_steady", "link_share_a"},      /* "any out-parameter may be NULL" */
     {"tsched_twojob_steady", "link_share_b"},
     {"tsched_twojob_steady", "utilization"},
+    {"tsched_sim_add_job", "index"},               /* "`*index` (may be NULL) receives its index" */
+    {"tsched_sim_job_add_phase", "index"},         /* "`*index` (may be NULL) receives the phase's index" */
+    {"tsched_sim_phase_add_flow", "hops"},         /* "NULL/0 = routed by the policy" (nhops is 0 here) */
+    {"tsched_sim_set_callback", "cb"},             /* "NULL cb = none" */
+    {"tsched_sim_set_callback", "user"},           /* opaque: only passed back to `cb` ("void *user") */
 };
 
 /* Words that name a parameter in an error message besides its own name. */
@@ -181,6 +186,42 @@ static const char jobset_doc[] =
     " \"flows\": [{\"src\": \"node1\", \"dst\": \"node3\", \"gbits\": 10.0}]}]}";
 static const char dag_doc[] = "{\"format\": \"tsched.dag.v1\", \"nodes\": 3, \"edges\": [[0, 1, 1.0], [1, 2, 2.0]]}";
 static const char slurm_doc[] = "SwitchName=s1 Nodes=tux[0-1]\nSwitchName=s2 Switches=s1\n";
+/* A job "t" (2 nodes) whose one phase has one explicit flow; no name shared with the fixture's sim. */
+static const char trace_doc[] =
+    "{\"format\": \"tsched.trace.v1\", \"name\": \"nt\", \"jobs\": [{\"name\": \"t\", \"arrival_s\": 0.5,"
+    " \"gpus\": 16, \"compute_ms\": 1, \"iterations\": 2, \"phases\": [{\"flows\": [{\"src\": 0, \"dst\": 1,"
+    " \"gbits\": 1.0}]}, {\"pattern\": \"dp-ring\", \"gbits\": 0.5}]}]}";
+static const char scenario_doc[] =
+    "{\"format\": \"tsched.scenario.v1\", \"name\": \"nt\", \"queue\": \"fifo\", \"placement\": \"best-fit\","
+    " \"routing\": \"greedy\", \"seed\": 7, \"until_s\": null, \"sample_ms\": 10,"
+    " \"failures\": [{\"at_s\": 1, \"down\": [\"node7\"]}, {\"at_s\": 2, \"up\": [\"node7\"]}]}";
+
+/* The callback of the fixture's sim: counts the events (`user` is the context). */
+static int nt_sim_cb(const tsched_sim_event *ev, void *user)
+{
+    struct nt_ctx *c = user;
+    if (c && ev && ev->size >= sizeof *ev && (ev->kind & NT_SIM_EVENTS))
+        c->sim_cb_calls++;
+    return 0;
+}
+
+/* A sim on a fresh copy of the fixture fabric (*topo), with job 0 "j" (16 GPUs: 2 nodes, one
+ * iteration) whose phase 0 has one explicit flow from rank 0 to rank 1. */
+static void sim_build(tsched_sim **sim, tsched_topology **topo, struct nt_ctx *c)
+{
+    FIX(tsched_topology_load_string(topo, c->topo_json, strlen(c->topo_json)));
+    FIX(tsched_sim_new(sim, *topo));
+    tsched_sim_job j = {.size = sizeof j, .name = "j", .gpus = 16, .compute_ns = 1000000, .iterations = 1};
+    uint32_t job = TSCHED_NONE, phase = TSCHED_NONE;
+    FIX(tsched_sim_add_job(&job, *sim, &j));
+    tsched_sim_phase p = {.size = sizeof p, .pattern = -1};
+    FIX(tsched_sim_job_add_phase(&phase, *sim, job, &p));
+    FIX(tsched_sim_phase_add_flow(*sim, job, phase, 0, 0, 1, 0, 2.0, NULL, 0));
+    if (job != 0 || phase != 0) {
+        printf("fixture: sim job %u, phase %u (expected 0 and 0)\n", job, phase);
+        exit(1);
+    }
+}
 
 static void write_file(char *path, size_t size, const char *what, const char *text)
 {
@@ -277,6 +318,55 @@ static void fixture_new(struct nt_ctx *c)
     write_file(c->slurm_path, sizeof c->slurm_path, "topology.conf", c->slurm_text);
     snprintf(c->save_path, sizeof c->save_path, "nt-%ld-saved.json", (long)getpid());
 
+    /* simulation: the fixture's sim runs to the end, reporting to nt_sim_cb */
+    c->sim_cb = nt_sim_cb;
+    c->sim_job = (tsched_sim_job){.size = sizeof(tsched_sim_job), .name = "nj", .gpus = 8, .compute_ns = 1000000,
+                                  .iterations = 1};
+    c->sim_phase = (tsched_sim_phase){.size = sizeof(tsched_sim_phase), .pattern = -1};
+    sim_build(&c->sim, &c->sim_topo, c);
+    FIX(tsched_sim_set_callback(c->sim, NT_SIM_EVENTS, c->sim_cb, c));
+    FIX(tsched_sim_run_until(c->sim, INT64_MAX));
+    FIX(tsched_sim_result_new(&c->sim_result, c->sim));
+    tsched_sim_summary sum = {.size = sizeof sum};
+    tsched_sim_job_stats js = {.size = sizeof js};
+    FIX(tsched_sim_result_summary(&sum, c->sim_result));
+    FIX(tsched_sim_result_job(&js, c->sim_result, 0));
+    /* arrive, start, the phase's end, finish */
+    if (sum.status != TSCHED_SIM_DONE || sum.jobs_done != 1 || tsched_sim_result_job_count(c->sim_result) != 1 ||
+        js.iterations_done != 1 || js.finish_ns <= 0 || strcmp(js.name, "j") || c->sim_cb_calls != 4 ||
+        tsched_sim_now(c->sim) != sum.end_ns || sum.end_ns <= 0 || !(js.gbits_delivered > 1.99)) {
+        printf("fixture: the sim did not run its job to the end (status %d, %u done, %u events, now %lld)\n",
+               sum.status, sum.jobs_done, c->sim_cb_calls, (long long)tsched_sim_now(c->sim));
+        exit(1);
+    }
+    c->sim_end = sum.end_ns;
+    FIX(tsched_sim_result_to_json(&c->sim_result_json, c->sim_result, TSCHED_SIM_JSON_NO_TIMING));
+    c->trace_json = xstrdup(trace_doc);
+    c->scenario_json = xstrdup(scenario_doc);
+    write_file(c->trace_path, sizeof c->trace_path, "trace.json", c->trace_json);
+    write_file(c->scenario_path, sizeof c->scenario_path, "scenario.json", c->scenario_json);
+    /* the documents are valid and run: a fresh sim with both runs its two jobs to the end */
+    {
+        tsched_topology *t = NULL;
+        tsched_sim *s = NULL;
+        tsched_sim_result *r = NULL;
+        sim_build(&s, &t, c);
+        FIX(tsched_sim_load_scenario_file(s, c->scenario_path));
+        FIX(tsched_sim_load_trace_file(s, c->trace_path));
+        FIX(tsched_sim_run_until(s, INT64_MAX));
+        FIX(tsched_sim_result_new(&r, s));
+        sum = (tsched_sim_summary){.size = sizeof sum};
+        FIX(tsched_sim_result_summary(&sum, r));
+        if (sum.status != TSCHED_SIM_DONE || sum.jobs != 2 || sum.jobs_done != 2) {
+            printf("fixture: the trace and scenario documents do not run (status %d, %u of %u jobs done)\n",
+                   sum.status, sum.jobs_done, sum.jobs);
+            exit(1);
+        }
+        tsched_sim_result_free(r);
+        tsched_sim_free(s);
+        tsched_topology_free(t);
+    }
+
     /* Every call with NULL in an optional parameter must succeed with the other arguments:
      * check once that the documents load, so a failure there points at the fixture. */
     tsched_topology *t;
@@ -316,6 +406,18 @@ static void fixture_check(struct nt_ctx *c)
     if (tsched_dag_edges(c->dag) != 2 || tsched_jobset_count(c->jobset) != 2 ||
         tsched_routes_count(c->routes) != 2)
         fail("the fixture DAG, job set or routes were changed by a call");
+    char *sim_json = NULL;
+    FIX(tsched_sim_result_to_json(&sim_json, c->sim_result, TSCHED_SIM_JSON_NO_TIMING));
+    if (strcmp(sim_json, c->sim_result_json))
+        fail("the fixture sim result was changed by a call");
+    tsched_free(sim_json);
+    tsched_sim_result *now = NULL;
+    FIX(tsched_sim_result_new(&now, c->sim));
+    FIX(tsched_sim_result_to_json(&sim_json, now, TSCHED_SIM_JSON_NO_TIMING));
+    if (strcmp(sim_json, c->sim_result_json) || tsched_sim_now(c->sim) != c->sim_end || c->sim_cb_calls != 4)
+        fail("the fixture sim was changed by a call");
+    tsched_free(sim_json);
+    tsched_sim_result_free(now);
 }
 
 static void fixture_free(struct nt_ctx *c)
@@ -331,6 +433,12 @@ static void fixture_free(struct nt_ctx *c)
     tsched_dag_free(c->dag);
     tsched_affinity_free(c->aff);
     tsched_reservation_free(c->resv);
+    tsched_sim_result_free(c->sim_result);
+    tsched_sim_free(c->sim);
+    tsched_topology_free(c->sim_topo);
+    tsched_free(c->sim_result_json);
+    free(c->trace_json);
+    free(c->scenario_json);
     tsched_free(c->job_json);
     tsched_free(c->aff_json);
     tsched_free(c->flows_json);
@@ -340,7 +448,8 @@ static void fixture_free(struct nt_ctx *c)
     free(c->jobset_json);
     free(c->slurm_text);
     const char *paths[] = {c->topo_path,  c->job_path,    c->aff_path,   c->flows_path, c->placement_path,
-                           c->dag_path,   c->jobset_path, c->slurm_path, c->save_path};
+                           c->dag_path,   c->jobset_path, c->slurm_path, c->save_path, c->trace_path,
+                           c->scenario_path};
     for (size_t i = 0; i < sizeof paths / sizeof paths[0]; i++)
         remove(paths[i]);
 }
@@ -349,6 +458,11 @@ static void fixture_free(struct nt_ctx *c)
 
 static void scratch_free(struct nt_ctx *c)
 {
+    /* sims before the fabrics they run on (o_sim is on s_topo) */
+    tsched_sim_free(c->s_sim);
+    tsched_sim_free(c->o_sim);
+    tsched_topology_free(c->s_sim_topo);
+    tsched_sim_result_free(c->o_sim_result);
     tsched_topology_free(c->s_topo);
     tsched_job_free(c->s_job);
     tsched_flows_free(c->s_flows);
@@ -474,6 +588,16 @@ void *nt_fresh_mem(struct nt_ctx *c)
     return c->s_mem;
 }
 
+tsched_sim *nt_fresh_sim(struct nt_ctx *c)
+{
+    tsched_sim_free(c->s_sim);
+    tsched_topology_free(c->s_sim_topo);
+    c->s_sim = NULL;
+    c->s_sim_topo = NULL;
+    sim_build(&c->s_sim, &c->s_sim_topo, c);
+    return c->s_sim;
+}
+
 uint32_t *nt_u32(struct nt_ctx *c) { return c->o_u32; }
 uint64_t *nt_u64(struct nt_ctx *c) { return c->o_u64; }
 size_t *nt_size(struct nt_ctx *c) { return c->o_size; }
@@ -508,6 +632,18 @@ tsched_limits *nt_limits_out(struct nt_ctx *c)
 {
     c->o_limits.size = sizeof c->o_limits;
     return &c->o_limits;
+}
+
+tsched_sim_job_stats *nt_sim_job_stats(struct nt_ctx *c)
+{
+    c->o_sim_job_stats.size = sizeof c->o_sim_job_stats;
+    return &c->o_sim_job_stats;
+}
+
+tsched_sim_summary *nt_sim_summary(struct nt_ctx *c)
+{
+    c->o_sim_summary.size = sizeof c->o_sim_summary;
+    return &c->o_sim_summary;
 }
 
 /* ---- one call ---------------------------------------------------------------------------------- */

@@ -166,7 +166,8 @@ static tsched_status not_started(const tsched_sim *s, const char *fn)
 
 tsched_status tsched_sim_set_policy(tsched_sim *s, tsched_sim_policy which, const char *name)
 {
-    NONNULL("tsched_sim_set_policy", s);
+    if (!s)
+        return ts_error(TSCHED_E_INVALID, "tsched_sim_set_policy: sim is NULL");
     NONNULL("tsched_sim_set_policy", name);
     if ((unsigned)which >= TS_SIM_NPOL)
         return ts_error(TSCHED_E_INVALID, "tsched_sim_set_policy: unknown policy %d", (int)which);
@@ -213,7 +214,8 @@ static tsched_status whole(double v, double max, const char *field)
 
 tsched_status tsched_sim_set_option(tsched_sim *s, tsched_sim_option which, double v)
 {
-    NONNULL("tsched_sim_set_option", s);
+    if (!s)
+        return ts_error(TSCHED_E_INVALID, "tsched_sim_set_option: sim is NULL");
     tsched_status st = not_started(s, "tsched_sim_set_option");
     if (st != TSCHED_OK)
         return st;
@@ -262,8 +264,10 @@ static const ts_span job_spans[] = {
 
 tsched_status tsched_sim_add_job(uint32_t *index, tsched_sim *s, const tsched_sim_job *user)
 {
-    NONNULL("tsched_sim_add_job", s);
-    NONNULL("tsched_sim_add_job", user);
+    if (!s)
+        return ts_error(TSCHED_E_INVALID, "tsched_sim_add_job: sim is NULL");
+    if (!user)
+        return ts_error(TSCHED_E_INVALID, "tsched_sim_add_job: job is NULL");
     tsched_sim_job in;
     memset(&in, 0, sizeof in);
     in.size = sizeof in;
@@ -374,6 +378,8 @@ tsched_status tsched_sim_job_add_phase(uint32_t *index, tsched_sim *s, uint32_t 
 {
     static const ts_span spans[] = {TS_SPAN(tsched_sim_phase, size), TS_SPAN(tsched_sim_phase, pattern),
                                     TS_SPAN(tsched_sim_phase, gbits), TS_SPAN(tsched_sim_phase, repeat)};
+    if (!s)
+        return ts_error(TSCHED_E_INVALID, "tsched_sim_job_add_phase: sim is NULL");
     ts_sim_job *j;
     tsched_status st = job_of(&j, s, job, "tsched_sim_job_add_phase");
     if (st != TSCHED_OK)
@@ -408,6 +414,8 @@ tsched_status tsched_sim_phase_add_flow(tsched_sim *s, uint32_t job, uint32_t ph
                                         uint32_t src_nic, uint32_t dst_rank, uint32_t dst_nic, double gbits,
                                         const uint32_t *hops, uint32_t nhops)
 {
+    if (!s)
+        return ts_error(TSCHED_E_INVALID, "tsched_sim_phase_add_flow: sim is NULL");
     ts_sim_job *j;
     tsched_status st = job_of(&j, s, job, "tsched_sim_phase_add_flow");
     if (st != TSCHED_OK)
@@ -471,7 +479,8 @@ tsched_status tsched_sim_phase_add_flow(tsched_sim *s, uint32_t job, uint32_t ph
 
 tsched_status tsched_sim_add_failure(tsched_sim *s, int64_t at_ns, const char *name, int up)
 {
-    NONNULL("tsched_sim_add_failure", s);
+    if (!s)
+        return ts_error(TSCHED_E_INVALID, "tsched_sim_add_failure: sim is NULL");
     NONNULL("tsched_sim_add_failure", name);
     if (at_ns < 0 || (s->started && at_ns < s->now))
         return ts_error(TSCHED_E_RANGE, "failures: at_s %.9g is %s", (double)at_ns * 1e-9,
@@ -508,7 +517,8 @@ tsched_status tsched_sim_add_failure(tsched_sim *s, int64_t at_ns, const char *n
 
 tsched_status tsched_sim_set_callback(tsched_sim *s, uint32_t mask, tsched_sim_callback cb, void *user)
 {
-    NONNULL("tsched_sim_set_callback", s);
+    if (!s)
+        return ts_error(TSCHED_E_INVALID, "tsched_sim_set_callback: sim is NULL");
     s->cb = cb;
     s->cb_user = user;
     s->cb_mask = cb ? mask : 0;

@@ -160,7 +160,8 @@ tsched_status tsched_sim_result_new(tsched_sim_result **out, const tsched_sim *s
         o->busy_frac = window > 0 ? (double)busy / window : 0;
     }
     r->nlinks = nfab;
-    memcpy(r->samples, s->samples, ns * sizeof *r->samples);
+    if (ns) /* no samples (and s->samples NULL) before the run starts */
+        memcpy(r->samples, s->samples, ns * sizeof *r->samples);
     r->nsamples = ns;
     r->sample_ns = s->sample;
     *out = r;
