@@ -219,7 +219,7 @@ TSCHED_API tsched_status tsched_sim_phase_add_flow(tsched_sim *sim, uint32_t job
  */
 TSCHED_API tsched_status tsched_sim_add_failure(tsched_sim *sim, int64_t at_ns, const char *name, int up);
 
-/** Call `cb` for the events in `event_mask` (tsched_sim_event_kind bits); NULL cb = none. */
+/** Call `cb` for the events in `event_mask` (tsched_sim_event_kind bits); NULL `cb` = none; `user` (may be NULL) is passed back to `cb`. */
 TSCHED_API tsched_status tsched_sim_set_callback(tsched_sim *sim, uint32_t event_mask, tsched_sim_callback cb,
                                                  void *user);
 
