@@ -407,6 +407,64 @@ START_TEST(member_links_collide_under_ecmp)
 }
 END_TEST
 
+/* No surviving path: the job's flows stall (rate 0) until a repair brings a path back;
+ * without a repair the run ends "stalled". */
+START_TEST(no_path_stalls_until_repair)
+{
+    for (int repair = 0; repair < 2; repair++) {
+        tsched_topology *t = two_leaves(100, 400, 1);
+        tsched_sim *s = new_sim(t);
+        ck_assert_ok(tsched_sim_add_failure(s, 0, "spine0", 0));
+        if (repair)
+            ck_assert_ok(tsched_sim_add_failure(s, 2 * S, "spine0", 1));
+        flow_job(s, "a", 0, 2, 1000, 1, 1, 10, MS, 0);
+        tsched_sim_result *r = run(s);
+        tsched_sim_summary sm = summary(r);
+        if (repair) {
+            ck_assert_int_eq(sm.status, TSCHED_SIM_DONE);
+            ck_assert_int_eq(job_stats(r, 0).finish_ns, 2 * S + 100 * MS);
+        } else {
+            ck_assert_int_eq(sm.status, TSCHED_SIM_STALLED);
+            ck_assert_int_eq(job_stats(r, 0).finish_ns, -1);
+        }
+        tsched_sim_result_free(r);
+        tsched_sim_free(s);
+        tsched_topology_free(t);
+    }
+}
+END_TEST
+
+/* dp-hd over 4 nodes is log2(4) = 2 consecutive phases: each pairs nodes at distance 1,
+ * then 2; every flow crosses the one spine. */
+START_TEST(multi_step_patterns_are_phases)
+{
+    tsched_gen_params g;
+    tsched_topology_params_init(&g, TSCHED_GEN_LEAF_SPINE);
+    g.leaves = 4;
+    g.spines = 1;
+    g.nodes_per_leaf = 1;
+    g.gpus_per_node = 1;
+    g.nic_gbps = 100;
+    g.uplinks = 1;
+    tsched_topology *t;
+    ck_assert_ok(tsched_topology_generate(&t, &g));
+    tsched_sim *s = new_sim(t);
+    uint32_t nodes[4] = {0, 1, 2, 3}, ji, ph;
+    tsched_sim_job j = {sizeof j, "hd", 0, 0, 1, 1, 1000, 1, 1, 0, 0, 0, NULL, nodes, 4};
+    ck_assert_ok(tsched_sim_add_job(&ji, s, &j));
+    tsched_sim_phase p = {sizeof p, TSCHED_PATTERN_DP_HD, 10, 1};
+    ck_assert_ok(tsched_sim_job_add_phase(&ph, s, ji, &p));
+    tsched_sim_result *r = run(s);
+    /* each step: every node sends 10 Gbit and receives 10 Gbit on its own 100 G links: 100 ms;
+     * two steps in sequence: 200 ms (one phase of both steps at once would share links) */
+    ck_assert_int_eq(job_stats(r, 0).finish_ns, 200 * MS);
+    ck_assert_double_eq_tol(job_stats(r, 0).gbits_delivered, 2 * 4 * 10, 1e-9);
+    tsched_sim_result_free(r);
+    tsched_sim_free(s);
+    tsched_topology_free(t);
+}
+END_TEST
+
 START_TEST(bad_inputs)
 {
     tsched_topology *t = two_leaves(100, 400, 1);
@@ -509,6 +567,8 @@ int main(void)
     tcase_add_test(tc, node_failure_requeues);
     tcase_add_test(tc, trunk_failure_reroutes);
     tcase_add_test(tc, member_links_collide_under_ecmp);
+    tcase_add_test(tc, no_path_stalls_until_repair);
+    tcase_add_test(tc, multi_step_patterns_are_phases);
     tcase_add_test(tc, bad_inputs);
     tcase_add_test(tc, old_struct_sizes);
     suite_add_tcase(su, tc);

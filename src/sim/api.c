@@ -400,6 +400,7 @@ tsched_status tsched_sim_job_add_phase(uint32_t *index, tsched_sim *s, uint32_t 
         return TSCHED_E_NOMEM;
     ts_sim_phase *p = &j->phases[j->nphases];
     p->pattern = in.pattern;
+    p->step = -1;
     p->gbits = in.gbits;
     p->repeat = in.repeat ? in.repeat : 1;
     p->xoff = j->nx;
@@ -559,7 +560,7 @@ tsched_status ts_sim_start_run(tsched_sim *s)
     for (uint32_t tr = 0; tr < s->ntrunks; tr++)
         for (uint32_t u = s->unit_base[tr]; u < s->unit_base[tr + 1]; u++)
             s->unit_trunk[u] = tr;
-    uint64_t nl = (uint64_t)s->nfab + 2 * nics;
+    uint64_t nl = (uint64_t)s->nfab + 2 * nics + 1; /* + the dead link */
     if (nl > UINT32_MAX - 1)
         return ts_error(TSCHED_E_TOO_LARGE, "sim: %llu directed links", (unsigned long long)nl);
     s->nlinks = (uint32_t)nl;
@@ -575,6 +576,8 @@ tsched_status ts_sim_start_run(tsched_sim *s)
         s->link[l].cap = -1; /* refresh sets every capacity */
         s->link[l].busy_since = -1;
     }
+    s->dead = s->nlinks - 1;
+    s->link[s->dead].cap = 0;
     s->mark = 1;
     tsched_status st = ts_sim_refresh_caps(s);
     s->ntouched = 0;
@@ -610,6 +613,26 @@ tsched_status ts_sim_start_run(tsched_sim *s)
         if (nodes % j->pp != 0)
             return ts_error(TSCHED_E_RANGE, "jobs[%u].pp: %u does not divide its %u nodes (job \"%s\")", i, j->pp,
                             nodes, j->name);
+        /* a pattern of several steps (dp-hd: log2 rows, alltoall: rows - 1) becomes that many
+         * consecutive phases (§1.3) */
+        for (uint32_t p = 0; p < j->nphases; p++) {
+            ts_sim_phase *ph = &j->phases[p];
+            if (ph->step >= 0 || (ph->pattern != TSCHED_PATTERN_DP_HD && ph->pattern != TSCHED_PATTERN_ALLTOALL))
+                continue;
+            uint32_t steps = 1, rows = nodes / j->pp;
+            if (rows > 1 && (st = tsched_pattern_steps(&steps, (tsched_pattern)ph->pattern, rows, j->pp)) != TSCHED_OK)
+                return ts_error_prefix(st, j->name);
+            if (steps > 1 && TS_GROW(j->phases, j->phases_cap, (size_t)j->nphases + steps - 1) != TSCHED_OK)
+                return TSCHED_E_NOMEM;
+            ph = &j->phases[p];
+            memmove(ph + steps, ph + 1, (j->nphases - p - 1) * sizeof *ph);
+            for (uint32_t k = 0; k < steps; k++) {
+                ph[k] = ph[0];
+                ph[k].step = (int32_t)k;
+            }
+            j->nphases += steps - 1;
+            p += steps - 1;
+        }
         for (uint32_t p = 0; p < j->nphases; p++)
             for (uint32_t x = 0; x < j->phases[p].nx; x++) {
                 const ts_sim_xflow *xf = &j->xflows[j->phases[p].xoff + x];

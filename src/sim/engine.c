@@ -37,8 +37,16 @@ void ts_sim_account(tsched_sim *s, int64_t t)
         }
         s->s_busy += s->busy_gpus * (double)w;
         s->last_acct = end;
-        if (s->sample > 0 && end == sample_end)
+        if (s->sample > 0 && end == sample_end) {
+            /* every flow's bits up to the boundary, so each interval gets its own */
+            int64_t keep = s->now;
+            s->now = end;
+            for (uint32_t fi = 0; fi < s->nflow; fi++)
+                if (s->flow[fi].active)
+                    ts_sim_settle(s, &s->flow[fi]);
+            s->now = keep;
             close_sample(s);
+        }
     }
 }
 
@@ -238,11 +246,8 @@ static tsched_status phase_flows(tsched_flows **out, tsched_sim *s, ts_sim_job *
                 st = tsched_job_set_model(tj, &j->model);
         }
         if (st == TSCHED_OK && rows > 1 && ph->pattern != TSCHED_PATTERN_PP) {
-            uint32_t steps = 1;
-            st = tsched_pattern_steps(&steps, (tsched_pattern)ph->pattern, rows, cols);
-            for (uint32_t k = 0; st == TSCHED_OK && k < steps; k++)
-                st = tsched_flows_collective(f, s->t, tj, cells, rows, cols, (tsched_pattern)ph->pattern, k,
-                                             ph->gbits);
+            st = tsched_flows_collective(f, s->t, tj, cells, rows, cols, (tsched_pattern)ph->pattern,
+                                         ph->step > 0 ? (uint32_t)ph->step : 0, ph->gbits);
         } else if (st == TSCHED_OK && ph->pattern == TSCHED_PATTERN_PP && cols > 1) {
             st = tsched_flows_collective(f, s->t, tj, cells, rows, cols, TSCHED_PATTERN_PP, 0, ph->gbits);
         }
@@ -281,6 +286,7 @@ static tsched_status route_job(tsched_sim *s, ts_sim_job *j)
             break;
         uint32_t n = tsched_flows_count(f);
         tsched_routes *r = NULL;
+        int stalled = 0;
         uint64_t o_seed = s->seed * 0x9E3779B97F4A7C15ull;
         for (const char *c = j->name; *c; c++)
             o_seed = (o_seed ^ (uint8_t)*c) * 0x100000001B3ull;
@@ -298,7 +304,13 @@ static tsched_status route_job(tsched_sim *s, ts_sim_job *j)
             o.time_limit_ms = s->place_ms;
             /* the flows of every other running job's phases (this job's are not counted yet) */
             o.base_link_flows = s->base_flows;
-            if ((st = tsched_route(&r, s->t, f, &o)) != TSCHED_OK) {
+            st = tsched_route(&r, s->t, f, &o);
+            if (st == TSCHED_E_NO_PATH) {
+                /* no surviving path: the phase's flows wait on the dead link until a repair */
+                st = TSCHED_OK;
+                r = NULL;
+                stalled = 1;
+            } else if (st != TSCHED_OK) {
                 tsched_flows_free(f);
                 break;
             }
@@ -315,6 +327,8 @@ static tsched_status route_job(tsched_sim *s, ts_sim_job *j)
                     int up = tsched_topology_switch_tier(s->t, b) > tsched_topology_switch_tier(s->t, a);
                     plinks[np++] = 2 * tr + (up ? 0u : 1u);
                 }
+            } else if (stalled) {
+                plinks[np++] = s->dead;
             } else if (r) {
                 tsched_path path = {.size = sizeof path};
                 if ((st = tsched_routes_path(&path, r, i)) != TSCHED_OK)
@@ -322,7 +336,7 @@ static tsched_status route_job(tsched_sim *s, ts_sim_job *j)
                 for (uint32_t h = 0; h + 1 < path.nswitches; h++)
                     plinks[np++] = path.links[h];
             }
-            for (uint32_t h = 0; h < np; h++)
+            for (uint32_t h = 0; h < np && !stalled; h++)
                 plinks[h] = pick_unit(s, plinks[h], o_seed ^ ((uint64_t)i + 1) * 0x94D049BB133111EBull, routing);
             st = add_rflow(s, j, &cap_rf, &cap_rl, tsched_flows_src(f, i), tsched_flows_src_nic(f, i),
                            tsched_flows_dst(f, i), tsched_flows_dst_nic(f, i), gb, plinks, np);
@@ -1044,7 +1058,8 @@ tsched_status tsched_sim_run_until(tsched_sim *s, int64_t t_end)
     }
     if (st == TSCHED_OK && !s->stop) {
         int64_t to = limit;
-        if (!s->nheap && to == INT64_MAX)
+        /* run to the end: it ends with the last event, not at until_s */
+        if (!s->nheap && (to == INT64_MAX || (t_end == INT64_MAX && s->done == s->njobs)))
             to = s->now;
         if (to != INT64_MAX && to > s->now) {
             ts_sim_account(s, to);

@@ -133,12 +133,10 @@ tsched_status tsched_sim_result_new(tsched_sim_result **out, const tsched_sim *s
     sum->events = s->events;
     sum->rate_updates = s->rate_updates;
     sum->wall_ms = s->wall_ms;
-    uint32_t unfinished = 0, running = 0;
-    for (uint32_t i = 0; i < s->njobs; i++) {
+    uint32_t unfinished = 0;
+    for (uint32_t i = 0; i < s->njobs; i++)
         unfinished += s->jobs[i].state != TS_JOB_DONE;
-        running += s->jobs[i].state == TS_JOB_RUNNING;
-    }
-    sum->status = unfinished == 0 ? TSCHED_SIM_DONE : s->nheap || running ? TSCHED_SIM_UNTIL : TSCHED_SIM_STALLED;
+    sum->status = unfinished == 0 ? TSCHED_SIM_DONE : s->nheap ? TSCHED_SIM_UNTIL : TSCHED_SIM_STALLED;
 
     /* links: every directed fabric link, trunk order, up first, then by member */
     int member = s->pol[TSCHED_SIM_LINKS] == 1;

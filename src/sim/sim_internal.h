@@ -24,6 +24,7 @@ typedef struct ts_sim_xflow {
 
 typedef struct ts_sim_phase {
     int pattern;             /* tsched_pattern, or -1 */
+    int32_t step;            /* the step of a multi-step pattern, or -1: all (one-step patterns) */
     double gbits;
     uint32_t repeat;
     uint32_t xoff, nx;       /* explicit flows: into job->xflows */
@@ -148,6 +149,7 @@ struct tsched_sim {
 
     /* links: 2 per fabric unit (a trunk, or in member mode a member link), then 2 per NIC */
     uint32_t ntrunks, nlinks;
+    uint32_t dead;             /* a link of capacity 0: the path of a flow that has none (stalled) */
     uint32_t nfab;             /* directed fabric links: 2 * units */
     uint32_t *unit_base;       /* per trunk: its first unit (ntrunks + 1 offsets) */
     uint32_t *unit_trunk;      /* per unit: its trunk */
