@@ -465,6 +465,51 @@ START_TEST(multi_step_patterns_are_phases)
 }
 END_TEST
 
+/* vClos's source routing: the k-th NIC under a leaf goes up spine k mod S, so the two
+ * nodes of a leaf never share an uplink; it needs a two-tier fabric. */
+START_TEST(source_routing)
+{
+    tsched_gen_params g;
+    tsched_topology_params_init(&g, TSCHED_GEN_LEAF_SPINE);
+    g.leaves = 2;
+    g.spines = 2;
+    g.nodes_per_leaf = 2;
+    g.gpus_per_node = 1;
+    g.nic_gbps = 100;
+    g.uplinks = 1;
+    tsched_topology *t;
+    ck_assert_ok(tsched_topology_generate(&t, &g));
+    tsched_sim *s = new_sim(t);
+    ck_assert_ok(tsched_sim_set_policy(s, TSCHED_SIM_ROUTING, "source"));
+    uint32_t nodes[4] = {0, 1, 2, 3}, ji, ph;
+    tsched_sim_job j = {sizeof j, "sr", 0, 0, 0, 0, 1000, 1, 1, 0, 0, 0, NULL, nodes, 4};
+    ck_assert_ok(tsched_sim_add_job(&ji, s, &j));
+    tsched_sim_phase p = {sizeof p, -1, 0, 1};
+    ck_assert_ok(tsched_sim_job_add_phase(&ph, s, ji, &p));
+    ck_assert_ok(tsched_sim_phase_add_flow(s, ji, ph, 0, 0, 2, 0, 10, NULL, 0));
+    ck_assert_ok(tsched_sim_phase_add_flow(s, ji, ph, 1, 0, 3, 0, 10, NULL, 0));
+    tsched_sim_result *r = run(s);
+    ck_assert_int_eq(job_stats(r, 0).finish_ns, 100 * MS); /* spine0 and spine1: no sharing */
+    tsched_sim_result_free(r);
+    tsched_sim_free(s);
+    tsched_topology_free(t);
+    /* a three-tier fabric: source routing is an input error at the start of the run */
+    tsched_topology_params_init(&g, TSCHED_GEN_CLOS3);
+    g.pods = 2;
+    g.leaves_per_pod = 1;
+    g.spines_per_pod = 1;
+    g.cores = 1;
+    g.nodes_per_leaf = 1;
+    ck_assert_ok(tsched_topology_generate(&t, &g));
+    s = new_sim(t);
+    ck_assert_ok(tsched_sim_set_policy(s, TSCHED_SIM_ROUTING, "source"));
+    ck_assert_status(tsched_sim_run_until(s, INT64_MAX), TSCHED_E_INVALID);
+    ck_assert_errmsg_has("routing");
+    tsched_sim_free(s);
+    tsched_topology_free(t);
+}
+END_TEST
+
 START_TEST(bad_inputs)
 {
     tsched_topology *t = two_leaves(100, 400, 1);
@@ -569,6 +614,7 @@ int main(void)
     tcase_add_test(tc, member_links_collide_under_ecmp);
     tcase_add_test(tc, no_path_stalls_until_repair);
     tcase_add_test(tc, multi_step_patterns_are_phases);
+    tcase_add_test(tc, source_routing);
     tcase_add_test(tc, bad_inputs);
     tcase_add_test(tc, old_struct_sizes);
     suite_add_tcase(su, tc);

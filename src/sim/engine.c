@@ -224,6 +224,45 @@ static uint32_t pick_unit(tsched_sim *s, uint32_t tl, uint64_t hash, int routing
     return u;
 }
 
+/* vClos's source routing (SR) on a two-tier fabric (§3.3): the k-th NIC under a leaf (node
+ * index, then NIC order, over the leaf's nodes) goes up on the leaf's spine k mod S, member
+ * floor(k / S) mod count, and down on the member of the same index. Writes the directed unit
+ * links into `out` and returns their number, or UINT32_MAX when a trunk is missing. */
+static uint32_t source_route(tsched_sim *s, uint32_t *out, uint32_t src, uint32_t src_nic, uint32_t dst,
+                             uint32_t dst_nic)
+{
+    const tsched_topology *t = s->t;
+    uint32_t a = tsched_topology_node_nic_leaf(t, src, src_nic), b = tsched_topology_node_nic_leaf(t, dst, dst_nic);
+    if (a == b)
+        return 0;
+    uint32_t count, k = 0;
+    const uint32_t *nodes = tsched_topology_leaf_nodes(t, a, &count);
+    for (uint32_t i = 0; i < count && nodes[i] != src; i++)
+        k += tsched_topology_node_nics(t, nodes[i]);
+    k += src_nic;
+    /* the leaf's spines in index order */
+    uint32_t ns = tsched_topology_num_tier(t, TSCHED_TIER_SPINE), S = 0, spine = TSCHED_NONE;
+    for (uint32_t i = 0; i < ns; i++)
+        S += tsched_topology_find_trunk(t, a, tsched_topology_tier_switch(t, TSCHED_TIER_SPINE, i)) != TSCHED_NONE;
+    if (S == 0)
+        return UINT32_MAX;
+    for (uint32_t i = 0, seen = 0; i < ns; i++) {
+        uint32_t sp = tsched_topology_tier_switch(t, TSCHED_TIER_SPINE, i);
+        if (tsched_topology_find_trunk(t, a, sp) != TSCHED_NONE && seen++ == k % S) {
+            spine = sp;
+            break;
+        }
+    }
+    uint32_t up = tsched_topology_find_trunk(t, a, spine), down = tsched_topology_find_trunk(t, b, spine);
+    if (up == TSCHED_NONE || down == TSCHED_NONE)
+        return UINT32_MAX;
+    uint32_t m = k / S;
+    uint32_t nu = s->unit_base[up + 1] - s->unit_base[up], nd = s->unit_base[down + 1] - s->unit_base[down];
+    out[0] = 2 * (s->unit_base[up] + m % nu);
+    out[1] = 2 * (s->unit_base[down] + m % nd) + 1;
+    return 2;
+}
+
 /* The flows of one phase of job j as a tsched_flows (node indices of the fabric). */
 static tsched_status phase_flows(tsched_flows **out, tsched_sim *s, ts_sim_job *j, const ts_sim_phase *ph)
 {
@@ -291,7 +330,7 @@ static tsched_status route_job(tsched_sim *s, ts_sim_job *j)
         for (const char *c = j->name; *c; c++)
             o_seed = (o_seed ^ (uint8_t)*c) * 0x100000001B3ull;
         o_seed ^= ((uint64_t)p + 1) * 0xBF58476D1CE4E5B9ull;
-        if (routing != 5 /* ideal */ && n > 0) {
+        if (routing != 5 /* ideal */ && routing != 4 /* source */ && n > 0) {
             tsched_route_options o;
             tsched_route_options_init(&o);
             static const tsched_route_algo algos[] = {TSCHED_ROUTE_GREEDY, TSCHED_ROUTE_ECMP,
@@ -329,6 +368,16 @@ static tsched_status route_job(tsched_sim *s, ts_sim_job *j)
                 }
             } else if (stalled) {
                 plinks[np++] = s->dead;
+            } else if (routing == 4) {
+                np = source_route(s, plinks, tsched_flows_src(f, i), tsched_flows_src_nic(f, i), tsched_flows_dst(f, i),
+                                  tsched_flows_dst_nic(f, i));
+                if (np == UINT32_MAX) {
+                    np = 1;
+                    plinks[0] = s->dead; /* the source route's spine or trunk is missing: stalled */
+                }
+                st = add_rflow(s, j, &cap_rf, &cap_rl, tsched_flows_src(f, i), tsched_flows_src_nic(f, i),
+                               tsched_flows_dst(f, i), tsched_flows_dst_nic(f, i), gb, plinks, np);
+                continue;
             } else if (r) {
                 tsched_path path = {.size = sizeof path};
                 if ((st = tsched_routes_path(&path, r, i)) != TSCHED_OK)
