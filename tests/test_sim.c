@@ -236,7 +236,10 @@ static void random_run(uint64_t seed, double *jct_out, int member, uint32_t upli
     tsched_sim *s = new_sim(t);
     if (member)
         ck_assert_ok(tsched_sim_set_policy(s, TSCHED_SIM_LINKS, "member"));
-    ck_assert_ok(tsched_sim_set_policy(s, TSCHED_SIM_PRIORITY, "fixed"));
+    /* every fifth seed: CRUX priorities with path refresh at every start and finish */
+    ck_assert_ok(tsched_sim_set_policy(s, TSCHED_SIM_PRIORITY, seed % 5 ? "fixed" : "crux"));
+    if (seed % 5 == 0)
+        ck_assert_ok(tsched_sim_set_policy(s, TSCHED_SIM_REROUTE, "refresh"));
     ck_assert_ok(tsched_sim_set_policy(s, TSCHED_SIM_ROUTING, seed % 2 ? "ecmp" : "greedy"));
     ck_assert_ok(tsched_sim_set_policy(s, TSCHED_SIM_QUEUE, seed % 3 ? "fifo" : "ff"));
     ts_rng rng;

@@ -641,8 +641,6 @@ tsched_status ts_sim_start_run(tsched_sim *s)
                                     x, xf->src >= nodes ? xf->src : xf->dst, nodes);
             }
     }
-    if (s->pol[TSCHED_SIM_REROUTE] == 1)
-        return ts_error(TSCHED_E_FORMAT, "reroute: \"refresh\" is not implemented yet in this build");
     if (s->pol[TSCHED_SIM_ROUTING] == 4 && tsched_topology_num_tier(t, TSCHED_TIER_CORE) > 0)
         return ts_error(TSCHED_E_INVALID, "routing: \"source\" needs a two-tier fabric; \"%s\" has %u core switches",
                         tsched_topology_name(t), tsched_topology_num_tier(t, TSCHED_TIER_CORE));

@@ -754,13 +754,10 @@ static void rflow_path(tsched_path *p, const tsched_sim *s, const ts_sim_job *j,
     }
 }
 
-/* CRUX, Sincronia or Varys over the running jobs, with their flows of one iteration on the
- * paths they use; the levels apply at once to flows in flight. */
-static tsched_status reprioritize(tsched_sim *s)
+/* The running jobs as a job set (`which[k]` is the job index of set entry k), with their
+ * flows of one iteration pinned to the paths they use now. */
+static tsched_status running_jobset(tsched_sim *s, tsched_jobset **out, uint32_t **which_out, uint32_t *n_out)
 {
-    int pol = s->pol[TSCHED_SIM_PRIORITY];
-    if (pol < 2)
-        return TSCHED_OK;
     tsched_jobset *js;
     tsched_status st = tsched_jobset_new(&js, s->t);
     if (st != TSCHED_OK)
@@ -783,6 +780,8 @@ static tsched_status reprioritize(tsched_sim *s)
         for (uint32_t p = 0; p < j->nphases && st == TSCHED_OK; p++)
             for (uint32_t i = j->phase_rf_off[p]; i < j->phase_rf_off[p + 1] && st == TSCHED_OK; i++) {
                 const ts_sim_rflow *rf = &j->rflows[i];
+                if (j->rlinks[rf->link_off + 1] == s->dead)
+                    continue; /* a stalled flow has no path to pin */
                 tsched_path path;
                 memset(&path, 0xff, sizeof path);
                 path.size = sizeof path;
@@ -791,6 +790,29 @@ static tsched_status reprioritize(tsched_sim *s)
                                             rf->gbits * j->phases[p].repeat, &path);
             }
     }
+    if (st != TSCHED_OK) {
+        tsched_jobset_free(js);
+        free(which);
+        return st;
+    }
+    *out = js;
+    *which_out = which;
+    *n_out = n;
+    return TSCHED_OK;
+}
+
+/* CRUX, Sincronia or Varys over the running jobs, with their flows of one iteration on the
+ * paths they use; the levels apply at once to flows in flight. */
+static tsched_status reprioritize(tsched_sim *s)
+{
+    int pol = s->pol[TSCHED_SIM_PRIORITY];
+    if (pol < 2)
+        return TSCHED_OK;
+    tsched_jobset *js;
+    uint32_t *which, n;
+    tsched_status st = running_jobset(s, &js, &which, &n);
+    if (st != TSCHED_OK)
+        return st;
     tsched_priorities *pr = NULL;
     if (st == TSCHED_OK && n > 0) {
         static const tsched_kcut_algo algos[] = {TSCHED_KCUT_CRUX, TSCHED_KCUT_SINCRONIA, TSCHED_KCUT_VARYS};
@@ -819,6 +841,54 @@ static tsched_status reprioritize(tsched_sim *s)
     tsched_priorities_free(pr);
     tsched_jobset_free(js);
     free(which);
+    return st;
+}
+
+static tsched_status reroute_job(tsched_sim *s, uint32_t ji);
+
+/* reroute "refresh" (CRUX §5): every running job's flows are routed again, most GPU-intense
+ * job first (CRUX Def. 2 on the current paths; ties by start, then trace order). */
+static tsched_status refresh_paths(tsched_sim *s)
+{
+    if (s->pol[TSCHED_SIM_REROUTE] != 1 || s->running == 0)
+        return TSCHED_OK;
+    tsched_jobset *js;
+    uint32_t *which, n;
+    tsched_status st = running_jobset(s, &js, &which, &n);
+    if (st != TSCHED_OK)
+        return st;
+    tsched_priorities *pr = NULL;
+    double *key = ts_malloc(n ? n : 1, sizeof *key);
+    if (!key)
+        st = TSCHED_E_NOMEM;
+    if (st == TSCHED_OK && n > 0)
+        st = tsched_prioritize(&pr, s->t, js, NULL);
+    for (uint32_t k = 0; st == TSCHED_OK && k < n; k++)
+        key[k] = tsched_priorities_intensity(pr, k);
+    /* insertion sort of `which` by (intensity desc, start asc, index asc) */
+    for (uint32_t i = 1; st == TSCHED_OK && i < n; i++) {
+        uint32_t w = which[i], k = i;
+        double kv = key[i];
+        while (k > 0) {
+            uint32_t p = which[k - 1];
+            int before = kv > key[k - 1] ||
+                         (kv == key[k - 1] && (s->jobs[w].start < s->jobs[p].start ||
+                                                (s->jobs[w].start == s->jobs[p].start && w < p)));
+            if (!before)
+                break;
+            which[k] = p;
+            key[k] = key[k - 1];
+            k--;
+        }
+        which[k] = w;
+        key[k] = kv;
+    }
+    for (uint32_t k = 0; st == TSCHED_OK && k < n; k++)
+        st = reroute_job(s, which[k]);
+    tsched_priorities_free(pr);
+    tsched_jobset_free(js);
+    free(which);
+    free(key);
     return st;
 }
 
@@ -900,6 +970,58 @@ static void stop_job(tsched_sim *s, uint32_t ji)
     }
 }
 
+/* Route job ji again with the current policy and loads; its flows in flight move to their
+ * new paths with their remaining bits. */
+static tsched_status reroute_job(tsched_sim *s, uint32_t ji)
+{
+    ts_sim_job *j = &s->jobs[ji];
+    uint32_t *old = j->rlinks;
+    ts_sim_rflow *oldf = j->rflows;
+    uint32_t nold = j->nrflows;
+    base_loads(s, j, -1);
+    j->rlinks = NULL;
+    j->rflows = NULL;
+    tsched_status st = route_job(s, j);
+    if (st != TSCHED_OK) {
+        free(old);
+        free(oldf);
+        return st;
+    }
+    base_loads(s, j, 1);
+    /* the job's flows in flight (listed first: moving one may reuse its pool slot) point into
+     * `old`: move each to the same flow's new links */
+    uint32_t nmine = 0, *mine = ts_malloc(s->nflow ? s->nflow : 1, sizeof *mine);
+    if (!mine) {
+        free(old);
+        free(oldf);
+        return TSCHED_E_NOMEM;
+    }
+    for (uint32_t fi = 0; fi < s->nflow; fi++)
+        if (s->flow[fi].active && s->flow[fi].job == ji)
+            mine[nmine++] = fi;
+    for (uint32_t q0 = 0; q0 < nmine && st == TSCHED_OK; q0++) {
+        uint32_t fi = mine[q0];
+        ts_sim_flow *f = &s->flow[fi];
+        size_t off = (size_t)(f->links - old);
+        uint32_t idx = 0;
+        for (uint32_t q = 0; q < nold; q++)
+            if (oldf[q].link_off == off)
+                idx = q;
+        ts_sim_settle(s, f);
+        double rem = f->remaining, gb = f->gbits;
+        ts_sim_flow_remove(s, fi);
+        ts_sim_rflow rf = j->rflows[idx];
+        rf.gbits = gb;
+        uint32_t nf;
+        if ((st = ts_sim_flow_start(&nf, s, ji, &rf, j->rlinks + rf.link_off)) == TSCHED_OK)
+            s->flow[nf].remaining = rem;
+    }
+    free(mine);
+    free(old);
+    free(oldf);
+    return st;
+}
+
 /* After a state change: jobs that lost a node restart; flows whose path lost a link are
  * re-routed with the job's whole routing redone for phases not yet started. */
 static tsched_status after_failure(tsched_sim *s)
@@ -920,46 +1042,7 @@ static tsched_status after_failure(tsched_sim *s)
             broken = s->link[j->rlinks[i]].cap <= 0;
         if (!broken)
             continue;
-        /* re-route: the flows in flight move to the new paths with their remaining bits */
-        uint32_t *old = j->rlinks;
-        ts_sim_rflow *oldf = j->rflows;
-        uint32_t nold = j->nrflows;
-        for (uint32_t i = 0; i < j->nrlinks; i++)
-            if (old[i] < s->nfab) {
-                s->unit_flows[old[i]]--;
-                s->base_flows[2 * s->unit_trunk[old[i] / 2] + old[i] % 2]--;
-            }
-        j->rlinks = NULL;
-        j->rflows = NULL;
-        tsched_status st = route_job(s, j);
-        if (st != TSCHED_OK) {
-            free(old);
-            free(oldf);
-            return st;
-        }
-        base_loads(s, j, 1);
-        /* active flows of this job point into `old`: move them to the same flow's new links */
-        for (uint32_t fi = 0; fi < s->nflow; fi++) {
-            ts_sim_flow *f = &s->flow[fi];
-            if (!f->active || f->job != ji)
-                continue;
-            size_t off = (size_t)(f->links - old);
-            uint32_t idx = 0;
-            for (uint32_t q = 0; q < nold; q++)
-                if (oldf[q].link_off == off)
-                    idx = q;
-            ts_sim_settle(s, f);
-            double rem = f->remaining, gb = f->gbits;
-            ts_sim_flow_remove(s, fi);
-            ts_sim_rflow rf = j->rflows[idx];
-            rf.gbits = gb;
-            uint32_t nf;
-            if ((st = ts_sim_flow_start(&nf, s, ji, &rf, j->rlinks + rf.link_off)) != TSCHED_OK)
-                break;
-            s->flow[nf].remaining = rem;
-        }
-        free(old);
-        free(oldf);
+        tsched_status st = reroute_job(s, ji);
         if (st != TSCHED_OK)
             return st;
     }
@@ -1089,8 +1172,11 @@ tsched_status tsched_sim_run_until(tsched_sim *s, int64_t t_end)
         if (st == TSCHED_OK && s->pending_sched &&
             (s->interval <= 0 || t % s->interval == 0))
             st = schedule(s);
-        if (st == TSCHED_OK && (s->starts != started || s->running + s->done != before || s->finished_flag))
-            st = reprioritize(s);
+        if (st == TSCHED_OK && (s->starts != started || s->running + s->done != before || s->finished_flag)) {
+            st = refresh_paths(s);
+            if (st == TSCHED_OK)
+                st = reprioritize(s);
+        }
         s->finished_flag = 0;
         if (st == TSCHED_OK)
             st = ts_sim_recompute(s);
