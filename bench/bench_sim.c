@@ -103,6 +103,8 @@ static void part_rate_updates(int check_full, double *events_per_s)
                *events_per_s >= 1e6);
         report("  events", (double)sm.events, "", "", 0);
         report("  flows whose rate was recomputed", (double)sm.rate_updates, "", "", 0);
+        report("  component size, mean (flows)", sm.component_flows_mean, "", "", 0);
+        report("  component size, largest (flows)", (double)sm.component_flows_max, "", "", 0);
         report("  wall", wall, "ms", "", 0);
     }
     tsched_sim_free(s);
@@ -219,6 +221,8 @@ int main(int argc, char **argv)
     report("512 GPUs, Poisson jobs, ECMP, exact mode: wall", w, "ms", "< 10,000 ms", w < 10000);
     report("  jobs done", sm.jobs_done, "", "", 0);
     report("  events", (double)sm.events, "", "", 0);
+    report("  component size, mean / largest (flows)", sm.component_flows_mean, "", "", 0);
+    report("  ", (double)sm.component_flows_max, "", "", 0);
     report("  avg JCT", sm.avg_jct_s, "s", "", 0);
     if (!quick) {
         w = poisson(5000, 200, "ecmp", &sm);

@@ -158,6 +158,9 @@ typedef struct tsched_sim_summary {
     uint64_t rate_updates;    /**< flows whose rate was recomputed */
     uint32_t waits_gpu, waits_network, waits_timeout, waits_queue;
     double wall_ms;           /**< wall time of the runs (volatile) */
+    uint64_t components;      /**< rate recomputations (one per event batch that changed a rate) */
+    uint32_t component_flows_max; /**< most flows in one recomputed component */
+    double component_flows_mean;  /**< mean flows per recomputed component */
 } tsched_sim_summary;
 
 /**

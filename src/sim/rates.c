@@ -354,6 +354,12 @@ tsched_status ts_sim_recompute(tsched_sim *s)
     double *r = s->rate_scratch;
     comp_arrays(s, nf);
     ts_sim_maxmin(s, nf, s->fl, s->fn, s->lev, s->comp_l, nl, r, s->frozen);
+    if (nf) {
+        s->comps++;
+        s->comp_flows_sum += nf;
+        if (nf > s->comp_flows_max)
+            s->comp_flows_max = (uint32_t)nf;
+    }
     for (size_t i = 0; i < nf && st == TSCHED_OK; i++) {
         uint32_t fi = s->comp_f[i];
         /* a flow whose rate did not change keeps its completion event */

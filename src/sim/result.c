@@ -132,6 +132,9 @@ tsched_status tsched_sim_result_new(tsched_sim_result **out, const tsched_sim *s
     sum->gpu_util_alloc = s->gpu_alloc_window > 0 ? s->gpu_busy_window / s->gpu_alloc_window : 0;
     sum->events = s->events;
     sum->rate_updates = s->rate_updates;
+    sum->components = s->comps;
+    sum->component_flows_max = s->comp_flows_max;
+    sum->component_flows_mean = s->comps ? (double)s->comp_flows_sum / (double)s->comps : 0;
     sum->wall_ms = s->wall_ms;
     uint32_t unfinished = 0;
     for (uint32_t i = 0; i < s->njobs; i++)
@@ -216,6 +219,8 @@ tsched_status tsched_sim_result_summary(tsched_sim_summary *out, const tsched_si
         TS_SPAN(tsched_sim_summary, rate_updates), TS_SPAN(tsched_sim_summary, waits_gpu),
         TS_SPAN(tsched_sim_summary, waits_network), TS_SPAN(tsched_sim_summary, waits_timeout),
         TS_SPAN(tsched_sim_summary, waits_queue), TS_SPAN(tsched_sim_summary, wall_ms),
+        TS_SPAN(tsched_sim_summary, components), TS_SPAN(tsched_sim_summary, component_flows_max),
+        TS_SPAN(tsched_sim_summary, component_flows_mean),
     };
     if (!out || !r)
         return ts_error(TSCHED_E_INVALID, "tsched_sim_result_summary: %s is NULL", !out ? "out" : "result");

@@ -56,7 +56,10 @@ static tsched_status add_summary(json_t *root, const tsched_sim_summary *s)
                    put(o, "gpu_util", real(s->gpu_util)) || put(o, "gpu_util_alloc", real(s->gpu_util_alloc)) ||
                    put(o, "gbits_demanded", real(s->gbits_demanded)) ||
                    put(o, "gbits_delivered", real(s->gbits_delivered)) || put(o, "events", count(s->events)) ||
-                   put(o, "rate_updates", count(s->rate_updates)) || put(o, "waits_gpu", count(s->waits_gpu)) ||
+                   put(o, "rate_updates", count(s->rate_updates)) ||
+                   put(o, "components", count(s->components)) ||
+                   put(o, "component_flows_max", count(s->component_flows_max)) ||
+                   put(o, "component_flows_mean", real(s->component_flows_mean)) || put(o, "waits_gpu", count(s->waits_gpu)) ||
                    put(o, "waits_network", count(s->waits_network)) ||
                    put(o, "waits_timeout", count(s->waits_timeout)) || put(o, "waits_queue", count(s->waits_queue))
                ? TSCHED_E_NOMEM

@@ -212,6 +212,8 @@ struct tsched_sim {
     int stop;
 
     uint64_t events, rate_updates;
+    uint64_t comps, comp_flows_sum; /* recomputed components and their flows */
+    uint32_t comp_flows_max;
     double wall_ms;
     int pending_sched;         /* something arrived, finished or was repaired */
     uint32_t starts;           /* job starts so far */
