@@ -202,8 +202,10 @@ static tsched_status collect(tsched_sim *s, const uint32_t *seeds, uint32_t nsee
             }
         }
     }
-    qsort(s->comp_f, f, sizeof *s->comp_f, cmp_u32);
-    qsort(s->comp_l, l, sizeof *s->comp_l, cmp_u32);
+    if (f > 1) /* qsort(NULL, 0, ...) is undefined */
+        qsort(s->comp_f, f, sizeof *s->comp_f, cmp_u32);
+    if (l > 1)
+        qsort(s->comp_l, l, sizeof *s->comp_l, cmp_u32);
     *nf = f;
     *nl = l;
     return TSCHED_OK;
