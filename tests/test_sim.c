@@ -31,6 +31,22 @@ static tsched_topology *two_leaves(double trunk, double nic, uint32_t gpus)
     return t;
 }
 
+/* A generated leaf_spine fabric (uplinks 0 = derived). */
+static tsched_topology *leaf_spine(uint32_t leaves, uint32_t spines, uint32_t npl, uint32_t gpn, uint32_t uplinks)
+{
+    tsched_gen_params g;
+    tsched_topology_params_init(&g, TSCHED_GEN_LEAF_SPINE);
+    g.leaves = leaves;
+    g.spines = spines;
+    g.nodes_per_leaf = npl;
+    g.gpus_per_node = gpn;
+    g.nic_gbps = 100;
+    g.uplinks = uplinks;
+    tsched_topology *t;
+    ck_assert_ok(tsched_topology_generate(&t, &g));
+    return t;
+}
+
 /* A job on nodes a, b with one explicit flow rank 0 -> 1 of `gbits` per iteration. */
 static uint32_t flow_job(tsched_sim *s, const char *name, uint32_t a, uint32_t b, int64_t compute, double overlap,
                          uint64_t iters, double gbits, int64_t arrival, uint32_t level)
@@ -223,16 +239,7 @@ END_TEST
  * otherwise), bits are conserved, and two runs give the same results. */
 static void random_run(uint64_t seed, double *jct_out, int member, uint32_t uplinks)
 {
-    tsched_gen_params g;
-    tsched_topology_params_init(&g, TSCHED_GEN_LEAF_SPINE);
-    g.leaves = 4;
-    g.spines = 2;
-    g.nodes_per_leaf = 4;
-    g.gpus_per_node = 4;
-    g.nic_gbps = 100;
-    g.uplinks = uplinks;
-    tsched_topology *t;
-    ck_assert_ok(tsched_topology_generate(&t, &g));
+    tsched_topology *t = leaf_spine(4, 2, 4, 4, uplinks);
     tsched_sim *s = new_sim(t);
     if (member)
         ck_assert_ok(tsched_sim_set_policy(s, TSCHED_SIM_LINKS, "member"));
@@ -341,15 +348,7 @@ END_TEST
 /* A trunk failure mid-phase moves the flow to the other spine at the same rate. */
 START_TEST(trunk_failure_reroutes)
 {
-    tsched_gen_params g;
-    tsched_topology_params_init(&g, TSCHED_GEN_LEAF_SPINE);
-    g.leaves = 2;
-    g.spines = 2;
-    g.nodes_per_leaf = 1;
-    g.gpus_per_node = 1;
-    g.nic_gbps = 100;
-    tsched_topology *t;
-    ck_assert_ok(tsched_topology_generate(&t, &g));
+    tsched_topology *t = leaf_spine(2, 2, 1, 1, 0);
     tsched_sim *s = new_sim(t);
     flow_job(s, "a", 0, 1, 1000, 1, 1, 100, 0, 0); /* 1 s at 100 Gbit/s via spine0 (greedy: first) */
     ck_assert_ok(tsched_sim_add_failure(s, 300 * MS, "leaf0~spine0", 0));
@@ -441,16 +440,7 @@ END_TEST
  * then 2; every flow crosses the one spine. */
 START_TEST(multi_step_patterns_are_phases)
 {
-    tsched_gen_params g;
-    tsched_topology_params_init(&g, TSCHED_GEN_LEAF_SPINE);
-    g.leaves = 4;
-    g.spines = 1;
-    g.nodes_per_leaf = 1;
-    g.gpus_per_node = 1;
-    g.nic_gbps = 100;
-    g.uplinks = 1;
-    tsched_topology *t;
-    ck_assert_ok(tsched_topology_generate(&t, &g));
+    tsched_topology *t = leaf_spine(4, 1, 1, 1, 1);
     tsched_sim *s = new_sim(t);
     uint32_t nodes[4] = {0, 1, 2, 3}, ji, ph;
     tsched_sim_job j = {sizeof j, "hd", 0, 0, 1, 1, 1000, 1, 1, 0, 0, 0, NULL, nodes, 4};
@@ -472,16 +462,7 @@ END_TEST
  * nodes of a leaf never share an uplink; it needs a two-tier fabric. */
 START_TEST(source_routing)
 {
-    tsched_gen_params g;
-    tsched_topology_params_init(&g, TSCHED_GEN_LEAF_SPINE);
-    g.leaves = 2;
-    g.spines = 2;
-    g.nodes_per_leaf = 2;
-    g.gpus_per_node = 1;
-    g.nic_gbps = 100;
-    g.uplinks = 1;
-    tsched_topology *t;
-    ck_assert_ok(tsched_topology_generate(&t, &g));
+    tsched_topology *t = leaf_spine(2, 2, 2, 1, 1);
     tsched_sim *s = new_sim(t);
     ck_assert_ok(tsched_sim_set_policy(s, TSCHED_SIM_ROUTING, "source"));
     uint32_t nodes[4] = {0, 1, 2, 3}, ji, ph;
@@ -497,6 +478,7 @@ START_TEST(source_routing)
     tsched_sim_free(s);
     tsched_topology_free(t);
     /* a three-tier fabric: source routing is an input error at the start of the run */
+    tsched_gen_params g;
     tsched_topology_params_init(&g, TSCHED_GEN_CLOS3);
     g.pods = 2;
     g.leaves_per_pod = 1;
