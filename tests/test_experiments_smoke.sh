@@ -1,0 +1,36 @@
+#!/bin/sh
+# Smoke test of bench/experiments (doc/EXPERIMENTS.md): every script with --quick into a
+# temporary folder; its Markdown table, SVG plot and JSON results must exist and parse.
+# E2 and E4 skip (and are only checked for their message) when ../shared/data is absent.
+# usage: test_experiments_smoke.sh PATH/TO/topo-sched
+set -u
+ts=$1
+src=$(cd "$(dirname "$0")/.." && pwd)
+tmp=${TMPDIR:-/tmp}/tsched-exp.$$
+mkdir -p "$tmp"
+trap 'rm -rf "$tmp"' EXIT
+fail=0
+for e in e1_crux_examples e2_crux_trace e3_vclos_table5 e4_routing_allreduce e5_arnold_placement; do
+    if ! python3 "$src/bench/experiments/$e.py" --quick --topo-sched "$ts" --out "$tmp" > "$tmp/$e.log" 2>&1; then
+        echo "FAIL: $e exited non-zero:"; tail -5 "$tmp/$e.log"; fail=1; continue
+    fi
+    if [ ! -s "$tmp/$e.md" ]; then echo "FAIL: $e: no $e.md"; fail=1; continue; fi
+    if grep -q "skipped" "$tmp/$e.md"; then echo "SKIP: $e ($(tail -1 "$tmp/$e.md"))"; continue; fi
+    python3 - "$tmp" "$e" <<'PY' || fail=1
+import json, sys, xml.etree.ElementTree as ET
+d, e = sys.argv[1], sys.argv[2]
+md = open("%s/%s.md" % (d, e)).read()
+assert md.startswith("# "), "%s.md: no title" % e
+assert any(l.startswith("|---") for l in md.splitlines()), "%s.md: no table" % e
+root = ET.parse("%s/%s.svg" % (d, e)).getroot()
+assert root.tag.endswith("svg"), "%s.svg: not an SVG" % e
+res = json.load(open("%s/%s.json" % (d, e)))
+assert res.get("results"), "%s.json: no results" % e
+if e == "e1_crux_examples":
+    r = res["results"]
+    assert abs(r["ex1_first1"] - 37.5) < 1e-9 and abs(r["ex1_first2"] - 125 / 3) < 1e-9, r
+    assert abs(r["ex2_first1"] - 7) < 1e-9 and abs(r["ex2_first2"] - 6) < 1e-9, r
+print("ok: " + e)
+PY
+done
+exit $fail
