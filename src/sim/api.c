@@ -380,7 +380,7 @@ tsched_status tsched_sim_job_add_phase(uint32_t *index, tsched_sim *s, uint32_t 
                                     TS_SPAN(tsched_sim_phase, gbits), TS_SPAN(tsched_sim_phase, repeat)};
     if (!s)
         return ts_error(TSCHED_E_INVALID, "tsched_sim_job_add_phase: sim is NULL");
-    ts_sim_job *j;
+    ts_sim_job *j = NULL;
     tsched_status st = job_of(&j, s, job, "tsched_sim_job_add_phase");
     if (st != TSCHED_OK)
         return st;
@@ -417,7 +417,7 @@ tsched_status tsched_sim_phase_add_flow(tsched_sim *s, uint32_t job, uint32_t ph
 {
     if (!s)
         return ts_error(TSCHED_E_INVALID, "tsched_sim_phase_add_flow: sim is NULL");
-    ts_sim_job *j;
+    ts_sim_job *j = NULL;
     tsched_status st = job_of(&j, s, job, "tsched_sim_phase_add_flow");
     if (st != TSCHED_OK)
         return st;

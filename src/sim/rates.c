@@ -163,6 +163,30 @@ static int cmp_u32(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
+/* Components are mostly a handful of flows: insertion sort beats qsort's set-up there. */
+static void sort_u32(uint32_t *a, size_t n)
+{
+    if (n > 32) {
+        qsort(a, n, sizeof *a, cmp_u32);
+        return;
+    }
+    for (size_t i = 1; i < n; i++) {
+        uint32_t v = a[i];
+        size_t k = i;
+        for (; k > 0 && a[k - 1] > v; k--)
+            a[k] = a[k - 1];
+        a[k] = v;
+    }
+}
+
+/* Push onto a scratch array, growing it only when full (the common case is one compare). */
+#define PUSH(arr, cap, n, v)                                                                                        \
+    do {                                                                                                            \
+        if ((n) >= (cap) && TS_GROW(arr, cap, (n) + 1) != TSCHED_OK)                                                 \
+            return TSCHED_E_NOMEM;                                                                                  \
+        (arr)[(n)++] = (v);                                                                                         \
+    } while (0)
+
 /* Collect the component(s) reachable from the touched links: flows sorted by index, links
  * sorted by id, so the arithmetic below runs in one canonical order whatever the event. */
 static tsched_status collect(tsched_sim *s, const uint32_t *seeds, uint32_t nseeds, size_t *nf, size_t *nl)
@@ -173,39 +197,31 @@ static tsched_status collect(tsched_sim *s, const uint32_t *seeds, uint32_t nsee
         if (s->link[seeds[i]].mark == m)
             continue;
         s->link[seeds[i]].mark = m;
-        if (TS_GROW(s->stack, s->stack_cap, sp + 1) != TSCHED_OK)
-            return TSCHED_E_NOMEM;
-        s->stack[sp++] = seeds[i];
+        PUSH(s->stack, s->stack_cap, sp, seeds[i]);
     }
     while (sp) {
         uint32_t li = s->stack[--sp];
-        if (TS_GROW(s->comp_l, s->comp_l_cap, l + 1) != TSCHED_OK)
-            return TSCHED_E_NOMEM;
-        s->comp_l[l++] = li;
+        PUSH(s->comp_l, s->comp_l_cap, l, li);
         ts_sim_link *lk = &s->link[li];
         for (uint32_t j = 0; j < lk->n; j++) {
             ts_sim_flow *fl = &s->flow[lk->flows[j]];
             if (fl->mark == m)
                 continue;
             fl->mark = m;
-            if (TS_GROW(s->comp_f, s->comp_f_cap, f + 1) != TSCHED_OK)
-                return TSCHED_E_NOMEM;
-            s->comp_f[f++] = lk->flows[j];
+            PUSH(s->comp_f, s->comp_f_cap, f, lk->flows[j]);
             for (uint32_t k = 0; k < fl->nlinks; k++) {
                 uint32_t l2 = fl->links[k];
                 if (s->link[l2].mark == m)
                     continue;
                 s->link[l2].mark = m;
-                if (TS_GROW(s->stack, s->stack_cap, sp + 1) != TSCHED_OK)
-                    return TSCHED_E_NOMEM;
-                s->stack[sp++] = l2;
+                PUSH(s->stack, s->stack_cap, sp, l2);
             }
         }
     }
-    if (f > 1) /* qsort(NULL, 0, ...) is undefined */
-        qsort(s->comp_f, f, sizeof *s->comp_f, cmp_u32);
+    if (f > 1) /* never qsort(NULL, 0, ...): undefined */
+        sort_u32(s->comp_f, f);
     if (l > 1)
-        qsort(s->comp_l, l, sizeof *s->comp_l, cmp_u32);
+        sort_u32(s->comp_l, l);
     *nf = f;
     *nl = l;
     return TSCHED_OK;
@@ -373,11 +389,13 @@ tsched_status ts_sim_recompute(tsched_sim *s)
 
 tsched_status ts_sim_check_full(tsched_sim *s)
 {
-    /* every active flow's rate must equal a recomputation of its whole component */
+    /* every active flow's rate must equal a recomputation of its whole component (each
+     * component once) */
     tsched_status st;
+    uint32_t epoch = ++s->check_epoch;
     for (uint32_t fi = 0; fi < s->nflow; fi++) {
         ts_sim_flow *f = &s->flow[fi];
-        if (!f->active || f->nlinks == 0)
+        if (!f->active || f->nlinks == 0 || f->checked == epoch)
             continue;
         size_t nf, nl;
         if ((st = collect(s, &f->links[0], 1, &nf, &nl)) != TSCHED_OK || (st = ts_sim_scratch(s, nf)) != TSCHED_OK)
@@ -386,7 +404,8 @@ tsched_status ts_sim_check_full(tsched_sim *s)
         comp_arrays(s, nf);
         ts_sim_maxmin(s, nf, s->fl, s->fn, s->lev, s->comp_l, nl, r, s->frozen);
         for (size_t i = 0; i < nf; i++) {
-            const ts_sim_flow *g = &s->flow[s->comp_f[i]];
+            ts_sim_flow *g = &s->flow[s->comp_f[i]];
+            g->checked = epoch;
             if (memcmp(&g->rate, &r[i], sizeof r[i]) != 0)
                 return ts_error(TSCHED_E_INTERNAL,
                                 "sim: incremental rate of flow %u (%.17g) differs from a full recomputation (%.17g) "

@@ -98,6 +98,7 @@ typedef struct ts_sim_flow {
     uint32_t gen;              /* completion events carry it */
     int active;
     uint32_t mark;             /* component search */
+    uint32_t checked;          /* last full-recomputation check that covered it */
 } ts_sim_flow;
 
 typedef struct ts_sim_event {
@@ -199,6 +200,7 @@ struct tsched_sim {
     uint32_t *comp_f, *comp_l, *stack;
     size_t comp_f_cap, comp_l_cap, stack_cap;
     uint32_t mark;
+    uint32_t check_epoch;      /* TSCHED_SIM_CHECK_FULL passes */
     double *rate_scratch, *used;
     uint8_t *frozen;
     const uint32_t **fl;
