@@ -495,6 +495,44 @@ START_TEST(source_routing)
 }
 END_TEST
 
+/* The time series covers the whole run, the last interval included (shorter), and its busy
+ * GPUs integrate to the jobs' computing GPU-time. */
+START_TEST(timeseries_integrates_the_run)
+{
+    tsched_topology *t = two_leaves(100, 400, 2);
+    tsched_sim *s = new_sim(t);
+    ck_assert_ok(tsched_sim_set_option(s, TSCHED_SIM_SAMPLE_MS, 70));
+    flow_job(s, "a", 0, 2, 100 * MS, 0.5, 9, 12, 0, 0);
+    flow_job(s, "b", 1, 3, 30 * MS, 0, 11, 5, 20 * MS, 0);
+    tsched_sim_result *r = run(s);
+    tsched_sim_summary sm = summary(r);
+    char *csv;
+    ck_assert_ok(tsched_sim_result_timeseries_csv(&csv, r, 0));
+    int64_t end = sm.end_ns, sample = 70 * MS;
+    uint32_t rows = 0;
+    double busy_ns = 0;
+    const char *line = strchr(csv, '\n') + 1; /* past the header */
+    while (*line) {
+        double t0, util, busy;
+        unsigned alloc;
+        ck_assert_int_eq(sscanf(line, "%lf,%lf,%u,%lf", &t0, &util, &alloc, &busy), 4);
+        int64_t from = (int64_t)rows * sample, to = from + sample < end ? from + sample : end;
+        busy_ns += busy * (double)(to - from);
+        rows++;
+        line = strchr(line, '\n') + 1;
+    }
+    ck_assert_uint_eq(rows, (uint32_t)((end + sample - 1) / sample));
+    double compute = 0;
+    for (uint32_t i = 0; i < 2; i++)
+        compute += job_stats(r, i).compute_s * 1e9 * job_stats(r, i).gpus;
+    ck_assert_double_eq_tol(busy_ns, compute, 1e-9 * compute);
+    tsched_free(csv);
+    tsched_sim_result_free(r);
+    tsched_sim_free(s);
+    tsched_topology_free(t);
+}
+END_TEST
+
 START_TEST(bad_inputs)
 {
     tsched_topology *t = two_leaves(100, 400, 1);
@@ -600,6 +638,7 @@ int main(void)
     tcase_add_test(tc, no_path_stalls_until_repair);
     tcase_add_test(tc, multi_step_patterns_are_phases);
     tcase_add_test(tc, source_routing);
+    tcase_add_test(tc, timeseries_integrates_the_run);
     tcase_add_test(tc, bad_inputs);
     tcase_add_test(tc, old_struct_sizes);
     suite_add_tcase(su, tc);

@@ -53,7 +53,9 @@ tsched_status tsched_sim_result_new(tsched_sim_result **out, const tsched_sim *s
     r->node_names = ts_calloc(nodes ? nodes : 1, sizeof *r->node_names);
     r->links = ts_calloc(nfab ? nfab : 1, sizeof *r->links);
     uint32_t ns = s->nsamples;
-    r->samples = ts_calloc(ns ? ns : 1, sizeof *r->samples);
+    /* the interval in progress at the end, shorter than the others */
+    int64_t part = s->started ? s->now - (int64_t)s->nsamples * s->sample : 0;
+    r->samples = ts_calloc(ns + 1, sizeof *r->samples);
     if (!r->strings || !r->jobs || !r->node_off || !r->node_names || !r->links || !r->samples) {
         tsched_sim_result_free(r);
         return TSCHED_E_NOMEM;
@@ -163,6 +165,27 @@ tsched_status tsched_sim_result_new(tsched_sim_result **out, const tsched_sim *s
     r->nlinks = nfab;
     if (ns) /* no samples (and s->samples NULL) before the run starts */
         memcpy(r->samples, s->samples, ns * sizeof *r->samples);
+    if (part > 0 && s->samples) {
+        /* its counts were taken at its start (close_sample); its averages over its own length */
+        ts_sim_sample *x = &r->samples[ns];
+        *x = s->samples[ns];
+        double len = (double)part;
+        x->busy_gpus_avg = s->s_busy / len;
+        x->gpu_util = s->total_gpus ? x->busy_gpus_avg / s->total_gpus : 0;
+        double sumu = 0, mx = 0;
+        uint32_t nl = 0;
+        for (uint32_t l = 0; l < s->nfab; l++) {
+            if (s->link[l].cap <= 0)
+                continue;
+            double u = s->s_link_gbits[l] / (s->link[l].cap * len * 1e-9);
+            sumu += u;
+            mx = u > mx ? u : mx;
+            nl++;
+        }
+        x->link_util_mean = nl ? sumu / nl : 0;
+        x->link_util_max = mx;
+        ns++;
+    }
     r->nsamples = ns;
     r->sample_ns = s->sample;
     *out = r;
