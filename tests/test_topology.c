@@ -957,7 +957,7 @@ START_TEST(state_batch_all_or_nothing)
     ck_assert_uint_eq(tsched_topology_free_node_count(t, TSCHED_LEVEL_CLUSTER, 0), free0);
     ck_assert_ok(tsched_topology_path_count(&c, t, 0, 0, 4, 0));
     ck_assert_uint_eq(c, c0);
-    const char *bad_link[] = {"spine0", "leaf0~core0"}, *member[] = {"leaf0~spine0#0"}, *null_entry[] = {"spine0", NULL};
+    const char *bad_link[] = {"spine0", "leaf0~core0"}, *member[] = {"leaf0~spine0#4000000000"}, *null_entry[] = {"spine0", NULL};
     ck_assert_status(tsched_topology_set_up_batch(t, bad_link, up, 2), TSCHED_E_NOT_FOUND);
     ck_assert_errmsg_has("names[1]");
     ck_assert_errmsg_has("leaf0~core0");
