@@ -170,6 +170,7 @@ FUNCS = {
     'tsched_topology_find_node': {'name': '"node0"'},
     'tsched_topology_find_switch': {'name': '"leaf0"'},
     'tsched_topology_find_pod': {'name': '"pod0"'},
+    'tsched_topology_find_member': {'name': '"leaf0~spine0#0"'},
     'tsched_pattern_from_name': {'name': '"dp-ring"'},
     'tsched_place_algo_from_name': {'name': '"best-fit"'},
     'tsched_route_algo_from_name': {'name': '"greedy"'},

@@ -126,6 +126,10 @@ static const struct {
     {"tsched_topology_tier_switch", TSCHED_NONE},
     {"tsched_topology_trunk_lower", TSCHED_NONE},
     {"tsched_topology_trunk_upper", TSCHED_NONE},
+    {"tsched_topology_trunk_first_member", TSCHED_NONE},
+    {"tsched_topology_member_trunk", TSCHED_NONE},
+    {"tsched_topology_member_index", TSCHED_NONE},
+    {"tsched_topology_find_member", TSCHED_NONE},
     {"tsched_placement_node", TSCHED_NONE}, /* "or TSCHED_NONE for a bad cell" */
     {"tsched_placement_rank", TSCHED_NONE},
     {"tsched_topology_switch_tier", -1}, /* "or -1 for a bad index" */

@@ -957,7 +957,7 @@ START_TEST(state_batch_all_or_nothing)
     ck_assert_uint_eq(tsched_topology_free_node_count(t, TSCHED_LEVEL_CLUSTER, 0), free0);
     ck_assert_ok(tsched_topology_path_count(&c, t, 0, 0, 4, 0));
     ck_assert_uint_eq(c, c0);
-    const char *bad_link[] = {"spine0", "leaf0~core0"}, *member[] = {"leaf0~spine0#0"}, *null_entry[] = {"spine0", NULL};
+    const char *bad_link[] = {"spine0", "leaf0~core0"}, *member[] = {"leaf0~spine0#4000000000"}, *null_entry[] = {"spine0", NULL};
     ck_assert_status(tsched_topology_set_up_batch(t, bad_link, up, 2), TSCHED_E_NOT_FOUND);
     ck_assert_errmsg_has("names[1]");
     ck_assert_errmsg_has("leaf0~core0");
@@ -1051,6 +1051,247 @@ START_TEST(state_concurrent_first_queries)
 }
 END_TEST
 
+/* ---- member links ---- */
+
+/* leaf0, leaf1 under spine0, spine1; n0 on leaf0, n1 on leaf1. leaf0~spine0 comes from
+ * three entries (one written spine0 first): members 100, 100 | 400 | 100 Gbit/s. */
+static tsched_topology *member_fabric(void)
+{
+    tsched_topology *t = NULL;
+    ck_assert_ok(tsched_topology_new(&t, "m"));
+    ck_assert_ok(tsched_topology_add_switch(NULL, t, "leaf0", TSCHED_TIER_LEAF, NULL));
+    ck_assert_ok(tsched_topology_add_switch(NULL, t, "leaf1", TSCHED_TIER_LEAF, NULL));
+    ck_assert_ok(tsched_topology_add_switch(NULL, t, "spine0", TSCHED_TIER_SPINE, NULL));
+    ck_assert_ok(tsched_topology_add_switch(NULL, t, "spine1", TSCHED_TIER_SPINE, NULL));
+    ck_assert_ok(tsched_topology_add_node(NULL, t, "n0", "leaf0", 8, 1, NULL, 400));
+    ck_assert_ok(tsched_topology_add_node(NULL, t, "n1", "leaf1", 8, 1, NULL, 400));
+    ck_assert_ok(tsched_topology_add_link(t, "leaf0", "spine1", 400, 1));
+    ck_assert_ok(tsched_topology_add_link(t, "leaf0", "spine0", 100, 2));
+    ck_assert_ok(tsched_topology_add_link(t, "spine0", "leaf0", 400, 1));
+    ck_assert_ok(tsched_topology_add_link(t, "leaf0", "spine0", 100, 1));
+    ck_assert_ok(tsched_topology_add_link(t, "leaf1", "spine0", 400, 1));
+    ck_assert_ok(tsched_topology_add_link(t, "spine1", "leaf1", 400, 1));
+    ck_assert_ok(tsched_topology_build(t));
+    return t;
+}
+
+static uint64_t n0_n1_paths(const tsched_topology *t)
+{
+    uint64_t c = 0;
+    ck_assert_ok(tsched_topology_path_count(&c, t, 0, 0, 1, 0));
+    return c;
+}
+
+START_TEST(members_numbering_and_capacity)
+{
+    tsched_topology *t = member_fabric();
+    uint32_t tr = tu_trunk(t, "leaf0", "spine0"), first = tsched_topology_trunk_first_member(t, tr);
+    ck_assert_uint_eq(tsched_topology_num_members(t), 4 + 1 + 1 + 1);
+    ck_assert_uint_eq(tsched_topology_trunk_links(t, tr), 4);
+    ck_assert(tsched_topology_trunk_gbps(t, tr) == 700);
+    /* dense ids: trunk by trunk, then k */
+    uint32_t id = 0;
+    for (uint32_t r = 0; r < tsched_topology_num_trunks(t); r++)
+        for (uint32_t k = 0; k < tsched_topology_trunk_links(t, r); k++, id++) {
+            ck_assert_uint_eq(tsched_topology_trunk_first_member(t, r) + k, id);
+            ck_assert_uint_eq(tsched_topology_member_trunk(t, id), r);
+            ck_assert_uint_eq(tsched_topology_member_index(t, id), k);
+            ck_assert_int_eq(tsched_topology_member_is_up(t, id), 1);
+        }
+    ck_assert_uint_eq(id, tsched_topology_num_members(t));
+    const double want[] = {100, 100, 400, 100};
+    for (uint32_t k = 0; k < 4; k++)
+        ck_assert(tsched_topology_member_gbps(t, first + k) == want[k]);
+    /* both orders name the same member */
+    ck_assert_uint_eq(tsched_topology_find_member(t, "leaf0~spine0#2"), first + 2);
+    ck_assert_uint_eq(tsched_topology_find_member(t, "spine0~leaf0#2"), first + 2);
+    ck_assert_uint_eq(tsched_topology_find_member(t, "leaf0~spine0"), TSCHED_NONE);
+    ck_assert_uint_eq(tsched_topology_find_member(t, "leaf0~spine0#4"), TSCHED_NONE);
+    ck_assert_uint_eq(tsched_topology_find_member(t, "leaf1~leaf0#0"), TSCHED_NONE);
+    ck_assert_uint_eq(tsched_topology_member_trunk(t, 7), TSCHED_NONE);
+    ck_assert(tsched_topology_member_gbps(t, 7) == 0);
+
+    /* capacity = sum of up members; a state change, not a shape change */
+    uint64_t gen = tsched_topology_generation(t), v = ts_topology_version(t);
+    ck_assert_uint_eq(n0_n1_paths(t), 2);
+    ck_assert_ok(tsched_topology_set_up(t, "spine0~leaf0#2", 0));
+    ck_assert_int_eq(tsched_topology_member_is_up(t, first + 2), 0);
+    ck_assert(tsched_topology_trunk_gbps(t, tr) == 300);
+    ck_assert_int_eq(tsched_topology_trunk_is_up(t, tr), 1);
+    ck_assert_uint_eq(tsched_topology_generation(t), gen);
+    ck_assert_uint_ne(ts_topology_version(t), v);
+    ck_assert_uint_eq(n0_n1_paths(t), 2);
+    /* the same state again changes nothing */
+    v = ts_topology_version(t);
+    ck_assert_ok(tsched_topology_set_up(t, "leaf0~spine0#2", 0));
+    ck_assert_uint_eq(ts_topology_version(t), v);
+    /* all members down: the trunk is down and leaves the paths */
+    ck_assert_ok(tsched_topology_set_up(t, "leaf0~spine0#0", 0));
+    ck_assert_ok(tsched_topology_set_up(t, "leaf0~spine0#1", 0));
+    ck_assert(tsched_topology_trunk_gbps(t, tr) == 100);
+    ck_assert_uint_eq(n0_n1_paths(t), 2);
+    ck_assert_ok(tsched_topology_set_member_up(t, first + 3, 0));
+    ck_assert(tsched_topology_trunk_gbps(t, tr) == 0);
+    ck_assert_int_eq(tsched_topology_trunk_is_up(t, tr), 0);
+    ck_assert_uint_eq(n0_n1_paths(t), 1);
+    tsched_path p[2] = {{.size = sizeof(tsched_path)}};
+    size_t n = 0;
+    ck_assert_ok(tsched_topology_paths(p, 2, &n, t, 0, 0, 1, 0));
+    ck_assert_uint_eq(n, 1);
+    ck_assert_uint_eq(p[0].switches[1], tu_sw(t, "spine1"));
+    /* one member back: the trunk and its path return */
+    ck_assert_ok(tsched_topology_set_up(t, "leaf0~spine0#2", 1));
+    ck_assert(tsched_topology_trunk_gbps(t, tr) == 400);
+    ck_assert_int_eq(tsched_topology_trunk_is_up(t, tr), 1);
+    ck_assert_uint_eq(n0_n1_paths(t), 2);
+    /* the trunk's own state and its members' are separate */
+    ck_assert_ok(tsched_topology_set_up(t, "leaf0~spine0", 0));
+    ck_assert_int_eq(tsched_topology_trunk_is_up(t, tr), 0);
+    ck_assert_ok(tsched_topology_set_up(t, "leaf0~spine0#0", 1));
+    ck_assert_int_eq(tsched_topology_trunk_is_up(t, tr), 0);
+    ck_assert_uint_eq(n0_n1_paths(t), 1);
+    ck_assert_ok(tsched_topology_set_trunk_up(t, tr, 1));
+    ck_assert_uint_eq(n0_n1_paths(t), 2);
+    ck_assert(tsched_topology_trunk_gbps(t, tr) == 500);
+    /* all up again: the exact capacity of the start */
+    for (uint32_t k = 0; k < 4; k++)
+        ck_assert_ok(tsched_topology_set_member_up(t, first + k, 1));
+    ck_assert(tsched_topology_trunk_gbps(t, tr) == 700);
+    ck_assert_uint_eq(tsched_topology_generation(t), gen);
+    tsched_topology_free(t);
+}
+END_TEST
+
+START_TEST(members_bad_names)
+{
+    tsched_topology *t = member_fabric();
+    uint64_t v = ts_topology_version(t);
+    ck_assert_status(tsched_topology_set_up(t, "leaf0~spine0#4", 0), TSCHED_E_NOT_FOUND);
+    ck_assert_errmsg_has("\"leaf0~spine0#4\"");
+    ck_assert_errmsg_has("4 member links");
+    ck_assert_status(tsched_topology_set_up(t, "spine1~leaf0#1", 0), TSCHED_E_NOT_FOUND);
+    ck_assert_errmsg_has("leaf0~spine1 has 1 member link ");
+    const char *bad[] = {"leaf0~spine0#", "leaf0~spine0#x", "leaf0~spine0#-1", "leaf0~spine0#+1",
+                         "leaf0~spine0#99999999999", "leaf0~leaf1#0", "leaf0~spine9#0", "leaf9~spine0#0"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        ck_assert_status(tsched_topology_set_up(t, bad[i], 0), TSCHED_E_NOT_FOUND);
+        ck_assert_errmsg_has(bad[i]);
+        ck_assert_uint_eq(tsched_topology_find_member(t, bad[i]), TSCHED_NONE);
+    }
+    ck_assert_status(tsched_topology_set_member_up(t, 7, 0), TSCHED_E_INVALID);
+    ck_assert_status(tsched_topology_set_member_up(NULL, 0, 0), TSCHED_E_INVALID);
+    ck_assert_uint_eq(ts_topology_version(t), v);
+    tsched_topology_free(t);
+}
+END_TEST
+
+START_TEST(members_batch)
+{
+    tsched_topology *t = member_fabric();
+    uint32_t tr = tu_trunk(t, "leaf0", "spine0");
+    const char *names[] = {"leaf0~spine0#0", "spine0~leaf0#1", "leaf0~spine0#3", "leaf0~spine0#2", "n1"};
+    const int up[] = {0, 0, 0, 0, 1};
+    /* one bad member rejects the whole event */
+    const char *bad[] = {"leaf0~spine0#0", "leaf0~spine0#9"};
+    uint64_t v = ts_topology_version(t);
+    ck_assert_status(tsched_topology_set_up_batch(t, bad, up, 2), TSCHED_E_NOT_FOUND);
+    ck_assert_errmsg_has("names[1]");
+    ck_assert_uint_eq(ts_topology_version(t), v);
+    ck_assert(tsched_topology_trunk_gbps(t, tr) == 700);
+    ck_assert_ok(tsched_topology_set_up_batch(t, names, up, 5));
+    ck_assert(tsched_topology_trunk_gbps(t, tr) == 0);
+    ck_assert_uint_eq(n0_n1_paths(t), 1);
+    const int back[] = {1, 1, 1, 1, 1};
+    ck_assert_ok(tsched_topology_set_up_batch(t, names, back, 5));
+    ck_assert(tsched_topology_trunk_gbps(t, tr) == 700);
+    ck_assert_uint_eq(n0_n1_paths(t), 2);
+    tsched_topology_free(t);
+}
+END_TEST
+
+/* Member links change nothing while none is down: a trunk from several entries routes as
+ * one entry of the same capacity, and a member down then up gives the same routes. */
+static tsched_routes *route_all(const tsched_topology *t)
+{
+    tsched_flows *f = NULL;
+    ck_assert_ok(tsched_flows_new(&f));
+    uint32_t n = tsched_topology_num_nodes(t);
+    for (uint32_t i = 0; i < n; i++)
+        ck_assert_ok(tsched_flows_add(NULL, f, "job", i, 0, (i + 3) % n, 0, 1.0));
+    tsched_routes *r = NULL;
+    tsched_route_options o;
+    tsched_route_options_init(&o);
+    ck_assert_ok(tsched_route(&r, t, f, &o));
+    tsched_flows_free(f);
+    return r;
+}
+
+static void same_routes(const tsched_routes *a, const tsched_routes *b)
+{
+    ck_assert_uint_eq(tsched_routes_count(a), tsched_routes_count(b));
+    for (uint32_t i = 0; i < tsched_routes_count(a); i++) {
+        tsched_path pa = {.size = sizeof pa}, pb = {.size = sizeof pb};
+        ck_assert_ok(tsched_routes_path(&pa, a, i));
+        ck_assert_ok(tsched_routes_path(&pb, b, i));
+        ck_assert_uint_eq(pa.nswitches, pb.nswitches);
+        for (uint32_t k = 0; k < pa.nswitches; k++)
+            ck_assert_uint_eq(pa.switches[k], pb.switches[k]);
+        ck_assert(tsched_routes_rate(a, i) == tsched_routes_rate(b, i));
+    }
+}
+
+START_TEST(members_unchanged_when_all_up)
+{
+    tsched_gen_params p;
+    tsched_topology_params_init(&p, TSCHED_GEN_LEAF_SPINE);
+    p.leaves = 4;
+    p.spines = 2;
+    p.nodes_per_leaf = 2;
+    p.gpus_per_node = 8;
+    p.uplinks = 2;
+    p.oversubscription = 2;
+    tsched_topology *g = NULL;
+    ck_assert_ok(tsched_topology_generate(&g, &p));
+    /* the same fabric with every trunk given as two entries of one link */
+    tsched_topology *e = NULL;
+    ck_assert_ok(tsched_topology_new(&e, "e"));
+    for (uint32_t s = 0; s < tsched_topology_num_switches(g); s++)
+        ck_assert_ok(tsched_topology_add_switch(NULL, e, tsched_topology_switch_name(g, s),
+                                                tsched_topology_switch_tier(g, s), NULL));
+    for (uint32_t n = 0; n < tsched_topology_num_nodes(g); n++)
+        ck_assert_ok(tsched_topology_add_node(NULL, e, tsched_topology_node_name(g, n),
+                                              tsched_topology_switch_name(g, tsched_topology_node_leaf(g, n)),
+                                              tsched_topology_node_gpus(g, n), tsched_topology_node_nics(g, n), NULL,
+                                              tsched_topology_node_nic_gbps(g, n)));
+    for (uint32_t r = 0; r < tsched_topology_num_trunks(g); r++) {
+        const char *a = tsched_topology_switch_name(g, tsched_topology_trunk_lower(g, r)),
+                   *b = tsched_topology_switch_name(g, tsched_topology_trunk_upper(g, r));
+        uint32_t links = tsched_topology_trunk_links(g, r);
+        double per = tsched_topology_trunk_gbps(g, r) / links;
+        for (uint32_t k = 0; k < links; k++)
+            ck_assert_ok(tsched_topology_add_link(e, k % 2 ? b : a, k % 2 ? a : b, per, 1));
+    }
+    ck_assert_ok(tsched_topology_build(e));
+    ck_assert_uint_eq(tsched_topology_num_members(e), tsched_topology_num_members(g));
+    for (uint32_t r = 0; r < tsched_topology_num_trunks(g); r++)
+        ck_assert(tsched_topology_trunk_gbps(e, r) == tsched_topology_trunk_gbps(g, r));
+    tsched_routes *rg = route_all(g), *re = route_all(e);
+    same_routes(rg, re);
+    /* a member down and up again: the same routes as before */
+    ck_assert_ok(tsched_topology_set_member_up(g, 1, 0));
+    tsched_routes *rd = route_all(g);
+    ck_assert_ok(tsched_topology_set_member_up(g, 1, 1));
+    tsched_routes *ru = route_all(g);
+    same_routes(rg, ru);
+    tsched_routes_free(rg);
+    tsched_routes_free(re);
+    tsched_routes_free(rd);
+    tsched_routes_free(ru);
+    tsched_topology_free(g);
+    tsched_topology_free(e);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("topology");
@@ -1073,6 +1314,10 @@ int main(void)
     tcase_add_test(tc, state_index_lazy_and_fallback);
     tcase_add_test(tc, state_batch_all_or_nothing);
     tcase_add_test(tc, state_concurrent_first_queries);
+    tcase_add_test(tc, members_numbering_and_capacity);
+    tcase_add_test(tc, members_bad_names);
+    tcase_add_test(tc, members_batch);
+    tcase_add_test(tc, members_unchanged_when_all_up);
     suite_add_tcase(s, tc);
     suite_add_tcase(s, topology_json_tcase());
     suite_add_tcase(s, topology_slurm_tcase());

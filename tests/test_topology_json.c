@@ -1335,6 +1335,65 @@ START_TEST(test_save_file_round_trip)
 }
 END_TEST
 
+/* ---- member links ------------------------------------------------------------------------- */
+
+#define MEMBER_DOC                                                                                                    \
+    F SW "," ND ",'links':[{'a':'leaf0','b':'spine0','gbps':100,'count':2},{'a':'spine0','b':'leaf0','gbps':400},"    \
+         "{'a':'leaf0','b':'spine0','gbps':100},{'a':'leaf1','b':'spine0','gbps':400,'count':2}],"
+
+START_TEST(test_members_state_down_round_trip)
+{
+    tsched_topology *t = round_trip(MEMBER_DOC "'state':{'down':['spine0~leaf0#2','leaf1~spine0#0','leaf0~spine0#3']}}",
+                                    "members down");
+    uint32_t tr = tu_trunk(t, "leaf0", "spine0"), first = tsched_topology_trunk_first_member(t, tr);
+    ck_assert_uint_eq(tsched_topology_trunk_links(t, tr), 4);
+    ck_assert(tsched_topology_member_gbps(t, first + 2) == 400);
+    ck_assert_int_eq(tsched_topology_member_is_up(t, first + 2), 0);
+    ck_assert_int_eq(tsched_topology_member_is_up(t, first + 3), 0);
+    ck_assert(tsched_topology_trunk_gbps(t, tr) == 200);
+    ck_assert(tsched_topology_trunk_gbps(t, tu_trunk(t, "leaf1", "spine0")) == 400);
+    /* the writer: one links entry per run, down members as lower~upper#k */
+    const char *s = must_json(t);
+    const char *want[] = {"\"leaf0~spine0#2\"", "\"leaf0~spine0#3\"", "\"leaf1~spine0#0\"", "\"count\": 2"};
+    for (size_t i = 0; i < sizeof want / sizeof want[0]; i++)
+        ck_assert_msg(strstr(s, want[i]) != NULL, "to_json lacks %s:\n%s", want[i], s);
+    size_t entries = 0;
+    for (const char *p = s; (p = strstr(p, "\"count\"")) != NULL; p++)
+        entries++;
+    ck_assert_uint_eq(entries, 4); /* leaf0~spine0: 100x2 | 400 | 100; leaf1~spine0: 400x2 */
+    /* the summary lists the down members */
+    char *sum = NULL;
+    ck_assert_ok(tsched_topology_summary_json(&sum, t));
+    keep_json(sum);
+    const char *m = strstr(sum, "\"members\"");
+    ck_assert_msg(m != NULL, "%s", sum);
+    const char *m2 = strstr(m, "\"leaf0~spine0#2\""), *m3 = strstr(m, "\"leaf0~spine0#3\""),
+               *m4 = strstr(m, "\"leaf1~spine0#0\"");
+    ck_assert_msg(m2 && m3 && m4 && m2 < m3 && m3 < m4, "%s", sum);
+    /* all members of a trunk down: no path through it, and it round-trips */
+    tsched_topology *a = round_trip(MEMBER_DOC "'state':{'down':['leaf1~spine0#0','spine0~leaf1#1']}}", "all down");
+    ck_assert_uint_eq(paths(a, "n0", "n1"), 0);
+    ck_assert_int_eq(tsched_topology_trunk_is_up(a, tu_trunk(a, "leaf1", "spine0")), 0);
+}
+END_TEST
+
+START_TEST(test_members_summary_only_when_down)
+{
+    tsched_topology *t = round_trip(MEMBER_DOC "'state':{'down':['leaf0~spine0']}}", "trunk down");
+    char *sum = NULL;
+    ck_assert_ok(tsched_topology_summary_json(&sum, t));
+    keep_json(sum);
+    ck_assert_msg(strstr(sum, "\"members\"") == NULL, "%s", sum);
+    ck_assert_msg(strstr(strstr(sum, "\"down\""), "\"leaf0~spine0\"") != NULL, "%s", sum);
+    /* a bad k in state.down names the entry, the name and the trunk's count */
+    tsched_topology *b = NULL;
+    ck_assert_status(load_q(&b, MEMBER_DOC "'state':{'down':['leaf0~spine0#4']}}"), TSCHED_E_NOT_FOUND);
+    ck_assert_errmsg_has("state.down[0]");
+    ck_assert_errmsg_has("leaf0~spine0#4");
+    ck_assert_errmsg_has("4 member links");
+}
+END_TEST
+
 TCase *topology_json_tcase(void)
 {
     TCase *tc = tcase_create("json");
@@ -1361,6 +1420,8 @@ TCase *topology_json_tcase(void)
     tcase_add_test(tc, test_round_trip_extended);
     tcase_add_test(tc, test_round_trip_inherited_pod_order);
     tcase_add_test(tc, test_round_trip_capacity_gbps);
+    tcase_add_test(tc, test_members_state_down_round_trip);
+    tcase_add_test(tc, test_members_summary_only_when_down);
     tcase_add_test(tc, test_extend_generated);
     tcase_add_test(tc, test_extend_generated_leaf);
     tcase_add_test(tc, test_unknown_fields_ignored);

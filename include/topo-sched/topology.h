@@ -314,12 +314,46 @@ TSCHED_API uint32_t tsched_topology_find_trunk(const tsched_topology *topo, uint
 TSCHED_API uint32_t tsched_topology_trunk_lower(const tsched_topology *topo, uint32_t trunk);
 /** Upper-tier end of a trunk. */
 TSCHED_API uint32_t tsched_topology_trunk_upper(const tsched_topology *topo, uint32_t trunk);
-/** Capacity of a trunk in one direction, Gbit/s (sum of its links). */
+/**
+ * Capacity of a trunk in one direction, Gbit/s: the sum of its up member links (all of
+ * them on a fresh fabric; 0 when none is up). The trunk's own state and its switches' do
+ * not change it.
+ */
 TSCHED_API double tsched_topology_trunk_gbps(const tsched_topology *topo, uint32_t trunk);
-/** Number of links in a trunk. */
+/** Number of links (members, up or down) in a trunk. */
 TSCHED_API uint32_t tsched_topology_trunk_links(const tsched_topology *topo, uint32_t trunk);
-/** 1 if the trunk itself is up (its switches may still be down), else 0. */
+/**
+ * 1 if the trunk is up: its own state is up and at least one of its member links is up
+ * (its switches may still be down), else 0.
+ */
 TSCHED_API int tsched_topology_trunk_is_up(const tsched_topology *topo, uint32_t trunk);
+
+/* ---- member links ---------------------------------------------------------------------
+ * A trunk's links are its members k = 0..links-1, numbered over its `links` entries in
+ * input order (an entry of `count` c gives c consecutive members of its `gbps`) and named
+ * `lower~upper#k` (either order of the two switches is accepted). Member ids are dense
+ * over the fabric: trunk by trunk in trunk index order, then k. */
+
+/** Number of member links of all trunks (0 for NULL or an unbuilt handle). */
+TSCHED_API uint32_t tsched_topology_num_members(const tsched_topology *topo);
+/**
+ * Id of member k = 0 of a trunk: its members are `first .. first + trunk_links - 1`.
+ * TSCHED_NONE for a bad index.
+ */
+TSCHED_API uint32_t tsched_topology_trunk_first_member(const tsched_topology *topo, uint32_t trunk);
+/** Trunk of a member link, or TSCHED_NONE for a bad index. O(log trunks). */
+TSCHED_API uint32_t tsched_topology_member_trunk(const tsched_topology *topo, uint32_t member);
+/** Number k of a member inside its trunk (its name's `#k`), or TSCHED_NONE. */
+TSCHED_API uint32_t tsched_topology_member_index(const tsched_topology *topo, uint32_t member);
+/** Capacity of one member link in one direction, Gbit/s (up or down); 0 for a bad index. */
+TSCHED_API double tsched_topology_member_gbps(const tsched_topology *topo, uint32_t member);
+/** 1 if the member link itself is up (its trunk or switches may still be down), else 0. */
+TSCHED_API int tsched_topology_member_is_up(const tsched_topology *topo, uint32_t member);
+/**
+ * Id of the member named `a~b#k` (either order of `a` and `b`), or TSCHED_NONE (NULL, not
+ * a member name, unknown switch, unlinked switches, k out of range). Sets no error.
+ */
+TSCHED_API uint32_t tsched_topology_find_member(const tsched_topology *topo, const char *name);
 
 /* ---- state ---------------------------------------------------------------------------- */
 
@@ -330,16 +364,18 @@ TSCHED_API int tsched_topology_trunk_is_up(const tsched_topology *topo, uint32_t
 TSCHED_API tsched_status tsched_topology_set_free_gpus(tsched_topology *topo, uint32_t node, uint32_t free_gpus);
 
 /**
- * Mark an element up (`up` = 1) or down (0) by name: a node, a switch, or a trunk
- * written `a~b` (either order). A change costs what it touches: free counts of the nodes
+ * Mark an element up (`up` = 1) or down (0) by name: a node, a switch, a trunk written
+ * `a~b` or one member link written `a~b#k` (either order of the switches). A change costs what it touches: free counts of the nodes
  * concerned are updated at once, and the path index is rebuilt once, by the next path
  * query, however many changes came before it. Errors: TSCHED_E_INVALID (NULL or empty
- * name), TSCHED_E_NOT_FOUND (no such element).
+ * name), TSCHED_E_NOT_FOUND (no such element; for `a~b#k` with k not below the
+ * trunk's link count, the message names the trunk and its count).
  */
 TSCHED_API tsched_status tsched_topology_set_up(tsched_topology *topo, const char *name, int up);
 
 /**
- * Apply a whole event at once: element `names[i]` (a node, a switch or a trunk `a~b`, as
+ * Apply a whole event at once: element `names[i]` (a node, a switch, a trunk `a~b` or a
+ * member link `a~b#k`, as
  * tsched_topology_set_up()) goes up when `up[i]` is non-zero, down otherwise, in array
  * order (a name given twice ends as its last entry says). All or nothing: every name is
  * resolved before anything changes, so on any error the fabric is left as it was. The
@@ -356,6 +392,13 @@ TSCHED_API tsched_status tsched_topology_set_node_up(tsched_topology *topo, uint
 TSCHED_API tsched_status tsched_topology_set_switch_up(tsched_topology *topo, uint32_t sw, int up);
 /** Mark trunk `trunk` up or down. Errors: TSCHED_E_INVALID. */
 TSCHED_API tsched_status tsched_topology_set_trunk_up(tsched_topology *topo, uint32_t trunk, int up);
+/**
+ * Mark member link `member` up or down: the trunk's capacity becomes the sum of its up
+ * members, and a trunk whose last up member goes down leaves every path (lazily, as a
+ * trunk going down). A state change: the shape generation stays. O(links of the trunk).
+ * Errors: TSCHED_E_INVALID (NULL handle, bad index), TSCHED_E_STATE (unbuilt).
+ */
+TSCHED_API tsched_status tsched_topology_set_member_up(tsched_topology *topo, uint32_t member, int up);
 
 /* ---- free capacity ----------------------------------------------------------------------- */
 

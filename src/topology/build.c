@@ -10,6 +10,7 @@
 typedef struct trunk_in {
     uint32_t lower, upper, links;
     double gbps;
+    size_t seq; /* input order: members are numbered over a trunk's entries in it */
 } trunk_in;
 
 static int cmp_trunk_in(const void *a, const void *b)
@@ -19,7 +20,7 @@ static int cmp_trunk_in(const void *a, const void *b)
         return x->lower < y->lower ? -1 : 1;
     if (x->upper != y->upper)
         return x->upper < y->upper ? -1 : 1;
-    return 0;
+    return x->seq < y->seq ? -1 : x->seq > y->seq;
 }
 
 static const char *tier_word(int tier)
@@ -107,40 +108,72 @@ static tsched_status resolve_links(tsched_topology *t, const uint32_t *ref_sw, t
         tin[i].upper = hi;
         tin[i].links = l->count;
         tin[i].gbps = l->total_gbps;
+        tin[i].seq = i;
     }
     return TSCHED_OK;
 }
 
+/* Trunks, their member links and the runs of equal-gbps members. Entries are sorted by
+ * (lower, upper, input order); consecutive entries of one trunk whose links have the same
+ * gbps share a run. */
 static tsched_status make_trunks(tsched_topology *t, trunk_in *tin, size_t n)
 {
     qsort(tin, n, sizeof *tin, cmp_trunk_in);
-    size_t m = 0;
+    size_t m = 0, nmem = 0;
     for (size_t i = 0; i < n; i++) {
-        if (m > 0 && tin[m - 1].lower == tin[i].lower && tin[m - 1].upper == tin[i].upper) {
-            if (tin[m - 1].links > UINT32_MAX - tin[i].links)
-                return ts_error(TSCHED_E_TOO_LARGE, "links between \"%s\" and \"%s\" number more than %u",
-                                ts_strtab_str(&t->switch_names, tin[i].lower),
-                                ts_strtab_str(&t->switch_names, tin[i].upper), UINT32_MAX);
-            tin[m - 1].links += tin[i].links;
-            tin[m - 1].gbps += tin[i].gbps;
-        } else {
-            tin[m++] = tin[i];
-        }
+        nmem += tin[i].links;
+        if (nmem > TS_MAX_MEMBERS)
+            return ts_error(TSCHED_E_TOO_LARGE, "links: more than %u links in all trunks", TS_MAX_MEMBERS);
+        if (i == 0 || tin[i - 1].lower != tin[i].lower || tin[i - 1].upper != tin[i].upper)
+            m++;
     }
     if (m > TS_MAX_TRUNKS)
         return ts_error(TSCHED_E_TOO_LARGE, "links: %zu trunks exceed the limit of %u", m, TS_MAX_TRUNKS);
     t->ntrunks = (uint32_t)m;
+    t->nmembers = (uint32_t)nmem;
     if (!(t->tr_lower = ts_malloc(m, sizeof(uint32_t))) || !(t->tr_upper = ts_malloc(m, sizeof(uint32_t))) ||
         !(t->tr_links = ts_malloc(m, sizeof(uint32_t))) || !(t->tr_gbps = ts_malloc(m, sizeof(double))) ||
-        !(t->tr_up = ts_malloc(m, 1)))
+        !(t->tr_up = ts_malloc(m, 1)) || !(t->tr_own = ts_malloc(m, 1)) ||
+        !(t->tr_mem_off = ts_malloc(m + 1, sizeof(uint32_t))) || !(t->tr_mem_up = ts_malloc(m, sizeof(uint32_t))) ||
+        !(t->tr_run_off = ts_malloc(m + 1, sizeof(uint32_t))) || !(t->mem_up = ts_malloc(nmem, 1)) ||
+        !(t->run_count = ts_malloc(n, sizeof(uint32_t))) || !(t->run_total = ts_malloc(n, sizeof(double))))
         return TSCHED_E_NOMEM;
-    for (size_t i = 0; i < m; i++) {
-        t->tr_lower[i] = tin[i].lower;
-        t->tr_upper[i] = tin[i].upper;
-        t->tr_links[i] = tin[i].links;
-        t->tr_gbps[i] = tin[i].gbps;
-        t->tr_up[i] = 1;
+    if (nmem)
+        memset(t->mem_up, 1, nmem);
+    uint32_t r = UINT32_MAX, runs = 0, first = 0;
+    for (size_t i = 0; i < n; i++) {
+        const trunk_in *e = &tin[i];
+        if (r == UINT32_MAX || t->tr_lower[r] != e->lower || t->tr_upper[r] != e->upper) {
+            r = r == UINT32_MAX ? 0 : r + 1;
+            t->tr_lower[r] = e->lower;
+            t->tr_upper[r] = e->upper;
+            t->tr_links[r] = 0;
+            t->tr_up[r] = t->tr_own[r] = 1;
+            t->tr_mem_off[r] = first;
+            t->tr_run_off[r] = runs;
+        } else if (t->tr_links[r] > UINT32_MAX - e->links) {
+            return ts_error(TSCHED_E_TOO_LARGE, "links between \"%s\" and \"%s\" number more than %u",
+                            ts_strtab_str(&t->switch_names, e->lower), ts_strtab_str(&t->switch_names, e->upper),
+                            UINT32_MAX);
+        }
+        t->tr_links[r] += e->links;
+        t->tr_mem_up[r] = t->tr_links[r];
+        first += e->links;
+        uint32_t last = runs - 1;
+        if (runs > t->tr_run_off[r] && t->run_total[last] / t->run_count[last] == e->gbps / e->links) {
+            t->run_count[last] += e->links;
+            t->run_total[last] += e->gbps;
+        } else {
+            t->run_count[runs] = e->links;
+            t->run_total[runs] = e->gbps;
+            runs++;
+        }
     }
+    t->tr_mem_off[m] = first;
+    t->tr_run_off[m] = runs;
+    t->nruns = runs;
+    for (uint32_t k = 0; k < m; k++)
+        t->tr_gbps[k] = ts_trunk_capacity(t, k);
     return TSCHED_OK;
 }
 

@@ -10,13 +10,17 @@
 
 static const char *sw_name(const tsched_topology *t, uint32_t s) { return ts_strtab_str(&t->switch_names, s); }
 
-static tsched_status trunk_name(char **out, const tsched_topology *t, uint32_t r)
+/* `lower~upper`, or `lower~upper#k` for k != UINT32_MAX. */
+static tsched_status trunk_name(char **out, const tsched_topology *t, uint32_t r, uint32_t k)
 {
     const char *a = sw_name(t, t->tr_lower[r]), *b = sw_name(t, t->tr_upper[r]);
-    size_t n = strlen(a) + strlen(b) + 2;
+    size_t n = strlen(a) + strlen(b) + 2 + (k != UINT32_MAX ? 12 : 0);
     if (!(*out = ts_malloc(n, 1)))
         return TSCHED_E_NOMEM;
-    snprintf(*out, n, "%s~%s", a, b);
+    if (k != UINT32_MAX)
+        snprintf(*out, n, "%s~%s#%u", a, b, k);
+    else
+        snprintf(*out, n, "%s~%s", a, b);
     return TSCHED_OK;
 }
 
@@ -65,21 +69,22 @@ fail:
     return st;
 }
 
-static tsched_status link_json(json_t **out, const tsched_topology *t, uint32_t r)
+/* One `links` entry: run `i` of trunk `r`. */
+static tsched_status link_json(json_t **out, const tsched_topology *t, uint32_t r, uint32_t i)
 {
     tsched_status st;
     json_t *o = json_object();
     if (!o)
         return ts_error(TSCHED_E_NOMEM, "out of memory building JSON");
-    double per = t->tr_gbps[r] / t->tr_links[r];
+    uint32_t count = t->run_count[i];
+    double total = t->run_total[i], per = total / count;
     if ((st = ts_json_set(o, "a", json_string(sw_name(t, t->tr_lower[r])))) ||
         (st = ts_json_set(o, "b", json_string(sw_name(t, t->tr_upper[r])))) ||
-        (st = ts_json_set(o, "gbps", json_real(per))) || (st = ts_json_set(o, "count", json_integer(t->tr_links[r]))))
+        (st = ts_json_set(o, "gbps", json_real(per))) || (st = ts_json_set(o, "count", json_integer(count))))
         goto fail;
     /* Only when gbps * count would not give the capacity back to the bit, or gbps alone
-     * would exceed the per-link limit (trunks merged from many entries). */
-    if ((per * t->tr_links[r] != t->tr_gbps[r] || per > TS_MAX_GBPS) &&
-        (st = ts_json_set(o, "capacity_gbps", json_real(t->tr_gbps[r]))))
+     * would exceed the per-link limit (runs merged from many entries). */
+    if ((per * count != total || per > TS_MAX_GBPS) && (st = ts_json_set(o, "capacity_gbps", json_real(total))))
         goto fail;
     *out = o;
     return TSCHED_OK;
@@ -88,14 +93,29 @@ fail:
     return st;
 }
 
-/* The three down lists: nodes, switches, trunks ("lower~upper"), in index order. */
-static tsched_status down_lists(json_t **nodes, json_t **switches, json_t **trunks, const tsched_topology *t)
+/* Push `lower~upper` (k = UINT32_MAX) or `lower~upper#k` onto `arr`. */
+static tsched_status push_link_name(json_t *arr, const tsched_topology *t, uint32_t r, uint32_t k)
+{
+    char *name;
+    tsched_status st;
+    if ((st = trunk_name(&name, t, r, k)) != TSCHED_OK)
+        return st;
+    st = ts_json_push(arr, json_string(name));
+    free(name);
+    return st;
+}
+
+/* The down lists: nodes, switches, trunks ("lower~upper", by their own state) and
+ * member links ("lower~upper#k"), in index order. */
+static tsched_status down_lists(json_t **nodes, json_t **switches, json_t **trunks, json_t **members,
+                                const tsched_topology *t)
 {
     tsched_status st = TSCHED_OK;
     *nodes = json_array();
     *switches = json_array();
     *trunks = json_array();
-    if (!*nodes || !*switches || !*trunks) {
+    *members = json_array();
+    if (!*nodes || !*switches || !*trunks || !*members) {
         st = ts_error(TSCHED_E_NOMEM, "out of memory building JSON");
         goto fail;
     }
@@ -106,22 +126,21 @@ static tsched_status down_lists(json_t **nodes, json_t **switches, json_t **trun
         if (!t->sw_up[s] && (st = ts_json_push(*switches, json_string(sw_name(t, s)))))
             goto fail;
     for (uint32_t r = 0; r < t->ntrunks; r++) {
-        if (t->tr_up[r])
+        if (!t->tr_own[r] && (st = push_link_name(*trunks, t, r, UINT32_MAX)))
+            goto fail;
+        if (t->tr_mem_up[r] == t->tr_links[r])
             continue;
-        char *name;
-        if ((st = trunk_name(&name, t, r)) != TSCHED_OK)
-            goto fail;
-        st = ts_json_push(*trunks, json_string(name));
-        free(name);
-        if (st)
-            goto fail;
+        for (uint32_t m = t->tr_mem_off[r]; m < t->tr_mem_off[r + 1]; m++)
+            if (!t->mem_up[m] && (st = push_link_name(*members, t, r, m - t->tr_mem_off[r])))
+                goto fail;
     }
     return TSCHED_OK;
 fail:
     json_decref(*nodes);
     json_decref(*switches);
     json_decref(*trunks);
-    *nodes = *switches = *trunks = NULL;
+    json_decref(*members);
+    *nodes = *switches = *trunks = *members = NULL;
     return st;
 }
 
@@ -151,16 +170,19 @@ static tsched_status build_doc(json_t *root, const tsched_topology *t)
         if ((st = switch_json(&o, t, s)) || (st = ts_json_push(switches, o)))
             return st;
     for (uint32_t r = 0; r < t->ntrunks; r++)
-        if ((st = link_json(&o, t, r)) || (st = ts_json_push(links, o)))
-            return st;
-    json_t *dn, *ds, *dt;
-    if ((st = down_lists(&dn, &ds, &dt, t)) != TSCHED_OK)
+        for (uint32_t i = t->tr_run_off[r]; i < t->tr_run_off[r + 1]; i++)
+            if ((st = link_json(&o, t, r, i)) || (st = ts_json_push(links, o)))
+                return st;
+    json_t *dn, *ds, *dt, *dm;
+    if ((st = down_lists(&dn, &ds, &dt, &dm, t)) != TSCHED_OK)
         return st;
-    /* One flat list, as the format reads it: nodes, switches, then links. */
+    /* One flat list, as the format reads it: nodes, switches, trunks, then members. */
     json_array_extend(dn, ds);
     json_array_extend(dn, dt);
+    json_array_extend(dn, dm);
     json_decref(ds);
     json_decref(dt);
+    json_decref(dm);
     return ts_json_set(state, "down", dn);
 }
 
@@ -214,7 +236,7 @@ tsched_status tsched_topology_summary_json(char **out, const tsched_topology *t)
     if ((st = ts_check_built(t, "tsched_topology_summary_json")) != TSCHED_OK)
         return st;
     json_t *root = json_object(), *sw = json_object(), *down = json_object();
-    json_t *dn = NULL, *ds = NULL, *dt = NULL;
+    json_t *dn = NULL, *ds = NULL, *dt = NULL, *dm = NULL;
     if (!root || !sw || !down) {
         json_decref(root);
         json_decref(sw);
@@ -237,11 +259,19 @@ tsched_status tsched_topology_summary_json(char **out, const tsched_topology *t)
         (st = ts_json_set(sw, "core", json_integer(t->tier_count[2]))) ||
         (st = ts_json_set(root, "pods", json_integer(ts_strtab_count(&t->pod_names)))) ||
         (st = ts_json_set(root, "trunks", json_integer(t->ntrunks))) || (st = ts_json_set(root, "down", down)) ||
-        (st = down_lists(&dn, &ds, &dt, t)) || (st = ts_json_set(down, "nodes", dn)) ||
+        (st = down_lists(&dn, &ds, &dt, &dm, t)) || (st = ts_json_set(down, "nodes", dn)) ||
         (st = ts_json_set(down, "switches", ds)) || (st = ts_json_set(down, "trunks", dt)))
         goto out;
+    /* "members" only when a member link is down (DESIGN 6) */
+    if (json_array_size(dm)) {
+        st = ts_json_set(down, "members", dm);
+        dm = NULL;
+        if (st)
+            goto out;
+    }
     st = ts_json_dump(out, root);
 out:
+    json_decref(dm);
     json_decref(root);
     return st;
 }

@@ -68,6 +68,13 @@ void tsched_topology_free(tsched_topology *t)
     free(t->tr_links);
     free(t->tr_gbps);
     free(t->tr_up);
+    free(t->tr_own);
+    free(t->tr_mem_off);
+    free(t->tr_mem_up);
+    free(t->mem_up);
+    free(t->tr_run_off);
+    free(t->run_count);
+    free(t->run_total);
     free(t->up_off);
     free(t->dn_off);
     free(t->up_adj);
@@ -449,3 +456,47 @@ uint32_t tsched_topology_trunk_upper(const tsched_topology *t, uint32_t r) { ret
 double tsched_topology_trunk_gbps(const tsched_topology *t, uint32_t r) { return TR_OK(t, r) ? t->tr_gbps[r] : 0; }
 uint32_t tsched_topology_trunk_links(const tsched_topology *t, uint32_t r) { return TR_OK(t, r) ? t->tr_links[r] : 0; }
 int tsched_topology_trunk_is_up(const tsched_topology *t, uint32_t r) { return TR_OK(t, r) && t->tr_up[r]; }
+
+/* ---- member links ---- */
+
+#define MEM_OK(t, m) ((t) && (t)->built && (m) < (t)->nmembers)
+
+uint32_t ts_member_trunk(const tsched_topology *t, uint32_t m)
+{
+    uint32_t lo = 0, hi = t->ntrunks; /* the answer is in [lo, hi) */
+    while (hi - lo > 1) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        if (t->tr_mem_off[mid] <= m)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+uint32_t tsched_topology_num_members(const tsched_topology *t) { return t && t->built ? t->nmembers : 0; }
+uint32_t tsched_topology_trunk_first_member(const tsched_topology *t, uint32_t r)
+{
+    return TR_OK(t, r) ? t->tr_mem_off[r] : TSCHED_NONE;
+}
+uint32_t tsched_topology_member_trunk(const tsched_topology *t, uint32_t m)
+{
+    return MEM_OK(t, m) ? ts_member_trunk(t, m) : TSCHED_NONE;
+}
+uint32_t tsched_topology_member_index(const tsched_topology *t, uint32_t m)
+{
+    return MEM_OK(t, m) ? m - t->tr_mem_off[ts_member_trunk(t, m)] : TSCHED_NONE;
+}
+double tsched_topology_member_gbps(const tsched_topology *t, uint32_t m)
+{
+    if (!MEM_OK(t, m))
+        return 0;
+    uint32_t r = ts_member_trunk(t, m), k = m - t->tr_mem_off[r];
+    for (uint32_t i = t->tr_run_off[r]; i < t->tr_run_off[r + 1]; i++) {
+        if (k < t->run_count[i])
+            return t->run_total[i] / t->run_count[i];
+        k -= t->run_count[i];
+    }
+    return 0; /* not reached: the runs of a trunk cover its members */
+}
+int tsched_topology_member_is_up(const tsched_topology *t, uint32_t m) { return MEM_OK(t, m) && t->mem_up[m]; }

@@ -86,14 +86,58 @@ static void apply_switch(tsched_topology *t, uint32_t sw, int up)
     ts_index_mark_stale(t);
 }
 
+double ts_trunk_capacity(const tsched_topology *t, uint32_t r)
+{
+    double sum = 0;
+    uint32_t m = t->tr_mem_off[r];
+    for (uint32_t i = t->tr_run_off[r]; i < t->tr_run_off[r + 1]; i++) {
+        uint32_t n = t->run_count[i], up = 0;
+        for (uint32_t k = 0; k < n; k++)
+            up += t->mem_up[m + k];
+        m += n;
+        if (up == n)
+            sum += t->run_total[i];
+        else if (up)
+            sum += t->run_total[i] / n * up;
+    }
+    return sum;
+}
+
+/* The trunk's usability after a change of its own state or of a member: the path index
+ * goes stale only when it changes. */
+static void trunk_refresh(tsched_topology *t, uint32_t tr)
+{
+    uint8_t live = t->tr_own[tr] && t->tr_mem_up[tr] > 0;
+    if (t->tr_up[tr] != live) {
+        t->tr_up[tr] = live;
+        ts_index_mark_stale(t);
+    }
+    t->version++;
+}
+
 static void apply_trunk(tsched_topology *t, uint32_t tr, int up)
 {
     uint8_t v = up ? 1 : 0;
-    if (t->tr_up[tr] == v)
+    if (t->tr_own[tr] == v)
         return;
-    t->tr_up[tr] = v;
-    t->version++;
-    ts_index_mark_stale(t);
+    t->tr_own[tr] = v;
+    trunk_refresh(t, tr);
+}
+
+/* O(members of the trunk): its capacity is summed again, run by run. */
+static void apply_member(tsched_topology *t, uint32_t m, int up)
+{
+    uint8_t v = up ? 1 : 0;
+    if (t->mem_up[m] == v)
+        return;
+    uint32_t tr = ts_member_trunk(t, m);
+    t->mem_up[m] = v;
+    if (v)
+        t->tr_mem_up[tr]++;
+    else
+        t->tr_mem_up[tr]--;
+    t->tr_gbps[tr] = ts_trunk_capacity(t, tr);
+    trunk_refresh(t, tr);
 }
 
 tsched_status tsched_topology_set_node_up(tsched_topology *t, uint32_t node, int up)
@@ -132,15 +176,84 @@ tsched_status tsched_topology_set_trunk_up(tsched_topology *t, uint32_t trunk, i
     return TSCHED_OK;
 }
 
-/* An element named in a state call. Member links (`a~b#k`, the vclos issue) will be a
- * fourth kind. */
-typedef enum el_kind { EL_NODE, EL_SWITCH, EL_TRUNK } el_kind;
+tsched_status tsched_topology_set_member_up(tsched_topology *t, uint32_t member, int up)
+{
+    tsched_status st;
+    if ((st = ts_check_built(t, "tsched_topology_set_member_up")) != TSCHED_OK)
+        return st;
+    if (member >= t->nmembers)
+        return ts_error(TSCHED_E_INVALID, "tsched_topology_set_member_up: member %u does not exist (%u members)",
+                        member, t->nmembers);
+    apply_member(t, member, up);
+    return TSCHED_OK;
+}
+
+/* An element named in a state call. */
+typedef enum el_kind { EL_NODE, EL_SWITCH, EL_TRUNK, EL_MEMBER } el_kind;
 typedef struct el_ref {
     el_kind kind;
     uint32_t index;
 } el_ref;
 
-/* Resolve a node, switch or `a~b` name; errors say what is missing. */
+/* How a link name `a~b` or `a~b#k` failed to resolve. */
+typedef enum link_err { LK_OK, LK_NOMEM, LK_NO_A, LK_NO_B, LK_UNLINKED, LK_BAD_K, LK_RANGE_K } link_err;
+
+/* Resolve a link name without reporting: `*trunk`, and `*member` (TSCHED_NONE for a
+ * trunk name). */
+static link_err parse_link(uint32_t *trunk, uint32_t *member, const tsched_topology *t, const char *name)
+{
+    const char *tilde = strchr(name, '~'), *hash = strchr(tilde, '#');
+    const char *b = tilde + 1;
+    size_t la = (size_t)(tilde - name), lb = hash ? (size_t)(hash - b) : strlen(b);
+    /* The two ends, NUL-terminated: on the stack unless the name is longer than names
+     * usually are (the name limit can be raised). */
+    char stack[256], *buf = stack;
+    if (la + lb + 2 > sizeof stack && !(buf = ts_malloc(la + lb + 2, 1)))
+        return LK_NOMEM;
+    memcpy(buf, name, la);
+    buf[la] = '\0';
+    memcpy(buf + la + 1, b, lb);
+    buf[la + 1 + lb] = '\0';
+    uint32_t sa = ts_strtab_find(&t->switch_names, buf), sb = ts_strtab_find(&t->switch_names, buf + la + 1);
+    if (buf != stack)
+        free(buf);
+    if (sa == UINT32_MAX)
+        return LK_NO_A;
+    if (sb == UINT32_MAX)
+        return LK_NO_B;
+    uint32_t tr = tsched_topology_find_trunk(t, sa, sb);
+    if (tr == TSCHED_NONE)
+        return LK_UNLINKED;
+    *trunk = tr;
+    *member = TSCHED_NONE;
+    if (!hash)
+        return LK_OK;
+    /* k: decimal digits only, without sign or spaces */
+    const char *p = hash + 1;
+    uint64_t k = 0;
+    if (!*p)
+        return LK_BAD_K;
+    for (; *p; p++) {
+        if (*p < '0' || *p > '9')
+            return LK_BAD_K;
+        if (k <= UINT32_MAX)
+            k = k * 10 + (uint64_t)(*p - '0');
+    }
+    if (k >= t->tr_links[tr])
+        return LK_RANGE_K;
+    *member = t->tr_mem_off[tr] + (uint32_t)k;
+    return LK_OK;
+}
+
+uint32_t tsched_topology_find_member(const tsched_topology *t, const char *name)
+{
+    if (!t || !t->built || !name || !strchr(name, '~') || !strchr(name, '#'))
+        return TSCHED_NONE;
+    uint32_t tr, m;
+    return parse_link(&tr, &m, t, name) == LK_OK ? m : TSCHED_NONE;
+}
+
+/* Resolve a node, switch, `a~b` or `a~b#k` name; errors say what is missing. */
 static tsched_status resolve(el_ref *out, const tsched_topology *t, const char *name)
 {
     const char *tilde = strchr(name, '~');
@@ -157,27 +270,30 @@ static tsched_status resolve(el_ref *out, const tsched_topology *t, const char *
         }
         return ts_error(TSCHED_E_NOT_FOUND, "no node or switch named \"%s\"", name);
     }
-    if (strchr(tilde, '#'))
-        return ts_error(TSCHED_E_NOT_FOUND, "link \"%s\": single member links (a~b#k) are not supported yet", name);
-    /* The first end, NUL-terminated: on the stack unless the name is longer than names
-     * usually are (the name limit can be raised). */
-    size_t la = (size_t)(tilde - name);
-    char stack[256], *a = stack;
-    if (la >= sizeof stack && !(a = ts_malloc(la + 1, 1)))
+    uint32_t tr = TSCHED_NONE, m = TSCHED_NONE;
+    const char *hash = strchr(tilde, '#');
+    int lb = (int)(hash ? (size_t)(hash - tilde - 1) : strlen(tilde + 1));
+    switch (parse_link(&tr, &m, t, name)) {
+    case LK_OK:
+        *out = m == TSCHED_NONE ? (el_ref){EL_TRUNK, tr} : (el_ref){EL_MEMBER, m};
+        return TSCHED_OK;
+    case LK_NOMEM:
         return TSCHED_E_NOMEM;
-    memcpy(a, name, la);
-    a[la] = '\0';
-    uint32_t sa = ts_strtab_find(&t->switch_names, a), sb = ts_strtab_find(&t->switch_names, tilde + 1);
-    if (a != stack)
-        free(a);
-    if (sa == UINT32_MAX || sb == UINT32_MAX)
-        return ts_error(TSCHED_E_NOT_FOUND, "link \"%s\": no switch named \"%.*s\"", name,
-                        sa == UINT32_MAX ? (int)la : (int)strlen(tilde + 1), sa == UINT32_MAX ? name : tilde + 1);
-    uint32_t tr = tsched_topology_find_trunk(t, sa, sb);
-    if (tr == TSCHED_NONE)
+    case LK_NO_A:
+        return ts_error(TSCHED_E_NOT_FOUND, "link \"%s\": no switch named \"%.*s\"", name, (int)(tilde - name),
+                        name);
+    case LK_NO_B:
+        return ts_error(TSCHED_E_NOT_FOUND, "link \"%s\": no switch named \"%.*s\"", name, lb, tilde + 1);
+    case LK_UNLINKED:
         return ts_error(TSCHED_E_NOT_FOUND, "link \"%s\": the two switches are not linked", name);
-    *out = (el_ref){EL_TRUNK, tr};
-    return TSCHED_OK;
+    case LK_BAD_K:
+    case LK_RANGE_K:
+        break;
+    }
+    uint32_t n = t->tr_links[tr];
+    return ts_error(TSCHED_E_NOT_FOUND, "link \"%s\": trunk %s~%s has %u member link%s (#0..#%u)", name,
+                    ts_strtab_str(&t->switch_names, t->tr_lower[tr]), ts_strtab_str(&t->switch_names, t->tr_upper[tr]),
+                    n, n == 1 ? "" : "s", n - 1);
 }
 
 static void apply(tsched_topology *t, el_ref r, int up)
@@ -191,6 +307,9 @@ static void apply(tsched_topology *t, el_ref r, int up)
         break;
     case EL_TRUNK:
         apply_trunk(t, r.index, up);
+        break;
+    case EL_MEMBER:
+        apply_member(t, r.index, up);
         break;
     }
 }

@@ -31,6 +31,7 @@ tsched_status ts_path_stride(size_t *stride, const tsched_path *paths, const cha
 #define TS_MAX_GPUS_PER_NODE 1024u
 #define TS_MAX_NICS_PER_NODE 256u
 #define TS_MAX_LINK_COUNT 1000000u
+#define TS_MAX_MEMBERS (1u << 28)   /* member links of all trunks together */
 #define TS_MAX_GBPS 1e9             /* 1 Pbit/s per link */
 #define TS_MIN_GBPS 1e-6            /* 1 kbit/s: a trunk's capacity is never 0 or denormal */
 #define TS_MAX_PROFILE_MATRIX 512u  /* path-count profiles tabulated up to this many */
@@ -116,11 +117,24 @@ struct tsched_topology {
     ts_link_in *links_in;
     size_t nlinks_in, links_in_cap;
 
-    /* trunks (after build), sorted by (lower, upper) */
+    /* trunks (after build), sorted by (lower, upper). tr_up is the trunk's usability
+     * (its own state up and at least one member up): paths and the index read it;
+     * tr_gbps is the capacity of its up members, kept exact by every member change. */
     uint32_t ntrunks;
     uint32_t *tr_lower, *tr_upper, *tr_links;
     double *tr_gbps;
     uint8_t *tr_up;
+    uint8_t *tr_own;       /* the trunk's own state (set_trunk_up, `a~b` in a down list) */
+
+    /* member links (after build): trunk r has members tr_mem_off[r] .. tr_mem_off[r+1]-1,
+     * numbered over its links entries in input order. Runs of members of equal gbps (CSR
+     * over trunks: tr_run_off) keep each entry's exact capacity, so that a saved fabric
+     * loads back to the same doubles. */
+    uint32_t nmembers, nruns;
+    uint32_t *tr_mem_off, *tr_mem_up; /* ntrunks + 1 offsets; up members per trunk */
+    uint8_t *mem_up;
+    uint32_t *tr_run_off, *run_count;
+    double *run_total;
 
     /* adjacency (after build): CSR over switches, sorted by neighbour index */
     uint32_t *up_off, *dn_off;
@@ -203,5 +217,10 @@ size_t ts_list_leaf_paths(ts_path *paths, size_t cap, const tsched_topology *t, 
 /* Paths between two leaves via the profile index (cores = 0: 2-hop, 1: 4-hop). */
 uint64_t ts_profile_count(const ts_profiles *p, int cores, uint32_t a, uint32_t b);
 uint32_t ts_trunk_between(const tsched_topology *t, uint32_t lower, uint32_t upper);
+/* Capacity of the up members of trunk r (runs in order; a run with all members up gives
+ * its exact capacity back). */
+double ts_trunk_capacity(const tsched_topology *t, uint32_t r);
+/* Trunk of member m (m < nmembers): binary search over tr_mem_off. */
+uint32_t ts_member_trunk(const tsched_topology *t, uint32_t m);
 
 #endif
