@@ -409,6 +409,45 @@ START_TEST(member_links_collide_under_ecmp)
 }
 END_TEST
 
+/* A single member link down: in member mode only the flow on it moves (to the trunk's other
+ * member, which it then shares); in trunk mode the trunk loses half its capacity. */
+START_TEST(member_link_failure)
+{
+    for (int member = 0; member < 2; member++) {
+        tsched_topology *t;
+        ck_assert_ok(tsched_topology_new(&t, "m"));
+        ck_assert_ok(tsched_topology_add_switch(NULL, t, "leaf0", 0, NULL));
+        ck_assert_ok(tsched_topology_add_switch(NULL, t, "leaf1", 0, NULL));
+        ck_assert_ok(tsched_topology_add_switch(NULL, t, "spine0", 1, NULL));
+        ck_assert_ok(tsched_topology_add_link(t, "leaf0", "spine0", 100, 2));
+        ck_assert_ok(tsched_topology_add_link(t, "leaf1", "spine0", 100, 2));
+        static const char *const n[4] = {"n0", "n1", "n2", "n3"}, *const l[4] = {"leaf0", "leaf0", "leaf1", "leaf1"};
+        for (int i = 0; i < 4; i++)
+            ck_assert_ok(tsched_topology_add_node(NULL, t, n[i], l[i], 1, 1, NULL, 400));
+        ck_assert_ok(tsched_topology_build(t));
+        tsched_sim *s = new_sim(t);
+        if (member)
+            ck_assert_ok(tsched_sim_set_policy(s, TSCHED_SIM_LINKS, "member"));
+        ck_assert_ok(tsched_sim_set_policy(s, TSCHED_SIM_ROUTING, "greedy"));
+        uint32_t nodes[4] = {0, 1, 2, 3}, ji, ph;
+        tsched_sim_job j = {sizeof j, "j", 0, 0, 0, 0, 1000, 1, 1, 0, 0, 0, NULL, nodes, 4};
+        ck_assert_ok(tsched_sim_add_job(&ji, s, &j));
+        tsched_sim_phase p = {sizeof p, -1, 0, 1};
+        ck_assert_ok(tsched_sim_job_add_phase(&ph, s, ji, &p));
+        ck_assert_ok(tsched_sim_phase_add_flow(s, ji, ph, 0, 0, 2, 0, 10, NULL, 0));
+        ck_assert_ok(tsched_sim_phase_add_flow(s, ji, ph, 1, 0, 3, 0, 10, NULL, 0));
+        ck_assert_ok(tsched_sim_add_failure(s, 50 * MS, "spine0~leaf0#1", 0));
+        tsched_sim_result *r = run(s);
+        /* 5 Gbit each by 50 ms at 100 G; then the two flows share 100 G (one member, or the
+         * trunk's remaining 100 G): 5 Gbit more each at 50 G takes 100 ms */
+        ck_assert_int_eq(job_stats(r, 0).finish_ns, 150 * MS);
+        tsched_sim_result_free(r);
+        tsched_sim_free(s);
+        tsched_topology_free(t);
+    }
+}
+END_TEST
+
 /* No surviving path: the job's flows stall (rate 0) until a repair brings a path back;
  * without a repair the run ends "stalled". */
 START_TEST(no_path_stalls_until_repair)
@@ -635,6 +674,7 @@ int main(void)
     tcase_add_test(tc, node_failure_requeues);
     tcase_add_test(tc, trunk_failure_reroutes);
     tcase_add_test(tc, member_links_collide_under_ecmp);
+    tcase_add_test(tc, member_link_failure);
     tcase_add_test(tc, no_path_stalls_until_repair);
     tcase_add_test(tc, multi_step_patterns_are_phases);
     tcase_add_test(tc, source_routing);

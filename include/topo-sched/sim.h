@@ -217,8 +217,8 @@ TSCHED_API tsched_status tsched_sim_phase_add_flow(tsched_sim *sim, uint32_t job
                                                    uint32_t src_nic, uint32_t dst_rank, uint32_t dst_nic, double gbits,
                                                    const uint32_t *hops, uint32_t nhops);
 /**
- * At `at_ns`, take the element `name` (a node, a switch, a trunk `a~b`) down (`up` = 0) or
- * up. Errors: TSCHED_E_NOT_FOUND naming it, TSCHED_E_RANGE (negative time).
+ * At `at_ns`, take the element `name` (a node, a switch, a trunk `a~b`, a member link
+ * `a~b#k`) down (`up` = 0) or up. Errors: TSCHED_E_NOT_FOUND naming it, TSCHED_E_RANGE (negative time).
  */
 TSCHED_API tsched_status tsched_sim_add_failure(tsched_sim *sim, int64_t at_ns, const char *name, int up);
 

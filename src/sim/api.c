@@ -487,7 +487,8 @@ tsched_status tsched_sim_add_failure(tsched_sim *s, int64_t at_ns, const char *n
         return ts_error(TSCHED_E_RANGE, "failures: at_s %.9g is %s", (double)at_ns * 1e-9,
                         at_ns < 0 ? "negative" : "in the simulation's past");
     const tsched_topology *t = s->t;
-    if (tsched_topology_find_node(t, name) == TSCHED_NONE && tsched_topology_find_switch(t, name) == TSCHED_NONE) {
+    if (tsched_topology_find_node(t, name) == TSCHED_NONE && tsched_topology_find_switch(t, name) == TSCHED_NONE &&
+        tsched_topology_find_member(t, name) == TSCHED_NONE) {
         const char *tilde = strchr(name, '~');
         int ok = 0;
         if (tilde && !strchr(name, '#')) {
@@ -501,7 +502,7 @@ tsched_status tsched_sim_add_failure(tsched_sim *s, int64_t at_ns, const char *n
             }
         }
         if (!ok)
-            return ts_error(TSCHED_E_NOT_FOUND, "failures: no node, switch or trunk named \"%s\"", name);
+            return ts_error(TSCHED_E_NOT_FOUND, "failures: no node, switch, trunk or member link named \"%s\"", name);
     }
     if (TS_GROW(s->failures, s->fail_cap, (size_t)s->nfail + 1) != TSCHED_OK)
         return TSCHED_E_NOMEM;

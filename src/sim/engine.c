@@ -122,9 +122,15 @@ tsched_status ts_sim_refresh_caps(tsched_sim *s)
         int up = tsched_topology_trunk_is_up(t, tr) &&
                  tsched_topology_switch_is_up(t, tsched_topology_trunk_lower(t, tr)) &&
                  tsched_topology_switch_is_up(t, tsched_topology_trunk_upper(t, tr));
-        uint32_t units = s->unit_base[tr + 1] - s->unit_base[tr];
-        double c = up ? tsched_topology_trunk_gbps(t, tr) / units : 0;
-        for (uint32_t u = s->unit_base[tr]; u < s->unit_base[tr + 1]; u++)
+        /* trunk mode: the trunk's capacity (the sum of its up members); member mode: each
+         * member's own speed and state */
+        int member = s->pol[TSCHED_SIM_LINKS] == 1;
+        uint32_t first = tsched_topology_trunk_first_member(t, tr);
+        for (uint32_t u = s->unit_base[tr]; u < s->unit_base[tr + 1]; u++) {
+            uint32_t m = first + (u - s->unit_base[tr]);
+            double c = !up ? 0
+                       : member ? (tsched_topology_member_is_up(t, m) ? tsched_topology_member_gbps(t, m) : 0)
+                                : tsched_topology_trunk_gbps(t, tr);
             for (int d = 0; d < 2; d++) {
                 uint32_t l = 2 * u + (uint32_t)d;
                 if (s->link[l].cap != c) {
@@ -132,6 +138,7 @@ tsched_status ts_sim_refresh_caps(tsched_sim *s)
                     ts_sim_touch(s, l);
                 }
             }
+        }
     }
     uint32_t nn = tsched_topology_num_nodes(t);
     for (uint32_t n = 0; n < nn; n++) {
@@ -194,11 +201,22 @@ static uint32_t pick_unit(tsched_sim *s, uint32_t tl, uint64_t hash, int routing
     uint32_t tr = tl / 2, d = tl % 2, a = s->unit_base[tr], n = s->unit_base[tr + 1] - a, k = 0;
     if (n > 1) {
         if (routing == 1) {
-            k = (uint32_t)(mix64(hash ^ ((uint64_t)tr + 1) * 0x9E3779B97F4A7C15ull) % n);
+            /* the hash picks among the members that are up (all of them when none is down) */
+            uint32_t nup = 0;
+            for (uint32_t m = 0; m < n; m++)
+                nup += s->link[2 * (a + m) + d].cap > 0;
+            uint32_t pick = nup ? (uint32_t)(mix64(hash ^ ((uint64_t)tr + 1) * 0x9E3779B97F4A7C15ull) % nup) : 0;
+            for (uint32_t m = 0; m < n; m++)
+                if (!nup || (s->link[2 * (a + m) + d].cap > 0 && pick-- == 0)) {
+                    k = m;
+                    break;
+                }
         } else {
             uint32_t best = UINT32_MAX, ties = 0;
             for (uint32_t m = 0; m < n; m++) {
                 uint32_t l = 2 * (a + m) + d, load = s->unit_flows[l] + s->phase_cnt[l];
+                if (s->link[l].cap <= 0)
+                    continue; /* a member that is down */
                 if (load < best) {
                     best = load;
                     k = m;
@@ -211,7 +229,7 @@ static uint32_t pick_unit(tsched_sim *s, uint32_t tl, uint64_t hash, int routing
                 uint32_t pick = (uint32_t)(mix64(hash ^ ((uint64_t)tr + 7) * 0xD6E8FEB86659FD93ull) % ties);
                 for (uint32_t m = 0; m < n; m++) {
                     uint32_t l = 2 * (a + m) + d;
-                    if (s->unit_flows[l] + s->phase_cnt[l] == best && pick-- == 0) {
+                    if (s->link[l].cap > 0 && s->unit_flows[l] + s->phase_cnt[l] == best && pick-- == 0) {
                         k = m;
                         break;
                     }

@@ -147,13 +147,14 @@ tsched_status tsched_sim_result_new(tsched_sim_result **out, const tsched_sim *s
     int member = s->pol[TSCHED_SIM_LINKS] == 1;
     for (uint32_t l = 0; l < nfab; l++) {
         uint32_t tr = s->unit_trunk[l / 2], lo = tsched_topology_trunk_lower(t, tr), hi = tsched_topology_trunk_upper(t, tr);
-        uint32_t units = s->unit_base[tr + 1] - s->unit_base[tr];
         ts_sim_link_stats *o = &r->links[l];
         int up = l % 2 == 0;
         o->a = put(r->strings, &len, tsched_topology_switch_name(t, up ? lo : hi));
         o->b = put(r->strings, &len, tsched_topology_switch_name(t, up ? hi : lo));
         o->member = member ? (int64_t)(l / 2 - s->unit_base[tr]) : -1;
-        o->gbps = tsched_topology_trunk_gbps(t, tr) / units;
+        o->gbps = member ? tsched_topology_member_gbps(t, tsched_topology_trunk_first_member(t, tr) +
+                                                             (l / 2 - s->unit_base[tr]))
+                         : tsched_topology_trunk_gbps(t, tr);
         int64_t busy = s->link[l].busy_ns;
         if (s->link[l].busy_since >= 0) {
             int64_t lo2 = s->link[l].busy_since > from ? s->link[l].busy_since : from;
