@@ -13,22 +13,28 @@
 #define MS 1000000LL
 #define S 1000000000LL
 
-/* leaf0 - spine0 - leaf1 with trunks of `trunk` Gbit/s; n0, n1 on leaf0, n2, n3 on leaf1,
- * `gpus` GPUs and one NIC of `nic` Gbit/s each. */
-static tsched_topology *two_leaves(double trunk, double nic, uint32_t gpus)
+/* leaf0 - spine0 - leaf1, each trunk `members` links of `gbps` Gbit/s; n0, n1 on leaf0, n2,
+ * n3 on leaf1, `gpus` GPUs and one NIC of `nic` Gbit/s each. */
+static tsched_topology *two_leaves_members(double gbps, uint32_t members, double nic, uint32_t gpus)
 {
     tsched_topology *t;
     ck_assert_ok(tsched_topology_new(&t, "two-leaves"));
     ck_assert_ok(tsched_topology_add_switch(NULL, t, "leaf0", 0, NULL));
     ck_assert_ok(tsched_topology_add_switch(NULL, t, "leaf1", 0, NULL));
     ck_assert_ok(tsched_topology_add_switch(NULL, t, "spine0", 1, NULL));
-    ck_assert_ok(tsched_topology_add_link(t, "leaf0", "spine0", trunk, 1));
-    ck_assert_ok(tsched_topology_add_link(t, "leaf1", "spine0", trunk, 1));
+    ck_assert_ok(tsched_topology_add_link(t, "leaf0", "spine0", gbps, members));
+    ck_assert_ok(tsched_topology_add_link(t, "leaf1", "spine0", gbps, members));
     static const char *const n[4] = {"n0", "n1", "n2", "n3"}, *const l[4] = {"leaf0", "leaf0", "leaf1", "leaf1"};
     for (int i = 0; i < 4; i++)
         ck_assert_ok(tsched_topology_add_node(NULL, t, n[i], l[i], gpus, 1, NULL, nic));
     ck_assert_ok(tsched_topology_build(t));
     return t;
+}
+
+/* The same with one link per trunk of `trunk` Gbit/s. */
+static tsched_topology *two_leaves(double trunk, double nic, uint32_t gpus)
+{
+    return two_leaves_members(trunk, 1, nic, gpus);
 }
 
 /* A generated leaf_spine fabric (uplinks 0 = derived). */
@@ -368,17 +374,7 @@ START_TEST(member_links_collide_under_ecmp)
     int collided = 0;
     for (uint64_t seed = 1; seed <= 20; seed++) {
         for (int greedy = 0; greedy < 2; greedy++) {
-            tsched_topology *t;
-            ck_assert_ok(tsched_topology_new(&t, "m"));
-            ck_assert_ok(tsched_topology_add_switch(NULL, t, "leaf0", 0, NULL));
-            ck_assert_ok(tsched_topology_add_switch(NULL, t, "leaf1", 0, NULL));
-            ck_assert_ok(tsched_topology_add_switch(NULL, t, "spine0", 1, NULL));
-            ck_assert_ok(tsched_topology_add_link(t, "leaf0", "spine0", 100, 2));
-            ck_assert_ok(tsched_topology_add_link(t, "leaf1", "spine0", 100, 2));
-            static const char *const n[4] = {"n0", "n1", "n2", "n3"}, *const l[4] = {"leaf0", "leaf0", "leaf1", "leaf1"};
-            for (int i = 0; i < 4; i++)
-                ck_assert_ok(tsched_topology_add_node(NULL, t, n[i], l[i], 1, 1, NULL, 400));
-            ck_assert_ok(tsched_topology_build(t));
+            tsched_topology *t = two_leaves_members(100, 2, 400, 1);
             tsched_sim *s = new_sim(t);
             ck_assert_ok(tsched_sim_set_policy(s, TSCHED_SIM_LINKS, "member"));
             ck_assert_ok(tsched_sim_set_policy(s, TSCHED_SIM_ROUTING, greedy ? "greedy" : "ecmp"));
@@ -414,17 +410,7 @@ END_TEST
 START_TEST(member_link_failure)
 {
     for (int member = 0; member < 2; member++) {
-        tsched_topology *t;
-        ck_assert_ok(tsched_topology_new(&t, "m"));
-        ck_assert_ok(tsched_topology_add_switch(NULL, t, "leaf0", 0, NULL));
-        ck_assert_ok(tsched_topology_add_switch(NULL, t, "leaf1", 0, NULL));
-        ck_assert_ok(tsched_topology_add_switch(NULL, t, "spine0", 1, NULL));
-        ck_assert_ok(tsched_topology_add_link(t, "leaf0", "spine0", 100, 2));
-        ck_assert_ok(tsched_topology_add_link(t, "leaf1", "spine0", 100, 2));
-        static const char *const n[4] = {"n0", "n1", "n2", "n3"}, *const l[4] = {"leaf0", "leaf0", "leaf1", "leaf1"};
-        for (int i = 0; i < 4; i++)
-            ck_assert_ok(tsched_topology_add_node(NULL, t, n[i], l[i], 1, 1, NULL, 400));
-        ck_assert_ok(tsched_topology_build(t));
+        tsched_topology *t = two_leaves_members(100, 2, 400, 1);
         tsched_sim *s = new_sim(t);
         if (member)
             ck_assert_ok(tsched_sim_set_policy(s, TSCHED_SIM_LINKS, "member"));

@@ -50,12 +50,10 @@ void ts_sim_account(tsched_sim *s, int64_t t)
     }
 }
 
-static void close_sample(tsched_sim *s)
+/* The averages of the interval in progress, of length `len` ns: busy GPUs from the busy
+ * integral, link utilisation from the bits delivered on each up fabric link. */
+void ts_sim_fill_interval(const tsched_sim *s, ts_sim_sample *x, double len)
 {
-    if (TS_GROW(s->samples, s->samples_cap, (size_t)s->nsamples + 1) != TSCHED_OK)
-        return;
-    ts_sim_sample *x = &s->samples[s->nsamples];
-    double len = (double)s->sample;
     x->busy_gpus_avg = s->s_busy / len;
     x->gpu_util = s->total_gpus ? x->busy_gpus_avg / s->total_gpus : 0;
     double sum = 0, mx = 0;
@@ -68,10 +66,17 @@ static void close_sample(tsched_sim *s)
         if (u > mx)
             mx = u;
         nl++;
-        s->s_link_gbits[l] = 0;
     }
     x->link_util_mean = nl ? sum / nl : 0;
     x->link_util_max = mx;
+}
+
+static void close_sample(tsched_sim *s)
+{
+    if (TS_GROW(s->samples, s->samples_cap, (size_t)s->nsamples + 1) != TSCHED_OK)
+        return;
+    ts_sim_fill_interval(s, &s->samples[s->nsamples], (double)s->sample);
+    memset(s->s_link_gbits, 0, s->nfab * sizeof *s->s_link_gbits);
     s->nsamples++;
     s->s_busy = 0;
     /* the counts of the next interval, at its start */

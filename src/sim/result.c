@@ -170,21 +170,7 @@ tsched_status tsched_sim_result_new(tsched_sim_result **out, const tsched_sim *s
         /* its counts were taken at its start (close_sample); its averages over its own length */
         ts_sim_sample *x = &r->samples[ns];
         *x = s->samples[ns];
-        double len = (double)part;
-        x->busy_gpus_avg = s->s_busy / len;
-        x->gpu_util = s->total_gpus ? x->busy_gpus_avg / s->total_gpus : 0;
-        double sumu = 0, mx = 0;
-        uint32_t nl = 0;
-        for (uint32_t l = 0; l < s->nfab; l++) {
-            if (s->link[l].cap <= 0)
-                continue;
-            double u = s->s_link_gbits[l] / (s->link[l].cap * len * 1e-9);
-            sumu += u;
-            mx = u > mx ? u : mx;
-            nl++;
-        }
-        x->link_util_mean = nl ? sumu / nl : 0;
-        x->link_util_max = mx;
+        ts_sim_fill_interval(s, x, (double)part);
         ns++;
     }
     r->nsamples = ns;

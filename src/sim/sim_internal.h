@@ -240,6 +240,7 @@ void ts_sim_settle(tsched_sim *s, ts_sim_flow *f);
 void ts_sim_flow_remove(tsched_sim *s, uint32_t fi);
 tsched_status ts_sim_push(tsched_sim *s, int64_t t, int kind, uint32_t a, int64_t b);
 void ts_sim_account(tsched_sim *s, int64_t t);
+void ts_sim_fill_interval(const tsched_sim *s, ts_sim_sample *x, double len);
 
 enum {
     TS_EV_FAILURE = 0, /* failures first at an instant, then arrivals, ... */
