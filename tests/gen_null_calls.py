@@ -31,6 +31,7 @@ TYPES = {
     'const tsched_reservation *': 'c->resv',
     'const tsched_sim *': 'c->sim',
     'const tsched_sim_result *': 'c->sim_result',
+    'const tsched_vclos *': 'c->vclos',
     # handles the function may change or free: a fresh copy for this call
     'tsched_topology *': 'nt_fresh_topo(c)',
     'tsched_job *': 'nt_fresh_job(c)',
@@ -44,6 +45,7 @@ TYPES = {
     'tsched_affinity *': 'nt_fresh_aff(c)',
     'tsched_reservation *': 'nt_fresh_resv(c)',
     'tsched_sim *': 'nt_fresh_sim(c)',
+    'tsched_vclos *': 'nt_fresh_vclos(c)',
     'void *': 'nt_fresh_mem(c)',
     # handle out-parameters: slots freed after the call when set
     'tsched_topology * *': '&c->o_topo',
@@ -59,8 +61,8 @@ TYPES = {
     'tsched_reservation * *': '&c->o_resv',
     'tsched_sim * *': '&c->o_sim',
     'tsched_sim_result * *': '&c->o_sim_result',
+    'tsched_vclos * *': '&c->o_vclos',
     'char * *': '&c->o_str',
-    'const char * *': '&c->o_cstr',
     # strings
     'const char *': '"x"',
     'const char * const *': 'c->leaves',
@@ -76,6 +78,9 @@ TYPES = {
     'tsched_place_algo *': '&c->o_place_algo',
     'tsched_route_algo *': '&c->o_route_algo',
     'tsched_kcut_algo *': '&c->o_kcut_algo',
+    'tsched_vclos_outcome *': '&c->o_vclos_outcome',
+    'tsched_vclos_change *': 'c->o_vclos_change',
+    'const char * *': 'c->o_cstrs',
     # output structs, `size` set
     'tsched_path *': 'nt_paths(c)',
     'tsched_volumes *': 'nt_volumes(c)',
@@ -90,6 +95,7 @@ TYPES = {
     'tsched_prio_options *': '&c->o_prio_opts',
     'tsched_sim_job_stats *': 'nt_sim_job_stats(c)',
     'tsched_sim_summary *': 'nt_sim_summary(c)',
+    'tsched_vclos_jobinfo *': 'nt_vclos_jobinfo(c)',
     # input structs, initialised
     'const tsched_path *': 'c->route_paths',
     'const tsched_model *': '&c->model',
@@ -123,6 +129,10 @@ TYPES = {
     'tsched_kcut_algo': 'TSCHED_KCUT_CRUX',
     'tsched_sim_policy': 'TSCHED_SIM_QUEUE',
     'tsched_sim_option': 'TSCHED_SIM_SEED',
+    'tsched_vclos_mode': 'TSCHED_VCLOS_MODE_VCLOS',
+    'tsched_vclos_shapes': 'TSCHED_VCLOS_SHAPES_ALL',
+    'tsched_vclos_routing': 'TSCHED_VCLOS_ROUTING_SOURCE',
+    'tsched_vclos_pattern': 'TSCHED_VCLOS_RING',
 }
 
 # Pointer types without a `*` in their spelling (function-pointer typedefs): each also gets a
@@ -142,6 +152,13 @@ NAMES = {
 
 # Valid value of (function, parameter), before NAMES and TYPES.
 FUNCS = {
+    # vclos: the fixture's handle runs job "x" (stage 1, 2 nodes under leaf0 of c->vc_topo)
+    'tsched_vclos_new': {'topo': 'c->vc_topo'},
+    'tsched_vclos_allocate': {'job': '"nx"'},
+    'tsched_vclos_set_up': {'name': '"leaf3"'},
+    'tsched_vclos_set_routing': {'v': 'nt_fresh_vclos_free(c)'},
+    'tsched_vclos_load_state': {'v': 'nt_fresh_vclos_empty(c)', 'json': 'c->vclos_json'},
+    'tsched_vclos_apply_requests': {'v': 'nt_fresh_vclos_empty(c)', 'json': 'c->vclos_req_json'},
     'tsched_topology_load_file': {'path': 'c->topo_path'},
     'tsched_topology_load_string': {'json': 'c->topo_json'},
     'tsched_topology_import_slurm_file': {'path': 'c->slurm_path'},

@@ -58,6 +58,12 @@ struct nt_ctx {
     unsigned sim_cb_calls; /* events seen by sim_cb */
     int64_t sim_end;       /* tsched_sim_now() of the fixture's sim after its run */
     char *sim_result_json; /* sim_result, without timing */
+    /* vclos: a leaf-spine of its own (4 leaves x 4 spines x 2 nodes x 8 GPUs); `vclos` runs
+     * job "x" (16 GPUs: stage 1, both nodes of leaf0); its JSON (load_state's input) and a
+     * requests document */
+    tsched_topology *vc_topo;
+    tsched_vclos *vclos;
+    char *vclos_json, *vclos_req_json, *vclos_fixture_json;
     /* documents, as text and as files */
     char *topo_json, *job_json, *aff_json, *flows_json, *placement_json, *dag_json, *jobset_json, *slurm_text;
     char *trace_json, *scenario_json;
@@ -79,6 +85,7 @@ struct nt_ctx {
     void *s_mem;
     tsched_sim *s_sim;
     tsched_topology *s_sim_topo; /* the fabric of s_sim, freed after it */
+    tsched_vclos *s_vclos;
     /* out-parameters of one call, freed after it when set */
     tsched_topology *o_topo;
     tsched_job *o_job;
@@ -93,6 +100,11 @@ struct nt_ctx {
     tsched_reservation *o_resv;
     tsched_sim *o_sim;
     tsched_sim_result *o_sim_result;
+    tsched_vclos *o_vclos;
+    const char *o_cstrs[NT_BUF];
+    tsched_vclos_outcome o_vclos_outcome;
+    tsched_vclos_change o_vclos_change[NT_BUF];
+    tsched_vclos_jobinfo o_vclos_jobinfo;
     char *o_str;
     const char *o_cstr;
     tsched_admit o_admit;
@@ -145,6 +157,10 @@ tsched_model *nt_model_out(struct nt_ctx *c);
 tsched_limits *nt_limits_out(struct nt_ctx *c);
 tsched_sim_job_stats *nt_sim_job_stats(struct nt_ctx *c);
 tsched_sim_summary *nt_sim_summary(struct nt_ctx *c);
+tsched_vclos *nt_fresh_vclos(struct nt_ctx *c);
+tsched_vclos *nt_fresh_vclos_free(struct nt_ctx *c);
+tsched_vclos *nt_fresh_vclos_empty(struct nt_ctx *c);
+tsched_vclos_jobinfo *nt_vclos_jobinfo(struct nt_ctx *c);
 
 /** What a call returned. */
 enum nt_kind {

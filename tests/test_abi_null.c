@@ -200,6 +200,30 @@ static const char scenario_doc[] =
     " \"routing\": \"greedy\", \"seed\": 7, \"until_s\": null, \"sample_ms\": 10,"
     " \"failures\": [{\"at_s\": 1, \"down\": [\"node7\"]}, {\"at_s\": 2, \"up\": [\"node7\"]}]}";
 
+static const char vc_topo_doc[] =
+    "{\"format\": \"tsched.topology.v1\", \"name\": \"ntv\", \"generate\": {\"kind\": \"leaf_spine\", \"leaves\": 4,"
+    " \"spines\": 4, \"nodes_per_leaf\": 2, \"gpus_per_node\": 8, \"nics_per_node\": 1, \"uplinks\": 1,"
+    " \"nic_gbps\": 100}}";
+static const char vc_req_doc[] =
+    "{\"format\": \"tsched.vclos-requests.v1\", \"requests\": [{\"op\": \"alloc\", \"job\": \"r\", \"gpus\": 8},"
+    " {\"op\": \"release\", \"job\": \"r\"}]}";
+
+/* A vclos handle over the fixture's leaf-spine running job "x" (stage 1, 16 GPUs). */
+static tsched_vclos *vclos_build(struct nt_ctx *c, tsched_vclos_mode mode, int with_job)
+{
+    tsched_vclos *v = NULL;
+    FIX(tsched_vclos_new(&v, c->vc_topo, mode));
+    if (with_job) {
+        tsched_vclos_outcome o = TSCHED_VCLOS_WAIT_GPU;
+        FIX(tsched_vclos_allocate(v, "x", 16, &o));
+        if (o != TSCHED_VCLOS_ALLOCATED) {
+            printf("fixture: vclos job x waits (outcome %d)\n", (int)o);
+            exit(1);
+        }
+    }
+    return v;
+}
+
 /* The callback of the fixture's sim: counts the events (`user` is the context). */
 static int nt_sim_cb(const tsched_sim_event *ev, void *user)
 {
@@ -322,6 +346,13 @@ static void fixture_new(struct nt_ctx *c)
     write_file(c->slurm_path, sizeof c->slurm_path, "topology.conf", c->slurm_text);
     snprintf(c->save_path, sizeof c->save_path, "nt-%ld-saved.json", (long)getpid());
 
+    /* vclos */
+    FIX(tsched_topology_load_string(&c->vc_topo, vc_topo_doc, strlen(vc_topo_doc)));
+    c->vclos = vclos_build(c, TSCHED_VCLOS_MODE_VCLOS, 1);
+    FIX(tsched_vclos_to_json(&c->vclos_json, c->vclos, -1, 0));
+    FIX(tsched_vclos_to_json(&c->vclos_fixture_json, c->vclos, TSCHED_VCLOS_ALLTOALL, 0));
+    c->vclos_req_json = xstrdup(vc_req_doc);
+
     /* simulation: the fixture's sim runs to the end, reporting to nt_sim_cb */
     c->sim_cb = nt_sim_cb;
     c->sim_job = (tsched_sim_job){.size = sizeof(tsched_sim_job), .name = "nj", .gpus = 8, .compute_ns = 1000000,
@@ -410,6 +441,11 @@ static void fixture_check(struct nt_ctx *c)
     if (tsched_dag_edges(c->dag) != 2 || tsched_jobset_count(c->jobset) != 2 ||
         tsched_routes_count(c->routes) != 2)
         fail("the fixture DAG, job set or routes were changed by a call");
+    char *vclos_json = NULL;
+    FIX(tsched_vclos_to_json(&vclos_json, c->vclos, TSCHED_VCLOS_ALLTOALL, 0));
+    if (strcmp(vclos_json, c->vclos_fixture_json))
+        fail("the fixture vclos handle was changed by a call");
+    tsched_free(vclos_json);
     char *sim_json = NULL;
     FIX(tsched_sim_result_to_json(&sim_json, c->sim_result, TSCHED_SIM_JSON_NO_TIMING));
     if (strcmp(sim_json, c->sim_result_json))
@@ -441,6 +477,11 @@ static void fixture_free(struct nt_ctx *c)
     tsched_sim_free(c->sim);
     tsched_topology_free(c->sim_topo);
     tsched_free(c->sim_result_json);
+    tsched_vclos_free(c->vclos);
+    tsched_topology_free(c->vc_topo);
+    tsched_free(c->vclos_json);
+    tsched_free(c->vclos_fixture_json);
+    free(c->vclos_req_json);
     free(c->trace_json);
     free(c->scenario_json);
     tsched_free(c->job_json);
@@ -490,6 +531,8 @@ static void scratch_free(struct nt_ctx *c)
     tsched_dag_free(c->o_dag);
     tsched_affinity_free(c->o_aff);
     tsched_reservation_free(c->o_resv);
+    tsched_vclos_free(c->s_vclos);
+    tsched_vclos_free(c->o_vclos);
     tsched_free(c->o_str);
     /* everything from s_topo on is per call */
     memset(&c->s_topo, 0, sizeof *c - offsetof(struct nt_ctx, s_topo));
@@ -590,6 +633,31 @@ void *nt_fresh_mem(struct nt_ctx *c)
     FIX(tsched_job_to_json(&s, c->job));
     c->s_mem = s;
     return c->s_mem;
+}
+
+tsched_vclos *nt_fresh_vclos(struct nt_ctx *c)
+{
+    tsched_vclos_free(c->s_vclos);
+    return c->s_vclos = vclos_build(c, TSCHED_VCLOS_MODE_VCLOS, 1);
+}
+
+tsched_vclos *nt_fresh_vclos_free(struct nt_ctx *c)
+{
+    tsched_vclos_free(c->s_vclos);
+    return c->s_vclos = vclos_build(c, TSCHED_VCLOS_MODE_FREE, 1);
+}
+
+tsched_vclos *nt_fresh_vclos_empty(struct nt_ctx *c)
+{
+    tsched_vclos_free(c->s_vclos);
+    return c->s_vclos = vclos_build(c, TSCHED_VCLOS_MODE_VCLOS, 0);
+}
+
+tsched_vclos_jobinfo *nt_vclos_jobinfo(struct nt_ctx *c)
+{
+    memset(&c->o_vclos_jobinfo, 0, sizeof c->o_vclos_jobinfo);
+    c->o_vclos_jobinfo.size = sizeof c->o_vclos_jobinfo;
+    return &c->o_vclos_jobinfo;
 }
 
 tsched_sim *nt_fresh_sim(struct nt_ctx *c)

@@ -13,5 +13,6 @@
 #include "routing.h"
 #include "priority.h"
 #include "sim.h"
+#include "vclos.h"
 
 #endif /* TOPO_SCHED_H */
