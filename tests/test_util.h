@@ -3,6 +3,7 @@
 #define TSCHED_TEST_UTIL_H
 
 #include <check.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "topo-sched/topo-sched.h"
@@ -42,6 +43,76 @@ static inline uint32_t tu_trunk(const tsched_topology *t, const char *a, const c
     uint32_t r = tsched_topology_find_trunk(t, tu_sw(t, a), tu_sw(t, b));
     ck_assert_msg(r != TSCHED_NONE, "no trunk %s~%s", a, b);
     return r;
+}
+
+/* A generated leaf-spine: L leaves, S spines, K members per pair, P nodes per leaf of T GPUs
+ * and E NICs (nodes "node<i>", leaves "leaf<i>", spines "spine<i>"). */
+static inline tsched_topology *tu_leaf_spine(uint32_t L, uint32_t S, uint32_t K, uint32_t P, uint32_t T, uint32_t E)
+{
+    tsched_gen_params g;
+    tsched_topology_params_init(&g, TSCHED_GEN_LEAF_SPINE);
+    g.leaves = L;
+    g.spines = S;
+    g.uplinks = K;
+    g.nodes_per_leaf = P;
+    g.gpus_per_node = T;
+    g.nics_per_node = E;
+    g.nic_gbps = 100;
+    tsched_topology *t = NULL;
+    ck_assert_ok(tsched_topology_generate(&t, &g));
+    return t;
+}
+
+/* Contention recount (doc/vclos.md §9): the flows of step `step` (modulo each job's steps) of
+ * `pattern` over every running job of `v` at once, each route rebuilt from the job's ranks
+ * alone (up = the source's uplink, down = the uplink of the rank on the destination's leaf
+ * with the source's local index), checked against tsched_vclos_route(), counted per directed
+ * link. Returns the largest count (0 when no flow crosses leaves); *flows (may be NULL) gets
+ * the number of cross-leaf flows. Only for modes vclos and ocs-vclos (reserved routes). */
+static inline uint32_t tu_vclos_max_share(const tsched_vclos *v, tsched_vclos_pattern pattern, uint32_t step,
+                                          uint32_t *flows)
+{
+    uint32_t nl = tsched_vclos_num_links(v), best = 0, nflows = 0;
+    uint32_t *cnt = calloc(2 * (size_t)nl + 1, sizeof *cnt);
+    ck_assert_ptr_nonnull(cnt);
+    for (uint32_t i = 0; i < tsched_vclos_num_jobs(v); i++) {
+        const char *name = tsched_vclos_job_name(v, i);
+        tsched_vclos_jobinfo info = {.size = sizeof info};
+        ck_assert_ok(tsched_vclos_job_info(&info, v, name));
+        uint32_t R = info.ranks, steps = tsched_vclos_pattern_steps(pattern, R);
+        if (info.stage < 2 || !steps)
+            continue;
+        size_t n = 0;
+        uint32_t *node = malloc(R * sizeof *node), *up = malloc(R * sizeof *up);
+        ck_assert_ptr_nonnull(node);
+        ck_assert_ptr_nonnull(up);
+        ck_assert_ok(tsched_vclos_job_ranks(node, NULL, up, R, &n, v, name));
+        ck_assert_uint_eq(n, R);
+        uint32_t s = info.vspines, st = step % steps;
+        for (uint32_t r = 0; r < R; r++) {
+            uint32_t d = pattern == TSCHED_VCLOS_RING ? (r + 1) % R
+                         : pattern == TSCHED_VCLOS_ALLTOALL ? (r + st + 1) % R : r ^ (1u << st);
+            if (node[r] == node[d] || r / s == d / s)
+                continue;
+            uint32_t want_up = up[r], want_dn = up[(d / s) * s + r % s], got_up, got_dn;
+            ck_assert_ok(tsched_vclos_route(&got_up, &got_dn, v, name, r, d));
+            ck_assert_uint_eq(got_up, want_up);
+            ck_assert_uint_eq(got_dn, want_dn);
+            ck_assert_uint_lt(want_up, nl);
+            ck_assert_uint_lt(want_dn, nl);
+            if (++cnt[2 * (size_t)want_up] > best)
+                best = cnt[2 * (size_t)want_up];
+            if (++cnt[2 * (size_t)want_dn + 1] > best)
+                best = cnt[2 * (size_t)want_dn + 1];
+            nflows++;
+        }
+        free(node);
+        free(up);
+    }
+    free(cnt);
+    if (flows)
+        *flows = nflows;
+    return best;
 }
 
 /* Directory of tests/data, passed by meson as TSCHED_TEST_DATA. */
