@@ -8,3 +8,10 @@ tsched_status vc_free_route(const tsched_vclos *v, const vc_job *j, uint32_t src
     *up = *down = VC_NONE;
     return ts_error(TSCHED_E_STATE, "free-mode routing: not built yet");
 }
+
+tsched_status vc_free_step(const tsched_vclos *v, tsched_vclos_pattern pattern, uint32_t step, uint32_t *up,
+                           uint32_t *down)
+{
+    (void)v, (void)pattern, (void)step, (void)up, (void)down;
+    return ts_error(TSCHED_E_STATE, "free-mode routing: not built yet");
+}

@@ -75,6 +75,37 @@ uint32_t vc_job_leaf_pos(const vc_job *j, uint32_t leaf)
     return VC_NONE;
 }
 
+uint32_t vc_max_leaf_uplinks(const tsched_vclos *v)
+{
+    uint32_t best = 0;
+    for (uint32_t n = 0; n < v->L; n++) {
+        uint32_t sum = 0;
+        for (uint32_t m = 0; m < v->S; m++)
+            sum += v->pair_k[n * v->S + m];
+        if (sum > best)
+            best = sum;
+    }
+    return best;
+}
+
+static int is_pow2(uint32_t x);
+
+uint32_t vc_shapes(const tsched_vclos *v, uint32_t Q, uint32_t max_uplinks, uint32_t *l_out, uint32_t cap)
+{
+    uint32_t n = 0;
+    for (uint32_t l = 2; l <= Q && l <= v->L && n < cap; l++) {
+        if (Q % l)
+            continue;
+        uint32_t q = Q / l;
+        if (q > v->maxp || (uint64_t)q * v->E > max_uplinks)
+            continue;
+        if (v->shapes == TSCHED_VCLOS_SHAPES_POW2 && (!is_pow2(l) || !is_pow2(q)))
+            continue;
+        l_out[n++] = l;
+    }
+    return n;
+}
+
 int vc_past(double deadline) { return deadline > 0 && ts_monotonic_s() > deadline; }
 
 /* ---- patterns ---- */

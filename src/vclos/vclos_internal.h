@@ -120,6 +120,12 @@ tsched_status vc_job_add(tsched_vclos *v, vc_job *j);
 void vc_job_destroy(vc_job *j);
 /* Remove job slot i: give back GPUs, nodes and links; free it. */
 void vc_job_remove(tsched_vclos *v, uint32_t slot);
+/* Stage-2 shapes for Q nodes: the leaf counts l (ascending) with l >= 2, l * q = Q,
+ * q <= maxp, s = q * E <= `max_uplinks` (a leaf's member links, or its OCS ports), and with
+ * the pow2 shapes option l and q powers of two. Writes at most `cap` values, returns how many. */
+uint32_t vc_shapes(const tsched_vclos *v, uint32_t Q, uint32_t max_uplinks, uint32_t *l_out, uint32_t cap);
+/* Largest number of member links of one leaf (sum over its pairs). */
+uint32_t vc_max_leaf_uplinks(const tsched_vclos *v);
 /* Elapsed-time check of one allocate: 1 when past the deadline (deadline 0 = none). */
 int vc_past(double deadline);
 
@@ -162,5 +168,13 @@ tsched_status vc_set_up(tsched_vclos *v, const char *name, int up);
 /* Free-mode route of one flow by `source` or `ecmp` (doc/vclos.md §5). */
 tsched_status vc_free_route(const tsched_vclos *v, const vc_job *j, uint32_t src, uint32_t dst, uint32_t *up,
                             uint32_t *down);
+
+/* The links of every flow of step `step` of `pattern` over all running jobs in free mode,
+ * by the handle's routing (balanced-ecmp counts the whole step, jobs in allocation order,
+ * flows by source rank). Rank r of the i-th job is entry off_i + r, off_i = the sum of
+ * the ranks of the jobs before it; entries without a fabric flow get VC_NONE. `up`, `down`
+ * hold the total ranks of all jobs. */
+tsched_status vc_free_step(const tsched_vclos *v, tsched_vclos_pattern pattern, uint32_t step, uint32_t *up,
+                           uint32_t *down);
 
 #endif
