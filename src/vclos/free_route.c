@@ -6,10 +6,12 @@
  * its trunk and both switches are up in the handle's state (vc_member_up).
  *
  * source (SR): the k-th NIC under its leaf (leaf's nodes in ascending node index, NICs in
- *   order, k from 0 over all nodes of the leaf, busy or not) goes up on spine m = k mod S,
- *   member floor(k / S) mod K_Am of trunk A~m, and down on trunk B~m's member
- *   floor(k / S) mod K_Bm (the same index when the fabric is uniform). Static: when one of
- *   the two members (or a trunk) is missing or not up, the route is lost (VC_NONE).
+ *   order, k from 0 over all nodes of the leaf, busy or not) goes up on spine m = the
+ *   (k mod S)-th spine of leaf A (S = the spines A has a trunk to, ascending index: all of
+ *   them on a leaf-spine; the simulator's SR reads it the same way), member floor(k / S) mod
+ *   K_Am of trunk A~m, and down on trunk B~m's member floor(k / S) mod K_Bm (the same index
+ *   when the fabric is uniform). Static, load- and failure-blind: when one of the two members
+ *   (or the trunk B~m) is missing or not up, the route is lost (VC_NONE).
  *
  * ecmp: h = H(seed, job name, src rank, dst rank) below. The candidate spines are those m
  *   (ascending index) with at least one up member on both trunks A~m and B~m; with c of them
@@ -90,7 +92,16 @@ static void route_source(const tsched_vclos *v, const vc_job *j, uint32_t src, u
     while (v->leaf_nodes[v->leaf_first[a] + pos] != node)
         pos++;
     uint64_t k = (uint64_t)pos * v->E + src % v->E;
-    uint32_t m = (uint32_t)(k % v->S), idx = (uint32_t)(k / v->S);
+    /* the source leaf's spines (those it has a trunk to) in index order, as the simulator's SR */
+    uint32_t S = 0, m = 0;
+    for (uint32_t x = 0; x < v->S; x++)
+        S += v->pair_k[a * v->S + x] > 0;
+    if (!S)
+        return;
+    uint32_t want = (uint32_t)(k % S), idx = (uint32_t)(k / S);
+    for (;; m++)
+        if (v->pair_k[a * v->S + m] && want-- == 0)
+            break;
     uint32_t pa = a * v->S + m, pb = b * v->S + m;
     if (!v->pair_k[pa] || !v->pair_k[pb])
         return;
