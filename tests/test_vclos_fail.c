@@ -712,6 +712,54 @@ START_TEST(random_failures_replayed)
 }
 END_TEST
 
+/* The same replay with jobs from tsched_vclos_allocate (stages 0, 1 and the ILP's stage 2),
+ * downs and re-allocations interleaved; the survivors stay contention-free. */
+START_TEST(random_failures_with_allocate)
+{
+    ts_rng rng;
+    ts_rng_seed(&rng, 99);
+    uint32_t stage2 = 0, counts[3] = {0, 0, 0};
+    for (int round = 0; round < 40; round++) {
+        uint32_t L = 3 + (uint32_t)ts_rng_below(&rng, 4), S = 2 + (uint32_t)ts_rng_below(&rng, 4);
+        uint32_t K = 1 + (uint32_t)ts_rng_below(&rng, 2), P = 1 + (uint32_t)ts_rng_below(&rng, 3);
+        uint32_t T = 1 + (uint32_t)ts_rng_below(&rng, 2);
+        tsched_topology *t = tu_leaf_spine(L, S, K, P, T, T);
+        tsched_vclos *v = NULL;
+        ck_assert_ok(tsched_vclos_new(&v, t, TSCHED_VCLOS_MODE_VCLOS));
+        char name[32], el[96];
+        uint32_t seq = 0;
+        for (int ev = 0; ev < 10; ev++) {
+            for (int k = 0; k < 4; k++) {
+                snprintf(name, sizeof name, "a%u", seq++);
+                tsched_vclos_outcome o;
+                uint32_t gpus = 1 + (uint32_t)ts_rng_below(&rng, (L * P * T + 1) / 2);
+                ck_assert_ok(tsched_vclos_allocate(v, name, gpus, &o));
+                if (o == TSCHED_VCLOS_ALLOCATED && job_of(v, name)->stage == 2)
+                    stage2++;
+            }
+            check_valid(v);
+            check_contention_free(v);
+            random_element(v, &rng, el, sizeof el);
+            down_checked(v, el);
+            const char *names[64];
+            tsched_vclos_change w[64];
+            size_t n = 0;
+            ck_assert_ok(tsched_vclos_changes(names, w, 64, &n, v));
+            for (size_t i = 0; i < n; i++)
+                counts[w[i]]++;
+            release_degraded(v);
+            check_contention_free(v);
+            if (ts_rng_below(&rng, 2))
+                ck_assert_ok(tsched_vclos_set_up(v, el, 1));
+        }
+        tsched_vclos_free(v);
+        tsched_topology_free(t);
+    }
+    printf("random failures with allocate: %u stage-2 jobs; %u repaired, %u degraded, %u evicted\n", stage2,
+           counts[0], counts[1], counts[2]);
+}
+END_TEST
+
 /* ---- free mode ---- */
 
 /* In free mode nothing is reserved: a spine down touches no job; a node down evicts. */
@@ -1044,6 +1092,7 @@ int main(void)
     tcase_add_test(tc, node_and_leaf_down_evict);
     tcase_add_test(tc, unknown_names_and_changes_buffer);
     tcase_add_test(tc, random_failures_replayed);
+    tcase_add_test(tc, random_failures_with_allocate);
     tcase_add_test(tc, free_mode_only_evicts);
     tcase_add_test(tc, source_routing_by_hand);
     tcase_add_test(tc, ecmp_hash_recomputed);
