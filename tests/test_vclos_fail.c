@@ -760,6 +760,81 @@ START_TEST(random_failures_with_allocate)
 }
 END_TEST
 
+/* OCS mode: no repair. A spine down degrades exactly the jobs with a circuit on it (those
+ * ports are dropped and no longer held); a node down evicts. Skipped while the OCS layer is
+ * still the stub (its new() says "not built yet"). */
+START_TEST(ocs_spine_down_degrades)
+{
+    ts_rng rng;
+    ts_rng_seed(&rng, 5);
+    uint32_t degraded = 0;
+    for (int round = 0; round < 20; round++) {
+        tsched_topology *t = tu_leaf_spine(4, 2, 1, 2, 2, 2);
+        tsched_vclos *v = NULL;
+        tsched_status st = tsched_vclos_new(&v, t, TSCHED_VCLOS_MODE_OCS);
+        if (st == TSCHED_E_INVALID && strstr(tsched_last_error(), "not built yet")) {
+            printf("ocs-vclos not built: OCS failure test skipped\n");
+            tsched_topology_free(t);
+            return;
+        }
+        ck_assert_ok(st);
+        char name[16];
+        for (uint32_t i = 0; i < 6; i++) {
+            tsched_vclos_outcome o;
+            snprintf(name, sizeof name, "o%u", i);
+            ck_assert_ok(tsched_vclos_allocate(v, name, 2 + (uint32_t)ts_rng_below(&rng, 8), &o));
+        }
+        uint32_t spine = (uint32_t)ts_rng_below(&rng, v->S);
+        /* the jobs with a circuit on that spine, before */
+        int hit[16] = {0};
+        uint32_t nb = v->njobs;
+        static snap_job before[16], after[16];
+        snap(v, before);
+        for (uint32_t i = 0; i < nb; i++)
+            for (uint32_t x = 0; before[i].has_links && x < before[i].l * before[i].s; x++) {
+                uint32_t sp, lf, k;
+                int rw;
+                vc_ocs_port_peer(v, before[i].links[x], &sp, &lf, &k, &rw);
+                hit[i] |= sp == spine;
+            }
+        ck_assert_ok(tsched_vclos_set_up(v, tsched_topology_switch_name(t, v->spine_sw[spine]), 0));
+        ck_assert_uint_eq(snap(v, after), nb);
+        const char *names[16];
+        tsched_vclos_change what[16];
+        size_t n = changes(v, names, what), c = 0;
+        for (uint32_t i = 0; i < nb; i++) {
+            ck_assert_mem_eq(after[i].nodes, before[i].nodes, before[i].nnodes * sizeof(uint32_t));
+            for (uint32_t x = 0; before[i].has_links && x < before[i].l * before[i].s; x++) {
+                uint32_t p = before[i].links[x], sp, lf, k;
+                int rw;
+                vc_ocs_port_peer(v, p, &sp, &lf, &k, &rw);
+                ck_assert_uint_eq(after[i].links[x], sp == spine ? VC_NONE : p);
+                ck_assert_uint_eq(v->link_owner[p], sp == spine ? 0 : before[i].seq);
+            }
+            ck_assert_int_eq(v->jobs[i]->degraded, hit[i]);
+            if (hit[i]) {
+                ck_assert_uint_lt(c, n);
+                ck_assert_str_eq(names[c], before[i].name);
+                ck_assert_int_eq(what[c++], TSCHED_VCLOS_DEGRADED);
+                degraded++;
+            }
+        }
+        ck_assert_uint_eq(c, n);
+        /* a node of a running job down: evicted */
+        if (v->njobs) {
+            const vc_job *j = v->jobs[0];
+            ck_assert_ok(tsched_vclos_set_up(v, tsched_topology_node_name(t, j->nodes[0]), 0));
+            ck_assert_uint_eq(changes(v, names, what), 1);
+            ck_assert_int_eq(what[0], TSCHED_VCLOS_EVICTED);
+            ck_assert_uint_eq(v->njobs, nb - 1);
+        }
+        tsched_vclos_free(v);
+        tsched_topology_free(t);
+    }
+    ck_assert_uint_gt(degraded, 5);
+}
+END_TEST
+
 /* ---- free mode ---- */
 
 /* In free mode nothing is reserved: a spine down touches no job; a node down evicts. */
@@ -1093,6 +1168,7 @@ int main(void)
     tcase_add_test(tc, unknown_names_and_changes_buffer);
     tcase_add_test(tc, random_failures_replayed);
     tcase_add_test(tc, random_failures_with_allocate);
+    tcase_add_test(tc, ocs_spine_down_degrades);
     tcase_add_test(tc, free_mode_only_evicts);
     tcase_add_test(tc, source_routing_by_hand);
     tcase_add_test(tc, ecmp_hash_recomputed);
