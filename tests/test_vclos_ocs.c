@@ -4,6 +4,7 @@
 #include <stdio.h>
 
 #include "test_util.h"
+#include "../src/vclos/ocs_ilp.h"
 
 #define MAXJ 64
 #define MAXP 256
@@ -361,6 +362,110 @@ START_TEST(brute_force_small)
 }
 END_TEST
 
+/* The combinatorial circuits (ocs_assign.c) against the full §4 model and the first
+ * version's circuit ILP, solver by solver on random states: same feasibility, same main
+ * cost as the full model on every shape (stage 3 and 2b on every spine); rewiring never
+ * above the circuit ILP's when the latter is proven optimal for the same master answer, and
+ * equal to it whenever the combinatorial count is marked proven. The states come from random
+ * allocations and releases (so leaves carry reserved ports and rewired circuits). */
+static void compare_methods(uint32_t L, uint32_t S, uint32_t K, uint32_t P, uint32_t E, uint64_t seed, int ops,
+                            uint32_t *cases, uint32_t *proven)
+{
+    tsched_topology *t = tu_leaf_spine(L, S, K, P, E, E);
+    tsched_vclos *v = NULL;
+    ck_assert_ok(tsched_vclos_new(&v, t, TSCHED_VCLOS_MODE_OCS));
+    uint64_t x = seed;
+    for (int op = 0; op < ops; op++) {
+        x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+        uint32_t rnd = (uint32_t)(x >> 33), nj = tsched_vclos_num_jobs(v);
+        if (nj && rnd % 4 == 0) {
+            ck_assert_ok(tsched_vclos_release(v, tsched_vclos_job_name(v, (rnd >> 4) % nj)));
+            continue;
+        }
+        /* every shape of Q nodes, each method on the state before the allocation */
+        uint32_t Q = 2 + (rnd >> 4) % (2 * P);
+        for (uint32_t l = 2; l <= L; l++) {
+            if (Q % l || Q / l > P)
+                continue;
+            for (uint32_t sp = 0; sp <= S; sp++) {
+                uint32_t spine = sp == S ? VC_NONE : sp;
+                vc_ocs_ilp p[3];
+                int status[3];
+                for (int m = 0; m < 3; m++) {
+                    ck_assert_ok(vc_ocs_ilp_init(v, &p[m]));
+                    p[m].method = m;
+                    ck_assert_ok(vc_ocs_ilp_solve(v, &p[m], l, Q / l, spine, 0, &status[m]));
+                    ck_assert_int_ne(status[m], VC_ILP_TIMEOUT);
+                }
+                ck_assert_int_eq(status[VC_OCS_COMBI], status[VC_OCS_FULL]);
+                ck_assert_int_eq(status[VC_OCS_TWO_ILP], status[VC_OCS_FULL]);
+                if (status[VC_OCS_FULL] == VC_ILP_FOUND) {
+                    ck_assert_int_eq(p[VC_OCS_COMBI].objective, p[VC_OCS_FULL].objective);
+                    ck_assert_int_eq(p[VC_OCS_TWO_ILP].objective, p[VC_OCS_FULL].objective);
+                    ck_assert_int_eq(p[VC_OCS_COMBI].optimal, 1);
+                    /* the same master runs first in both, so the same (x, y) */
+                    ck_assert_uint_le(p[VC_OCS_COMBI].rewired, p[VC_OCS_TWO_ILP].rewired);
+                    if (p[VC_OCS_COMBI].rewired_min)
+                        ck_assert_uint_eq(p[VC_OCS_COMBI].rewired, p[VC_OCS_TWO_ILP].rewired);
+                    /* the answer's circuits: y_m per (chosen leaf, spine), one per port, spine ports */
+                    const vc_ocs_ilp *c = &p[VC_OCS_COMBI];
+                    uint32_t U = v->ocs->U, nl = 0;
+                    for (uint32_t i = 0; i < c->nl; i++) {
+                        if (!c->xsol[i])
+                            continue;
+                        nl++;
+                        for (uint32_t k = 0; k < U; k++) {
+                            uint32_t on = 0;
+                            for (uint32_t jm = 0; jm < c->ns; jm++)
+                                on += c->zsol[((size_t)c->lv[i] * c->ns + jm) * U + k];
+                            ck_assert_uint_le(on, vc_ocs_port_usable(v, c->lv[i], k));
+                        }
+                        for (uint32_t jm = 0; jm < c->ns; jm++) {
+                            uint32_t cnt = 0;
+                            for (uint32_t k = 0; k < U; k++)
+                                cnt += c->zsol[((size_t)c->lv[i] * c->ns + jm) * U + k];
+                            ck_assert_uint_eq(cnt, c->ysol[jm]);
+                        }
+                    }
+                    ck_assert_uint_eq(nl, l);
+                    for (uint32_t jm = 0; jm < c->ns; jm++)
+                        for (uint32_t k = 0; k < U; k++) {
+                            uint32_t cnt = 0;
+                            for (uint32_t i = 0; i < c->nl; i++)
+                                cnt += c->xsol[i] && c->zsol[((size_t)c->lv[i] * c->ns + jm) * U + k];
+                            ck_assert_uint_le(cnt, c->idle[c->sv[jm] * U + k]);
+                        }
+                    (*cases)++;
+                    *proven += (uint32_t)c->rewired_min;
+                }
+                for (int m = 0; m < 3; m++)
+                    vc_ocs_ilp_fini(&p[m]);
+            }
+        }
+        char name[16];
+        snprintf(name, sizeof name, "j%d", op);
+        tsched_vclos_outcome oc;
+        ck_assert_ok(tsched_vclos_allocate(v, name, Q * E - (rnd >> 12) % E, &oc));
+    }
+    tsched_vclos_free(v);
+    tsched_topology_free(t);
+}
+
+START_TEST(assign_vs_full_model)
+{
+    uint32_t cases = 0, proven = 0;
+    for (uint64_t seed = 1; seed <= 6; seed++) {
+        compare_methods(4, 2, 2, 2, 2, seed, 30, &cases, &proven);
+        compare_methods(4, 4, 1, 2, 2, seed + 10, 30, &cases, &proven);
+        compare_methods(8, 4, 1, 2, 2, seed + 20, 30, &cases, &proven);
+        compare_methods(6, 3, 2, 3, 2, seed + 30, 30, &cases, &proven);
+    }
+    fprintf(stderr, "assign_vs_full_model: %u feasible shapes compared, %u with a proven rewiring minimum\n", cases,
+            proven);
+    ck_assert_uint_gt(cases, 100);
+}
+END_TEST
+
 START_TEST(new_rejects)
 {
     tsched_vclos *v = NULL;
@@ -436,6 +541,7 @@ int main(void)
     tcase_add_test(tc, new_rejects);
     tcase_add_test(tc, brute_force_small);
     tcase_add_test(tc, fewer_network_waits);
+    tcase_add_test(tc, assign_vs_full_model);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);

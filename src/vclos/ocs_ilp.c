@@ -36,16 +36,20 @@
 #include "../common/glpk_guard.h"
 #include "ocs_ilp.h"
 
+int vc_ocs_method_default = VC_OCS_COMBI;
+
 tsched_status vc_ocs_ilp_init(const tsched_vclos *v, vc_ocs_ilp *p)
 {
     uint32_t L = v->L, S = v->S, U = v->ocs->U;
     size_t lsu = (size_t)L * S * U;
     memset(p, 0, sizeof *p);
+    p->method = vc_ocs_method_default;
     if (!(p->lv = ts_malloc(L, sizeof *p->lv)) || !(p->sv = ts_malloc(S, sizeof *p->sv)) ||
         !(p->ymax = ts_malloc(S, sizeof *p->ymax)) || !(p->rsn = ts_malloc(L, sizeof *p->rsn)) ||
         !(p->rpn = ts_malloc(S, sizeof *p->rpn)) || !(p->idle = ts_malloc((size_t)S * U, sizeof *p->idle)) ||
         !(p->lok = ts_malloc(L, 1)) || !(p->sok = ts_malloc(S, 1)) || !(p->zcol = ts_calloc(lsu, sizeof *p->zcol)) ||
         !(p->wcol = ts_calloc((size_t)S * U, sizeof *p->wcol)) ||
+        !(p->wsol = ts_calloc((size_t)S * U, sizeof *p->wsol)) ||
         !(p->xsol = ts_malloc(L, 1)) || !(p->ysol = ts_malloc(S, sizeof *p->ysol)) || !(p->zsol = ts_malloc(lsu, 1)))
         return TSCHED_E_NOMEM;
     /* state before the allocation: the same for every shape and spine */
@@ -72,6 +76,7 @@ void vc_ocs_ilp_fini(vc_ocs_ilp *p)
     free(p->sok);
     free(p->zcol);
     free(p->wcol);
+    free(p->wsol);
     free(p->ia);
     free(p->ja);
     free(p->ar);
@@ -375,8 +380,14 @@ static tsched_status master_body(void *arg)
         p->optimal = ret == 0 && ms == GLP_OPT;
         for (uint32_t i = 0; i < nl; i++)
             p->xsol[i] = glp_mip_col_val(lp, (int)i + 1) > 0.5;
-        for (uint32_t jm = 0; jm < ns; jm++)
+        for (uint32_t jm = 0; jm < ns; jm++) {
             p->ysol[jm] = (uint32_t)lround(glp_mip_col_val(lp, (int)(nl + jm) + 1));
+            for (uint32_t k = 0; k < U; k++) {
+                int col = p->wcol[jm * U + k];
+                p->wsol[jm * U + k] = col ? (uint32_t)lround(glp_mip_col_val(lp, col)) : 0;
+            }
+        }
+        p->have_w = 1;
     } else if (ret == GLP_ETMLIM) {
         p->status = VC_ILP_TIMEOUT;
     } else if (ret != 0 && ret != GLP_ENOPFS && ret != GLP_ENODFS) {
@@ -470,6 +481,61 @@ static tsched_status master_solve(const tsched_vclos *v, vc_ocs_ilp *p, double d
     return TSCHED_OK;
 }
 
+/* Binaries of the circuit ILP for the master's answer (lv, sv compacted to it). */
+static size_t z_columns(const tsched_vclos *v, const vc_ocs_ilp *p)
+{
+    uint32_t U = v->ocs->U;
+    size_t c = 0;
+    for (uint32_t i = 0; i < p->nl; i++)
+        for (uint32_t k = 0; k < U; k++)
+            if (vc_ocs_port_usable(v, p->lv[i], k))
+                for (uint32_t jm = 0; jm < p->ns; jm++)
+                    c += p->idle[p->sv[jm] * U + k] != 0;
+    return c;
+}
+
+/* Rewired circuits of the answer in p (chosen leaves of lv, spines of sv). */
+static uint32_t count_rewired(const tsched_vclos *v, const vc_ocs_ilp *p)
+{
+    uint32_t U = v->ocs->U, c = 0;
+    for (uint32_t i = 0; i < p->nl; i++) {
+        if (!p->xsol[i])
+            continue;
+        uint32_t n = p->lv[i];
+        for (uint32_t jm = 0; jm < p->ns; jm++)
+            for (uint32_t k = 0; k < U; k++)
+                c += (uint32_t)(p->zsol[((size_t)n * p->ns + jm) * U + k] && !vc_ocs_on_spine(v, n, k, p->sv[jm]));
+    }
+    return c;
+}
+
+/* Main cost and rewiring count of the answer. */
+static void finish(const tsched_vclos *v, vc_ocs_ilp *p)
+{
+    p->objective = 0;
+    for (uint32_t i = 0; i < p->nl; i++)
+        if (p->xsol[i])
+            p->objective += (int64_t)v->T * p->rsn[p->lv[i]];
+    for (uint32_t jm = 0; jm < p->ns; jm++)
+        p->objective += (int64_t)p->rpn[p->sv[jm]] * p->ysol[jm];
+    p->rewired = count_rewired(v, p);
+}
+
+/* Exactness of the main cost (every method). The master (x, y, w_mk = circuits to m on OCS
+ * k) is a relaxation of the §4 model: any feasible (x, y, z) gives w_mk = sum_n z_nmk with
+ * sum_k w_mk = l y_m, w_mk <= idle(m,k), sum_m w_mk <= chosen leaves with a usable port on k,
+ * and the same main cost. So the master's optimum is a lower bound of the model's, reached
+ * when its (x, y) has circuits: the answer is then an optimum of §4's main cost. When it has
+ * none, the full model decides (its own optimum). Rewiring, the tie-break:
+ *  - VC_OCS_TWO_ILP: fewest rewired circuits for the master's (x, y) (a GLPK solve);
+ *  - VC_OCS_COMBI: the same minimum whenever ocs_assign.c's step 1 succeeds (rewired_min =
+ *    1: the count equals its lower bound). When only its step 2 or 3 finds circuits: the
+ *    circuit ILP's proven minimum if that ILP has at most VC_OCS_ZILP_MAX binaries and
+ *    proves it before the deadline, else the count of step 2 or 3 (rewired_min = 0). When
+ *    ocs_assign.c finds none: the circuit ILP as VC_OCS_TWO_ILP;
+ *  - VC_OCS_FULL (and every fallback to it): W * main + rewired over all (x, y, z), i.e. the
+ *    fewest rewired among all main-cost optima.
+ * None of them minimises rewiring over every main-cost optimum except VC_OCS_FULL. */
 tsched_status vc_ocs_ilp_solve(const tsched_vclos *v, vc_ocs_ilp *p, uint32_t l, uint32_t q, uint32_t spine,
                                double deadline, int *status)
 {
@@ -479,15 +545,25 @@ tsched_status vc_ocs_ilp_solve(const tsched_vclos *v, vc_ocs_ilp *p, uint32_t l,
     p->s = q * v->E;
     p->spine = spine;
     p->yfixed = 0;
+    p->have_w = 0;
+    p->rewired_min = 0;
     if (!filter(v, p))
         return TSCHED_OK;
+    tsched_status st;
+    if (p->method == VC_OCS_FULL) {
+        if ((st = full_solve(v, p, deadline, status)) || *status != VC_ILP_FOUND)
+            return st;
+        p->rewired_min = p->optimal;
+        finish(v, p);
+        return TSCHED_OK;
+    }
     /* 1. the master: infeasible there means infeasible (it is a relaxation) */
-    tsched_status st = master_solve(v, p, deadline, status);
+    st = master_solve(v, p, deadline, status);
     if (st || *status != VC_ILP_FOUND)
         return st;
     int optimal = p->optimal;
-    /* 2. the circuits of the master's leaves and spines, fewest rewired */
-    uint32_t nl = 0, ns = 0;
+    /* 2. the circuits of the master's leaves and spines */
+    uint32_t nl = 0, ns = 0, U = v->ocs->U;
     for (uint32_t i = 0; i < p->nl; i++)
         if (p->xsol[i])
             p->lv[nl++] = p->lv[i];
@@ -495,15 +571,43 @@ tsched_status vc_ocs_ilp_solve(const tsched_vclos *v, vc_ocs_ilp *p, uint32_t l,
         if (p->ysol[jm]) {
             p->ymax[ns] = p->ysol[jm];
             p->ysol[ns] = p->ysol[jm];
-            p->sv[ns++] = p->sv[jm];
+            p->sv[ns] = p->sv[jm];
+            memmove(p->wsol + (size_t)ns * U, p->wsol + (size_t)jm * U, (size_t)U * sizeof *p->wsol);
+            ns++;
         }
     p->nl = nl;
     p->ns = ns;
+    for (uint32_t i = 0; i < nl; i++)
+        p->xsol[i] = 1;
+    int found = 0, proven = 0;
+    if (p->method == VC_OCS_COMBI && (st = vc_ocs_assign(v, p, &found, &proven)))
+        return st;
+    if (found && (proven || z_columns(v, p) > VC_OCS_ZILP_MAX)) {
+        p->optimal = optimal;
+        p->rewired_min = proven;
+        finish(v, p);
+        return TSCHED_OK;
+    }
     p->yfixed = 1;
     if ((st = full_solve(v, p, deadline, status)))
         return st;
     p->yfixed = 0;
+    if (found && !(*status == VC_ILP_FOUND && p->optimal)) {
+        /* the small circuit ILP did not prove its minimum in time: the assignment's answer */
+        for (uint32_t i = 0; i < nl; i++)
+            p->xsol[i] = 1;
+        if ((st = vc_ocs_assign(v, p, &found, &proven)))
+            return st;
+        if (!found)
+            return ts_error(TSCHED_E_INTERNAL, "ocs-vclos: the circuit assignment is not deterministic");
+        *status = VC_ILP_FOUND;
+        p->optimal = optimal;
+        p->rewired_min = 0;
+        finish(v, p);
+        return TSCHED_OK;
+    }
     if (*status == VC_ILP_FOUND) {
+        p->rewired_min = p->optimal;
         p->optimal = p->optimal && optimal;
     } else {
         if (*status == VC_ILP_TIMEOUT)
@@ -512,12 +616,8 @@ tsched_status vc_ocs_ilp_solve(const tsched_vclos *v, vc_ocs_ilp *p, uint32_t l,
         filter(v, p);
         if ((st = full_solve(v, p, deadline, status)) || *status != VC_ILP_FOUND)
             return st;
+        p->rewired_min = p->optimal;
     }
-    p->objective = 0;
-    for (uint32_t i = 0; i < p->nl; i++)
-        if (p->xsol[i])
-            p->objective += (int64_t)v->T * p->rsn[p->lv[i]];
-    for (uint32_t jm = 0; jm < p->ns; jm++)
-        p->objective += (int64_t)p->rpn[p->sv[jm]] * p->ysol[jm];
+    finish(v, p);
     return TSCHED_OK;
 }

@@ -28,10 +28,32 @@ typedef struct vc_ocs_ilp {
     uint8_t *xsol;            /* L by eligible index */
     uint32_t *ysol;           /* S by eligible index */
     uint8_t *zsol;            /* L*S*U: (n * ns + jm) * U + k */
+    uint32_t *wsol;           /* S*U: the master's circuits to eligible spine jm on OCS k */
+    int have_w;               /* wsol holds the master's answer for the current lv, sv */
     int64_t objective;        /* sum RPN y + T sum RSN x (the rewiring tie-break left out) */
+    uint32_t rewired;         /* circuits of the answer not already on their spine */
+    int rewired_min;          /* 1: rewired is proven minimal for the answer's leaves and spines */
     int optimal;
     int status;
+    int method;               /* VC_OCS_COMBI (default), VC_OCS_TWO_ILP, VC_OCS_FULL (tests) */
 } vc_ocs_ilp;
+
+/* How vc_ocs_ilp_solve finds the circuits (ocs_ilp.c): the master ILP then the
+ * combinatorial assignment of ocs_assign.c (ILP for the circuits only when that fails);
+ * the master then the circuit ILP (the first version); the full §4 model alone. */
+enum { VC_OCS_COMBI = 0, VC_OCS_TWO_ILP = 1, VC_OCS_FULL = 2 };
+/* The method vc_ocs_ilp_init gives every solve; VC_OCS_COMBI unless a test or a measurement
+ * program changes it (not thread-safe: set it before any handle allocates). */
+extern int vc_ocs_method_default;
+/* VC_OCS_COMBI: largest circuit ILP (binaries) solved to improve an unproven rewiring count
+ * of the combinatorial assignment (a size rule, so the answer does not depend on speed
+ * unless that ILP runs into the deadline). */
+#define VC_OCS_ZILP_MAX 1500
+
+/* ocs_assign.c: circuits for the master's answer (p->lv[0..nl), p->sv[0..ns), p->ysol,
+ * p->wsol), into p->zsol. *found = 0 when it finds none (the caller then solves); *proven = 1
+ * when the rewiring count is proven minimal for these leaves and virtual spines. */
+tsched_status vc_ocs_assign(const tsched_vclos *v, vc_ocs_ilp *p, int *found, int *proven);
 
 tsched_status vc_ocs_ilp_init(const tsched_vclos *v, vc_ocs_ilp *p);
 void vc_ocs_ilp_fini(vc_ocs_ilp *p);
