@@ -48,7 +48,7 @@ extern int vc_ocs_method_default;
 /* VC_OCS_COMBI: largest circuit ILP (binaries) solved to improve an unproven rewiring count
  * of the combinatorial assignment (a size rule, so the answer does not depend on speed
  * unless that ILP runs into the deadline). */
-#define VC_OCS_ZILP_MAX 1500
+#define VC_OCS_ZILP_MAX 300
 
 /* ocs_assign.c: circuits for the master's answer (p->lv[0..nl), p->sv[0..ns), p->ysol,
  * p->wsol), into p->zsol. *found = 0 when it finds none (the caller then solves); *proven = 1
