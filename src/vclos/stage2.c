@@ -377,6 +377,27 @@ static uint32_t class_f(const s2 *w, uint32_t c, uint32_t d)
     return CNM(w, w->el[w->lrep[c]], w->es[w->srep[d]]);
 }
 
+/* The spine cut of class d is worth a row when some leaf class has f < Ymax towards it. */
+static int spine_cut(const s2 *w, uint32_t d)
+{
+    uint32_t ym = w->ymax[w->es[w->srep[d]]];
+    for (uint32_t c = 0; c < w->nlc; c++)
+        if (class_f(w, c, d) < ym)
+            return 1;
+    return 0;
+}
+
+/* The leaf cut of class c: when it has no member at all towards some spine class. */
+static int leaf_cut(const s2 *w, uint32_t c)
+{
+    if (!w->ucol[c])
+        return 0;
+    for (uint32_t d = 0; d < w->nsc; d++)
+        if (!class_f(w, c, d))
+            return 1;
+    return 0;
+}
+
 static tsched_status ilp_body(void *arg)
 {
     ilp_ctx *cx = arg;
@@ -429,6 +450,12 @@ static tsched_status ilp_body(void *arg)
                 continue;
             glp_set_row_bnds(lp, ++row, GLP_UP, 0, (double)ym * w->ssize[d]);
         }
+    for (uint32_t d = 0; d < w->nsc; d++)
+        if (spine_cut(w, d))
+            glp_set_row_bnds(lp, ++row, GLP_UP, 0, 0);
+    for (uint32_t c = 0; c < w->nlc; c++)
+        if (leaf_cut(w, c))
+            glp_set_row_bnds(lp, ++row, GLP_UP, 0, 0);
     glp_load_matrix(lp, (int)w->nz, w->ia, w->ja, w->ar);
     glp_iocp parm;
     ts_glpk_iocp(&parm, cx->tm_lim);
@@ -502,6 +529,34 @@ static tsched_status solve_classes(s2 *w, uint32_t l, uint32_t s, int zero_obj, 
                 (st = push(w, row, w->ucol[c], (double)(ym - f) * w->ssize[d])))
                 return st;
         }
+    /* cuts (valid for every integer solution, they tighten the LP bound):
+     * a spine of class d carrying y needs l chosen leaves with f >= y each:
+     *   l Y_d <= b_d sum_c min(f_cd, Ymax_d) X_c;
+     * a chosen leaf of class c sends all s virtual spines to spines it has a member to:
+     *   s U_c <= sum_{d: f_cd > 0} Y_d. */
+    for (uint32_t d = 0; d < w->nsc; d++) {
+        if (!spine_cut(w, d))
+            continue;
+        row++;
+        uint32_t ym = w->ymax[w->es[w->srep[d]]];
+        if ((st = push(w, row, ybase + (int)d + 1, (double)l)))
+            return st;
+        for (uint32_t c = 0; c < w->nlc; c++) {
+            uint32_t f = class_f(w, c, d);
+            if (f && (st = push(w, row, (int)c + 1, -(double)w->ssize[d] * (f < ym ? f : ym))))
+                return st;
+        }
+    }
+    for (uint32_t c = 0; c < w->nlc; c++) {
+        if (!leaf_cut(w, c))
+            continue;
+        row++;
+        if ((st = push(w, row, w->ucol[c], (double)s)))
+            return st;
+        for (uint32_t d = 0; d < w->nsc; d++)
+            if (class_f(w, c, d) && (st = push(w, row, ybase + (int)d + 1, -1)))
+                return st;
+    }
     if (ncols + 1 > (int)(2 * w->L + w->S + 1))
         return ts_error(TSCHED_E_INTERNAL, "vclos stage-2 ILP: %d columns", ncols);
     ilp_ctx cx = {w, l, s, zero_obj, tm_lim, ncols, 0, 0};
