@@ -503,33 +503,70 @@ START_TEST(new_rejects)
 }
 END_TEST
 
-/* OCS-vClos may rewire, so it should wait for the network no more often than vClos on the
- * same request sequence (needs stage 2 of vClos mode; with its stub both counts are 0). */
-START_TEST(fewer_network_waits)
+/* With no link reserved (multi-leaf jobs released as soon as they are placed; single-node
+ * and single-leaf jobs stay, and stages 0 and 1 decide alike in both modes), the two modes
+ * see the same idle nodes, and OCS-vClos must allocate exactly when vClos does: every member
+ * is free in vClos mode and every circuit re-pointable in OCS mode, so both are limited by
+ * idle nodes per leaf and uplinks per leaf alone (S*K members = U ports). Whether OCS waits
+ * for the network less often over a whole history (the paper's Table 2) is not a theorem
+ * (the two histories differ); the simulator's experiment E3 measures it. */
+START_TEST(same_answers_without_reservations)
 {
-    uint32_t waits[2] = {0, 0};
-    for (int mode = 0; mode < 2; mode++) {
-        tsched_topology *t = tu_leaf_spine(8, 4, 1, 2, 2, 2);
-        tsched_vclos *v = NULL;
-        ck_assert_ok(tsched_vclos_new(&v, t, mode ? TSCHED_VCLOS_MODE_OCS : TSCHED_VCLOS_MODE_VCLOS));
-        uint64_t x = 99;
-        for (int op = 0; op < 400; op++) {
+    static const uint32_t shapes[][3] = {{8, 4, 1}, {8, 2, 2}, {6, 3, 1}, {4, 4, 2}};
+    uint32_t both = 0, neither = 0;
+    for (size_t f = 0; f < sizeof shapes / sizeof shapes[0]; f++) {
+        tsched_topology *t = tu_leaf_spine(shapes[f][0], shapes[f][1], shapes[f][2], 3, 2, 2);
+        tsched_vclos *v[2];
+        ck_assert_ok(tsched_vclos_new(&v[0], t, TSCHED_VCLOS_MODE_VCLOS));
+        ck_assert_ok(tsched_vclos_new(&v[1], t, TSCHED_VCLOS_MODE_OCS));
+        uint64_t x = 99 + f;
+        for (int op = 0; op < 300; op++) {
             x = x * 6364136223846793005ULL + 1442695040888963407ULL;
-            uint32_t rnd = (uint32_t)(x >> 33), nj = tsched_vclos_num_jobs(v);
-            if (nj && rnd % 3 == 0) {
-                ck_assert_ok(tsched_vclos_release(v, tsched_vclos_job_name(v, (rnd >> 4) % nj)));
+            uint32_t rnd = (uint32_t)(x >> 33), nj = tsched_vclos_num_jobs(v[0]);
+            ck_assert_uint_eq(nj, tsched_vclos_num_jobs(v[1]));
+            if (nj && rnd % 4 == 0) {
+                const char *victim = tsched_vclos_job_name(v[0], (rnd >> 4) % nj);
+                ck_assert_str_eq(victim, tsched_vclos_job_name(v[1], (rnd >> 4) % nj));
+                char name[16];
+                snprintf(name, sizeof name, "%s", victim);
+                ck_assert_ok(tsched_vclos_release(v[0], name));
+                ck_assert_ok(tsched_vclos_release(v[1], name));
                 continue;
             }
             char name[16];
             snprintf(name, sizeof name, "j%d", op);
-            tsched_vclos_outcome oc;
-            ck_assert_ok(tsched_vclos_allocate(v, name, 2 * (2 + (rnd >> 4) % 6), &oc));
-            waits[mode] += oc == TSCHED_VCLOS_WAIT_NETWORK;
+            uint32_t gpus = 1 + (rnd >> 4) % 24;
+            tsched_vclos_outcome oc[2];
+            tsched_vclos_jobinfo info[2];
+            for (int m = 0; m < 2; m++) {
+                ck_assert_ok(tsched_vclos_allocate(v[m], name, gpus, &oc[m]));
+                info[m] = (tsched_vclos_jobinfo){.size = sizeof info[m]};
+                if (oc[m] == TSCHED_VCLOS_ALLOCATED)
+                    ck_assert_ok(tsched_vclos_job_info(&info[m], v[m], name));
+            }
+            ck_assert_msg((oc[0] == TSCHED_VCLOS_ALLOCATED) == (oc[1] == TSCHED_VCLOS_ALLOCATED),
+                          "fabric %zu op %d: %u GPUs: vclos outcome %d, ocs-vclos outcome %d", f, op, gpus, oc[0],
+                          oc[1]);
+            if (oc[0] != TSCHED_VCLOS_ALLOCATED) {
+                ck_assert_int_eq(oc[0], oc[1]); /* the same reason: gpu (no link is reserved) */
+                ck_assert_int_eq(oc[0], TSCHED_VCLOS_WAIT_GPU);
+                neither++;
+                continue;
+            }
+            ck_assert_uint_eq(info[0].stage, info[1].stage);
+            if (info[0].stage == 2) { /* keep no reservation: release at once */
+                ck_assert(info[1].ocs_stage == 20 || info[1].ocs_stage == 21 || info[1].ocs_stage == 3);
+                ck_assert_ok(tsched_vclos_release(v[0], name));
+                ck_assert_ok(tsched_vclos_release(v[1], name));
+                both++;
+            }
         }
-        tsched_vclos_free(v);
+        tsched_vclos_free(v[0]);
+        tsched_vclos_free(v[1]);
         tsched_topology_free(t);
     }
-    ck_assert_uint_le(waits[1], waits[0]);
+    ck_assert_uint_gt(both, 50);
+    ck_assert_uint_gt(neither, 20);
 }
 END_TEST
 
@@ -540,7 +577,7 @@ int main(void)
     tcase_set_timeout(tc, 120);
     tcase_add_test(tc, new_rejects);
     tcase_add_test(tc, brute_force_small);
-    tcase_add_test(tc, fewer_network_waits);
+    tcase_add_test(tc, same_answers_without_reservations);
     tcase_add_test(tc, assign_vs_full_model);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
