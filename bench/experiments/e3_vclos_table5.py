@@ -2,14 +2,18 @@
 """E3: vClos Table 5 and Table 2 at reduced scale (seed 002 §9.2-9.6; design/sim.md §11 E3,
 design/vclos.md §10).
 
-CLUSTER512 as a leaf-spine of 16 leaves x 32 spines, 4 nodes x 8 GPUs per leaf, 8 NICs of
-100 Gbit/s per node, one 100 Gbit/s member per leaf-spine pair (non-blocking), member links.
+CLUSTER512 as a leaf-spine of 32 leaves x 16 spines (the paper: L leaves, S spines, L x S
+GPUs), 2 nodes x 8 GPUs per leaf, 8 NICs of 100 Gbit/s per node, one 100 Gbit/s member per
+leaf-spine pair (non-blocking), member links. 32 x 16 rather than design/vclos.md §10's
+16 x 32 because OCS-vClos needs the spines to divide the leaves (§4; 2 spine ports per OCS,
+as on the paper's 64 x 32 CLUSTER2048).
 Jobs: `topo-sched trace poisson` (Helios-like sizes 1..256 GPUs, log-normal durations, the
 model mix bench/experiments/model-mix.json), the same seed at every lambda (the same job set;
 only the arrivals stretch). Scaling: the paper runs 5,000 jobs per lambda; this script runs
 the first N of the same Poisson process (default 300, --jobs N, --full 5,000), with
 `max_sim_iterations` 200 (coarsened iterations), so that the whole experiment runs in a few
-minutes. Work per job is fixed in iterations: the trace's durations become iterations once,
+minutes. `place_time_limit_ms` 0: the vclos ILPs run to optimality (no wall-clock timeouts, so
+the run is deterministic). Work per job is fixed in iterations: the trace's durations become iterations once,
 by the t_alone of a `vclos-free` + `ideal` run, so that every policy does the same work.
 Policies (the paper's names): OCS-vClos (placement `ocs-vclos`, routing `vclos` implied),
 vClos (`vclos`), Best (`vclos-free` + `ideal`), SR (`vclos-free` + `source`), Balanced
@@ -51,7 +55,7 @@ POLICIES = [  # label, placement, routing (None: the placement's own, `vclos`)
 ORDER = [("ECMP", ">", "Balanced"), ("Balanced", ">", "SR"), ("SR", ">", "vClos"), ("vClos", ">=", "OCS-vClos"),
          ("OCS-vClos", ">=", "Best")]
 FABRIC = {"format": "tsched.topology.v1", "name": "cluster512",
-          "generate": {"kind": "leaf_spine", "leaves": 16, "spines": 32, "nodes_per_leaf": 4,
+          "generate": {"kind": "leaf_spine", "leaves": 32, "spines": 16, "nodes_per_leaf": 2,
                        "gpus_per_node": 8, "nics_per_node": 8, "nic_gbps": 100, "uplinks": 1}}
 SIZES = "1:40,2:10,4:10,8:15,16:8,32:7,64:5,128:3,256:2"
 DURATION = "lognormal:7.0,1.5"  # median e^7 = 1,097 s, mean 3,400 s
@@ -89,7 +93,8 @@ def main():
     fab = write_json(os.path.join(a.work, "e3-fabric.json"), FABRIC)
     mix = os.path.join(HERE, "model-mix.json")
     sc = write_json(os.path.join(a.work, "e3-scenario.json"),
-                    {"format": "tsched.scenario.v1", "name": "e3", "max_sim_iterations": 200, "seed": SEED})
+                    {"format": "tsched.scenario.v1", "name": "e3", "max_sim_iterations": 200, "seed": SEED,
+                     "place_time_limit_ms": 0})
     # which policies this build runs: each once on a tiny trace
     probe = os.path.join(a.work, "e3-probe.json")
     run(ts, ["trace", "poisson", "--jobs", "3", "--mean-interarrival-s", "100", "--sizes", "8:1,64:1",
@@ -202,8 +207,9 @@ def main():
                         "average JCT (s)", series, True)
     intro = ("Paper: vClos (seed 002) Table 5 (FIFO, 5,000 tasks on CLUSTER512) and Table 2. Project: the first %d "
              "jobs of the same Poisson process per lambda (seed %d, sizes `%s`, durations `%s`, model mix "
-             "`bench/experiments/model-mix.json`), fabric leaf_spine 16 x 32, 4 nodes x 8 GPUs x 8 NICs of "
-             "100 Gbit/s per leaf, one 100 Gbit/s member per pair, member links, `max_sim_iterations` 200. "
+             "`bench/experiments/model-mix.json`), fabric leaf_spine 32 leaves x 16 spines, 2 nodes x 8 GPUs x 8 NICs of "
+             "100 Gbit/s per leaf, one 100 Gbit/s member per pair, member links, `max_sim_iterations` 200, "
+             "`place_time_limit_ms` 0 (no solver timeouts). "
              "Cells: paper / project average JCT in seconds." % (njobs, SEED, SIZES, DURATION))
     body = (t5 + "\nRatios to Best (paper : project):\n\n" + t5r +
             "\nECMP > Balanced > SR > vClos >= OCS-vClos >= Best in average JCT:\n\n" + torder +

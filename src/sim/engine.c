@@ -640,6 +640,7 @@ static void release_nodes(tsched_sim *s, ts_sim_job *j)
         /* cannot fail: the handle holds the job (evicted jobs were cleared by the caller) */
         (void)tsched_vclos_release(s->vc, j->name);
         j->vc_held = 0;
+        s->vc_epoch++;
     }
     ts_sim_account(s, s->now);
     s->alloc_gpus -= j->gpus;
@@ -683,6 +684,10 @@ static tsched_status end_iteration_if_done(tsched_sim *s, uint32_t ji)
  * as the handle gives it), -1 error. */
 static int vclos_place(tsched_sim *s, ts_sim_job *j, tsched_status *err)
 {
+    /* the handle's answer depends only on its state: a job that failed and has seen no
+     * change since fails again for the same reason (this skips the ILPs at arrivals) */
+    if (j->vc_failed == s->vc_epoch + 1)
+        return 0;
     tsched_vclos_outcome oc;
     tsched_status st = tsched_vclos_allocate(s->vc, j->name, j->gpus, &oc);
     if (st != TSCHED_OK) {
@@ -693,8 +698,10 @@ static int vclos_place(tsched_sim *s, ts_sim_job *j, tsched_status *err)
         j->wait_cause = oc == TSCHED_VCLOS_WAIT_NETWORK   ? TSCHED_SIM_WAIT_NETWORK
                         : oc == TSCHED_VCLOS_WAIT_TIMEOUT ? TSCHED_SIM_WAIT_TIMEOUT
                                                           : TSCHED_SIM_WAIT_GPU;
+        j->vc_failed = s->vc_epoch + 1;
         return 0;
     }
+    s->vc_epoch++;
     j->vc_held = 1;
     tsched_vclos_jobinfo info = {.size = sizeof info};
     size_t n = 0;
@@ -1164,6 +1171,7 @@ static tsched_status reroute_job(tsched_sim *s, uint32_t ji)
 static tsched_status vclos_failure(tsched_sim *s, const char *name, int up)
 {
     tsched_status st = tsched_vclos_set_up(s->vc, name, up);
+    s->vc_epoch++;
     if (st != TSCHED_OK)
         return ts_error_prefix(st, "failures");
     size_t n = 0;

@@ -92,6 +92,7 @@ typedef struct ts_sim_job {
     int wait_cause;
     int ever_tried;
     int vc_held;               /* placed by the vclos handle and not released there yet */
+    uint64_t vc_failed;        /* vc_epoch + 1 of its last failed allocation (0: none) */
 } ts_sim_job;
 
 /* An active flow (in the pool). */
@@ -163,6 +164,7 @@ struct tsched_sim {
     uint32_t vc_members;       /* topology member links: vclos link ids below are members */
     uint32_t ocs_base, nocs;   /* first OCS port slot, OCS ports (vclos ids vc_members + i) */
     uint32_t *node_pos;        /* per node: its position in the job being routed (scratch) */
+    uint64_t vc_epoch;         /* changes of the handle's state (allocations, releases, failures) */
     uint32_t dead;             /* a link of capacity 0: the path of a flow that has none (stalled) */
     uint32_t nfab;             /* directed fabric links: 2 * units */
     uint32_t *unit_base;       /* per trunk: its first unit (ntrunks + 1 offsets) */
