@@ -97,6 +97,9 @@ static const struct {
     {"tsched_sim_phase_add_flow", "hops"},         /* "NULL/0 = routed by the policy" (nhops is 0 here) */
     {"tsched_sim_set_callback", "cb"},             /* "NULL cb = none" */
     {"tsched_sim_set_callback", "user"},           /* opaque: only passed back to `cb` ("void *user") */
+    {"tsched_vclos_job_ranks", "node"},            /* "Any array may be NULL." */
+    {"tsched_vclos_job_ranks", "nic"},
+    {"tsched_vclos_job_ranks", "uplink"},
 };
 
 /* Words that name a parameter in an error message besides its own name. */
@@ -136,6 +139,7 @@ static const struct {
     {"tsched_job_alpha", NAN},           /* "NaN for NULL": neither an alpha nor "auto" (negative) */
     {"tsched_job_domain", TSCHED_DOMAIN_AUTO},          /* "TSCHED_DOMAIN_AUTO for NULL" */
     {"tsched_placement_status", TSCHED_PLACE_FEASIBLE}, /* "TSCHED_PLACE_FEASIBLE for NULL" */
+    {"tsched_vclos_mode_of", -1},                       /* "(-1 for NULL)" */
 };
 
 /* Getters returning a string whose empty value is not NULL. */

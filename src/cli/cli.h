@@ -11,6 +11,13 @@ enum { CLI_OK = 0, CLI_INFEASIBLE = 1, CLI_BAD_INPUT = 2, CLI_INTERNAL = 3 };
 
 /* Print the library's last error as one line on stderr; return the exit status for `st`. */
 int cli_fail(tsched_status st);
+/* The exit status for `st` (nothing printed). */
+int cli_fail_status(tsched_status st);
+/* As cli_fail, the message prefixed by `where` (a file name or an option). */
+int cli_fail_in(tsched_status st, const char *where);
+/* Read a whole text file ("-": stdin) within the input_bytes limit into a NUL-terminated
+ * buffer (free()); errors printed as one line; returns an exit status. */
+int cli_read_file(const char *path, char **buf, size_t *len);
 /* Print a usage error as one line on stderr; return CLI_BAD_INPUT. */
 int cli_usage_error(const char *fmt, ...);
 /* Write `text` plus a newline to `path` ("-" or NULL: stdout). */
@@ -34,5 +41,6 @@ int cmd_kcut(int argc, char **argv);
 int cmd_demo(int argc, char **argv);
 int cmd_trace(int argc, char **argv);
 int cmd_simulate(int argc, char **argv);
+int cmd_vclos(int argc, char **argv);
 
 #endif

@@ -9,6 +9,11 @@
 int cli_fail(tsched_status st)
 {
     fprintf(stderr, "topo-sched: %s\n", tsched_last_error());
+    return cli_fail_status(st);
+}
+
+int cli_fail_status(tsched_status st)
+{
     switch (st) {
     case TSCHED_OK: return CLI_OK;
     case TSCHED_E_INFEASIBLE:
@@ -99,4 +104,69 @@ int cli_parse_double(const char *s, double *out)
         return -1;
     *out = v;
     return 0;
+}
+
+int cli_read_file(const char *path, char **buf, size_t *len)
+{
+    tsched_limits lim = {.size = sizeof lim};
+    tsched_limits_get(&lim);
+    int is_stdin = strcmp(path, "-") == 0;
+    const char *shown = is_stdin ? "<stdin>" : path;
+    FILE *f = is_stdin ? stdin : fopen(path, "rb");
+    if (!f) {
+        fprintf(stderr, "topo-sched: %s: cannot open: %s\n", path, strerror(errno));
+        return CLI_BAD_INPUT;
+    }
+    size_t cap = 0, n = 0;
+    char *b = NULL;
+    int rc = CLI_OK;
+    for (;;) {
+        if (n + 1 >= cap) {
+            size_t ncap = cap ? 2 * cap : 65536;
+            char *nb = realloc(b, ncap);
+            if (!nb) {
+                fprintf(stderr, "topo-sched: %s: out of memory\n", shown);
+                rc = CLI_INTERNAL;
+                break;
+            }
+            b = nb;
+            cap = ncap;
+        }
+        size_t got = fread(b + n, 1, cap - n - 1, f);
+        n += got;
+        if (n > lim.input_bytes) {
+            fprintf(stderr, "topo-sched: %s: more than %llu bytes: exceeds the limit input_bytes = %llu\n", shown,
+                    (unsigned long long)lim.input_bytes, (unsigned long long)lim.input_bytes);
+            rc = CLI_BAD_INPUT;
+            break;
+        }
+        if (got == 0) {
+            if (ferror(f)) {
+                fprintf(stderr, "topo-sched: %s: read error\n", shown);
+                rc = CLI_BAD_INPUT;
+            }
+            break;
+        }
+    }
+    if (!is_stdin)
+        fclose(f);
+    const char *nul = rc == CLI_OK ? memchr(b, '\0', n) : NULL;
+    if (nul) {
+        fprintf(stderr, "topo-sched: %s: byte %zu is a NUL byte; expected a text document\n", shown, (size_t)(nul - b));
+        rc = CLI_BAD_INPUT;
+    }
+    if (rc != CLI_OK) {
+        free(b);
+        return rc;
+    }
+    b[n] = '\0';
+    *buf = b;
+    *len = n;
+    return CLI_OK;
+}
+
+int cli_fail_in(tsched_status st, const char *where)
+{
+    fprintf(stderr, "topo-sched: %s: %s\n", where, tsched_last_error());
+    return cli_fail_status(st);
 }

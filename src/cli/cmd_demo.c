@@ -305,6 +305,101 @@ out:
     return st;
 }
 
+/* vClos (doc/vclos.md §8): two multi-leaf jobs on a small leaf-spine; one ring step of both,
+ * routed by ECMP over free links (mode free) and by vClos's reserved source routes; the
+ * directed member links that carry two or more of the step's flows. */
+#define DEMO_VCLOS_SEED 7
+
+/* Route every cross-leaf flow of one ring step of every job; *flows = their number, returns
+ * the directed member links carrying two or more (-1 when routing failed: st set). */
+static int vclos_ring_shared(const tsched_vclos *v, uint32_t *flows, tsched_status *st)
+{
+    uint32_t nl = tsched_vclos_num_links(v), shared = 0;
+    uint32_t *cnt = calloc(2 * (size_t)nl + 1, sizeof *cnt);
+    *flows = 0;
+    *st = cnt ? TSCHED_OK : TSCHED_E_NOMEM;
+    for (uint32_t i = 0; *st == TSCHED_OK && i < tsched_vclos_num_jobs(v); i++) {
+        const char *job = tsched_vclos_job_name(v, i);
+        uint32_t node[64];
+        size_t R = 0;
+        if ((*st = tsched_vclos_job_ranks(node, NULL, NULL, 64, &R, v, job)) != TSCHED_OK)
+            break;
+        for (uint32_t r = 0; r < R && *st == TSCHED_OK; r++) {
+            uint32_t d = (uint32_t)((r + 1) % R), up, down;
+            if (node[r] == node[d] || (*st = tsched_vclos_route(&up, &down, v, job, r, d)) != TSCHED_OK ||
+                up == TSCHED_NONE)
+                continue;
+            ++*flows;
+            shared += ++cnt[2 * (size_t)up] == 2;
+            shared += ++cnt[2 * (size_t)down + 1] == 2;
+        }
+    }
+    free(cnt);
+    return *st == TSCHED_OK ? (int)shared : -1;
+}
+
+static tsched_status demo_vclos(void)
+{
+    tsched_gen_params g;
+    tsched_topology_params_init(&g, TSCHED_GEN_LEAF_SPINE);
+    g.name = "vclos-demo";
+    g.leaves = 4;
+    g.spines = 4;
+    g.uplinks = 1;
+    g.nodes_per_leaf = 2;
+    g.gpus_per_node = 2;
+    g.nics_per_node = 2;
+    g.nic_gbps = 100;
+    tsched_topology *t = NULL;
+    tsched_status st = tsched_topology_generate(&t, &g);
+    if (st != TSCHED_OK)
+        return st;
+    printf("\nvClos on a 4-leaf x 4-spine leaf-spine (2 nodes x 2 GPUs x 2 NICs per leaf, 1 link per pair):\n"
+           "two 6-GPU jobs (3 nodes each, one per leaf), one ring step of both:\n");
+    printf("  %-22s %-26s %-26s %6s %s\n", "mode", "job a leaves", "job b leaves", "flows",
+           "member links with >= 2 flows");
+    static const struct {
+        tsched_vclos_mode mode;
+        const char *label;
+    } runs[] = {{TSCHED_VCLOS_MODE_FREE, "free, ecmp (seed 7)"}, {TSCHED_VCLOS_MODE_VCLOS, "vclos (source routes)"}};
+    for (size_t k = 0; k < 2 && st == TSCHED_OK; k++) {
+        tsched_vclos *v = NULL;
+        tsched_vclos_outcome oa = TSCHED_VCLOS_WAIT_GPU, ob = TSCHED_VCLOS_WAIT_GPU;
+        if ((st = tsched_vclos_new(&v, t, runs[k].mode)) ||
+            (runs[k].mode == TSCHED_VCLOS_MODE_FREE &&
+             (st = tsched_vclos_set_routing(v, TSCHED_VCLOS_ROUTING_ECMP, DEMO_VCLOS_SEED))) ||
+            (st = tsched_vclos_allocate(v, "a", 6, &oa)) || (st = tsched_vclos_allocate(v, "b", 6, &ob))) {
+            tsched_vclos_free(v);
+            break;
+        }
+        char leaves[2][64];
+        for (int j = 0; j < 2; j++) {
+            uint32_t nodes[8];
+            size_t n = 0, w = 0;
+            leaves[j][0] = '\0';
+            if (tsched_vclos_job_nodes(nodes, 8, &n, v, j ? "b" : "a") != TSCHED_OK) {
+                snprintf(leaves[j], sizeof leaves[j], "(waits)");
+                continue;
+            }
+            for (size_t i = 0; i < n; i++)
+                w += (size_t)snprintf(leaves[j] + w, sizeof leaves[j] - w, "%s%s", i ? " " : "",
+                                      tsched_topology_switch_name(t, tsched_topology_node_leaf(t, nodes[i])));
+        }
+        uint32_t flows = 0;
+        int shared = oa == TSCHED_VCLOS_ALLOCATED && ob == TSCHED_VCLOS_ALLOCATED ? vclos_ring_shared(v, &flows, &st) : -1;
+        if (st == TSCHED_E_STATE) { /* a part of the module this build does not have yet */
+            printf("  %-22s (%s)\n", runs[k].label, tsched_last_error());
+            st = TSCHED_OK;
+        } else if (st == TSCHED_OK && shared < 0)
+            printf("  %-22s %-26s %-26s (a job waits)\n", runs[k].label, leaves[0], leaves[1]);
+        else if (st == TSCHED_OK)
+            printf("  %-22s %-26s %-26s %6u %d\n", runs[k].label, leaves[0], leaves[1], flows, shared);
+        tsched_vclos_free(v);
+    }
+    tsched_topology_free(t);
+    return st;
+}
+
 int cmd_demo(int argc, char **argv)
 {
     (void)argv;
@@ -358,7 +453,8 @@ int cmd_demo(int argc, char **argv)
         goto fail;
     }
     tsched_placement_free(placed);
-    if ((st = demo_priorities(t)) != TSCHED_OK || (st = demo_simulate()) != TSCHED_OK)
+    if ((st = demo_priorities(t)) != TSCHED_OK || (st = demo_simulate()) != TSCHED_OK ||
+        (st = demo_vclos()) != TSCHED_OK)
         goto fail;
     printf("\nafter failing spine0 and the trunk leaf0~spine1:\n");
     if ((st = tsched_topology_set_up(t, "spine0", 0)) || (st = tsched_topology_set_up(t, "leaf0~spine1", 0)))
@@ -370,7 +466,8 @@ int cmd_demo(int argc, char **argv)
            "'topo-sched place -t FILE -j JOB' places a tsched.job.v1 job,\n"
            "'topo-sched flows' and 'topo-sched route' turn a placement into flows and paths,\n"
            "'topo-sched prioritize' and 'topo-sched kcut' assign CRUX priorities and levels,\n"
-           "'topo-sched trace' and 'topo-sched simulate' replay jobs sharing the fabric.\n");
+           "'topo-sched trace' and 'topo-sched simulate' replay jobs sharing the fabric,\n"
+           "'topo-sched vclos' gives each job an isolated leaf-spine sub-fabric (vClos).\n");
     tsched_topology_free(t);
     return CLI_OK;
 fail:

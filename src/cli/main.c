@@ -35,6 +35,10 @@ static const char usage[] =
     "  trace poisson --jobs N --mean-interarrival-s L --sizes G:W,... --duration-dist D\n"
     "        [--model-mix FILE] [--gpus-per-node N] [--gbits X] [--compute-ms C] [--seed N]\n"
     "        [--compact] [-o FILE]            synthetic jobs (D: fixed:S, exp:MEAN, lognormal:MU,SIGMA)\n"
+    "  vclos -t TOPO -r REQUESTS [--mode vclos|ocs-vclos|free] [--shapes all|pow2] [--state VCLOS]\n"
+    "        [--pattern ring|alltoall|hd [--step S]] [--routing source|ecmp|balanced-ecmp] [--seed N]\n"
+    "        [--time-limit-ms N] [--no-timing] [--compact] [-o FILE]\n"
+    "                                         vClos: an isolated leaf-spine sub-fabric per job: tsched.vclos.v1\n"
     "  --version                              print the library version\n"
     "  --limit NAME=N                         before the command: raise or lower a resource limit\n"
     "        (input_bytes, nodes, switches, nics_per_node, gpus_per_node, trunks, name_bytes, flows,\n"
@@ -118,5 +122,7 @@ int main(int argc, char **argv)
         return cmd_trace(argc - 1, argv + 1);
     if (strcmp(cmd, "simulate") == 0)
         return cmd_simulate(argc - 1, argv + 1);
+    if (strcmp(cmd, "vclos") == 0)
+        return cmd_vclos(argc - 1, argv + 1);
     return cli_usage_error("unknown command '%s'", cmd);
 }

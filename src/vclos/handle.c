@@ -318,7 +318,7 @@ static tsched_status build(tsched_vclos *v)
         v->node_down[n] = (uint8_t)!t->node_up[n];
     }
     for (uint32_t i = 0; i < v->L; i++) {
-        uint32_t c = v->leaf_first[i + 1] - v->leaf_first[i];
+        uint32_t c = v->leaf_first[i + 1]; /* still the count of leaf i */
         if (c > v->maxp)
             v->maxp = c;
         v->leaf_first[i + 1] += v->leaf_first[i];

@@ -1,7 +1,8 @@
 /* libFuzzer target: any bytes given to any of the library's readers must give a status,
  * never a crash, a leak or a hang. The first byte picks the reader: topology JSON, Slurm
  * topology.conf, job, DAG (then compressed), flows, job set (then prioritised), placement
- * (the last four against a small fixed fabric). */
+ * (the last four against a small fixed fabric), trace, scenario, and vclos requests and state
+ * (tsched.vclos-requests.v1 applied, tsched.vclos.v1 loaded, on a small leaf-spine). */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -47,13 +48,51 @@ static tsched_topology *small_fabric(void)
     return t;
 }
 
+/* 9: the same bytes as a vclos state (--state) and as vclos requests, on a 4 x 4 leaf-spine
+ * with 2 members per pair; a loaded state is written back and must load again. */
+static void vclos_docs(const char *text, size_t n)
+{
+    tsched_gen_params g;
+    tsched_topology_params_init(&g, TSCHED_GEN_LEAF_SPINE);
+    g.leaves = 4;
+    g.spines = 4;
+    g.uplinks = 2;
+    g.nodes_per_leaf = 2;
+    g.gpus_per_node = 2;
+    g.nics_per_node = 2;
+    tsched_topology *t = NULL;
+    if (tsched_topology_generate(&t, &g) != TSCHED_OK)
+        return;
+    for (int mode = 0; mode < 3; mode += 2) { /* vclos and free */
+        tsched_vclos *v = NULL, *w = NULL;
+        if (tsched_vclos_new(&v, t, (tsched_vclos_mode)mode) != TSCHED_OK)
+            continue;
+        tsched_vclos_set_time_limit_ms(v, 50);
+        if (tsched_vclos_load_state(v, text, n) == TSCHED_OK) {
+            char *json = NULL;
+            if (tsched_vclos_to_json(&json, v, -1, 0) == TSCHED_OK) {
+                if (tsched_vclos_new(&w, t, (tsched_vclos_mode)mode) != TSCHED_OK ||
+                    tsched_vclos_load_state(w, json, strlen(json)) != TSCHED_OK)
+                    abort(); /* what loads must write and load back */
+                tsched_vclos_free(w);
+            }
+            tsched_free(json);
+        }
+        char *out = NULL;
+        tsched_vclos_apply_requests(&out, v, text, n, TSCHED_VCLOS_RING, 0, 0);
+        tsched_free(out);
+        tsched_vclos_free(v);
+    }
+    tsched_topology_free(t);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     if (size == 0)
         return 0;
     const char *text = (const char *)data + 1;
     size_t n = size - 1;
-    switch (data[0] % 9) {
+    switch (data[0] % 10) {
     case 0:
         topology_json(text, n);
         break;
@@ -102,25 +141,28 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         tsched_dag_free(d);
         break;
     }
+    case 9:
+        vclos_docs(text, n);
+        break;
     default: {
         tsched_topology *t = small_fabric();
         if (!t)
             break;
-        if (data[0] % 9 == 4) {
+        if (data[0] % 10 == 4) {
             tsched_flows *f = NULL;
             tsched_routes *r = NULL;
             if (tsched_flows_load_string(&f, t, text, n) == TSCHED_OK && tsched_flows_count(f) <= 2000)
                 tsched_route(&r, t, f, NULL);
             tsched_routes_free(r);
             tsched_flows_free(f);
-        } else if (data[0] % 9 == 5) {
+        } else if (data[0] % 10 == 5) {
             tsched_jobset *js = NULL;
             tsched_priorities *p = NULL;
             if (tsched_jobset_load_string(&js, t, text, n) == TSCHED_OK && tsched_jobset_count(js) <= 50)
                 tsched_prioritize(&p, t, js, NULL);
             tsched_priorities_free(p);
             tsched_jobset_free(js);
-        } else if (data[0] % 9 == 6) {
+        } else if (data[0] % 10 == 6) {
             tsched_placement *p = NULL;
             tsched_placement_load_string(&p, t, text, n);
             tsched_placement_free(p);
@@ -132,7 +174,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                                           "[{\"pattern\": \"dp-ring\", \"gbits\": 1}]}]}";
             tsched_sim *s = NULL;
             if (tsched_sim_new(&s, t) == TSCHED_OK) {
-                int ok = data[0] % 9 == 7 ? tsched_sim_load_trace_string(s, text, n) == TSCHED_OK
+                int ok = data[0] % 10 == 7 ? tsched_sim_load_trace_string(s, text, n) == TSCHED_OK
                                           : tsched_sim_load_scenario_string(s, text, n) == TSCHED_OK &&
                                                 tsched_sim_load_trace_string(s, example, sizeof example - 1) ==
                                                     TSCHED_OK;
