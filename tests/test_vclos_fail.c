@@ -757,6 +757,11 @@ START_TEST(random_failures_with_allocate)
     }
     printf("random failures with allocate: %u stage-2 jobs; %u repaired, %u degraded, %u evicted\n", stage2,
            counts[0], counts[1], counts[2]);
+    /* the replay covered real stage-2 jobs and every kind of change */
+    ck_assert_uint_gt(stage2, 20);
+    ck_assert_uint_gt(counts[0], 0);
+    ck_assert_uint_gt(counts[1], 0);
+    ck_assert_uint_gt(counts[2], 0);
 }
 END_TEST
 

@@ -301,6 +301,85 @@ START_TEST(test_state_round_trip)
 }
 END_TEST
 
+/* OCS-vClos: random allocations (stages 2a, 2b, 3 re-point circuits) round-trip through
+ * --state: the loaded handle writes the same document, and its next allocations are the
+ * same as the original's (the circuits were re-pointed alike). A bad port fails naming it
+ * and leaves the wiring as it was. */
+START_TEST(test_state_round_trip_ocs)
+{
+    tsched_topology *t = tu_leaf_spine(8, 4, 1, 4, 2, 2);
+    int stage2 = 0, bad_checked = 0;
+    for (uint32_t seed = 1; seed <= 12; seed++) {
+        tsched_vclos *v, *u;
+        ck_assert_ok(tsched_vclos_new(&v, t, TSCHED_VCLOS_MODE_OCS));
+        uint64_t x = seed * 0x9E3779B97F4A7C15ull;
+        char name[16];
+        for (int i = 0; i < 10; i++) {
+            x ^= x >> 12, x ^= x << 25, x ^= x >> 27;
+            uint32_t gpus = 2 + (uint32_t)((x * 0x2545F4914F6CDD1Dull) >> 60); /* 2..17 */
+            tsched_vclos_outcome o;
+            snprintf(name, sizeof name, "j%d", i);
+            ck_assert_ok(tsched_vclos_allocate(v, name, gpus, &o));
+            if (i % 4 == 3 && tsched_vclos_num_jobs(v) > 1)
+                ck_assert_ok(tsched_vclos_release(v, tsched_vclos_job_name(v, 0)));
+        }
+        for (uint32_t i = 0; i < tsched_vclos_num_jobs(v); i++) {
+            tsched_vclos_jobinfo info = {.size = sizeof info};
+            ck_assert_ok(tsched_vclos_job_info(&info, v, tsched_vclos_job_name(v, i)));
+            stage2 += info.stage == 2;
+        }
+        char *a, *b, *c, *d;
+        ck_assert_ok(tsched_vclos_to_json(&a, v, TSCHED_VCLOS_RING, 0));
+        ck_assert_ok(tsched_vclos_new(&u, t, TSCHED_VCLOS_MODE_OCS));
+        ck_assert_ok(tsched_vclos_load_state(u, a, strlen(a)));
+        ck_assert_ok(tsched_vclos_to_json(&b, u, TSCHED_VCLOS_RING, 0));
+        ck_assert_str_eq(a, b);
+        ck_assert_uint_le(tu_vclos_max_share(u, TSCHED_VCLOS_RING, 0, NULL), 1);
+        /* a port of the wrong leaf is refused and changes nothing */
+        tsched_vclos *e;
+        ck_assert_ok(tsched_vclos_new(&e, t, TSCHED_VCLOS_MODE_OCS));
+        char *p = strstr(a, "\"leaf");
+        char *port = p ? strstr(p, "@ocs") : NULL;
+        if (port) {
+            char *bad = ts_strdup(a);
+            char *q = bad + (port - a);
+            while (q > bad && *q != '"')
+                q--;
+            if (!strncmp(q, "\"leaf", 5) && q[5] >= '0' && q[5] <= '6') {
+                q[5] = (char)(q[5] + 1); /* leafN~...@ocsK -> leaf(N+1)~...: another leaf's port */
+                char *before, *after;
+                ck_assert_ok(tsched_vclos_to_json(&before, e, -1, 0));
+                ck_assert_int_ne(tsched_vclos_load_state(e, bad, strlen(bad)), TSCHED_OK);
+                ck_assert_ok(tsched_vclos_to_json(&after, e, -1, 0));
+                ck_assert_str_eq(before, after);
+                tsched_free(before);
+                tsched_free(after);
+                bad_checked++;
+            }
+            free(bad);
+        }
+        tsched_vclos_free(e);
+        /* the same next allocation on both */
+        tsched_vclos_outcome o1, o2;
+        ck_assert_ok(tsched_vclos_allocate(v, "next", 8, &o1));
+        ck_assert_ok(tsched_vclos_allocate(u, "next", 8, &o2));
+        ck_assert_int_eq(o1, o2);
+        ck_assert_ok(tsched_vclos_to_json(&c, v, TSCHED_VCLOS_ALLTOALL, 1));
+        ck_assert_ok(tsched_vclos_to_json(&d, u, TSCHED_VCLOS_ALLTOALL, 1));
+        ck_assert_str_eq(c, d);
+        tsched_free(a);
+        tsched_free(b);
+        tsched_free(c);
+        tsched_free(d);
+        tsched_vclos_free(u);
+        tsched_vclos_free(v);
+    }
+    ck_assert_int_gt(stage2, 5);
+    ck_assert_int_gt(bad_checked, 3);
+    tsched_topology_free(t);
+}
+END_TEST
+
 /* A state document with one field changed must fail naming it, and leave the handle as it was. */
 static void state_bad(tsched_vclos *u, const char *doc, const char *from, const char *to, tsched_status want,
                       const char *msg)
@@ -529,6 +608,7 @@ static Suite *suite(void)
     tcase_add_test(tc, test_fields_and_order);
     tcase_add_loop_test(tc, test_flows_regenerated, 0, 4);
     tcase_add_test(tc, test_state_round_trip);
+    tcase_add_test(tc, test_state_round_trip_ocs);
     tcase_add_test(tc, test_state_errors);
     tcase_add_test(tc, test_requests);
     tcase_add_test(tc, test_free_mode_flows);

@@ -3,6 +3,7 @@
  * tsched.vclos.v1 loaded as running (tsched_vclos_load_state, the CLI's --state). Every
  * error names the request or job and the field: `requests[3].gpus: 0 is not a positive
  * integer`. */
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,6 +15,7 @@
 #include "../common/limits.h"
 #include "../common/names.h"
 #include "json_out.h"
+#include "ocs_internal.h"
 
 /* ---- shared field readers ---- */
 
@@ -118,6 +120,51 @@ static tsched_status arr_switch(uint32_t *out, const tsched_vclos *v, const json
     return TSCHED_OK;
 }
 
+/* The OCS ports of a stage-2 job of ocs-vclos: `leafA~spineB@ocsK` (or `leafA~leafB@ocsK`
+ * for stage 2a) names leaf A's port on OCS K; the port must belong to the right leaf, be
+ * free and up, and (2a) both leaves' ports of one rank share their OCS. The circuits are
+ * re-pointed when the job is added (vc_ocs_commit), as an allocation would. */
+static tsched_status state_ocs_links(vc_job *j, const tsched_vclos *v, const json_t *links, const char *w, int two_a)
+{
+    char f[96];
+    snprintf(f, sizeof f, "%s.links", w);
+    uint32_t U = v->ocs->U;
+    int one_spine = 1;
+    for (uint32_t x = 1; x < j->s; x++)
+        one_spine &= j->sp[x] == j->sp[0];
+    j->ocs_stage = two_a ? 20 : one_spine ? 21 : 3; /* 2b used one spine; stage 3 may too (not told apart) */
+    for (uint32_t i = 0; i < j->l * j->s; i++) {
+        const char *nm;
+        tsched_status st;
+        if (json_is_null(json_array_get(links, i)))
+            return ts_error(TSCHED_E_INVALID, "%s[%u]: null: a degraded ocs-vclos job cannot be loaded", f, i);
+        if ((st = arr_str(&nm, links, i, f)))
+            return st;
+        const char *at = strstr(nm, "@ocs"), *tilde = strchr(nm, '~');
+        char *end = NULL;
+        unsigned long k = at && at[4] >= '0' && at[4] <= '9' ? strtoul(at + 4, &end, 10) : ULONG_MAX;
+        if (!at || !tilde || tilde > at || !end || *end || k >= U)
+            return ts_error(TSCHED_E_INVALID, "%s[%u]: \"%s\" is not an OCS port leafA~spineB@ocsK (K < %u)", f, i, nm,
+                            U);
+        uint32_t leaf = j->leaves[i / j->s];
+        const char *leaf_name = tsched_topology_switch_name(v->topo, v->leaf_sw[leaf]);
+        if (strlen(leaf_name) != (size_t)(tilde - nm) || strncmp(nm, leaf_name, (size_t)(tilde - nm)))
+            return ts_error(TSCHED_E_INVALID, "%s[%u]: \"%s\" is not a port of %s", f, i, nm, leaf_name);
+        uint32_t port = vc_ocs_port(v, leaf, (uint32_t)k);
+        if (!vc_ocs_port_usable(v, leaf, (uint32_t)k))
+            return ts_error(TSCHED_E_INVALID, "%s[%u]: \"%s\" is %s", f, i, nm,
+                            v->link_owner[port] ? "reserved by another job" : "down");
+        for (uint32_t x = (i / j->s) * j->s; x < i; x++)
+            if (j->links[x] == port)
+                return ts_error(TSCHED_E_INVALID, "%s[%u]: \"%s\" is listed twice", f, i, nm);
+        if (two_a && i >= j->s && (port - v->nmembers) % U != (j->links[i - j->s] - v->nmembers) % U)
+            return ts_error(TSCHED_E_INVALID, "%s[%u]: \"%s\" is not on the OCS of the other leaf's port %u", f, i, nm,
+                            i - j->s);
+        j->links[i] = port;
+    }
+    return TSCHED_OK;
+}
+
 /* Read and check one job of a state document against the handle's current state (the
  * jobs before it in the document are already added). */
 static tsched_status state_job(vc_job *j, const tsched_vclos *v, const json_t *o, uint32_t idx)
@@ -158,8 +205,6 @@ static tsched_status state_job(vc_job *j, const tsched_vclos *v, const json_t *o
     if (nn != Q)
         return ts_error(TSCHED_E_INVALID, "%s.nodes: %zu nodes, expected %u for %u GPUs at stage %u", w, nn, Q, j->gpus,
                         stage);
-    if (stage == 2 && v->mode == TSCHED_VCLOS_MODE_OCS)
-        return ts_error(TSCHED_E_INVALID, "%s.stage: loading stage-2 jobs of ocs-vclos is not supported yet", w);
     uint32_t l = stage == 2 ? (uint32_t)nl : 1;
     if (nl != 1 && stage < 2)
         return ts_error(TSCHED_E_INVALID, "%s.leaves: %zu leaves, expected 1 for stage %u", w, nl, stage);
@@ -210,9 +255,20 @@ static tsched_status state_job(vc_job *j, const tsched_vclos *v, const json_t *o
                             stage ? "idle" : "free enough for the job's GPUs");
     }
     snprintf(f, sizeof f, "%s.spines", w);
-    for (uint32_t i = 0; i < ns; i++)
+    uint32_t nnull = 0;
+    for (uint32_t i = 0; i < ns; i++) {
+        if (v->mode == TSCHED_VCLOS_MODE_OCS && json_is_null(json_array_get(spines, i))) {
+            j->sp[i] = VC_NONE; /* OCS stage 2a: two leaves joined directly */
+            nnull++;
+            continue;
+        }
         if ((st = arr_switch(&j->sp[i], v, spines, i, f, 1)))
             return st;
+    }
+    if (nnull && (nnull != ns || l != 2))
+        return ts_error(TSCHED_E_INVALID, "%s: null marks a two-leaf job without spines (stage 2a): all or none, on 2 leaves", f);
+    if (v->mode == TSCHED_VCLOS_MODE_OCS && stage == 2)
+        return state_ocs_links(j, v, links, w, nnull != 0);
     snprintf(f, sizeof f, "%s.links", w);
     for (uint32_t i = 0; i < nk; i++) {
         const json_t *x = json_array_get(links, i);
@@ -243,6 +299,50 @@ static tsched_status state_job(vc_job *j, const tsched_vclos *v, const json_t *o
     return TSCHED_OK;
 }
 
+/* Re-point the circuits of a loaded OCS job; a spine without enough idle ports is an input error. */
+static tsched_status ocs_commit(tsched_vclos *v, const vc_job *j, uint32_t idx)
+{
+    tsched_status st = vc_ocs_commit(v, j);
+    if (st == TSCHED_E_INTERNAL)
+        return ts_error(TSCHED_E_INVALID, "jobs[%u].links: the circuits cannot be set up (%s)", idx,
+                        tsched_last_error());
+    return st;
+}
+
+/* The OCS wiring, saved so that a failed load leaves the handle as it was. */
+typedef struct ocs_saved {
+    uint8_t *kind;
+    uint32_t *peer, *cnt;
+} ocs_saved;
+
+static tsched_status ocs_save(ocs_saved *sv, const tsched_vclos *v)
+{
+    memset(sv, 0, sizeof *sv);
+    if (!v->ocs)
+        return TSCHED_OK;
+    size_t lp = (size_t)v->L * v->ocs->U, sp = (size_t)v->S * v->ocs->U;
+    if (!(sv->kind = ts_malloc(lp, 1)) || !(sv->peer = ts_malloc(lp, sizeof *sv->peer)) ||
+        !(sv->cnt = ts_malloc(sp, sizeof *sv->cnt)))
+        return TSCHED_E_NOMEM;
+    memcpy(sv->kind, v->ocs->kind, lp);
+    memcpy(sv->peer, v->ocs->peer, lp * sizeof *sv->peer);
+    memcpy(sv->cnt, v->ocs->cnt, sp * sizeof *sv->cnt);
+    return TSCHED_OK;
+}
+
+static void ocs_restore(ocs_saved *sv, tsched_vclos *v, int restore)
+{
+    if (v->ocs && restore && sv->kind && sv->peer && sv->cnt) {
+        size_t lp = (size_t)v->L * v->ocs->U, sp = (size_t)v->S * v->ocs->U;
+        memcpy(v->ocs->kind, sv->kind, lp);
+        memcpy(v->ocs->peer, sv->peer, lp * sizeof *sv->peer);
+        memcpy(v->ocs->cnt, sv->cnt, sp * sizeof *sv->cnt);
+    }
+    free(sv->kind);
+    free(sv->peer);
+    free(sv->cnt);
+}
+
 static tsched_status load_state(tsched_vclos *v, const json_t *root)
 {
     const char *mode;
@@ -254,13 +354,19 @@ static tsched_status load_state(tsched_vclos *v, const json_t *root)
         return ts_error(TSCHED_E_INVALID, "mode: \"%s\" does not match the handle's mode \"%s\"", mode,
                         vc_mode_name(v->mode));
     uint32_t before = v->njobs;
+    ocs_saved saved;
+    if ((st = ocs_save(&saved, v))) {
+        ocs_restore(&saved, v, 0);
+        return st;
+    }
     for (size_t i = 0; i < json_array_size(jobs); i++) {
         vc_job *j = ts_calloc(1, sizeof *j);
         if (!j) {
             st = TSCHED_E_NOMEM;
             break;
         }
-        if ((st = state_job(j, v, json_array_get(jobs, i), (uint32_t)i)) || (st = vc_job_add(v, j))) {
+        if ((st = state_job(j, v, json_array_get(jobs, i), (uint32_t)i)) ||
+            (v->ocs && j->stage == 2 && (st = ocs_commit(v, j, (uint32_t)i))) || (st = vc_job_add(v, j))) {
             vc_job_destroy(j);
             break;
         }
@@ -268,6 +374,7 @@ static tsched_status load_state(tsched_vclos *v, const json_t *root)
     if (st) /* the handle is left as it was */
         while (v->njobs > before)
             vc_job_remove(v, v->njobs - 1);
+    ocs_restore(&saved, v, st != TSCHED_OK);
     return st;
 }
 
