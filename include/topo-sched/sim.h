@@ -175,8 +175,10 @@ TSCHED_API void tsched_sim_free(tsched_sim *sim);
 
 /**
  * Set a policy by name (as in `tsched.scenario.v1`). Errors: TSCHED_E_FORMAT naming the
- * field and the accepted names (and "not available in this build" for vclos, ocs-vclos,
- * vclos-free and crius), TSCHED_E_STATE once the run has started.
+ * field and the accepted names (and "not available in this build" for crius),
+ * TSCHED_E_STATE once the run has started. Placements vclos, ocs-vclos and vclos-free
+ * (doc/sim.md §3.2) imply links "member" and vclos, ocs-vclos routing "vclos"; a routing
+ * or links that contradicts them is TSCHED_E_INVALID when the run starts.
  */
 TSCHED_API tsched_status tsched_sim_set_policy(tsched_sim *sim, tsched_sim_policy which, const char *name);
 /**

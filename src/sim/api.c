@@ -12,10 +12,11 @@
 #include "sim_internal.h"
 
 static const char *const pol_field[TS_SIM_NPOL] = {"queue", "placement", "routing", "reroute", "priority", "links"};
-static const char *const pol_names[TS_SIM_NPOL][8] = {
+static const char *const pol_names[TS_SIM_NPOL][11] = {
     {"fifo", "ff", NULL},
-    {"first-fit", "best-fit", "random-fit", "gpu-pack", "topo-aware", "exhaustive", "mip", NULL},
-    {"greedy", "ecmp", "balanced-ecmp", "ilp", "source", "ideal", NULL},
+    {"first-fit", "best-fit", "random-fit", "gpu-pack", "topo-aware", "exhaustive", "mip", "vclos", "ocs-vclos",
+     "vclos-free", NULL},
+    {"greedy", "ecmp", "balanced-ecmp", "ilp", "source", "ideal", "vclos", NULL},
     {"none", "refresh", NULL},
     {"none", "fixed", "crux", "sincronia", "varys", NULL},
     {"trunk", "member", NULL},
@@ -97,6 +98,9 @@ void tsched_sim_free(tsched_sim *s)
         free(s->failures[i].name);
     free(s->failures);
     free(s->name);
+    /* the vclos handle first: it only reads the topology */
+    tsched_vclos_free(s->vc);
+    free(s->node_pos);
     free(s->nic_base);
     for (uint32_t l = 0; s->link && l < s->nlinks; l++)
         free(s->link[l].flows);
@@ -177,15 +181,13 @@ tsched_status tsched_sim_set_policy(tsched_sim *s, tsched_sim_policy which, cons
     for (int i = 0; pol_names[which][i]; i++)
         if (strcmp(name, pol_names[which][i]) == 0) {
             s->pol[which] = i;
+            s->pol_set[which] = 1;
             return TSCHED_OK;
         }
-    if ((which == TSCHED_SIM_PLACEMENT &&
-         (!strcmp(name, "vclos") || !strcmp(name, "ocs-vclos") || !strcmp(name, "vclos-free") ||
-          !strcmp(name, "crius"))) ||
-        (which == TSCHED_SIM_ROUTING && !strcmp(name, "vclos")))
+    if (which == TSCHED_SIM_PLACEMENT && !strcmp(name, "crius"))
         return ts_error(TSCHED_E_FORMAT, "%s: \"%s\" is not available in this build (its module is not there yet)",
                         pol_field[which], name);
-    char list[160] = "";
+    char list[200] = "";
     for (int i = 0; pol_names[which][i]; i++) {
         strcat(list, i ? ", " : "");
         strcat(list, pol_names[which][i]);
@@ -529,11 +531,59 @@ tsched_status tsched_sim_set_callback(tsched_sim *s, uint32_t mask, tsched_sim_c
 
 int64_t tsched_sim_now(const tsched_sim *s) { return s ? s->now : 0; }
 
+/* The placements of the vclos module (doc/sim.md §3.2): the rules they bring, and the
+ * handle, made over the fabric as it is now. vclos and ocs-vclos reserve member links, so
+ * they imply `links: member` (naming `trunk` is an error) and routing `vclos` (naming
+ * another routing is an error); vclos-free implies `member` too but accepts `trunk` and
+ * any routing but `vclos`. */
+static tsched_status vclos_rules(tsched_sim *s)
+{
+    tsched_vclos_free(s->vc); /* a start that failed earlier */
+    s->vc = NULL;
+    int pl = s->pol[TSCHED_SIM_PLACEMENT], rt = s->pol[TSCHED_SIM_ROUTING];
+    const char *pname = pol_names[TSCHED_SIM_PLACEMENT][pl], *rname = pol_names[TSCHED_SIM_ROUTING][rt];
+    int reserving = pl == TS_PL_VCLOS || pl == TS_PL_OCS;
+    if (rt == TS_RT_VCLOS && !reserving)
+        return ts_error(TSCHED_E_INVALID,
+                        "routing: \"vclos\" needs placement \"vclos\" or \"ocs-vclos\", not \"%s\"", pname);
+    if (reserving && s->pol_set[TSCHED_SIM_ROUTING] && rt != TS_RT_VCLOS)
+        return ts_error(TSCHED_E_INVALID,
+                        "routing: \"%s\" cannot be used with placement \"%s\" (its flows take their reserved "
+                        "routes: routing \"vclos\")", rname, pname);
+    if (!TS_SIM_IS_VCLOS(s))
+        return TSCHED_OK;
+    if (reserving && s->pol_set[TSCHED_SIM_LINKS] && s->pol[TSCHED_SIM_LINKS] != 1)
+        return ts_error(TSCHED_E_INVALID,
+                        "links: \"trunk\" cannot be used with placement \"%s\" (it reserves member links: "
+                        "links \"member\")", pname);
+    for (uint32_t i = 0; i < s->njobs; i++)
+        if (s->jobs[i].nfixed)
+            return ts_error(TSCHED_E_INVALID, "jobs[%u].nodes: placement \"%s\" chooses every job's nodes (job \"%s\")",
+                            i, pname, s->jobs[i].name);
+    if (reserving)
+        s->pol[TSCHED_SIM_ROUTING] = TS_RT_VCLOS;
+    if (!s->pol_set[TSCHED_SIM_LINKS])
+        s->pol[TSCHED_SIM_LINKS] = 1;
+    tsched_vclos_mode mode = pl == TS_PL_VCLOS ? TSCHED_VCLOS_MODE_VCLOS
+                             : pl == TS_PL_OCS ? TSCHED_VCLOS_MODE_OCS : TSCHED_VCLOS_MODE_FREE;
+    tsched_status st = tsched_vclos_new(&s->vc, s->t, mode);
+    if (st != TSCHED_OK)
+        return ts_error_prefix(st, "placement");
+    if ((st = tsched_vclos_set_time_limit_ms(s->vc, s->place_ms)) != TSCHED_OK)
+        return st;
+    s->vc_members = tsched_topology_num_members(s->t);
+    s->nocs = tsched_vclos_num_links(s->vc) - s->vc_members;
+    return TSCHED_OK;
+}
+
 /* The first run_until: links, the rules that depend on the policies, the first events. */
 tsched_status ts_sim_start_run(tsched_sim *s)
 {
     const tsched_topology *t = s->t;
     uint32_t nn = tsched_topology_num_nodes(t);
+    tsched_status st = vclos_rules(s);
+    if (st != TSCHED_OK)
+        return st;
     s->ntrunks = tsched_topology_num_trunks(t);
     if (!(s->nic_base = ts_malloc((size_t)nn + 1, sizeof *s->nic_base)))
         return TSCHED_E_NOMEM;
@@ -561,7 +611,10 @@ tsched_status ts_sim_start_run(tsched_sim *s)
     for (uint32_t tr = 0; tr < s->ntrunks; tr++)
         for (uint32_t u = s->unit_base[tr]; u < s->unit_base[tr + 1]; u++)
             s->unit_trunk[u] = tr;
-    uint64_t nl = (uint64_t)s->nfab + 2 * nics + 1; /* + the dead link */
+    /* placement ocs-vclos: two directed slots per OCS port (a circuit of its member's
+     * capacity), after the NIC links */
+    s->ocs_base = (uint32_t)(s->nfab + 2 * nics);
+    uint64_t nl = (uint64_t)s->nfab + 2 * nics + 2 * (uint64_t)s->nocs + 1; /* + the dead link */
     if (nl > UINT32_MAX - 1)
         return ts_error(TSCHED_E_TOO_LARGE, "sim: %llu directed links", (unsigned long long)nl);
     s->nlinks = (uint32_t)nl;
@@ -579,8 +632,12 @@ tsched_status ts_sim_start_run(tsched_sim *s)
     }
     s->dead = s->nlinks - 1;
     s->link[s->dead].cap = 0;
+    if (s->vc && !(s->node_pos = ts_malloc(nn ? nn : 1, sizeof *s->node_pos)))
+        return TSCHED_E_NOMEM;
+    for (uint32_t n = 0; s->node_pos && n < nn; n++)
+        s->node_pos[n] = TSCHED_NONE;
     s->mark = 1;
-    tsched_status st = ts_sim_refresh_caps(s);
+    st = ts_sim_refresh_caps(s);
     s->ntouched = 0;
     s->mark++;
     if (st != TSCHED_OK)

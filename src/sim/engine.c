@@ -145,6 +145,22 @@ tsched_status ts_sim_refresh_caps(tsched_sim *s)
             }
         }
     }
+    /* OCS ports (placement ocs-vclos): a circuit of its member's capacity while the port's
+     * leaf is up; a circuit to a lost spine is moved or dropped by the vclos handle */
+    if (s->nocs) {
+        uint32_t L = tsched_topology_num_tier(t, TSCHED_TIER_LEAF), per = L ? s->nocs / L : 0;
+        for (uint32_t p = 0; p < s->nocs; p++) {
+            uint32_t leaf = tsched_topology_tier_switch(t, TSCHED_TIER_LEAF, per ? p / per : 0);
+            double c = tsched_topology_switch_is_up(t, leaf) ? tsched_vclos_link_gbps(s->vc, s->vc_members + p) : 0;
+            for (int d = 0; d < 2; d++) {
+                uint32_t l = s->ocs_base + 2 * p + (uint32_t)d;
+                if (s->link[l].cap != c) {
+                    s->link[l].cap = c;
+                    ts_sim_touch(s, l);
+                }
+            }
+        }
+    }
     uint32_t nn = tsched_topology_num_nodes(t);
     for (uint32_t n = 0; n < nn; n++) {
         double c = tsched_topology_node_is_up(t, n) ? tsched_topology_node_nic_gbps(t, n) : 0;
@@ -286,6 +302,41 @@ static uint32_t source_route(tsched_sim *s, uint32_t *out, uint32_t src, uint32_
     return 2;
 }
 
+/* The directed sim link of vclos link id `link` (a member, or an OCS port), `down` 0 for
+ * the leaf-to-spine direction. */
+static uint32_t vclos_slot(const tsched_sim *s, uint32_t link, int down)
+{
+    if (link < s->vc_members)
+        return 2 * link + (uint32_t)down; /* member mode: unit u is member u */
+    return s->ocs_base + 2 * (link - s->vc_members) + (uint32_t)down;
+}
+
+/* Routing `vclos` (§3.3): the reserved up and down link of the flow from tsched_vclos_route,
+ * rank = the node's position in the job's node list (the vclos rank order) times E plus the
+ * NIC. Writes the directed links into `out`, returns their number (0: same leaf); a lost
+ * link (a degraded job) is the dead link. */
+static tsched_status vclos_route(uint32_t *np, uint32_t *out, const tsched_sim *s, const ts_sim_job *j, uint32_t src,
+                                 uint32_t src_nic, uint32_t dst, uint32_t dst_nic)
+{
+    const tsched_topology *t = s->t;
+    *np = 0;
+    if (tsched_topology_node_nic_leaf(t, src, src_nic) == tsched_topology_node_nic_leaf(t, dst, dst_nic))
+        return TSCHED_OK;
+    uint32_t E = tsched_topology_node_nics(t, src), a = s->node_pos[src], b = s->node_pos[dst], up, down;
+    if (a == TSCHED_NONE || b == TSCHED_NONE)
+        return ts_error(TSCHED_E_INTERNAL, "sim: job \"%s\": a flow's node is not the job's", j->name);
+    tsched_status st = tsched_vclos_route(&up, &down, s->vc, j->name, a * E + src_nic, b * E + dst_nic);
+    if (st != TSCHED_OK)
+        return ts_error_prefix(st, j->name);
+    if (up == TSCHED_NONE || down == TSCHED_NONE) {
+        out[(*np)++] = s->dead;
+        return TSCHED_OK;
+    }
+    out[(*np)++] = vclos_slot(s, up, 0);
+    out[(*np)++] = vclos_slot(s, down, 1);
+    return TSCHED_OK;
+}
+
 /* The flows of one phase of job j as a tsched_flows (node indices of the fabric). */
 static tsched_status phase_flows(tsched_flows **out, tsched_sim *s, ts_sim_job *j, const ts_sim_phase *ph)
 {
@@ -340,6 +391,9 @@ static tsched_status route_job(tsched_sim *s, ts_sim_job *j)
         return TSCHED_E_NOMEM;
     int routing = s->pol[TSCHED_SIM_ROUTING];
     tsched_status st = TSCHED_OK;
+    if (routing == TS_RT_VCLOS)
+        for (uint32_t k = 0; k < j->nnodes; k++)
+            s->node_pos[j->nodes[k]] = k;
     for (uint32_t p = 0; p < j->nphases && st == TSCHED_OK; p++) {
         const ts_sim_phase *ph = &j->phases[p];
         j->phase_rf_off[p] = j->nrflows;
@@ -353,7 +407,7 @@ static tsched_status route_job(tsched_sim *s, ts_sim_job *j)
         for (const char *c = j->name; *c; c++)
             o_seed = (o_seed ^ (uint8_t)*c) * 0x100000001B3ull;
         o_seed ^= ((uint64_t)p + 1) * 0xBF58476D1CE4E5B9ull;
-        if (routing != 5 /* ideal */ && routing != 4 /* source */ && n > 0) {
+        if (routing != TS_RT_IDEAL && routing != TS_RT_SOURCE && routing != TS_RT_VCLOS && n > 0) {
             tsched_route_options o;
             tsched_route_options_init(&o);
             static const tsched_route_algo algos[] = {TSCHED_ROUTE_GREEDY, TSCHED_ROUTE_ECMP,
@@ -391,7 +445,14 @@ static tsched_status route_job(tsched_sim *s, ts_sim_job *j)
                 }
             } else if (stalled) {
                 plinks[np++] = s->dead;
-            } else if (routing == 4) {
+            } else if (routing == TS_RT_VCLOS) {
+                if ((st = vclos_route(&np, plinks, s, j, tsched_flows_src(f, i), tsched_flows_src_nic(f, i),
+                                      tsched_flows_dst(f, i), tsched_flows_dst_nic(f, i))) != TSCHED_OK)
+                    break;
+                st = add_rflow(s, j, &cap_rf, &cap_rl, tsched_flows_src(f, i), tsched_flows_src_nic(f, i),
+                               tsched_flows_dst(f, i), tsched_flows_dst_nic(f, i), gb, plinks, np);
+                continue;
+            } else if (routing == TS_RT_SOURCE) {
                 np = source_route(s, plinks, tsched_flows_src(f, i), tsched_flows_src_nic(f, i), tsched_flows_dst(f, i),
                                   tsched_flows_dst_nic(f, i));
                 if (np == UINT32_MAX) {
@@ -423,6 +484,9 @@ static tsched_status route_job(tsched_sim *s, ts_sim_job *j)
                     s->phase_cnt[j->rlinks[rf->link_off + k]] = 0;
         }
     }
+    if (routing == TS_RT_VCLOS)
+        for (uint32_t k = 0; k < j->nnodes; k++)
+            s->node_pos[j->nodes[k]] = TSCHED_NONE;
     if (st == TSCHED_OK)
         j->phase_rf_off[j->nphases] = j->nrflows;
     return st;
@@ -572,6 +636,12 @@ static void release_nodes(tsched_sim *s, ts_sim_job *j)
         uint32_t g = tsched_topology_node_gpus(s->t, n);
         tsched_topology_set_free_gpus(s->t, n, fr > g ? g : fr);
     }
+    if (j->vc_held) {
+        /* cannot fail: the handle holds the job (evicted jobs were cleared by the caller) */
+        (void)tsched_vclos_release(s->vc, j->name);
+        j->vc_held = 0;
+        s->vc_epoch++;
+    }
     ts_sim_account(s, s->now);
     s->alloc_gpus -= j->gpus;
     /* routed flows leave the base loads of other jobs' routing */
@@ -609,6 +679,48 @@ static tsched_status end_iteration_if_done(tsched_sim *s, uint32_t ji)
 
 /* ---- placement (§3.2) ---------------------------------------------------------------------- */
 
+/* Placements vclos, ocs-vclos, vclos-free (§3.2): the vclos handle allocates every job
+ * (single-node ones too); the job's nodes are its rank order. 1 placed, 0 waits (the cause
+ * as the handle gives it), -1 error. */
+static int vclos_place(tsched_sim *s, ts_sim_job *j, tsched_status *err)
+{
+    /* the handle's answer depends only on its state: a job that failed and has seen no
+     * change since fails again for the same reason (this skips the ILPs at arrivals) */
+    if (j->vc_failed == s->vc_epoch + 1)
+        return 0;
+    tsched_vclos_outcome oc;
+    tsched_status st = tsched_vclos_allocate(s->vc, j->name, j->gpus, &oc);
+    if (st != TSCHED_OK) {
+        *err = ts_error_prefix(st, j->name);
+        return -1;
+    }
+    if (oc != TSCHED_VCLOS_ALLOCATED) {
+        j->wait_cause = oc == TSCHED_VCLOS_WAIT_NETWORK   ? TSCHED_SIM_WAIT_NETWORK
+                        : oc == TSCHED_VCLOS_WAIT_TIMEOUT ? TSCHED_SIM_WAIT_TIMEOUT
+                                                          : TSCHED_SIM_WAIT_GPU;
+        j->vc_failed = s->vc_epoch + 1;
+        return 0;
+    }
+    s->vc_epoch++;
+    j->vc_held = 1;
+    tsched_vclos_jobinfo info = {.size = sizeof info};
+    size_t n = 0;
+    if ((st = tsched_vclos_job_info(&info, s->vc, j->name)) == TSCHED_OK &&
+        !(j->nodes = ts_malloc(info.nodes ? info.nodes : 1, sizeof *j->nodes)))
+        st = TSCHED_E_NOMEM;
+    if (st == TSCHED_OK)
+        st = tsched_vclos_job_nodes(j->nodes, info.nodes, &n, s->vc, j->name);
+    if (st != TSCHED_OK) {
+        (void)tsched_vclos_release(s->vc, j->name);
+        j->vc_held = 0;
+        *err = st;
+        return -1;
+    }
+    j->nnodes = (uint32_t)n;
+    j->gpn_used = info.gpus_per_node;
+    return 1;
+}
+
 /* Try to give job j its nodes now; 1 placed, 0 not (cause in j->wait_cause), <0 error. */
 static int try_place(tsched_sim *s, uint32_t ji, tsched_status *err)
 {
@@ -635,6 +747,8 @@ static int try_place(tsched_sim *s, uint32_t ji, tsched_status *err)
         j->gpn_used = tsched_topology_node_gpus(t, j->nodes[0]);
         return 1;
     }
+    if (s->vc)
+        return vclos_place(s, j, err);
     if (j->gpus <= gpn) {
         /* single node: the up node with the fewest free GPUs that still fit */
         uint32_t best = TSCHED_NONE, bestf = UINT32_MAX;
@@ -762,10 +876,14 @@ static tsched_status start_job(tsched_sim *s, uint32_t ji)
 
 /* ---- priorities (§3.4) ---------------------------------------------------------------------- */
 
-/* The fabric path of routed flow rf (NIC links first and last, fabric links between). */
-static void rflow_path(tsched_path *p, const tsched_sim *s, const ts_sim_job *j, const ts_sim_rflow *rf)
+/* The fabric path of routed flow rf (NIC links first and last, fabric links between).
+ * Returns 0 when a link is no trunk or member (an OCS circuit, the dead link): no path. */
+static int rflow_path(tsched_path *p, const tsched_sim *s, const ts_sim_job *j, const ts_sim_rflow *rf)
 {
     const uint32_t *l = j->rlinks + rf->link_off;
+    for (uint32_t k = 1; k + 1 < rf->nlinks; k++)
+        if (l[k] >= s->nfab)
+            return 0;
     uint32_t sw = tsched_topology_node_nic_leaf(s->t, rf->src, rf->src_nic);
     p->nswitches = 1;
     p->switches[0] = sw;
@@ -775,6 +893,7 @@ static void rflow_path(tsched_path *p, const tsched_sim *s, const ts_sim_job *j,
         p->links[p->nswitches - 1] = 2 * tr + l[k] % 2;
         p->switches[p->nswitches++] = sw;
     }
+    return 1;
 }
 
 /* The running jobs as a job set (`which[k]` is the job index of set entry k), with their
@@ -808,9 +927,10 @@ static tsched_status running_jobset(tsched_sim *s, tsched_jobset **out, uint32_t
                 tsched_path path;
                 memset(&path, 0xff, sizeof path);
                 path.size = sizeof path;
-                rflow_path(&path, s, j, rf);
+                /* an OCS circuit is no fabric path: the flow goes in unpinned */
+                int pinned = rflow_path(&path, s, j, rf);
                 st = tsched_jobset_add_flow(js, idx, rf->src, rf->src_nic, rf->dst, rf->dst_nic,
-                                            rf->gbits * j->phases[p].repeat, &path);
+                                            rf->gbits * j->phases[p].repeat, pinned ? &path : NULL);
             }
     }
     if (st != TSCHED_OK) {
@@ -1045,6 +1165,55 @@ static tsched_status reroute_job(tsched_sim *s, uint32_t ji)
     return st;
 }
 
+/* A failure or repair goes to the vclos handle too (§3.2, §3.5): the jobs it evicted (it
+ * released them) and those it could not repair are stopped and requeued as a node loss is
+ * (the degraded ones released first); repaired jobs take their new reserved routes. */
+static tsched_status vclos_failure(tsched_sim *s, const char *name, int up)
+{
+    tsched_status st = tsched_vclos_set_up(s->vc, name, up);
+    s->vc_epoch++;
+    if (st != TSCHED_OK)
+        return ts_error_prefix(st, "failures");
+    size_t n = 0;
+    st = tsched_vclos_changes(NULL, NULL, 0, &n, s->vc);
+    if (st != TSCHED_OK && st != TSCHED_E_BUFFER)
+        return st;
+    if (n == 0)
+        return TSCHED_OK;
+    const char **names = ts_malloc(n, sizeof *names);
+    tsched_vclos_change *what = ts_malloc(n, sizeof *what);
+    uint32_t *idx = ts_malloc(n, sizeof *idx);
+    if (!names || !what || !idx)
+        st = TSCHED_E_NOMEM;
+    else
+        st = tsched_vclos_changes(names, what, n, &n, s->vc);
+    /* job indices first: the names are the handle's and releases change it */
+    for (size_t i = 0; i < n && st == TSCHED_OK; i++) {
+        idx[i] = TSCHED_NONE;
+        for (uint32_t k = 0; k < s->njobs && idx[i] == TSCHED_NONE; k++)
+            if (s->jobs[k].state == TS_JOB_RUNNING && !strcmp(s->jobs[k].name, names[i]))
+                idx[i] = k;
+        if (idx[i] == TSCHED_NONE)
+            st = ts_error(TSCHED_E_INTERNAL, "sim: the vclos handle changed job \"%s\", which is not running",
+                          names[i]);
+    }
+    for (size_t i = 0; i < n && st == TSCHED_OK; i++) {
+        ts_sim_job *j = &s->jobs[idx[i]];
+        if (j->state != TS_JOB_RUNNING)
+            continue;
+        if (what[i] == TSCHED_VCLOS_EVICTED)
+            j->vc_held = 0; /* the handle has released it */
+        if (what[i] == TSCHED_VCLOS_REPAIRED)
+            st = reroute_job(s, idx[i]);
+        else
+            stop_job(s, idx[i]);
+    }
+    free(names);
+    free(what);
+    free(idx);
+    return st;
+}
+
 /* After a state change: jobs that lost a node restart; flows whose path lost a link are
  * re-routed with the job's whole routing redone for phases not yet started. */
 static tsched_status after_failure(tsched_sim *s)
@@ -1154,6 +1323,8 @@ static tsched_status handle(tsched_sim *s, const ts_sim_event *e)
         st = tsched_topology_set_up(s->t, fl->name, fl->up);
         if (st == TSCHED_OK)
             st = ts_sim_refresh_caps(s);
+        if (st == TSCHED_OK && s->vc)
+            st = vclos_failure(s, fl->name, fl->up);
         if (st == TSCHED_OK)
             st = after_failure(s);
         if (fl->up)

@@ -8,12 +8,18 @@
 #include "topo-sched/priority.h"
 #include "topo-sched/routing.h"
 #include "topo-sched/sim.h"
+#include "topo-sched/vclos.h"
 
 #include "../common/rng.h"
 #include "sim_api.h"
 #include "sim_result.h"
 
 #define TS_SIM_NPOL 6
+
+/* Policy indices into pol_names (api.c) used by the engine. */
+enum { TS_PL_VCLOS = 7, TS_PL_OCS = 8, TS_PL_FREE = 9 }; /* placements of the vclos module */
+enum { TS_RT_SOURCE = 4, TS_RT_IDEAL = 5, TS_RT_VCLOS = 6 };  /* routings */
+#define TS_SIM_IS_VCLOS(s) ((s)->pol[TSCHED_SIM_PLACEMENT] >= TS_PL_VCLOS)
 
 /* An explicit flow of a phase, as added (ranks, optional pinned hops). */
 typedef struct ts_sim_xflow {
@@ -85,6 +91,8 @@ typedef struct ts_sim_job {
     uint32_t restarts;
     int wait_cause;
     int ever_tried;
+    int vc_held;               /* placed by the vclos handle and not released there yet */
+    uint64_t vc_failed;        /* vc_epoch + 1 of its last failed allocation (0: none) */
 } ts_sim_job;
 
 /* An active flow (in the pool). */
@@ -132,6 +140,7 @@ struct tsched_sim {
     uint64_t topo_id, topo_gen;
     char *name;
     int pol[TS_SIM_NPOL];
+    uint8_t pol_set[TS_SIM_NPOL]; /* named by the scenario or a setter (implied defaults, §3.2) */
     uint64_t seed;
     uint32_t levels;
     int64_t until, from, to, latency, sample;
@@ -148,8 +157,14 @@ struct tsched_sim {
     uint32_t nfail;
     size_t fail_cap;
 
-    /* links: 2 per fabric unit (a trunk, or in member mode a member link), then 2 per NIC */
+    /* links: 2 per fabric unit (a trunk, or in member mode a member link), then 2 per NIC,
+     * then (placement ocs-vclos) 2 per OCS port of the vclos handle, then the dead link */
     uint32_t ntrunks, nlinks;
+    tsched_vclos *vc;          /* placements vclos, ocs-vclos, vclos-free: made at the run's start */
+    uint32_t vc_members;       /* topology member links: vclos link ids below are members */
+    uint32_t ocs_base, nocs;   /* first OCS port slot, OCS ports (vclos ids vc_members + i) */
+    uint32_t *node_pos;        /* per node: its position in the job being routed (scratch) */
+    uint64_t vc_epoch;         /* changes of the handle's state (allocations, releases, failures) */
     uint32_t dead;             /* a link of capacity 0: the path of a flow that has none (stalled) */
     uint32_t nfab;             /* directed fabric links: 2 * units */
     uint32_t *unit_base;       /* per trunk: its first unit (ntrunks + 1 offsets) */
