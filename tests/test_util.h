@@ -45,6 +45,13 @@ static inline uint32_t tu_trunk(const tsched_topology *t, const char *a, const c
     return r;
 }
 
+/* Heavy random loops run a third of their cases under the sanitizer and valgrind setups
+ * (meson.build sets TSCHED_SLOW_BUILD there), and their coverage thresholds a fifth, so the
+ * suite stays inside CI's time; the plain build runs them all. */
+static inline int tu_slow(void) { return getenv("TSCHED_SLOW_BUILD") != NULL; }
+static inline unsigned tu_n(unsigned n) { return tu_slow() ? (n + 2) / 3 : n; }
+static inline unsigned tu_min(unsigned n) { return tu_slow() ? n / 5 : n; }
+
 /* A generated leaf-spine: L leaves, S spines, K members per pair, P nodes per leaf of T GPUs
  * and E NICs (nodes "node<i>", leaves "leaf<i>", spines "spine<i>"). */
 static inline tsched_topology *tu_leaf_spine(uint32_t L, uint32_t S, uint32_t K, uint32_t P, uint32_t T, uint32_t E)

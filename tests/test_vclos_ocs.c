@@ -352,7 +352,7 @@ static void random_run(uint32_t L, uint32_t S, uint32_t K, uint32_t P, uint32_t 
 START_TEST(brute_force_small)
 {
     /* 4 leaves x 2 or 4 spines, 1-2 members, 2-3 nodes per leaf, 1-2 NICs */
-    for (uint64_t seed = 1; seed <= 12; seed++) {
+    for (uint64_t seed = 1; seed <= tu_n(12); seed++) {
         random_run(4, 2, 1, 2, 1, seed, 40);
         random_run(4, 2, 2, 2, 2, seed, 40);
         random_run(4, 2, 2, 3, 1, seed + 100, 40);
@@ -454,7 +454,7 @@ static void compare_methods(uint32_t L, uint32_t S, uint32_t K, uint32_t P, uint
 START_TEST(assign_vs_full_model)
 {
     uint32_t cases = 0, proven = 0;
-    for (uint64_t seed = 1; seed <= 6; seed++) {
+    for (uint64_t seed = 1; seed <= tu_n(6); seed++) {
         compare_methods(4, 2, 2, 2, 2, seed, 30, &cases, &proven);
         compare_methods(4, 4, 1, 2, 2, seed + 10, 30, &cases, &proven);
         compare_methods(8, 4, 1, 2, 2, seed + 20, 30, &cases, &proven);
@@ -462,7 +462,7 @@ START_TEST(assign_vs_full_model)
     }
     fprintf(stderr, "assign_vs_full_model: %u feasible shapes compared, %u with a proven rewiring minimum\n", cases,
             proven);
-    ck_assert_uint_gt(cases, 100);
+    ck_assert_uint_gt(cases, tu_min(100));
 }
 END_TEST
 
@@ -520,7 +520,7 @@ START_TEST(same_answers_without_reservations)
         ck_assert_ok(tsched_vclos_new(&v[0], t, TSCHED_VCLOS_MODE_VCLOS));
         ck_assert_ok(tsched_vclos_new(&v[1], t, TSCHED_VCLOS_MODE_OCS));
         uint64_t x = 99 + f;
-        for (int op = 0; op < 300; op++) {
+        for (int op = 0; op < (int)tu_n(300); op++) {
             x = x * 6364136223846793005ULL + 1442695040888963407ULL;
             uint32_t rnd = (uint32_t)(x >> 33), nj = tsched_vclos_num_jobs(v[0]);
             ck_assert_uint_eq(nj, tsched_vclos_num_jobs(v[1]));
@@ -565,8 +565,8 @@ START_TEST(same_answers_without_reservations)
         tsched_vclos_free(v[1]);
         tsched_topology_free(t);
     }
-    ck_assert_uint_gt(both, 50);
-    ck_assert_uint_gt(neither, 20);
+    ck_assert_uint_gt(both, tu_min(50));
+    ck_assert_uint_gt(neither, tu_min(20));
 }
 END_TEST
 

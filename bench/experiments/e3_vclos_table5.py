@@ -2,11 +2,12 @@
 """E3: vClos Table 5 and Table 2 at reduced scale (seed 002 §9.2-9.6; design/sim.md §11 E3,
 design/vclos.md §10).
 
-CLUSTER512 as a leaf-spine of 32 leaves x 16 spines (the paper: L leaves, S spines, L x S
-GPUs), 2 nodes x 8 GPUs per leaf, 8 NICs of 100 Gbit/s per node, one 100 Gbit/s member per
-leaf-spine pair (non-blocking), member links. 32 x 16 rather than design/vclos.md §10's
-16 x 32 because OCS-vClos needs the spines to divide the leaves (§4; 2 spine ports per OCS,
-as on the paper's 64 x 32 CLUSTER2048).
+CLUSTER512 as a leaf-spine of 16 leaves x 16 spines with 2 members of 100 Gbit/s per
+leaf-spine pair, 4 nodes x 8 GPUs per leaf, 8 NICs of 100 Gbit/s per node: per leaf the
+paper's 32 GPUs, 32 NICs and 32 uplinks (non-blocking), 512 GPUs in all, member links.
+design/vclos.md §10 names 16 leaves x 32 spines x 1 member; OCS-vClos needs the spines to
+divide the leaves (§4), so the 32 uplinks of a leaf go to 16 spines, 2 members each (32 OCSes,
+one spine port per OCS). A spine may then carry two virtual spines of one job (§1).
 Jobs: `topo-sched trace poisson` (Helios-like sizes 1..256 GPUs, log-normal durations, the
 model mix bench/experiments/model-mix.json), the same seed at every lambda (the same job set;
 only the arrivals stretch). Scaling: the paper runs 5,000 jobs per lambda; this script runs
@@ -55,8 +56,8 @@ POLICIES = [  # label, placement, routing (None: the placement's own, `vclos`)
 ORDER = [("ECMP", ">", "Balanced"), ("Balanced", ">", "SR"), ("SR", ">", "vClos"), ("vClos", ">=", "OCS-vClos"),
          ("OCS-vClos", ">=", "Best")]
 FABRIC = {"format": "tsched.topology.v1", "name": "cluster512",
-          "generate": {"kind": "leaf_spine", "leaves": 32, "spines": 16, "nodes_per_leaf": 2,
-                       "gpus_per_node": 8, "nics_per_node": 8, "nic_gbps": 100, "uplinks": 1}}
+          "generate": {"kind": "leaf_spine", "leaves": 16, "spines": 16, "nodes_per_leaf": 4,
+                       "gpus_per_node": 8, "nics_per_node": 8, "nic_gbps": 100, "uplinks": 2}}
 SIZES = "1:40,2:10,4:10,8:15,16:8,32:7,64:5,128:3,256:2"
 DURATION = "lognormal:7.0,1.5"  # median e^7 = 1,097 s, mean 3,400 s
 SEED = 1
@@ -207,8 +208,8 @@ def main():
                         "average JCT (s)", series, True)
     intro = ("Paper: vClos (seed 002) Table 5 (FIFO, 5,000 tasks on CLUSTER512) and Table 2. Project: the first %d "
              "jobs of the same Poisson process per lambda (seed %d, sizes `%s`, durations `%s`, model mix "
-             "`bench/experiments/model-mix.json`), fabric leaf_spine 32 leaves x 16 spines, 2 nodes x 8 GPUs x 8 NICs of "
-             "100 Gbit/s per leaf, one 100 Gbit/s member per pair, member links, `max_sim_iterations` 200, "
+             "`bench/experiments/model-mix.json`), fabric leaf_spine 16 leaves x 16 spines, 4 nodes x 8 GPUs x 8 NICs of "
+             "100 Gbit/s per leaf, two 100 Gbit/s members per pair, member links, `max_sim_iterations` 200, "
              "`place_time_limit_ms` 0 (no solver timeouts). "
              "Cells: paper / project average JCT in seconds." % (njobs, SEED, SIZES, DURATION))
     body = (t5 + "\nRatios to Best (paper : project):\n\n" + t5r +
