@@ -8,6 +8,7 @@
 #include <time.h>
 
 #include "../common/alloc.h"
+#include "../common/rng.h"
 #include "sim_internal.h"
 
 static double wall_now_ms(void)
@@ -206,12 +207,6 @@ static tsched_status add_rflow(tsched_sim *s, ts_sim_job *j, size_t *cap_rf, siz
     return TSCHED_OK;
 }
 
-static uint64_t mix64(uint64_t z)
-{
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-}
 
 /* The directed unit link a flow takes on directed trunk link `tl` (2 * trunk + d): the trunk
  * itself in trunk mode; in member mode (§2.1) the member by the flow's ECMP hash for ecmp,
@@ -226,7 +221,7 @@ static uint32_t pick_unit(tsched_sim *s, uint32_t tl, uint64_t hash, int routing
             uint32_t nup = 0;
             for (uint32_t m = 0; m < n; m++)
                 nup += s->link[2 * (a + m) + d].cap > 0;
-            uint32_t pick = nup ? (uint32_t)(mix64(hash ^ ((uint64_t)tr + 1) * 0x9E3779B97F4A7C15ull) % nup) : 0;
+            uint32_t pick = nup ? (uint32_t)(ts_mix64(hash ^ ((uint64_t)tr + 1) * 0x9E3779B97F4A7C15ull) % nup) : 0;
             for (uint32_t m = 0; m < n; m++)
                 if (!nup || (s->link[2 * (a + m) + d].cap > 0 && pick-- == 0)) {
                     k = m;
@@ -247,7 +242,7 @@ static uint32_t pick_unit(tsched_sim *s, uint32_t tl, uint64_t hash, int routing
                 }
             }
             if (routing == 2 && ties > 1) { /* balanced: a seeded uniform choice among the ties */
-                uint32_t pick = (uint32_t)(mix64(hash ^ ((uint64_t)tr + 7) * 0xD6E8FEB86659FD93ull) % ties);
+                uint32_t pick = (uint32_t)(ts_mix64(hash ^ ((uint64_t)tr + 7) * 0xD6E8FEB86659FD93ull) % ties);
                 for (uint32_t m = 0; m < n; m++) {
                     uint32_t l = 2 * (a + m) + d;
                     if (s->link[l].cap > 0 && s->unit_flows[l] + s->phase_cnt[l] == best && pick-- == 0) {

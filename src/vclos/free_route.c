@@ -42,13 +42,7 @@
 #include "../common/rng.h"
 #include "vclos_internal.h"
 
-static uint64_t mix(uint64_t z)
-{
-    z += UINT64_C(0x9E3779B97F4A7C15);
-    z = (z ^ (z >> 30)) * UINT64_C(0xBF58476D1CE4E5B9);
-    z = (z ^ (z >> 27)) * UINT64_C(0x94D049BB133111EB);
-    return z ^ (z >> 31);
-}
+static uint64_t mix(uint64_t z) { return ts_mix64(z + UINT64_C(0x9E3779B97F4A7C15)); }
 
 static uint64_t fnv(const char *s)
 {
