@@ -369,7 +369,7 @@ END_TEST
  * equal to it whenever the combinatorial count is marked proven. The states come from random
  * allocations and releases (so leaves carry reserved ports and rewired circuits). */
 static void compare_methods(uint32_t L, uint32_t S, uint32_t K, uint32_t P, uint32_t E, uint64_t seed, int ops,
-                            uint32_t *cases, uint32_t *proven)
+                            uint32_t *cases, uint32_t *proven, uint32_t *cut)
 {
     tsched_topology *t = tu_leaf_spine(L, S, K, P, E, E);
     tsched_vclos *v = NULL;
@@ -399,6 +399,12 @@ static void compare_methods(uint32_t L, uint32_t S, uint32_t K, uint32_t P, uint
                 }
                 ck_assert_int_eq(status[VC_OCS_COMBI], status[VC_OCS_FULL]);
                 ck_assert_int_eq(status[VC_OCS_TWO_ILP], status[VC_OCS_FULL]);
+                /* the master's first choice had no circuits: the cut loop decided (the
+                 * comparison with the full model below checks it), never the fallback */
+                ck_assert_int_eq(p[VC_OCS_COMBI].fell_back, 0);
+                ck_assert_int_eq(p[VC_OCS_TWO_ILP].fell_back, 0);
+                ck_assert_uint_eq(p[VC_OCS_COMBI].ncut, p[VC_OCS_TWO_ILP].ncut);
+                *cut += p[VC_OCS_COMBI].ncut > 0;
                 if (status[VC_OCS_FULL] == VC_ILP_FOUND) {
                     ck_assert_int_eq(p[VC_OCS_COMBI].objective, p[VC_OCS_FULL].objective);
                     ck_assert_int_eq(p[VC_OCS_TWO_ILP].objective, p[VC_OCS_FULL].objective);
@@ -453,16 +459,19 @@ static void compare_methods(uint32_t L, uint32_t S, uint32_t K, uint32_t P, uint
 
 START_TEST(assign_vs_full_model)
 {
-    uint32_t cases = 0, proven = 0;
+    uint32_t cases = 0, proven = 0, cut = 0;
     for (uint64_t seed = 1; seed <= tu_n(6); seed++) {
-        compare_methods(4, 2, 2, 2, 2, seed, 30, &cases, &proven);
-        compare_methods(4, 4, 1, 2, 2, seed + 10, 30, &cases, &proven);
-        compare_methods(8, 4, 1, 2, 2, seed + 20, 30, &cases, &proven);
-        compare_methods(6, 3, 2, 3, 2, seed + 30, 30, &cases, &proven);
+        compare_methods(4, 2, 2, 2, 2, seed, 30, &cases, &proven, &cut);
+        compare_methods(4, 4, 1, 2, 2, seed + 10, 30, &cases, &proven, &cut);
+        compare_methods(8, 4, 1, 2, 2, seed + 20, 30, &cases, &proven, &cut);
+        compare_methods(6, 3, 2, 3, 2, seed + 30, 30, &cases, &proven, &cut);
     }
-    fprintf(stderr, "assign_vs_full_model: %u feasible shapes compared, %u with a proven rewiring minimum\n", cases,
-            proven);
+    fprintf(stderr,
+            "assign_vs_full_model: %u feasible shapes compared, %u with a proven rewiring minimum, %u where the "
+            "master's first choice had no circuits\n",
+            cases, proven, cut);
     ck_assert_uint_gt(cases, tu_min(100));
+    ck_assert_uint_gt(cut, 0); /* the cut loop ran (seeds 1 and 2 alone give some) */
 }
 END_TEST
 

@@ -27,7 +27,9 @@
  *    to m, at most one per OCS). Colours go to leaves by a least-rewiring assignment
  *    (Hungarian method). So a master answer with uniform ports always has circuits, and no
  *    solver runs.
- * Otherwise the caller falls back to the z ILP (exact), then to the full model. None of this
+ * A failure of all three proves nothing: the caller then solves the z ILP for this (x, y)
+ * (exact); if that proves there are no circuits it cuts (x, y) off the master and re-solves
+ * (ocs_ilp.c), falling back to the full model after VC_OCS_CUTS_MAX cuts. None of this
  * changes the main cost: it is the master's, whose optimum is the §4 model's optimum
  * whenever its (x, y) has circuits (the master is a relaxation of the §4 model). */
 #include <stdlib.h>

@@ -50,7 +50,9 @@ tsched_status vc_ocs_ilp_init(const tsched_vclos *v, vc_ocs_ilp *p)
         !(p->lok = ts_malloc(L, 1)) || !(p->sok = ts_malloc(S, 1)) || !(p->zcol = ts_calloc(lsu, sizeof *p->zcol)) ||
         !(p->wcol = ts_calloc((size_t)S * U, sizeof *p->wcol)) ||
         !(p->wsol = ts_calloc((size_t)S * U, sizeof *p->wsol)) ||
-        !(p->xsol = ts_malloc(L, 1)) || !(p->ysol = ts_malloc(S, sizeof *p->ysol)) || !(p->zsol = ts_malloc(lsu, 1)))
+        !(p->xsol = ts_malloc(L, 1)) || !(p->ysol = ts_malloc(S, sizeof *p->ysol)) || !(p->zsol = ts_malloc(lsu, 1)) ||
+        !(p->cutx = ts_malloc((size_t)VC_OCS_CUTS_MAX * L, 1)) ||
+        !(p->cuty = ts_malloc((size_t)VC_OCS_CUTS_MAX * S, sizeof *p->cuty)))
         return TSCHED_E_NOMEM;
     /* state before the allocation: the same for every shape and spine */
     for (uint32_t n = 0; n < L; n++)
@@ -83,6 +85,9 @@ void vc_ocs_ilp_fini(vc_ocs_ilp *p)
     free(p->xsol);
     free(p->ysol);
     free(p->zsol);
+    free(p->cutx);
+    free(p->cuty);
+    free(p->bcol);
     memset(p, 0, sizeof *p);
 }
 
@@ -301,7 +306,10 @@ static tsched_status master_body(void *arg)
         for (uint32_t k = 0; k < U; k++)
             if (p->wcol[jm * U + k])
                 nw++;
-    glp_add_cols(lp, ncol + nw);
+    int nb = 0;
+    for (size_t i = 0; i < (size_t)ns * (p->s + 2) && p->ncut; i++)
+        nb += p->bcol[i] != 0;
+    glp_add_cols(lp, ncol + nw + nb);
     for (uint32_t i = 0; i < nl; i++) {
         glp_set_col_kind(lp, (int)i + 1, GLP_BV);
         glp_set_obj_coef(lp, (int)i + 1, (double)v->T * p->rsn[p->lv[i]]);
@@ -326,6 +334,35 @@ static tsched_status master_body(void *arg)
     size_t nnz = 0;
     int row;
 #define PUT(r, c, a) (p->ia[++nnz] = (r), p->ja[nnz] = (c), p->ar[nnz] = (a))
+    /* no-good cuts: b(jm, t) = 1 only if y_jm >= t; cut c: sum_{n in X_c} x_n - sum_jm
+     * b(jm, y_c(jm) + 1) <= l - 1, i.e. another leaf set or some y_jm above y_c(jm) (sum y =
+     * s, so any y != y_c has one) */
+    if (p->ncut) {
+        uint32_t T1 = p->s + 2;
+        for (uint32_t jm = 0; jm < ns; jm++)
+            for (uint32_t t = 1; t < T1; t++) {
+                int col = p->bcol[jm * T1 + t];
+                if (!col)
+                    continue;
+                glp_set_col_kind(lp, col, GLP_BV);
+                row = glp_add_rows(lp, 1);
+                glp_set_row_bnds(lp, row, GLP_LO, 0, 0);
+                PUT(row, (int)(nl + jm) + 1, 1);
+                PUT(row, col, -(double)t);
+            }
+        for (uint32_t c = 0; c < p->ncut; c++) {
+            row = glp_add_rows(lp, 1);
+            glp_set_row_bnds(lp, row, GLP_UP, 0, (double)p->l - 1);
+            for (uint32_t i = 0; i < nl; i++)
+                if (p->cutx[(size_t)c * v->L + p->lv[i]])
+                    PUT(row, (int)i + 1, 1);
+            for (uint32_t jm = 0; jm < ns; jm++) {
+                uint32_t t = p->cuty[(size_t)c * v->S + p->sv[jm]] + 1;
+                if (t <= p->ymax[jm])
+                    PUT(row, p->bcol[jm * T1 + t], -1);
+            }
+        }
+    }
     row = glp_add_rows(lp, 2);
     glp_set_row_bnds(lp, row, GLP_FX, p->l, p->l);
     glp_set_row_bnds(lp, row + 1, GLP_FX, p->s, p->s);
@@ -466,8 +503,27 @@ static tsched_status master_solve(const tsched_vclos *v, vc_ocs_ilp *p, double d
                 any = vc_ocs_port_usable(v, p->lv[i], k);
             p->wcol[jm * U + k] = any && p->idle[p->sv[jm] * U + k] ? ++col : 0;
         }
-    size_t nw = (size_t)col - p->nl - p->ns;
-    tsched_status st = reserve_nnz(p, p->nl + 2 * (size_t)p->ns + 2 * nw + (size_t)U * (p->nl + 1) * (p->ns + 1) + 2);
+    size_t nw = (size_t)col - p->nl - p->ns, nb = 0, T1 = p->s + 2;
+    if (p->ncut) {
+        if (p->bcol_cap < (size_t)p->ns * T1) {
+            free(p->bcol);
+            p->bcol_cap = 0;
+            if (!(p->bcol = ts_malloc((size_t)p->ns * T1, sizeof *p->bcol)))
+                return TSCHED_E_NOMEM;
+            p->bcol_cap = (size_t)p->ns * T1;
+        }
+        memset(p->bcol, 0, (size_t)p->ns * T1 * sizeof *p->bcol);
+        for (uint32_t c = 0; c < p->ncut; c++)
+            for (uint32_t jm = 0; jm < p->ns; jm++) {
+                uint32_t t = p->cuty[(size_t)c * v->S + p->sv[jm]] + 1;
+                if (t <= p->ymax[jm] && !p->bcol[jm * T1 + t]) {
+                    p->bcol[jm * T1 + t] = ++col;
+                    nb++;
+                }
+            }
+    }
+    tsched_status st = reserve_nnz(p, p->nl + 2 * (size_t)p->ns + 2 * nw + (size_t)U * (p->nl + 1) * (p->ns + 1) + 2 +
+                                          2 * nb + (size_t)p->ncut * (p->nl + p->ns));
     if (st)
         return st;
     if ((p->time_ms = time_left(deadline)) < 0) {
@@ -526,7 +582,14 @@ static void finish(const tsched_vclos *v, vc_ocs_ilp *p)
  * sum_k w_mk = l y_m, w_mk <= idle(m,k), sum_m w_mk <= chosen leaves with a usable port on k,
  * and the same main cost. So the master's optimum is a lower bound of the model's, reached
  * when its (x, y) has circuits: the answer is then an optimum of §4's main cost. When it has
- * none, the full model decides (its own optimum). Rewiring, the tie-break:
+ * none (proven by the circuit ILP for that (x, y) being infeasible, not by a failure of
+ * ocs_assign.c), a no-good cut removes (x, y) from the master: sum_{n in X} x_n - sum_m
+ * b(m, y_m + 1) <= l - 1 with binaries b(m, t) <= y_m / t (another leaf set, or some spine
+ * with more virtual spines; sum y = s, so every y' != y has one). Cuts remove only choices
+ * without circuits, so the master stays a relaxation; it is re-solved, and the first choice
+ * with circuits is optimal. After VC_OCS_CUTS_MAX cuts the full model decides (its own
+ * optimum), within the deadline, or VC_OCS_NOLIMIT_CAP_MS after the first master when no
+ * deadline is set (every solve after the first master has that cap). Rewiring, the tie-break:
  *  - VC_OCS_TWO_ILP: fewest rewired circuits for the master's (x, y) (a GLPK solve);
  *  - VC_OCS_COMBI: the same minimum whenever ocs_assign.c's step 1 succeeds (rewired_min =
  *    1: the count equals its lower bound). When only its step 2 or 3 finds circuits: the
@@ -547,6 +610,8 @@ tsched_status vc_ocs_ilp_solve(const tsched_vclos *v, vc_ocs_ilp *p, uint32_t l,
     p->yfixed = 0;
     p->have_w = 0;
     p->rewired_min = 0;
+    p->ncut = 0;
+    p->fell_back = 0;
     if (!filter(v, p))
         return TSCHED_OK;
     tsched_status st;
@@ -557,67 +622,93 @@ tsched_status vc_ocs_ilp_solve(const tsched_vclos *v, vc_ocs_ilp *p, uint32_t l,
         finish(v, p);
         return TSCHED_OK;
     }
-    /* 1. the master: infeasible there means infeasible (it is a relaxation) */
-    st = master_solve(v, p, deadline, status);
-    if (st || *status != VC_ILP_FOUND)
-        return st;
-    int optimal = p->optimal;
-    /* 2. the circuits of the master's leaves and spines */
-    uint32_t nl = 0, ns = 0, U = v->ocs->U;
-    for (uint32_t i = 0; i < p->nl; i++)
-        if (p->xsol[i])
-            p->lv[nl++] = p->lv[i];
-    for (uint32_t jm = 0; jm < p->ns; jm++)
-        if (p->ysol[jm]) {
-            p->ymax[ns] = p->ysol[jm];
-            p->ysol[ns] = p->ysol[jm];
-            p->sv[ns] = p->sv[jm];
-            memmove(p->wsol + (size_t)ns * U, p->wsol + (size_t)jm * U, (size_t)U * sizeof *p->wsol);
-            ns++;
-        }
-    p->nl = nl;
-    p->ns = ns;
-    for (uint32_t i = 0; i < nl; i++)
-        p->xsol[i] = 1;
-    int found = 0, proven = 0;
-    if (p->method == VC_OCS_COMBI && (st = vc_ocs_assign(v, p, &found, &proven)))
-        return st;
-    if (found && (proven || z_columns(v, p) > VC_OCS_ZILP_MAX)) {
-        p->optimal = optimal;
-        p->rewired_min = proven;
-        finish(v, p);
-        return TSCHED_OK;
-    }
-    p->yfixed = 1;
-    if ((st = full_solve(v, p, deadline, status)))
-        return st;
-    p->yfixed = 0;
-    if (found && !(*status == VC_ILP_FOUND && p->optimal)) {
-        /* the small circuit ILP did not prove its minimum in time: the assignment's answer */
+    /* the cut loop: master, then circuits for its choice; a choice proven to have none is cut
+     * off and the master re-solved */
+    double dl = deadline;
+    for (;;) {
+        /* 1. the master: infeasible there means infeasible (it is a relaxation, and every cut
+         * removes only choices with no circuits) */
+        st = master_solve(v, p, dl, status);
+        if (st || *status != VC_ILP_FOUND)
+            return st;
+        if (dl <= 0)
+            dl = ts_monotonic_s() + VC_OCS_NOLIMIT_CAP_MS * 1e-3;
+        int optimal = p->optimal;
+        /* 2. the circuits of the master's leaves and spines */
+        uint32_t nl = 0, ns = 0, U = v->ocs->U;
+        for (uint32_t i = 0; i < p->nl; i++)
+            if (p->xsol[i])
+                p->lv[nl++] = p->lv[i];
+        for (uint32_t jm = 0; jm < p->ns; jm++)
+            if (p->ysol[jm]) {
+                p->ymax[ns] = p->ysol[jm];
+                p->ysol[ns] = p->ysol[jm];
+                p->sv[ns] = p->sv[jm];
+                memmove(p->wsol + (size_t)ns * U, p->wsol + (size_t)jm * U, (size_t)U * sizeof *p->wsol);
+                ns++;
+            }
+        p->nl = nl;
+        p->ns = ns;
         for (uint32_t i = 0; i < nl; i++)
             p->xsol[i] = 1;
-        if ((st = vc_ocs_assign(v, p, &found, &proven)))
+        int found = 0, proven = 0;
+        if (p->method == VC_OCS_COMBI && (st = vc_ocs_assign(v, p, &found, &proven)))
             return st;
-        if (!found)
-            return ts_error(TSCHED_E_INTERNAL, "ocs-vclos: the circuit assignment is not deterministic");
-        *status = VC_ILP_FOUND;
-        p->optimal = optimal;
-        p->rewired_min = 0;
-        finish(v, p);
-        return TSCHED_OK;
-    }
-    if (*status == VC_ILP_FOUND) {
-        p->rewired_min = p->optimal;
-        p->optimal = p->optimal && optimal;
-    } else {
+        if (found && (proven || z_columns(v, p) > VC_OCS_ZILP_MAX)) {
+            p->optimal = optimal;
+            p->rewired_min = proven;
+            finish(v, p);
+            return TSCHED_OK;
+        }
+        /* the circuit ILP for (x, y): the fewest rewired circuits, or the proof that the
+         * choice has none (GLPK's exhaustive search; the assignment's failure is no proof) */
+        p->yfixed = 1;
+        if ((st = full_solve(v, p, dl, status)))
+            return st;
+        p->yfixed = 0;
+        if (found && !(*status == VC_ILP_FOUND && p->optimal)) {
+            /* the small circuit ILP did not prove its minimum in time: the assignment's answer */
+            for (uint32_t i = 0; i < nl; i++)
+                p->xsol[i] = 1;
+            if ((st = vc_ocs_assign(v, p, &found, &proven)))
+                return st;
+            if (!found)
+                return ts_error(TSCHED_E_INTERNAL, "ocs-vclos: the circuit assignment is not deterministic");
+            *status = VC_ILP_FOUND;
+            p->optimal = optimal;
+            p->rewired_min = 0;
+            finish(v, p);
+            return TSCHED_OK;
+        }
+        if (*status == VC_ILP_FOUND) {
+            p->rewired_min = p->optimal;
+            p->optimal = p->optimal && optimal;
+            finish(v, p);
+            return TSCHED_OK;
+        }
         if (*status == VC_ILP_TIMEOUT)
             return TSCHED_OK;
-        /* 3. the master's choice has no circuits: the full model decides */
+        /* 3. (x, y) has no circuits: cut it off and re-solve the master over the same
+         * eligible leaves and spines (the filter is deterministic) */
+        if (p->ncut == VC_OCS_CUTS_MAX)
+            break;
+        memset(p->cutx + (size_t)p->ncut * v->L, 0, v->L);
+        memset(p->cuty + (size_t)p->ncut * v->S, 0, v->S * sizeof *p->cuty);
+        for (uint32_t i = 0; i < nl; i++)
+            p->cutx[(size_t)p->ncut * v->L + p->lv[i]] = 1;
+        for (uint32_t jm = 0; jm < ns; jm++)
+            p->cuty[(size_t)p->ncut * v->S + p->sv[jm]] = p->ysol[jm];
+        p->ncut++;
         filter(v, p);
-        if ((st = full_solve(v, p, deadline, status)) || *status != VC_ILP_FOUND)
-            return st;
-        p->rewired_min = p->optimal;
+        p->have_w = 0;
     }
+    /* 4. VC_OCS_CUTS_MAX choices without circuits: the full model decides, within the deadline
+     * (or the cap when there is none) */
+    p->fell_back = 1;
+    filter(v, p);
+    if ((st = full_solve(v, p, dl, status)) || *status != VC_ILP_FOUND)
+        return st;
+    p->rewired_min = p->optimal;
     finish(v, p);
     return TSCHED_OK;
 }

@@ -36,6 +36,13 @@ typedef struct vc_ocs_ilp {
     int optimal;
     int status;
     int method;               /* VC_OCS_COMBI (default), VC_OCS_TWO_ILP, VC_OCS_FULL (tests) */
+    /* no-good cuts of the master (ocs_ilp.c): choices (x, y) proven to have no circuits */
+    uint32_t ncut;            /* cuts of the current solve (the last solve's, after it) */
+    uint8_t *cutx;            /* VC_OCS_CUTS_MAX*L: leaf n chosen in cut c */
+    uint32_t *cuty;           /* VC_OCS_CUTS_MAX*S: y of spine m in cut c */
+    int *bcol;                /* master column of b(jm, t) = [y_jm >= t], or 0 */
+    size_t bcol_cap;
+    int fell_back;            /* 1: the last solve fell back to the full model */
 } vc_ocs_ilp;
 
 /* How vc_ocs_ilp_solve finds the circuits (ocs_ilp.c): the master ILP then the
@@ -49,6 +56,14 @@ extern int vc_ocs_method_default;
  * of the combinatorial assignment (a size rule, so the answer does not depend on speed
  * unless that ILP runs into the deadline). */
 #define VC_OCS_ZILP_MAX 300
+/* Master choices proven to have no circuits that the cut loop excludes before it falls back
+ * to the full §4 model. */
+#define VC_OCS_CUTS_MAX 50
+/* With no deadline (place_time_limit_ms = 0), every solve after a shape's first master (the
+ * circuit ILPs, the cut loop's masters, the fallback to the full model) must end within this
+ * many milliseconds of that master; past it the shape reports VC_ILP_TIMEOUT (a `timeout`
+ * wait) unless a solution was found. */
+#define VC_OCS_NOLIMIT_CAP_MS 10000
 
 /* ocs_assign.c: circuits for the master's answer (p->lv[0..nl), p->sv[0..ns), p->ysol,
  * p->wsol), into p->zsol. *found = 0 when it finds none (the caller then solves); *proven = 1
