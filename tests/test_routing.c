@@ -901,6 +901,104 @@ START_TEST(rates_certify_maxmin_random)
 }
 END_TEST
 
+/* The plain progressive filling, written the slow and obvious way as an independent
+ * reference: every round scans all links for the smallest share rem / unfrozen flows (ties
+ * to the lower link in the certificate's link space, which numbers links in the library's
+ * order), freezes that link's unfrozen flows at it one after another in flow order, and
+ * takes the share off each other link of theirs (clamped at 0). Same operations on every
+ * double as the library, so the rates must be equal bit for bit. */
+static void plain_maxmin(double *rate, const tsched_topology *t, const tsched_flows *f, const tsched_path *paths)
+{
+    uint32_t n = tsched_flows_count(f);
+    rate_links s = rate_links_of(t);
+    double *rem = malloc(s.nlinks * sizeof *rem);
+    uint32_t *active = calloc(s.nlinks, sizeof *active), *ls = malloc((n ? n : 1) * 6 * sizeof *ls),
+             *nl = malloc((n ? n : 1) * sizeof *nl);
+    char *frozen = calloc(n ? n : 1, 1);
+    ck_assert(rem && active && ls && nl && frozen);
+    for (uint32_t i = 0; i < n; i++) {
+        nl[i] = flow_links(ls + 6 * i, &s, f, i, &paths[i]);
+        for (uint32_t k = 0; k < nl[i]; k++)
+            active[ls[6 * i + k]]++;
+    }
+    memcpy(rem, s.cap, s.nlinks * sizeof *rem);
+    for (;;) {
+        uint32_t l = UINT32_MAX;
+        for (uint32_t x = 0; x < s.nlinks; x++)
+            if (active[x] && (l == UINT32_MAX || rem[x] / active[x] < rem[l] / active[l]))
+                l = x;
+        if (l == UINT32_MAX)
+            break;
+        double share = rem[l] / active[l];
+        for (uint32_t i = 0; i < n; i++) {
+            int on = 0;
+            for (uint32_t k = 0; k < nl[i]; k++)
+                on |= ls[6 * i + k] == l;
+            if (!on || frozen[i])
+                continue;
+            frozen[i] = 1;
+            rate[i] = share;
+            for (uint32_t k = 0; k < nl[i]; k++) {
+                uint32_t x = ls[6 * i + k];
+                if (x == l)
+                    continue;
+                rem[x] -= share;
+                if (rem[x] < 0)
+                    rem[x] = 0;
+                active[x]--;
+            }
+        }
+        active[l] = 0;
+    }
+    free(rem);
+    free(active);
+    free(ls);
+    free(nl);
+    free(frozen);
+    free(s.nic_off);
+    free(s.cap);
+}
+
+/* The library's rates (tsched_rates_maxmin and tsched_route's) equal the plain reference's
+ * bit for bit on many seeded random cases: mixed capacities, so that shares tie and round. */
+START_TEST(rates_bit_identical_to_plain_reference)
+{
+    trng r = {4242};
+    for (uint32_t it = 0; it < 400; it++) {
+        tsched_topology *t;
+        switch (it % 4) {
+        case 0: t = gen_ls(2 + rbelow(&r, 5), 2 + rbelow(&r, 4), 1 + rbelow(&r, 4), 2, 1 + rbelow(&r, 2), 2.0, 0); break;
+        case 1: t = gen_ls(2 + rbelow(&r, 4), 2 + rbelow(&r, 3), 2 + rbelow(&r, 3), 2, 2, 3.0, 1); break;
+        case 2: t = gen_c3(2 + rbelow(&r, 2), 2, 2, 2 + 2 * rbelow(&r, 2), 1 + rbelow(&r, 3), 1 + rbelow(&r, 2), 2.0); break;
+        default: t = random_builder_fabric(&r, 2 + rbelow(&r, 3), 1 + rbelow(&r, 3), 3 + rbelow(&r, 6)); break;
+        }
+        tsched_flows *f = random_flows(&r, t, 1 + rbelow(&r, it % 10 == 9 ? 600 : 80));
+        uint32_t n = tsched_flows_count(f);
+        double *want = malloc((n ? n : 1) * sizeof *want), *got = malloc((n ? n : 1) * sizeof *got);
+        ck_assert(want && got);
+        for (int algo = 0; algo < 3; algo++) {
+            tsched_routes *rt = route(t, f, (tsched_route_algo)algo, it + 1, 1);
+            tsched_path *p = routed_paths(rt);
+            plain_maxmin(want, t, f, p);
+            ck_assert_ok(tsched_rates_maxmin(got, t, f, p));
+            for (uint32_t i = 0; i < n; i++) {
+                double viaroute = tsched_routes_rate(rt, i);
+                ck_assert_msg(memcmp(&got[i], &want[i], sizeof got[i]) == 0 &&
+                                  memcmp(&viaroute, &want[i], sizeof want[i]) == 0,
+                              "case %u algo %d flow %u: %.17g (route %.17g), reference %.17g", it, algo, i, got[i],
+                              viaroute, want[i]);
+            }
+            free(p);
+            tsched_routes_free(rt);
+        }
+        free(want);
+        free(got);
+        tsched_flows_free(f);
+        tsched_topology_free(t);
+    }
+}
+END_TEST
+
 /* Worked by hand: NIC-limited flows inside one leaf share their NIC, and a cross-leaf
  * flow from the same NIC takes its share of it too. */
 START_TEST(rates_hand_computed)
@@ -2735,6 +2833,7 @@ int main(void)
     tcase_add_test(tc, leafwise_permutation_more_flows_than_spines);
     tcase_add_test(tc, rates_certify_maxmin_random);
     tcase_add_test(tc, rates_hand_computed);
+    tcase_add_test(tc, rates_bit_identical_to_plain_reference);
     tcase_add_test(tc, rates_maxmin_on_given_paths);
     tcase_add_test(tc, ecmp_seeded_and_equal_cost);
     tcase_add_test(tc, balanced_ecmp_least_loaded_and_seeded);

@@ -89,36 +89,69 @@ static void hremove(iheap *h, uint32_t link)
 }
 
 /* Fair rates of n flows whose links are given in CSR form (flink[foff[i] .. foff[i+1])),
- * with capacity cap[link]. */
+ * with capacity cap[link].
+ *
+ * Layout for locality: each link keeps its flows as records stored one after another,
+ * a record being the flow's id followed by the flow's other links (the last one marked by
+ * the top bit), so freezing a flow reads the words right after the one that named it
+ * instead of two dependent random loads (offset, then link list); frozen flows are a
+ * bitset. The arithmetic is the one of the plain algorithm, in the same order on every
+ * value: a link's remaining capacity loses the bottleneck's share once per flow frozen
+ * on it, bottlenecks come off the heap in the same order (smallest share, ties to the
+ * lower link), and a link's key is its remaining capacity over its unfrozen flows. Keys
+ * are only read when a link reaches the top of the heap, so a link touched several times
+ * while one bottleneck's flows freeze moves in the heap once, with its last key. */
+#define REC_LAST UINT32_C(0x80000000)
+#define REC_NONE UINT32_C(0x7fffffff) /* the only word of a record of a flow with no other link */
+
 static tsched_status maxmin(double *rate, uint32_t n, const uint32_t *foff, const uint32_t *flink, uint32_t nlinks,
                             const double *cap)
 {
+    if (nlinks >= REC_NONE)
+        return ts_error(TSCHED_E_TOO_LARGE, "links: %u distinct links, at most %u", nlinks, REC_NONE - 1);
     tsched_status st = TSCHED_OK;
-    size_t nl = nlinks ? nlinks : 1;
-    uint32_t *cnt = ts_calloc((size_t)nlinks + 1, sizeof *cnt), *lflows = NULL, *active = ts_malloc(nl, sizeof *active);
+    size_t nl = nlinks ? nlinks : 1, nw = ((size_t)n + 63) / 64;
+    size_t *roff = ts_calloc((size_t)nlinks + 1, sizeof *roff), *fill = ts_malloc(nl, sizeof *fill);
+    uint32_t *rec = NULL, *active = ts_calloc(nl, sizeof *active), *seen = ts_calloc(nl, sizeof *seen);
+    uint32_t *touched = ts_malloc(nl, sizeof *touched);
     double *rem = ts_malloc(nl, sizeof *rem);
-    uint8_t *frozen = ts_calloc(n ? n : 1, 1);
+    uint64_t *frozen = ts_calloc(nw ? nw : 1, sizeof *frozen);
     iheap h = {ts_malloc(nl, sizeof(uint32_t)), ts_malloc(nl, sizeof(uint32_t)), ts_malloc(nl, sizeof(double)), 0};
-    if (!cnt || !active || !rem || !frozen || !h.a || !h.pos || !h.key) {
+    if (!roff || !fill || !active || !seen || !touched || !rem || !frozen || !h.a || !h.pos || !h.key) {
         st = TSCHED_E_NOMEM;
         goto out;
     }
-    /* link -> flows (CSR) */
-    for (size_t k = 0; k < foff[n]; k++)
-        cnt[flink[k] + 1]++;
+    /* link -> records of its flows, in flow order */
+    for (uint32_t i = 0; i < n; i++) {
+        uint32_t len = foff[i + 1] - foff[i], size = 1 + (len > 1 ? len - 1 : 1);
+        for (uint32_t k = foff[i]; k < foff[i + 1]; k++) {
+            roff[flink[k] + 1] += size;
+            active[flink[k]]++;
+        }
+    }
     for (uint32_t l = 0; l < nlinks; l++)
-        cnt[l + 1] += cnt[l];
-    if (!(lflows = ts_malloc(foff[n] ? foff[n] : 1, sizeof *lflows))) {
+        roff[l + 1] += roff[l];
+    if (!(rec = ts_malloc(roff[nlinks] ? roff[nlinks] : 1, sizeof *rec))) {
         st = TSCHED_E_NOMEM;
         goto out;
     }
-    memcpy(active, cnt, nlinks * sizeof *active); /* used as fill positions first */
-    for (uint32_t i = 0; i < n; i++)
-        for (uint32_t k = foff[i]; k < foff[i + 1]; k++)
-            lflows[active[flink[k]]++] = i;
+    memcpy(fill, roff, nlinks * sizeof *fill);
+    for (uint32_t i = 0; i < n; i++) {
+        uint32_t b = foff[i], e = foff[i + 1];
+        for (uint32_t k = b; k < e; k++) {
+            uint32_t *w = rec + fill[flink[k]], m = 0;
+            w[m++] = i;
+            for (uint32_t j = b; j < e; j++)
+                if (j != k)
+                    w[m++] = flink[j];
+            if (m == 1)
+                w[m++] = REC_NONE;
+            w[m - 1] |= REC_LAST;
+            fill[flink[k]] += m;
+        }
+    }
     for (uint32_t l = 0; l < nlinks; l++) {
         rem[l] = cap[l];
-        active[l] = cnt[l + 1] - cnt[l];
         h.pos[l] = UINT32_MAX;
         if (active[l])
             hpush(&h, l, rem[l] / active[l]);
@@ -126,37 +159,57 @@ static tsched_status maxmin(double *rate, uint32_t n, const uint32_t *foff, cons
     for (uint32_t i = 0; i < n; i++)
         if (foff[i] == foff[i + 1]) {
             rate[i] = INFINITY; /* no link at all: only a flow inside one node */
-            frozen[i] = 1;
+            frozen[i / 64] |= UINT64_C(1) << (i % 64);
         }
+    uint32_t round = 0;
     while (h.n > 0) {
-        uint32_t l = h.a[0];
+        uint32_t l = h.a[0], nt = 0;
         double share = h.key[l] < 0 ? 0 : h.key[l];
         hremove(&h, l);
-        for (uint32_t k = cnt[l]; k < cnt[l + 1]; k++) {
-            uint32_t i = lflows[k];
-            if (frozen[i])
+        round++;
+        const uint32_t *w = rec + roff[l], *end = rec + roff[l + 1];
+        while (w < end) {
+            uint32_t i = *w++;
+            uint64_t bit = UINT64_C(1) << (i % 64);
+            if (frozen[i / 64] & bit) {
+                while (!(*w++ & REC_LAST))
+                    ;
                 continue;
-            frozen[i] = 1;
+            }
+            frozen[i / 64] |= bit;
             rate[i] = share;
-            for (uint32_t m = foff[i]; m < foff[i + 1]; m++) {
-                uint32_t x = flink[m];
-                if (x == l)
+            uint32_t word;
+            do {
+                word = *w++;
+                uint32_t x = word & ~REC_LAST;
+                if (x == l || x == REC_NONE)
                     continue;
                 rem[x] -= share;
                 if (rem[x] < 0)
                     rem[x] = 0; /* rounding */
-                if (--active[x] > 0)
-                    hupdate(&h, x, rem[x] / active[x]);
-                else if (h.pos[x] != UINT32_MAX)
-                    hremove(&h, x);
-            }
+                active[x]--;
+                if (seen[x] != round) {
+                    seen[x] = round;
+                    touched[nt++] = x;
+                }
+            } while (!(word & REC_LAST));
+        }
+        for (uint32_t j = 0; j < nt; j++) {
+            uint32_t x = touched[j];
+            if (active[x] > 0)
+                hupdate(&h, x, rem[x] / active[x]);
+            else if (h.pos[x] != UINT32_MAX)
+                hremove(&h, x);
         }
         active[l] = 0;
     }
 out:
-    free(cnt);
-    free(lflows);
+    free(roff);
+    free(fill);
+    free(rec);
     free(active);
+    free(seen);
+    free(touched);
     free(rem);
     free(frozen);
     free(h.a);
