@@ -110,6 +110,18 @@ static inline uint32_t ts_least_loaded(const ts_pathcache *c, const ts_pair *p, 
 {
     const uint32_t *l = c->links + p->off;
     uint32_t best = 0, bestv = UINT32_MAX;
+    if (p->hops == 2) { /* via a spine: the common case, without the inner loop */
+        for (uint32_t k = 0; k < p->npaths; k++, l += 2) {
+            uint32_t u = load[l[0]], d = load[l[1]], v = u > d ? u : d;
+            if (v < bestv) {
+                bestv = v;
+                best = k;
+            }
+        }
+        if (value)
+            *value = bestv;
+        return best;
+    }
     for (uint32_t k = 0; k < p->npaths; k++, l += p->hops) {
         uint32_t v = 0;
         for (uint32_t h = 0; h < p->hops; h++)
