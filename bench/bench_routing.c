@@ -17,7 +17,10 @@
  *     balanced-ecmp alike, the share of the max-min rates, threads 1/2/4 on a traffic with
  *     64 independent components and on random traffic, the ILP on 1,500 flows (intact, and
  *     with one trunk down so that it goes to GLPK), and memory. Only tsched_route / tsched_reroute / tsched_rates_maxmin are timed; flow
- *     sets are built before.
+ *     sets are built before. The cold 1,500-flow call is set against the plain reference
+ *     (bench/ref_greedy.c) in the same run, and against the first call of fresh processes
+ *     (this program re-run with --first-call or --first-call-indexed [--seed N], which print
+ *     that call's ms and nothing else).
  *
  * Every answer is checked (outside the timing) against the fabric: each path joins its
  * flow's NIC leaves over up switches and trunks, the per-link flow counts and the largest
@@ -50,6 +53,7 @@
 
 #define BENCH_NAME "bench_routing"
 #include "bench_util.h"
+#include "ref_greedy.h"
 
 #ifndef BENCH_DCN_DEFAULT
 #define BENCH_DCN_DEFAULT ""
@@ -85,6 +89,7 @@ typedef struct options {
 } options;
 
 static int g_problems, g_misses;
+static const char *g_argv0; /* to time a first call in a fresh process */
 
 /* ---- small helpers (as in bench_topology.c) ------------------------------------------- */
 
@@ -848,6 +853,102 @@ static void target(const options *o, const char *name, double value, double limi
           o->quick ? "true" : "false", name, value, limit, o->quick ? "n/a" : pass ? "PASS" : "MISS");
 }
 
+/* The plain reference on the same flows (bench/ref_greedy.c), cold: its load arrays are
+ * allocated and zeroed inside each run, as a new router lists its pairs inside. Its spines
+ * must be the library's (checked once, outside the timing). Median ms. */
+static double time_reference(const tsched_topology *t, const tsched_flows *f, unsigned runs)
+{
+    uint32_t n = tsched_flows_count(f);
+    uint32_t *sl = xcalloc(n, sizeof *sl), *dl = xcalloc(n, sizeof *dl), *sp = xcalloc(n, sizeof *sp);
+    for (uint32_t i = 0; i < n; i++) {
+        sl[i] = tsched_flows_src(f, i) / NODES_PER_LEAF;
+        dl[i] = tsched_flows_dst(f, i) / NODES_PER_LEAF;
+    }
+    double *w = xcalloc(runs, sizeof *w);
+    for (unsigned k = 0; k < runs; k++) {
+        double t0 = now_ms();
+        if (ref_greedy_leaf_spine(sp, sl, dl, n, LEAVES, SPINES) != 0)
+            die("ref_greedy_leaf_spine", TSCHED_E_NOMEM);
+        w[k] = now_ms() - t0;
+    }
+    tsched_route_options ro;
+    tsched_route_options_init(&ro);
+    ro.flags = TSCHED_ROUTE_NO_RATES;
+    tsched_routes *r = NULL;
+    tsched_status st = tsched_route(&r, t, f, &ro);
+    if (st != TSCHED_OK)
+        die("tsched_route (reference check)", st);
+    uint32_t diff = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        tsched_path p;
+        p.size = sizeof p;
+        if ((st = tsched_routes_path(&p, r, i)) != TSCHED_OK)
+            die("tsched_routes_path", st);
+        uint32_t want = sp[i] == UINT32_MAX ? TSCHED_NONE : tsched_topology_tier_switch(t, 1, sp[i]);
+        uint32_t got = p.nswitches == 3 ? p.switches[1] : TSCHED_NONE;
+        diff += got != want || tsched_topology_node_leaf(t, tsched_flows_src(f, i)) !=
+                                   tsched_topology_tier_switch(t, 0, sl[i]);
+    }
+    if (diff)
+        problem("reference greedy: %u of %u flows took another spine than tsched_route", diff, n);
+    tsched_routes_free(r);
+    double m = median(w, runs);
+    free(w);
+    free(sl);
+    free(dl);
+    free(sp);
+    return m;
+}
+
+/* --first-call: the fabric and the flows of the speed part, then one timed cold
+ * tsched_route (paths only), its ms on stdout. With `index` the fabric's path index is
+ * built before (a path count), as a scheduler that has queried the fabric sees it. */
+static int first_call_main(uint64_t seed, int index)
+{
+    tsched_topology *t = make_fabric();
+    tsched_flows *f = make_flows(t, 1500, TRAFFIC_RANDOM, seed);
+    if (index) {
+        uint64_t cnt;
+        tsched_topology_leaf_path_count(&cnt, t, tsched_topology_tier_switch(t, 0, 0),
+                                        tsched_topology_tier_switch(t, 0, 1));
+    }
+    tsched_route_options ro;
+    tsched_route_options_init(&ro);
+    ro.flags = TSCHED_ROUTE_NO_RATES;
+    tsched_routes *r = NULL;
+    double t0 = now_ms();
+    tsched_status st = tsched_route(&r, t, f, &ro);
+    double ms = now_ms() - t0;
+    if (st != TSCHED_OK)
+        die("tsched_route (first call)", st);
+    printf("%.6f\n", ms);
+    tsched_routes_free(r);
+    tsched_flows_free(f);
+    tsched_topology_free(t);
+    return 0;
+}
+
+/* Median over `procs` fresh processes of their first call (-1 if they cannot be run). */
+static double time_first_call(uint64_t seed, int index, unsigned procs)
+{
+    double *w = xcalloc(procs, sizeof *w);
+    unsigned got = 0;
+    for (unsigned k = 0; k < procs && g_argv0; k++) {
+        char cmd[1400];
+        snprintf(cmd, sizeof cmd, "'%s' --first-call%s --seed %llu", g_argv0, index ? "-indexed" : "",
+                 (unsigned long long)seed);
+        FILE *p = popen(cmd, "r");
+        if (!p)
+            break;
+        if (fscanf(p, "%lf", &w[got]) == 1)
+            got++;
+        pclose(p);
+    }
+    double m = got ? median(w, got) : -1;
+    free(w);
+    return m;
+}
+
 static void part_speed(const options *o, checker *c)
 {
     tsched_topology *t = make_fabric();
@@ -935,6 +1036,20 @@ static void part_speed(const options *o, checker *c)
                   "\"wall_ms\": %.6g, \"warm_router_ms\": %.6g}",
                   o->quick ? "true" : "false", n, runs, cold, hot);
             if (n == 1500) {
+                /* the same flows as a plain loop, and the first call of fresh processes */
+                double ref = time_reference(t, f, runs);
+                unsigned procs = o->quick ? 11 : 31;
+                double first = time_first_call(o->seed, 0, procs), firsti = time_first_call(o->seed, 1, procs);
+                printf("%-20s %9u %5u %10.4f  plain reference (bench/ref_greedy.c, cold): library / reference = %.1fx\n",
+                       "reference", n, runs, ref, cold / ref);
+                printf("%-20s %9u %5u %10.4f  first call of a fresh process = %.2fx a later one (fabric's path index "
+                       "built before: %.4f ms, %.2fx)\n",
+                       "greedy first call", n, procs, first, first / cold, firsti, firsti / cold);
+                jsonf("{\"bench\": \"routing\", \"quick\": %s, \"type\": \"cold-1500\", \"flows\": %u, "
+                      "\"wall_ms\": %.6g, \"reference_ms\": %.6g, \"ratio\": %.4g, \"first_call_ms\": %.6g, "
+                      "\"first_call_indexed_ms\": %.6g, \"first_ratio\": %.4g, \"first_indexed_ratio\": %.4g}",
+                      o->quick ? "true" : "false", n, cold, ref, cold / ref, first, firsti, first / cold,
+                      firsti / cold);
                 p1500 = cold;
                 p1500w = hot;
             } else {
@@ -1278,6 +1393,13 @@ static void parse_args(options *o, int argc, char **argv)
 
 int main(int argc, char **argv)
 {
+    g_argv0 = argv[0];
+    if (argc >= 2 && (strcmp(argv[1], "--first-call") == 0 || strcmp(argv[1], "--first-call-indexed") == 0)) {
+        unsigned long v = 1;
+        if (argc == 4 && strcmp(argv[2], "--seed") == 0 && !parse_ulong(argv[3], &v))
+            return 2;
+        return first_call_main(v, strcmp(argv[1], "--first-call-indexed") == 0);
+    }
     options o;
     parse_args(&o, argc, argv);
     printf("bench_routing %s: ilp limit %u ms, fault seeds 1..%u, flow seed %llu%s\n", tsched_version(),

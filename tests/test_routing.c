@@ -2379,6 +2379,97 @@ START_TEST(router_same_answers_and_notices_failures)
 }
 END_TEST
 
+/* Cold and warm routers against the paths listed by the topology (tsched_topology_paths,
+ * which routing's cache does not use): greedy replayed as Algorithm 1 over those lists gives
+ * every path byte for byte, whether the router is new, has met some of the pairs before
+ * (numbered by a hash then by a table over the fabric's links), or has met them all; ECMP
+ * and balanced ECMP, which pick by path index, answer byte for byte the same cold and warm. */
+static void expect_paths(const tsched_routes *r, const tsched_path *want, uint32_t n, const char *what, uint32_t it)
+{
+    ck_assert_uint_eq(tsched_routes_count(r), n);
+    for (uint32_t i = 0; i < n; i++) {
+        tsched_path p;
+        memset(&p, 0, sizeof p);
+        p.size = sizeof p;
+        ck_assert_ok(tsched_routes_path(&p, r, i));
+        ck_assert_msg(memcmp(&p, &want[i], sizeof p) == 0, "case %u, %s: flow %u differs", it, what, i);
+    }
+}
+
+START_TEST(cold_and_warm_routers_match_listed_paths)
+{
+    trng r = {2026};
+    for (uint32_t it = 0; it < 40; it++) {
+        tsched_topology *t =
+            it % 2 ? gen_ls(2 + rbelow(&r, 15), 2 + rbelow(&r, 7), 1 + rbelow(&r, 4), 2, 1 + rbelow(&r, 2),
+                            1.0 + rbelow(&r, 2), 0)
+                   : gen_c3(2 + rbelow(&r, 3), 1 + rbelow(&r, 4), 2 + rbelow(&r, 3), 4 + rbelow(&r, 5),
+                            1 + rbelow(&r, 2), 1 + rbelow(&r, 2), 1.0);
+        if (it % 4 >= 2)
+            random_failures(&r, t, 1 + rbelow(&r, 4), NULL);
+        uint32_t nl = 2 * tsched_topology_num_trunks(t);
+        tsched_flows *f = routable_flows(&r, t, 1 + rbelow(&r, 400)), *few = routable_flows(&r, t, 1 + rbelow(&r, 3));
+        uint32_t n = tsched_flows_count(f);
+        cands *c = all_cands(t, f);
+        /* Algorithm 1 over the listed paths */
+        tsched_path *want = calloc(n ? n : 1, sizeof *want);
+        uint32_t *load = calloc(nl ? nl : 1, sizeof *load);
+        ck_assert(want && load);
+        for (uint32_t i = 0; i < n; i++) {
+            ck_assert_uint_gt(c[i].n, 0);
+            size_t best = 0;
+            for (size_t k = 1; k < c[i].n; k++)
+                if (busiest(&c[i].p[k], load) < busiest(&c[i].p[best], load))
+                    best = k;
+            want[i] = c[i].p[best];
+            add_load(load, &want[i], 1);
+        }
+        tsched_route_options o;
+        tsched_route_options_init(&o);
+        o.flags = it % 3 ? TSCHED_ROUTE_NO_RATES : 0;
+        tsched_routes *cold = NULL, *warm = NULL;
+        ck_assert_ok(tsched_route(&cold, t, f, &o));
+        expect_paths(cold, want, n, "cold", it);
+        tsched_router *rt = NULL;
+        ck_assert_ok(tsched_router_new(&rt, t));
+        tsched_routes *pre = NULL;
+        ck_assert_ok(tsched_router_route(&pre, rt, few, &o)); /* some pairs known */
+        tsched_routes_free(pre);
+        for (int k = 0; k < 2; k++) { /* then all known */
+            ck_assert_ok(tsched_router_route(&warm, rt, f, &o));
+            expect_paths(warm, want, n, k ? "warm" : "half warm", it);
+            for (uint32_t l = 0; l < nl; l++)
+                ck_assert_uint_eq(tsched_routes_link_flows(warm, l), load[l]);
+            ck_assert(same_paths(cold, warm));
+            tsched_routes_free(warm);
+        }
+        for (int algo = TSCHED_ROUTE_ECMP; algo <= TSCHED_ROUTE_BALANCED_ECMP; algo++) {
+            o.algo = (tsched_route_algo)algo;
+            o.seed = it + 1;
+            tsched_routes *a = NULL, *b = NULL;
+            ck_assert_ok(tsched_route(&a, t, f, &o));
+            ck_assert_ok(tsched_router_route(&b, rt, f, &o));
+            tsched_path *pa = routed_paths(a), *pb = routed_paths(b);
+            ck_assert(memcmp(pa, pb, (n ? n : 1) * sizeof *pa) == 0 || n == 0);
+            for (uint32_t i = 0; i < n; i++)
+                ck_assert_int_ge(cand_index(&c[i], &pa[i]), 0);
+            free(pa);
+            free(pb);
+            tsched_routes_free(a);
+            tsched_routes_free(b);
+        }
+        tsched_router_free(rt);
+        tsched_routes_free(cold);
+        free(want);
+        free(load);
+        free_cands(c, n);
+        tsched_flows_free(f);
+        tsched_flows_free(few);
+        tsched_topology_free(t);
+    }
+}
+END_TEST
+
 START_TEST(no_rates_flag_same_paths)
 {
     trng r = {321};
@@ -2858,6 +2949,7 @@ int main(void)
     tcase_add_test(tc, errors_algo_from_name_null_out);
     tcase_add_test(tc, router_same_answers_and_notices_failures);
     tcase_add_test(tc, no_rates_flag_same_paths);
+    tcase_add_test(tc, cold_and_warm_routers_match_listed_paths);
     tcase_add_test(tc, ilp_exact_on_failures_and_clos3);
     tcase_add_test(tc, ilp_hundreds_of_flows);
     tcase_add_test(tc, one_flow_on_a_huge_fabric_costs_little);

@@ -143,7 +143,8 @@ static tsched_status two_tier(tsched_routes *r, int *done, const ts_deadline *d)
         if (p->npaths != ref->npaths)
             return TSCHED_OK;
         for (uint32_t k = 0; k < p->npaths; k++)
-            if (c->sw[p->soff + 3 * k + 1] != c->sw[ref->soff + 3 * k + 1])
+            if (ts_link_head(c->t, c->gl[c->links[p->off + 2 * k]]) !=
+                ts_link_head(c->t, c->gl[c->links[ref->off + 2 * k]]))
                 return TSCHED_OK;
     }
     if (!ref)

@@ -153,17 +153,18 @@ static tsched_status prepare(tsched_routes **out, tsched_router *rt, const tsche
 }
 
 /* Copy every flow's chosen path out of the cache: the result no longer needs it. */
-static void materialize(tsched_routes *r)
+static void materialize(tsched_routes *r, const tsched_topology *t)
 {
     for (uint32_t i = 0; i < r->n; i++) {
         const ts_pair *p = &r->cache->pairs[r->pair[i]];
         const uint32_t *l = r->cache->links + p->off + (size_t)r->pidx[i] * p->hops;
-        const uint32_t *sw = r->cache->sw + p->soff + (size_t)r->pidx[i] * (p->hops + 1);
+        uint32_t *pl = r->plinks + 4 * (size_t)i, *ps = r->psw + 5 * (size_t)i;
         r->hops[i] = (uint8_t)p->hops;
-        for (uint32_t h = 0; h < 4; h++)
-            r->plinks[4 * (size_t)i + h] = h < p->hops ? r->cache->gl[l[h]] : TSCHED_NONE;
-        for (uint32_t h = 0; h < 5; h++)
-            r->psw[5 * (size_t)i + h] = h <= p->hops ? sw[h] : TSCHED_NONE;
+        ps[0] = p->a;
+        for (uint32_t h = 0; h < 4; h++) {
+            pl[h] = h < p->hops ? r->cache->gl[l[h]] : TSCHED_NONE;
+            ps[h + 1] = h < p->hops ? ts_link_head(t, pl[h]) : TSCHED_NONE;
+        }
     }
     free(r->pair);
     free(r->pidx);
@@ -195,11 +196,21 @@ static tsched_status keep_loads(tsched_routes *r)
         free(key);
         return TSCHED_E_NOMEM;
     }
-    n = 0;
-    for (uint32_t l = 0; l < r->nlinks; l++)
-        if (r->load[l] > 0)
-            key[n++] = (uint64_t)r->cache->gl[l] << 32 | r->load[l];
-    qsort(key, n, sizeof *key, cmp_u64);
+    const uint32_t *dir = r->cache->ldir;
+    if (dir) {
+        /* the cache numbers the fabric's links directly (it is small next to the work):
+         * walking it gives them in order, no sort */
+        uint32_t k = 0, nfab = 2 * r->cache->t->ntrunks;
+        for (uint32_t g = 0; g < nfab && k < n; g++)
+            if (dir[g] && dir[g] - 1 < r->nlinks && r->load[dir[g] - 1] > 0)
+                key[k++] = (uint64_t)g << 32 | r->load[dir[g] - 1];
+    } else {
+        uint32_t k = 0;
+        for (uint32_t l = 0; l < r->nlinks; l++)
+            if (r->load[l] > 0)
+                key[k++] = (uint64_t)r->cache->gl[l] << 32 | r->load[l];
+        qsort(key, n, sizeof *key, cmp_u64);
+    }
     for (uint32_t k = 0; k < n; k++) {
         r->used[k] = (uint32_t)(key[k] >> 32);
         r->used_load[k] = (uint32_t)key[k];
@@ -217,7 +228,7 @@ static tsched_status finish(tsched_routes *r, const tsched_topology *t, const ts
     tsched_status st0 = keep_loads(r);
     if (st0 != TSCHED_OK)
         return st0;
-    materialize(r);
+    materialize(r, t);
     r->has_rates = rates;
     if (!rates) {
         r->min_rate = 0;

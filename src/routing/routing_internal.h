@@ -16,7 +16,6 @@
 typedef struct ts_pair {
     uint32_t a, b;      /* leaf switch indices */
     uint32_t off;       /* into cache->links */
-    uint32_t soff;      /* into cache->sw: npaths * (hops + 1) switches */
     uint32_t npaths;
     uint32_t hops;
 } ts_pair;
@@ -27,21 +26,20 @@ typedef struct ts_pathcache {
     size_t pairs_cap;
     uint32_t *links;    /* npaths * hops per pair: compact link ids */
     size_t nlinks, links_cap;
-    uint32_t *sw;       /* npaths * (hops + 1) per pair */
-    size_t nsw, sw_cap;
     uint32_t *slots;    /* open addressing on (a, b): pair id + 1 */
     size_t nslots;
-    ts_path *scratch;   /* listing buffer, reused across pairs */
-    size_t scratch_cap;
     uint32_t *gl;       /* compact link id -> directed link id of the fabric */
     size_t ngl, gl_cap;
     uint32_t *lslots;   /* open addressing on the fabric's link id: compact id + 1 */
     size_t nlslots;
+    uint32_t *ldir;     /* or, on a fabric small next to the work, by fabric link id */
+    const tsched_topology *t; /* the fabric listed from: a path's switches are its links' ends */
 } ts_pathcache;
 
 void ts_pathcache_init(ts_pathcache *c);
 void ts_pathcache_free(ts_pathcache *c);
-/* Id of the pair (a, b), listing its surviving paths from `t` on first use. */
+/* Id of the pair (a, b), listing its surviving paths from `t` on first use. On failure the
+ * cache is emptied. */
 tsched_status ts_pathcache_get(uint32_t *id, ts_pathcache *c, const tsched_topology *t, uint32_t a, uint32_t b);
 
 /* A time limit taken at a call's entry: `at` on the ts_now_ms() clock, `ms` the limit. */
@@ -56,7 +54,8 @@ double ts_now_ms(void);
 tsched_status ts_deadline_check(const ts_deadline *d, const char *what);
 
 /* The NIC leaves of every flow resolved into pair ids; errors name the flow. Listing stops
- * with TSCHED_E_TIMEOUT once the deadline (NULL: none) passes. */
+ * with TSCHED_E_TIMEOUT once the deadline (NULL: none) passes. On failure the cache is
+ * emptied. */
 tsched_status ts_flows_pairs(uint32_t *pair_of, ts_pathcache *c, const tsched_topology *t, const tsched_flows *f,
                              const ts_deadline *d);
 
@@ -93,6 +92,12 @@ struct tsched_routes {
     uint64_t topo_id, topo_gen; /* the fabric it was computed on (DESIGN 3) */
 };
 
+/* The switch a directed fabric link leads to: link 2r climbs trunk r, 2r + 1 descends it. */
+static inline uint32_t ts_link_head(const tsched_topology *t, uint32_t l)
+{
+    return l & 1 ? t->tr_lower[l / 2] : t->tr_upper[l / 2];
+}
+
 /* Links of flow i's final path (count in *hops). */
 static inline const uint32_t *ts_route_links(const tsched_routes *r, uint32_t i, uint32_t *hops)
 {
@@ -105,6 +110,18 @@ static inline uint32_t ts_least_loaded(const ts_pathcache *c, const ts_pair *p, 
 {
     const uint32_t *l = c->links + p->off;
     uint32_t best = 0, bestv = UINT32_MAX;
+    if (p->hops == 2) { /* via a spine: the common case, without the inner loop */
+        for (uint32_t k = 0; k < p->npaths; k++, l += 2) {
+            uint32_t u = load[l[0]], d = load[l[1]], v = u > d ? u : d;
+            if (v < bestv) {
+                bestv = v;
+                best = k;
+            }
+        }
+        if (value)
+            *value = bestv;
+        return best;
+    }
     for (uint32_t k = 0; k < p->npaths; k++, l += p->hops) {
         uint32_t v = 0;
         for (uint32_t h = 0; h < p->hops; h++)

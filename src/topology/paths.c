@@ -78,16 +78,24 @@ tsched_status tsched_topology_leaf_path_count(uint64_t *count, const tsched_topo
     return TSCHED_OK;
 }
 
-/* Appends a path if there is room; always counts it. */
-static void emit(ts_path *paths, size_t cap, size_t *n, const uint32_t *sw, const uint32_t *links, uint32_t nsw)
+/* Appends a path if there is room; always counts it. With `paths` NULL and `lk` set, only
+ * its nsw - 1 links are written, at lk + n * (nsw - 1) (every path of a pair has the same
+ * length). The walker below is inlined into each caller, so each gets its own store. */
+static inline void emit(ts_path *paths, uint32_t *lk, size_t cap, size_t *n, const uint32_t *sw,
+                        const uint32_t *links, uint32_t nsw)
 {
     if (*n < cap) {
-        ts_path *p = &paths[*n];
-        p->nswitches = nsw;
-        for (uint32_t i = 0; i < 5; i++)
-            p->switches[i] = i < nsw ? sw[i] : TSCHED_NONE;
-        for (uint32_t i = 0; i < 4; i++)
-            p->links[i] = i + 1 < nsw ? links[i] : TSCHED_NONE;
+        if (paths) {
+            ts_path *p = &paths[*n];
+            p->nswitches = nsw;
+            for (uint32_t i = 0; i < 5; i++)
+                p->switches[i] = i < nsw ? sw[i] : TSCHED_NONE;
+            for (uint32_t i = 0; i < 4; i++)
+                p->links[i] = i + 1 < nsw ? links[i] : TSCHED_NONE;
+        } else if (lk) {
+            for (uint32_t i = 0; i + 1 < nsw; i++)
+                lk[*n * (nsw - 1) + i] = links[i];
+        }
     }
     (*n)++;
 }
@@ -98,7 +106,8 @@ static inline int uplink_ok(const tsched_topology *t, const ts_adj *e) { return 
 /* Lists are merged, not searched: up_adj and dn_adj are sorted by neighbour index, so the
  * spines common to two leaves (or to a core and a leaf) come out in index order in one
  * pass, with their trunk ids at hand. */
-size_t ts_list_leaf_paths(ts_path *paths, size_t cap, const tsched_topology *t, uint32_t a, uint32_t b)
+static inline size_t walk(ts_path *paths, uint32_t *lk, uint32_t *hops, size_t cap, const tsched_topology *t,
+                         uint32_t a, uint32_t b)
 {
     size_t n = 0;
     uint32_t sw[5] = {0}, links[4] = {0};
@@ -106,7 +115,8 @@ size_t ts_list_leaf_paths(ts_path *paths, size_t cap, const tsched_topology *t, 
         return 0;
     if (a == b) {
         sw[0] = a;
-        emit(paths, cap, &n, sw, links, 1);
+        emit(paths, lk, cap, &n, sw, links, 1);
+        *hops = 0;
         return 1;
     }
     const ts_adj *ua = t->up_adj + t->up_off[a], *uae = t->up_adj + t->up_off[a + 1];
@@ -124,14 +134,17 @@ size_t ts_list_leaf_paths(ts_path *paths, size_t cap, const tsched_topology *t, 
                 sw[2] = b;
                 links[0] = 2 * x->trunk;
                 links[1] = 2 * y->trunk + 1;
-                emit(paths, cap, &n, sw, links, 3);
+                emit(paths, lk, cap, &n, sw, links, 3);
             }
             x++;
             y++;
         }
     }
-    if (n)
+    if (n) {
+        *hops = 2;
         return n;
+    }
+    *hops = 4;
     /* 4-hop: (source spine, core) in index order, then the destination spines below that
      * core, merged with the destination leaf's uplinks. */
     for (const ts_adj *s1 = ua; s1 < uae; s1++) {
@@ -157,7 +170,7 @@ size_t ts_list_leaf_paths(ts_path *paths, size_t cap, const tsched_topology *t, 
                         sw[4] = b;
                         links[2] = 2 * d->trunk + 1;
                         links[3] = 2 * y->trunk + 1;
-                        emit(paths, cap, &n, sw, links, 5);
+                        emit(paths, lk, cap, &n, sw, links, 5);
                     }
                     d++;
                     y++;
@@ -166,6 +179,18 @@ size_t ts_list_leaf_paths(ts_path *paths, size_t cap, const tsched_topology *t, 
         }
     }
     return n;
+}
+
+size_t ts_list_leaf_paths(ts_path *paths, size_t cap, const tsched_topology *t, uint32_t a, uint32_t b)
+{
+    uint32_t hops;
+    return walk(paths, NULL, &hops, cap, t, a, b);
+}
+
+size_t ts_list_leaf_links(uint32_t *links, uint32_t *hops, size_t cap, const tsched_topology *t, uint32_t a, uint32_t b)
+{
+    *hops = 0;
+    return walk(NULL, links, hops, cap, t, a, b);
 }
 
 static const ts_span path_spans[] = {

@@ -213,6 +213,9 @@ static inline uint64_t ts_topology_version(const tsched_topology *t) { return t-
  * the O(1) count, and the listing into `paths` (capacity `cap`; returns the count). */
 uint64_t ts_leaf_count(const tsched_topology *t, uint32_t a, uint32_t b);
 size_t ts_list_leaf_paths(ts_path *paths, size_t cap, const tsched_topology *t, uint32_t a, uint32_t b);
+/* The same paths' directed links only, path after path (*hops each: 0, 2 or 4), into
+ * `links` (room for cap * 4; cap paths at most). */
+size_t ts_list_leaf_links(uint32_t *links, uint32_t *hops, size_t cap, const tsched_topology *t, uint32_t a, uint32_t b);
 /* Trunk between two switches, UINT32_MAX if none (binary search in adjacency). */
 /* Paths between two leaves via the profile index (cores = 0: 2-hop, 1: 4-hop). */
 uint64_t ts_profile_count(const ts_profiles *p, int cores, uint32_t a, uint32_t b);
