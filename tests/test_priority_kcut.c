@@ -17,6 +17,7 @@
 #include <jansson.h>
 #include <math.h>
 #include <stdio.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -618,6 +619,130 @@ START_TEST(deterministic_per_seed)
 }
 END_TEST
 
+/* ---- crux on several threads ---------------------------------------------------------- */
+
+/* The sequential definition of crux (Algorithm 1 as doc/priority.md states it): orders drawn
+ * one after the other from the seed, each cut exactly, the first of the largest cuts kept. */
+static double crux_sequential(const tsched_dag *d, uint32_t *lv, uint32_t K, uint32_t m, uint64_t seed)
+{
+    uint32_t n = d->n;
+    uint32_t *order = malloc((n ? n : 1) * sizeof *order), *trial = malloc((n ? n : 1) * sizeof *trial);
+    ck_assert_ptr_nonnull(order);
+    ck_assert_ptr_nonnull(trial);
+    ts_rng rng;
+    ts_rng_seed(&rng, seed);
+    double best = -1;
+    for (uint32_t r = 0; r < m; r++) {
+        double cw;
+        ck_assert_ok(ts_dag_topo_order(order, d, NULL, &rng, "test"));
+        ck_assert_ok(ts_kcut_order(trial, &cw, d, order, K));
+        if (cw > best) {
+            best = cw;
+            memcpy(lv, trial, n * sizeof *lv);
+        }
+    }
+    free(order);
+    free(trial);
+    return cut_of(d, lv);
+}
+
+static double compress_threads(const tsched_dag *d, uint32_t *lv, uint32_t K, uint32_t m, uint64_t seed,
+                               uint32_t threads)
+{
+    tsched_kcut_options o;
+    tsched_kcut_options_init(&o);
+    o.levels = K;
+    o.orders = m;
+    o.seed = seed;
+    o.threads = threads;
+    double cw = -1;
+    ck_assert_ok(tsched_dag_compress(lv, &cw, d, &o));
+    return cw;
+}
+
+START_TEST(threads_give_identical_results)
+{
+    static const uint32_t threads[] = {1, 2, 8, 0, 1000};
+    trng r = {4242};
+    for (int c = 0; c < 120; c++) {
+        uint32_t n = c % 3 == 0 ? rbelow(&r, 12) : 20 + rbelow(&r, c % 3 == 1 ? 200 : 1500);
+        int model = c % 3;
+        tsched_dag *d = c % 2 ? rand_sparse(&r, n, 1 + rbelow(&r, 6), model) : rand_dag(&r, n, 8.0 / (n + 8), model);
+        uint32_t K = 1 + rbelow(&r, 10), m = 1 + rbelow(&r, 13);
+        uint64_t seed = rnext(&r);
+        uint32_t *ref = malloc((n ? n : 1) * sizeof *ref), *lv = malloc((n ? n : 1) * sizeof *lv);
+        ck_assert_ptr_nonnull(ref);
+        ck_assert_ptr_nonnull(lv);
+        double cref = crux_sequential(d, ref, K, m, seed);
+        for (size_t t = 0; t < sizeof threads / sizeof threads[0]; t++) {
+            memset(lv, 0xff, (n ? n : 1) * sizeof *lv);
+            double cw = compress_threads(d, lv, K, m, seed, threads[t]);
+            ck_assert_msg(memcmp(&cw, &cref, sizeof cw) == 0, "case %d threads %u: cut %.17g, sequential %.17g", c,
+                          threads[t], cw, cref);
+            ck_assert_msg(n == 0 || memcmp(lv, ref, n * sizeof *lv) == 0, "case %d threads %u: other levels", c,
+                          threads[t]);
+        }
+        free(ref);
+        free(lv);
+        tsched_dag_free(d);
+    }
+}
+END_TEST
+
+START_TEST(threads_option_size_rule)
+{
+    trng r = {77};
+    tsched_dag *d = rand_sparse(&r, 400, 4, W_REAL);
+    static uint32_t a[400], b[400];
+    tsched_kcut_options o;
+    tsched_kcut_options_init(&o);
+    ck_assert_uint_eq(o.threads, 0);
+    ck_assert_uint_eq(o.size, sizeof o);
+    ck_assert_uint_ge(sizeof o, offsetof(tsched_kcut_options, threads) + sizeof o.threads);
+    o.orders = 6;
+    double ca, cb;
+    ck_assert_ok(tsched_dag_compress(a, &ca, d, &o));
+    /* A caller built before `threads` existed: its size ends after `seed`; whatever follows
+     * in its memory is not read (here a value that would be refused if it were). */
+    o.size = offsetof(tsched_kcut_options, seed) + sizeof o.seed;
+    o.threads = 3;
+    ck_assert_ok(tsched_dag_compress(b, &cb, d, &o));
+    ck_assert(ca == cb);
+    ck_assert_mem_eq(a, b, sizeof a);
+    /* A size ending inside `threads` is invalid and named. */
+    o.size = offsetof(tsched_kcut_options, threads) + 2;
+    ck_assert_status(tsched_dag_compress(b, &cb, d, &o), TSCHED_E_INVALID);
+    ck_assert_errmsg_has("tsched_kcut_options");
+    /* The full size with threads = 1 and = 7: the same answer again. */
+    o.size = sizeof o;
+    o.threads = 1;
+    ck_assert_ok(tsched_dag_compress(b, &cb, d, &o));
+    ck_assert_mem_eq(a, b, sizeof a);
+    o.threads = 7;
+    ck_assert_ok(tsched_dag_compress(b, &cb, d, &o));
+    ck_assert_mem_eq(a, b, sizeof a);
+    tsched_dag_free(d);
+}
+END_TEST
+
+START_TEST(threads_report_the_cycle)
+{
+    /* A cycle is found by the first draw on the calling thread, whatever the threads. */
+    static const uint32_t e[][2] = {{0, 1}, {1, 2}, {2, 3}, {3, 1}, {3, 4}};
+    tsched_dag *d = dag_of(5, e, NULL, 5);
+    uint32_t lv[5];
+    double cw;
+    tsched_kcut_options o;
+    tsched_kcut_options_init(&o);
+    for (uint32_t t = 0; t <= 8; t += 4) {
+        o.threads = t;
+        ck_assert_status(tsched_dag_compress(lv, &cw, d, &o), TSCHED_E_CYCLE);
+        ck_assert_errmsg_has("tsched_dag_compress");
+    }
+    tsched_dag_free(d);
+}
+END_TEST
+
 /* ---- errors --------------------------------------------------------------------------- */
 
 /* The node a CYCLE message names ("cycle through node N"). */
@@ -941,5 +1066,8 @@ TCase *priority_kcut_tcase(void)
     tcase_add_test(tc, long_cycle_message);
     tcase_add_test(tc, levels_json_round_trip);
     tcase_add_test(tc, compress_limits);
+    tcase_add_test(tc, threads_give_identical_results);
+    tcase_add_test(tc, threads_option_size_rule);
+    tcase_add_test(tc, threads_report_the_cycle);
     return tc;
 }

@@ -47,6 +47,10 @@ typedef struct tsched_kcut_options {
     uint32_t levels;       /**< K >= 1; default 8 */
     uint32_t orders;       /**< m random topological orders for crux; default 10 */
     uint64_t seed;         /**< default 1 */
+    /** crux: worker threads over the independent orders; 0 (default) = the online CPUs, at
+     * most `orders` are used. The answer is the same for every value (the best order by the
+     * same tie-break: the first of the maximal cuts). Appended: an older `size` gives 0. */
+    uint32_t threads;
 } tsched_kcut_options;
 
 /** Fill `opts` with the defaults and set its `size`. */

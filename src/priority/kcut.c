@@ -1,8 +1,11 @@
 /* Priority compression as a DAG max K-cut (CRUX §4.3, Algorithm 1), the Sincronia and
  * Varys baselines and an exhaustive reference. doc/priority.md, "Compression", has the
  * argument for the divide-and-conquer DP. */
+#include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "../common/alloc.h"
 #include "../common/limits.h"
@@ -35,6 +38,7 @@ tsched_status ts_kcut_options_read(tsched_kcut_options *out, const tsched_kcut_o
     static const ts_span spans[] = {
         TS_SPAN(tsched_kcut_options, size),   TS_SPAN(tsched_kcut_options, algo), TS_SPAN(tsched_kcut_options, levels),
         TS_SPAN(tsched_kcut_options, orders), TS_SPAN(tsched_kcut_options, seed),
+        TS_SPAN(tsched_kcut_options, threads),
     };
     tsched_kcut_options_init(out);
     if (!opts)
@@ -81,6 +85,7 @@ void tsched_kcut_options_init(tsched_kcut_options *opts)
     opts->levels = 8;
     opts->orders = 10;
     opts->seed = 1;
+    opts->threads = 0;
 }
 
 /* ---- baselines ----------------------------------------------------------------------- */
@@ -105,7 +110,18 @@ void ts_kcut_varys(uint32_t *levels, const uint32_t *order, uint32_t n, uint32_t
 /* Positions are 1..n. For position t, in-list: the source positions p < t of its edges of
  * positive weight, ascending, with running sums of their weights; out-list: the target
  * positions q > t, ascending, with running sums. The window (J, I), J <= I, holds
- * c = C(J, I) = weight of edges with p <= J < q <= I. */
+ * c = C(J, I) = weight of edges with p <= J < q <= I.
+ *
+ * The window's moves are the hot loop; they keep J, I and c in locals (registers) rather
+ * than in the struct, which the compiler must otherwise store and reload on every move
+ * because of the stores to f and arg. The floating-point steps on c are the same in the
+ * same order, so every value, and with it every tie, is the same. A move finds the running
+ * sum it needs by a binary search in one position's list: the lists a sequence of moves
+ * visits are all different (one per position), so no pointer carries over from one move to
+ * the next. Keeping, for every position, a pointer that follows J or I (one increment per
+ * list entry of the position that enters or leaves) reads the same sums without searching,
+ * but it writes deg(t) scattered counters per move and measured 55 % slower on the bench's
+ * DAGs (doc/PERFORMANCE.md, K-cut). */
 typedef struct kc {
     uint32_t n;
     uint32_t *in_off, *in_p, *out_off, *out_q; /* off: n + 2 entries, indexed by position */
@@ -136,62 +152,61 @@ static inline double sum_le(const uint32_t *P, const double *C, uint32_t a, uint
     return C[lo];
 }
 
-static inline void inc_i(kc *s)
-{
-    uint32_t t = ++s->I;
-    s->c += sum_le(s->in_p, s->in_c, s->in_off[t], s->in_off[t + 1], s->J);
-}
-
-static inline void dec_i(kc *s)
-{
-    uint32_t t = s->I--;
-    s->c -= sum_le(s->in_p, s->in_c, s->in_off[t], s->in_off[t + 1], s->J);
-}
-
-/* Position J + 1 leaves the window for the prefix: its in-edges (all from p <= J) stop
- * counting, its out-edges into the window start. */
-static inline void inc_j(kc *s)
-{
-    uint32_t t = ++s->J;
-    s->c += sum_le(s->out_q, s->out_c, s->out_off[t], s->out_off[t + 1], s->I) - s->in_tot[t];
-}
-
-static inline void dec_j(kc *s)
-{
-    uint32_t t = s->J--;
-    s->c += s->in_tot[t] - sum_le(s->out_q, s->out_c, s->out_off[t], s->out_off[t + 1], s->I);
-}
-
-/* Move the window to (j, i), j <= i, keeping J <= I at every step. */
+/* Move the window to (j, i), j <= i, keeping J <= I at every step. I grows: position t
+ * enters with its in-edges from p <= J. J falls: position t leaves the prefix, its in-edges
+ * (all from p < t) count again, its out-edges into the window stop. J grows: the reverse.
+ * I falls: t leaves with its in-edges from p <= J. */
 static void seek(kc *s, uint32_t j, uint32_t i)
 {
-    while (s->I < i)
-        inc_i(s);
-    while (s->J > j)
-        dec_j(s);
-    while (s->J < j)
-        inc_j(s);
-    while (s->I > i)
-        dec_i(s);
+    const uint32_t *in_off = s->in_off, *in_p = s->in_p, *out_off = s->out_off, *out_q = s->out_q;
+    const double *in_c = s->in_c, *out_c = s->out_c, *in_tot = s->in_tot;
+    uint32_t J = s->J, I = s->I;
+    double c = s->c;
+    while (I < i) {
+        uint32_t t = ++I;
+        c += sum_le(in_p, in_c, in_off[t], in_off[t + 1], J);
+    }
+    while (J > j) {
+        uint32_t t = J--;
+        c += in_tot[t] - sum_le(out_q, out_c, out_off[t], out_off[t + 1], I);
+    }
+    while (J < j) {
+        uint32_t t = ++J;
+        c += sum_le(out_q, out_c, out_off[t], out_off[t + 1], I) - in_tot[t];
+    }
+    while (I > i) {
+        uint32_t t = I--;
+        c -= sum_le(in_p, in_c, in_off[t], in_off[t + 1], J);
+    }
+    s->J = J;
+    s->I = I;
+    s->c = c;
 }
 
 /* f(i) for i in [lo, hi], knowing the smallest argmax lies in [jlo, jhi]. The smallest
  * argmax is monotone in i because C satisfies the quadrangle inequality. */
 static void solve(kc *s, uint32_t lo, uint32_t hi, uint32_t jlo, uint32_t jhi)
 {
+    const uint32_t *out_off = s->out_off, *out_q = s->out_q;
+    const double *out_c = s->out_c, *in_tot = s->in_tot, *g = s->g;
     while (lo <= hi) {
         uint32_t mid = lo + (hi - lo) / 2, jmax = mid < jhi ? mid : jhi;
         seek(s, jlo, mid);
-        double best = s->g[jlo] + s->c;
+        /* J walks jlo .. jmax with I = mid: the window's prefix grows one position a step. */
+        uint32_t J = jlo;
+        double c = s->c, best = g[jlo] + c;
         uint32_t bj = jlo;
-        for (uint32_t j = jlo + 1; j <= jmax; j++) {
-            inc_j(s);
-            double v = s->g[j] + s->c;
+        while (J < jmax) {
+            uint32_t t = ++J;
+            c += sum_le(out_q, out_c, out_off[t], out_off[t + 1], mid) - in_tot[t];
+            double v = g[J] + c;
             if (v > best) {
                 best = v;
-                bj = j;
+                bj = J;
             }
         }
+        s->J = J;
+        s->c = c;
         s->f[mid] = best;
         s->arg[mid] = bj;
         if (mid > lo)
@@ -457,6 +472,154 @@ out:
     return st;
 }
 
+/* ---- crux: the orders on several threads ------------------------------------------- */
+
+/* One worker's share: the orders r = w, w + T, w + 2T, ... of each batch, in increasing r.
+ * It keeps its own best (strictly better only, so the first of its maximal cuts); nothing
+ * it writes is read by another thread until it has been joined. */
+typedef struct kc_worker {
+    const tsched_dag *dag;
+    const uint32_t *order; /* this batch's order for the worker, n entries */
+    uint32_t K, r;         /* r: the order's index, -1 when the batch has none for it */
+    tsched_limits limits;  /* the caller's: limits are per thread */
+    uint32_t *trial, *best_levels;
+    double best;
+    uint32_t best_r;
+    tsched_status st;
+    uint32_t err_r;
+    char msg[1024];
+} kc_worker;
+
+static void kc_worker_step(kc_worker *w)
+{
+    if (w->st != TSCHED_OK || w->r == UINT32_MAX)
+        return;
+    double cw;
+    tsched_status st = ts_kcut_order(w->trial, &cw, w->dag, w->order, w->K);
+    if (st != TSCHED_OK) {
+        w->st = st;
+        w->err_r = w->r;
+        snprintf(w->msg, sizeof w->msg, "%s", tsched_last_error());
+        return;
+    }
+    if (cw > w->best) { /* ties: the first order */
+        uint32_t *t = w->best_levels;
+        w->best_levels = w->trial;
+        w->trial = t;
+        w->best = cw;
+        w->best_r = w->r;
+    }
+}
+
+static void *kc_worker_main(void *arg)
+{
+    kc_worker *w = arg;
+    tsched_limits_set(&w->limits);
+    kc_worker_step(w);
+    return NULL;
+}
+
+/* Worker threads for `orders` orders of an n-node DAG with K levels: the option (0 = the
+ * online CPUs), at most one per order, and at most as many as DP tables fit in the table
+ * budget together. */
+static uint32_t kc_threads(uint32_t opt, uint32_t orders, uint32_t n, uint32_t K)
+{
+    uint64_t t = opt;
+    if (t == 0) {
+        long c = sysconf(_SC_NPROCESSORS_ONLN);
+        t = c > 0 ? (uint64_t)c : 1;
+    }
+    if (t > orders)
+        t = orders;
+    uint64_t keff = K < n ? K : n;
+    uint64_t bytes = keff > 1 ? (keff - 1) * ((uint64_t)n + 1) * sizeof(uint32_t) : 0;
+    if (bytes && t > TS_KCUT_TABLE_BYTES / bytes)
+        t = TS_KCUT_TABLE_BYTES / bytes;
+    return t ? (uint32_t)t : 1;
+}
+
+/* Algorithm 1: the best max K-cut over `R` random topological orders drawn one after the
+ * other from `seed`. The orders are drawn on the calling thread in batches of T (the
+ * threads), so the draws and every order are those of a single thread; order b*T + w is cut
+ * by worker w (worker 0 is the caller). The answer: the largest cut, ties to the smallest
+ * order index, as the sequential loop picks it. */
+static tsched_status kc_crux(uint32_t *levels, const tsched_dag *dag, const ts_dag_csr *csr,
+                             const tsched_kcut_options *o, const char *fn)
+{
+    const uint32_t n = dag->n, R = o->orders, K = o->levels;
+    const uint32_t T = kc_threads(o->threads, R, n, K);
+    const size_t nn = n ? n : 1;
+    tsched_status st = TSCHED_OK;
+    kc_worker *ws = ts_calloc(T, sizeof *ws);
+    pthread_t *th = ts_calloc(T, sizeof *th);
+    uint8_t *started = ts_calloc(T, 1);
+    uint32_t *orders = ts_malloc((size_t)T * nn, sizeof *orders);
+    if (!ws || !th || !started || !orders) {
+        st = TSCHED_E_NOMEM;
+        goto out;
+    }
+    for (uint32_t w = 0; w < T; w++) {
+        ws[w].dag = dag;
+        ws[w].order = orders + (size_t)w * nn;
+        ws[w].K = K;
+        ws[w].limits.size = sizeof ws[w].limits;
+        tsched_limits_get(&ws[w].limits);
+        ws[w].best = -1;
+        ws[w].trial = ts_malloc(nn, sizeof *ws[w].trial);
+        ws[w].best_levels = ts_malloc(nn, sizeof *ws[w].best_levels);
+        if (!ws[w].trial || !ws[w].best_levels) {
+            st = TSCHED_E_NOMEM;
+            goto out;
+        }
+    }
+    ts_rng rng;
+    ts_rng_seed(&rng, o->seed);
+    for (uint32_t base = 0; base < R; base += T) {
+        uint32_t cnt = R - base < T ? R - base : T;
+        for (uint32_t w = 0; w < T; w++) {
+            ws[w].r = w < cnt ? base + w : UINT32_MAX;
+            if (w < cnt && (st = ts_dag_topo_order(orders + (size_t)w * nn, dag, csr, &rng, fn)) != TSCHED_OK)
+                goto out; /* a cycle: the first draw finds it, before any worker runs */
+        }
+        for (uint32_t w = 1; w < cnt; w++)
+            started[w] = pthread_create(&th[w], NULL, kc_worker_main, &ws[w]) == 0;
+        kc_worker_step(&ws[0]);
+        for (uint32_t w = 1; w < cnt; w++) {
+            if (started[w])
+                pthread_join(th[w], NULL);
+            else
+                kc_worker_step(&ws[w]); /* no thread could be made: the same work here */
+            started[w] = 0;
+        }
+        /* The first failing order's error, as the sequential loop would report it. */
+        uint32_t bad = UINT32_MAX;
+        for (uint32_t w = 0; w < cnt; w++)
+            if (ws[w].st != TSCHED_OK && (bad == UINT32_MAX || ws[w].err_r < ws[bad].err_r))
+                bad = w;
+        if (bad != UINT32_MAX) {
+            st = ts_error(ws[bad].st, "%s", ws[bad].msg);
+            goto out;
+        }
+    }
+    uint32_t win = 0;
+    for (uint32_t w = 1; w < T; w++)
+        if (ws[w].best > ws[win].best || (ws[w].best == ws[win].best && ws[w].best_r < ws[win].best_r))
+            win = w;
+    if (n)
+        memcpy(levels, ws[win].best_levels, (size_t)n * sizeof *levels);
+out:
+    if (ws)
+        for (uint32_t w = 0; w < T; w++) {
+            free(ws[w].trial);
+            free(ws[w].best_levels);
+        }
+    free(ws);
+    free(th);
+    free(started);
+    free(orders);
+    return st;
+}
+
 /* ---- the public entry ---------------------------------------------------------------- */
 
 tsched_status tsched_dag_compress(uint32_t *levels, double *cut_weight, const tsched_dag *dag,
@@ -479,7 +642,6 @@ tsched_status tsched_dag_compress(uint32_t *levels, double *cut_weight, const ts
 
     ts_dag_csr csr = {NULL, NULL};
     uint32_t *order = ts_malloc(n ? n : 1, sizeof *order);
-    uint32_t *trial = NULL;
     tsched_status st = order ? ts_dag_csr_build(&csr, dag) : TSCHED_E_NOMEM;
     if (st != TSCHED_OK)
         goto out;
@@ -497,34 +659,15 @@ tsched_status tsched_dag_compress(uint32_t *levels, double *cut_weight, const ts
         else if ((st = ts_kcut_exhaustive(levels, NULL, dag, K)) != TSCHED_OK)
             goto out;
         break;
-    case TSCHED_KCUT_CRUX: {
-        trial = ts_malloc(n ? n : 1, sizeof *trial);
-        if (!trial) {
-            st = TSCHED_E_NOMEM;
+    case TSCHED_KCUT_CRUX:
+        if ((st = kc_crux(levels, dag, &csr, o, fn)) != TSCHED_OK)
             goto out;
-        }
-        ts_rng rng;
-        ts_rng_seed(&rng, o->seed);
-        double best = -1;
-        for (uint32_t r = 0; r < o->orders; r++) {
-            double cw;
-            if ((st = ts_dag_topo_order(order, dag, &csr, &rng, fn)) != TSCHED_OK ||
-                (st = ts_kcut_order(trial, &cw, dag, order, K)) != TSCHED_OK)
-                goto out;
-            if (cw > best) { /* ties: the first order */
-                best = cw;
-                if (n)
-                    memcpy(levels, trial, (size_t)n * sizeof *levels);
-            }
-        }
         break;
-    }
     }
     if (cut_weight)
         *cut_weight = ts_dag_cut_weight(dag, levels);
 out:
     ts_dag_csr_free(&csr);
     free(order);
-    free(trial);
     return st;
 }
