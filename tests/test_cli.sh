@@ -161,6 +161,11 @@ has "$tmp/out" '"format": "tsched.levels.v1"' "kcut format"
 has "$tmp/out" '"cut_weight"' "kcut cut weight"
 "$ts" kcut -d "$data/priority/dag-small.json" --levels 2 > "$tmp/k2"
 if cmp -s "$tmp/out" "$tmp/k2"; then ok; else bad "kcut output differs between runs"; fi
+for n in 1 2 5; do
+    "$ts" kcut -d "$data/priority/dag-small.json" --levels 2 --orders 7 --threads $n > "$tmp/kt$n"
+done
+if cmp -s "$tmp/kt1" "$tmp/kt2" && cmp -s "$tmp/kt1" "$tmp/kt5"; then ok; else bad "kcut --threads changes the answer"; fi
+expect 2 "kcut threads not a number" -- "$ts" kcut -d "$data/priority/dag-small.json" --levels 2 --threads x
 expect 0 "kcut varys" -- "$ts" kcut -d "$data/priority/dag-small.json" --levels 3 --algo varys
 expect 2 "kcut cycle" -- "$ts" kcut -d "$data/priority/dag-cycle.json" --levels 2
 has "$tmp/err" "cycle" "cycle named"

@@ -1,5 +1,5 @@
 /* topo-sched prioritize -t TOPO -s JOBSET --levels K [--algo A] [--orders M] [--seed N] [-o FILE]
- * topo-sched kcut -d DAG --levels K [--algo A] [--orders M] [--seed N] [-o FILE] */
+ * topo-sched kcut -d DAG --levels K [--algo A] [--orders M] [--seed N] [--threads N] [-o FILE] */
 #include <stdlib.h>
 #include <string.h>
 
@@ -48,7 +48,12 @@ int cmd_kcut(int argc, char **argv)
             dagf = argv[++i];
         else if (strcmp(argv[i], "-o") == 0 && i + 1 < argc)
             out = argv[++i];
-        else
+        else if (strcmp(argv[i], "--threads") == 0 && i + 1 < argc) {
+            unsigned u;
+            if (cli_parse_u32(argv[++i], &u) != 0)
+                return cli_usage_error("--threads: '%s' is not a whole number (0 = every online CPU)", argv[i]);
+            k.threads = u;
+        } else
             return cli_usage_error("kcut: unknown or incomplete option '%s'", argv[i]);
     }
     if (!dagf || !levels_given)

@@ -22,7 +22,7 @@ static const char usage[] =
     "  prioritize -t TOPO -s JOBSET --levels K [--algo crux|sincronia|varys|exhaustive]\n"
     "        [--orders M] [--seed N] [-o FILE]  CRUX intensities, priorities and K levels\n"
     "  kcut -d DAG --levels K [--algo crux|sincronia|varys|exhaustive] [--orders M] [--seed N]\n"
-    "        [-o FILE]                        compress a tsched.dag.v1 to K levels\n"
+    "        [--threads N] [-o FILE]          compress a tsched.dag.v1 to K levels\n"
     "  simulate -t TOPO -w TRACE [-s SCENARIO] [--until S] [--seed N] [--placement P] [--routing R]\n"
     "        [--reroute none|refresh] [--priority X] [--levels K] [--links trunk|member] [--queue fifo|ff]\n"
     "        [--timeseries FILE] [--sample-ms N] [--links-report] [--progress|--quiet] [--no-timing]\n"
