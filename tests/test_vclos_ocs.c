@@ -4,7 +4,7 @@
 #include <stdio.h>
 
 #include "test_util.h"
-#include "../src/vclos/ocs_ilp.h"
+#include "../src/vclos/ocs/ocs_ilp.h"
 
 #define MAXJ 64
 #define MAXP 256

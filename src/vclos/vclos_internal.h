@@ -3,10 +3,12 @@
  *   stage.c     stages 0 and 1, the stage-2 commit (nodes and members of a chosen shape),
  *               release, tsched_vclos_allocate (dispatch by mode, wait reasons)
  *   stage2.c    stage 2: shapes, eligibility filter, class-aggregated ILP (vc_stage2)
- *   ocs*.c      OCS-vClos: circuits, stages 2a, 2b, 3 (vc_ocs_*)
+ *   ocs/        OCS-vClos: the layer and circuits (ocs.c), stages 2a, 2b, 3 (ocs_stage.c),
+ *               the master ILP and cut loop (ocs_ilp.c), circuit assignment (ocs_assign.c)
  *   failure.c   set_up: evict, repair, degrade; tsched_vclos_changes
  *   free_route.c  free-mode routing (source, ecmp, balanced-ecmp)
- *   json_out.c, requests.c  tsched.vclos.v1 out, tsched.vclos-requests.v1 in, load_state
+ *   io/         tsched.vclos.v1 out (json_out.c), tsched.vclos-requests.v1 in and
+ *               load_state (requests.c)
  *
  * Indices: leaves and spines are numbered locally 0..L-1 and 0..S-1 in ascending switch
  * index (tsched_topology_tier_switch order); `pair = leaf * S + spine`. Link ids are the
@@ -150,7 +152,7 @@ tsched_status vc_fill_stage2(const tsched_vclos *v, vc_job *j, uint32_t l, uint3
 tsched_status vc_stage2(const tsched_vclos *v, vc_job *j, uint32_t Q, int ignore_links, double deadline,
                         int *found, int *timed_out);
 
-/* ---- ocs*.c ---- */
+/* ---- ocs/ ---- */
 tsched_status vc_ocs_new(tsched_vclos *v);     /* sets v->ocs and v->nlinks; E_INVALID */
 void vc_ocs_free(vc_ocs *o);
 /* Stages 2a, 2b, 3 for Q nodes (after 0 and 1 failed): as vc_stage2, reserving circuits. */

@@ -9,13 +9,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../common/alloc.h"
-#include "../common/clock.h"
-#include "../common/json.h"
-#include "../common/limits.h"
-#include "../common/names.h"
+#include "../../common/alloc.h"
+#include "../../common/clock.h"
+#include "../../common/json.h"
+#include "../../common/limits.h"
+#include "../../common/names.h"
 #include "json_out.h"
-#include "ocs_internal.h"
+#include "../ocs/ocs_internal.h"
 
 /* ---- shared field readers ---- */
 

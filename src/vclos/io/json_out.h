@@ -5,7 +5,7 @@
 
 #include <jansson.h>
 
-#include "vclos_internal.h"
+#include "../vclos_internal.h"
 
 #define VC_OUT_FORMAT "tsched.vclos.v1"
 #define VC_REQ_FORMAT "tsched.vclos-requests.v1"

@@ -7,8 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../common/alloc.h"
-#include "../common/json.h"
+#include "../../common/alloc.h"
+#include "../../common/json.h"
 #include "json_out.h"
 
 const char *vc_mode_name(int mode)

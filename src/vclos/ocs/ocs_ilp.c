@@ -31,9 +31,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../common/alloc.h"
-#include "../common/clock.h"
-#include "../common/glpk_guard.h"
+#include "../../common/alloc.h"
+#include "../../common/clock.h"
+#include "../../common/glpk_guard.h"
 #include "ocs_ilp.h"
 
 int vc_ocs_method_default = VC_OCS_COMBI;

@@ -2,7 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../common/alloc.h"
+#include "../../common/alloc.h"
 #include "ocs_ilp.h"
 
 /* The q lowest-index idle nodes of leaf n into out[]; returns how many. */

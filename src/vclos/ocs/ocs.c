@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../common/alloc.h"
+#include "../../common/alloc.h"
 #include "ocs_internal.h"
 
 tsched_status vc_ocs_new(tsched_vclos *v)

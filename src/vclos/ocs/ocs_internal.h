@@ -10,7 +10,7 @@
 #ifndef TS_VCLOS_OCS_INTERNAL_H
 #define TS_VCLOS_OCS_INTERNAL_H
 
-#include "vclos_internal.h"
+#include "../vclos_internal.h"
 
 enum { VC_PEER_NONE = 0, VC_PEER_SPINE = 1, VC_PEER_LEAF = 2 };
 
