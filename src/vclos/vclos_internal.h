@@ -42,7 +42,7 @@ typedef struct vc_job {
     int degraded;        /* a lost member could not be repaired */
 } vc_job;
 
-/* OCS layer state, owned by ocs*.c (opaque to the rest). */
+/* OCS layer state, owned by ocs/ (opaque to the rest). */
 typedef struct vc_ocs vc_ocs;
 
 struct tsched_vclos {
