@@ -9,3 +9,5 @@ double ts_monotonic_s(void)
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
+
+double ts_now_ms(void) { return ts_monotonic_s() * 1e3; }

@@ -4,5 +4,7 @@
 
 /* Seconds of CLOCK_MONOTONIC (an arbitrary origin; only differences mean anything). */
 double ts_monotonic_s(void);
+/* The same clock in milliseconds. */
+double ts_now_ms(void);
 
 #endif

@@ -20,9 +20,9 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "../common/alloc.h"
+#include "../common/clock.h"
 #include "../common/glpk_guard.h"
 #include "solver.h"
 
@@ -47,16 +47,10 @@ typedef struct best {
     int have;
 } best;
 
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
-}
 
 static int ms_left(const prob *q)
 {
-    double left = (q->deadline - now_s()) * 1000.0;
+    double left = (q->deadline - ts_monotonic_s()) * 1000.0;
     return left < 1 ? 1 : left > 1e9 ? 1000000000 : (int)left;
 }
 
@@ -883,7 +877,7 @@ tsched_status ts_solve_mip(uint32_t *dom, int *optimal, const ts_pproblem *p)
             idx[K] = k;
             caps[K++] = p->cap[k];
         }
-    prob q = {p->rows, p->cols, K, caps, p->alpha, now_s() + p->time_limit_ms / 1000.0};
+    prob q = {p->rows, p->cols, K, caps, p->alpha, ts_monotonic_s() + p->time_limit_ms / 1000.0};
     tsched_status st = solve_problem(dom, optimal, &q, p);
     size_t cells = (size_t)p->rows * p->cols;
     if (st == TSCHED_OK)

@@ -4,9 +4,9 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "../common/alloc.h"
+#include "../common/clock.h"
 #include "../common/structsize.h"
 #include "placement_internal.h"
 #include "solver.h"
@@ -161,12 +161,6 @@ static tsched_status build_domains(domains *d, const tsched_topology *t, tsched_
     return TSCHED_OK;
 }
 
-static double now_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec * 1e3 + ts.tv_nsec * 1e-6;
-}
 
 /* Edge weights for topo-aware: the job's App. C volumes when it has a model. */
 static void job_weights(double *w_dp, double *w_pp, const tsched_job *job)
@@ -286,10 +280,10 @@ tsched_status tsched_place(tsched_placement **out, const tsched_topology *t, con
         goto fail;
     }
     int optimal;
-    double t0 = now_ms();
+    double t0 = ts_now_ms();
     if ((st = run_solver(dom, &optimal, o->algo, &p)) != TSCHED_OK)
         goto fail;
-    pl->solve_ms = now_ms() - t0;
+    pl->solve_ms = ts_now_ms() - t0;
     /* concrete nodes: cells unit by unit, each domain's nodes leaf by leaf */
     memcpy(next, d.off, d.n * sizeof *next);
     uint32_t outer = p.unit == TSCHED_UNIT_PP ? p.rows : p.cols, inner = p.unit == TSCHED_UNIT_PP ? p.cols : p.rows;

@@ -3,7 +3,6 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "../common/alloc.h"
 #include "../common/limits.h"
@@ -50,12 +49,6 @@ void tsched_route_options_init(tsched_route_options *o)
     o->threads = 1;
 }
 
-double ts_now_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec * 1e3 + ts.tv_nsec * 1e-6;
-}
 
 tsched_status ts_deadline_check(const ts_deadline *d, const char *what)
 {

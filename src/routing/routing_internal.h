@@ -9,6 +9,7 @@
 
 #include "topo-sched/routing.h"
 
+#include "../common/clock.h"
 #include "../topology/topology_internal.h"
 
 /* Candidate paths of one leaf pair: npaths paths of `hops` directed links each, stored
@@ -49,7 +50,6 @@ typedef struct ts_deadline {
 } ts_deadline;
 
 /* Milliseconds on the monotonic clock. */
-double ts_now_ms(void);
 /* TSCHED_E_TIMEOUT naming `what` and the limit once the deadline has passed (NULL: never). */
 tsched_status ts_deadline_check(const ts_deadline *d, const char *what);
 

@@ -5,18 +5,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "../common/alloc.h"
+#include "../common/clock.h"
 #include "../common/rng.h"
 #include "sim_internal.h"
 
-static double wall_now_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
-}
 
 /* ---- accounting ------------------------------------------------------------------------ */
 
@@ -1342,7 +1336,7 @@ tsched_status tsched_sim_run_until(tsched_sim *s, int64_t t_end)
         return st;
     if (!s->started && (st = ts_sim_start_run(s)) != TSCHED_OK)
         return st;
-    double w0 = wall_now_ms();
+    double w0 = ts_now_ms();
     int64_t limit = t_end < s->until ? t_end : s->until;
     s->stop = 0;
     while (st == TSCHED_OK && s->nheap && !s->stop) {
@@ -1394,6 +1388,6 @@ tsched_status tsched_sim_run_until(tsched_sim *s, int64_t t_end)
             if (s->flow[fi].active)
                 ts_sim_settle(s, &s->flow[fi]);
     }
-    s->wall_ms += wall_now_ms() - w0;
+    s->wall_ms += ts_now_ms() - w0;
     return st;
 }
