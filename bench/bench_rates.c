@@ -39,21 +39,7 @@ static int problems, misses;
 
 static tsched_topology *make_fabric(void)
 {
-    tsched_gen_params p;
-    tsched_topology_params_init(&p, TSCHED_GEN_LEAF_SPINE);
-    p.name = "bench-leaf-spine-64x32";
-    p.leaves = LEAVES;
-    p.spines = SPINES;
-    p.nodes_per_leaf = NODES_PER_LEAF;
-    p.gpus_per_node = 1;
-    p.nics_per_node = 1;
-    p.nic_gbps = NIC_GBPS;
-    p.uplinks = 1;
-    tsched_topology *t = NULL;
-    tsched_status st = tsched_topology_generate(&t, &p);
-    if (st != TSCHED_OK)
-        die("tsched_topology_generate", st);
-    return t;
+    return bench_leaf_spine("bench-leaf-spine-64x32", LEAVES, SPINES, NODES_PER_LEAF, NIC_GBPS);
 }
 
 static tsched_flows *make_flows(const tsched_topology *t, uint32_t n, uint64_t seed)

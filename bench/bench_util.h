@@ -65,6 +65,28 @@ static inline void die(const char *what, tsched_status st)
     exit(1);
 }
 
+/* A leaf-spine of one-GPU, one-NIC nodes and one link per leaf-spine pair (the routing
+ * benches' fabric). */
+static inline tsched_topology *bench_leaf_spine(const char *name, uint32_t leaves, uint32_t spines,
+                                                uint32_t nodes_per_leaf, double gbps)
+{
+    tsched_gen_params p;
+    tsched_topology_params_init(&p, TSCHED_GEN_LEAF_SPINE);
+    p.name = name;
+    p.leaves = leaves;
+    p.spines = spines;
+    p.nodes_per_leaf = nodes_per_leaf;
+    p.gpus_per_node = 1;
+    p.nics_per_node = 1;
+    p.nic_gbps = gbps;
+    p.uplinks = 1;
+    tsched_topology *t = NULL;
+    tsched_status st = tsched_topology_generate(&t, &p);
+    if (st != TSCHED_OK)
+        die("tsched_topology_generate", st);
+    return t;
+}
+
 static inline void *xcalloc(size_t n, size_t size)
 {
     void *p = calloc(n ? n : 1, size);
