@@ -32,6 +32,10 @@ TYPES = {
     'const tsched_sim *': 'c->sim',
     'const tsched_sim_result *': 'c->sim_result',
     'const tsched_vclos *': 'c->vclos',
+    'const tsched_gpu_catalog *': 'c->cat',
+    'const tsched_op_profile *': 'c->profile',
+    'const tsched_cell *': 'c->cell',
+    'const tsched_crius *': 'c->crius',
     # handles the function may change or free: a fresh copy for this call
     'tsched_topology *': 'nt_fresh_topo(c)',
     'tsched_job *': 'nt_fresh_job(c)',
@@ -46,6 +50,10 @@ TYPES = {
     'tsched_reservation *': 'nt_fresh_resv(c)',
     'tsched_sim *': 'nt_fresh_sim(c)',
     'tsched_vclos *': 'nt_fresh_vclos(c)',
+    'tsched_gpu_catalog *': 'nt_fresh_cat(c)',
+    'tsched_op_profile *': 'nt_fresh_profile(c)',
+    'tsched_cell *': 'nt_fresh_cell(c)',
+    'tsched_crius *': 'nt_fresh_crius(c)',
     'void *': 'nt_fresh_mem(c)',
     # handle out-parameters: slots freed after the call when set
     'tsched_topology * *': '&c->o_topo',
@@ -62,6 +70,12 @@ TYPES = {
     'tsched_sim * *': '&c->o_sim',
     'tsched_sim_result * *': '&c->o_sim_result',
     'tsched_vclos * *': '&c->o_vclos',
+    'tsched_gpu_catalog * *': '&c->o_cat',
+    'tsched_op_profile * *': '&c->o_profile',
+    'tsched_cell * *': '&c->o_cell',
+    'tsched_crius * *': '&c->o_crius',
+    'const tsched_cell * *': '&c->o_ccell',
+    'char * * *': '&c->o_strs',
     'char * *': '&c->o_str',
     # strings
     'const char *': '"x"',
@@ -96,6 +110,8 @@ TYPES = {
     'tsched_sim_job_stats *': 'nt_sim_job_stats(c)',
     'tsched_sim_summary *': 'nt_sim_summary(c)',
     'tsched_vclos_jobinfo *': 'nt_vclos_jobinfo(c)',
+    'tsched_gpu_info *': 'nt_gpu_info(c)',
+    'tsched_plan_space *': '&c->o_plan_space',
     # input structs, initialised
     'const tsched_path *': 'c->route_paths',
     'const tsched_model *': '&c->model',
@@ -133,6 +149,9 @@ TYPES = {
     'tsched_vclos_shapes': 'TSCHED_VCLOS_SHAPES_ALL',
     'tsched_vclos_routing': 'TSCHED_VCLOS_ROUTING_SOURCE',
     'tsched_vclos_pattern': 'TSCHED_VCLOS_RING',
+    'tsched_plan_space': 'TSCHED_PLANS_ASSEMBLED',
+    'tsched_crius_objective': 'TSCHED_CRIUS_NORMALIZED',
+    'tsched_crius_event': 'TSCHED_CRIUS_ARRIVAL',
 }
 
 # Pointer types without a `*` in their spelling (function-pointer typedefs): each also gets a

@@ -64,6 +64,12 @@ struct nt_ctx {
     tsched_topology *vc_topo;
     tsched_vclos *vclos;
     char *vclos_json, *vclos_req_json, *vclos_fixture_json;
+    /* cell (cell_fixture in test_abi_null.c): the built-in catalogue, an op profile, one
+     * estimated Cell and a scheduler */
+    tsched_gpu_catalog *cat;
+    tsched_op_profile *profile;
+    tsched_cell *cell;
+    tsched_crius *crius;
     /* documents, as text and as files */
     char *topo_json, *job_json, *aff_json, *flows_json, *placement_json, *dag_json, *jobset_json, *slurm_text;
     char *trace_json, *scenario_json;
@@ -86,6 +92,10 @@ struct nt_ctx {
     tsched_sim *s_sim;
     tsched_topology *s_sim_topo; /* the fabric of s_sim, freed after it */
     tsched_vclos *s_vclos;
+    tsched_gpu_catalog *s_cat;
+    tsched_op_profile *s_profile;
+    tsched_cell *s_cell;
+    tsched_crius *s_crius;
     /* out-parameters of one call, freed after it when set */
     tsched_topology *o_topo;
     tsched_job *o_job;
@@ -101,6 +111,14 @@ struct nt_ctx {
     tsched_sim *o_sim;
     tsched_sim_result *o_sim_result;
     tsched_vclos *o_vclos;
+    tsched_gpu_catalog *o_cat;
+    tsched_op_profile *o_profile;
+    tsched_cell *o_cell;
+    tsched_crius *o_crius;
+    const tsched_cell *o_ccell;
+    char **o_strs;
+    tsched_gpu_info o_gpu_info;
+    tsched_plan_space o_plan_space;
     const char *o_cstrs[NT_BUF];
     tsched_vclos_outcome o_vclos_outcome;
     tsched_vclos_change o_vclos_change[NT_BUF];
@@ -135,6 +153,11 @@ struct nt_ctx {
 tsched_topology *nt_fresh_topo(struct nt_ctx *c);
 tsched_topology *nt_fresh_unbuilt(struct nt_ctx *c);
 tsched_job *nt_fresh_job(struct nt_ctx *c);
+tsched_gpu_catalog *nt_fresh_cat(struct nt_ctx *c);
+tsched_op_profile *nt_fresh_profile(struct nt_ctx *c);
+tsched_cell *nt_fresh_cell(struct nt_ctx *c);
+tsched_crius *nt_fresh_crius(struct nt_ctx *c);
+tsched_gpu_info *nt_gpu_info(struct nt_ctx *c);
 tsched_flows *nt_fresh_flows(struct nt_ctx *c);
 tsched_dag *nt_fresh_dag(struct nt_ctx *c);
 tsched_router *nt_fresh_router(struct nt_ctx *c);

@@ -482,6 +482,10 @@ static void fixture_free(struct nt_ctx *c)
     tsched_topology_free(c->sim_topo);
     tsched_free(c->sim_result_json);
     tsched_vclos_free(c->vclos);
+    tsched_crius_free(c->crius);
+    tsched_cell_free(c->cell);
+    tsched_op_profile_free(c->profile);
+    tsched_gpu_catalog_free(c->cat);
     tsched_topology_free(c->vc_topo);
     tsched_free(c->vclos_json);
     tsched_free(c->vclos_fixture_json);
@@ -537,6 +541,15 @@ static void scratch_free(struct nt_ctx *c)
     tsched_reservation_free(c->o_resv);
     tsched_vclos_free(c->s_vclos);
     tsched_vclos_free(c->o_vclos);
+    tsched_crius_free(c->s_crius);
+    tsched_crius_free(c->o_crius);
+    tsched_cell_free(c->s_cell);
+    tsched_cell_free(c->o_cell);
+    tsched_op_profile_free(c->s_profile);
+    tsched_op_profile_free(c->o_profile);
+    tsched_gpu_catalog_free(c->s_cat);
+    tsched_gpu_catalog_free(c->o_cat);
+    tsched_free(c->o_strs);
     tsched_free(c->o_str);
     /* everything from s_topo on is per call */
     memset(&c->s_topo, 0, sizeof *c - offsetof(struct nt_ctx, s_topo));
@@ -655,6 +668,40 @@ tsched_vclos *nt_fresh_vclos_empty(struct nt_ctx *c)
 {
     tsched_vclos_free(c->s_vclos);
     return c->s_vclos = vclos_build(c, TSCHED_VCLOS_MODE_VCLOS, 0);
+}
+
+/* ---- cell (GROUNDWORK: lenient until the module is complete; then FIX and a real
+ * profile, Cell and scheduler, checked unchanged after every call) ---- */
+tsched_gpu_catalog *nt_fresh_cat(struct nt_ctx *c)
+{
+    tsched_gpu_catalog_free(c->s_cat);
+    c->s_cat = NULL;
+    (void)tsched_gpu_catalog_default(&c->s_cat);
+    return c->s_cat;
+}
+
+tsched_op_profile *nt_fresh_profile(struct nt_ctx *c)
+{
+    (void)c;
+    return NULL;
+}
+
+tsched_cell *nt_fresh_cell(struct nt_ctx *c)
+{
+    (void)c;
+    return NULL;
+}
+
+tsched_crius *nt_fresh_crius(struct nt_ctx *c)
+{
+    (void)c;
+    return NULL;
+}
+
+tsched_gpu_info *nt_gpu_info(struct nt_ctx *c)
+{
+    c->o_gpu_info.size = sizeof c->o_gpu_info;
+    return &c->o_gpu_info;
 }
 
 tsched_vclos_jobinfo *nt_vclos_jobinfo(struct nt_ctx *c)

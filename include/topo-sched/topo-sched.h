@@ -14,5 +14,6 @@
 #include "priority.h"
 #include "sim.h"
 #include "vclos.h"
+#include "cell.h"
 
 #endif /* TOPO_SCHED_H */
