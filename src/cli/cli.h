@@ -42,5 +42,23 @@ int cmd_demo(int argc, char **argv);
 int cmd_trace(int argc, char **argv);
 int cmd_simulate(int argc, char **argv);
 int cmd_vclos(int argc, char **argv);
+int cmd_cells(int argc, char **argv);
+int cmd_crius_schedule(int argc, char **argv);
+
+/* Shared by cells and crius-schedule (cmd_cells.c). */
+struct tsched_gpu_catalog;
+struct json_t;
+/* One error line "topo-sched: ..." (no usage hint); returns CLI_BAD_INPUT. */
+int cli_cell_opt_error(const char *fmt, ...);
+/* The library's error for a file, prefixed by the file name unless the message has it. */
+int cli_cell_fail_file(tsched_status st, const char *path);
+/* The built-in catalogue, with the tsched.gpus.v1 file `path` (may be NULL) merged over it. */
+int cli_cell_catalog(struct tsched_gpu_catalog **out, const char *path);
+/* "out of memory" on stderr; CLI_INTERNAL. */
+int cli_cell_nomem(void);
+/* Write `doc` (indented, or one line) to `path`. */
+int cli_cell_emit(struct json_t *doc, int compact, const char *path);
+/* Monotonic clock in milliseconds. */
+double cli_cell_now_ms(void);
 
 #endif

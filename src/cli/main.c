@@ -39,6 +39,12 @@ static const char usage[] =
     "        [--pattern ring|alltoall|hd [--step S]] [--routing source|ecmp|balanced-ecmp] [--seed N]\n"
     "        [--time-limit-ms N] [--no-timing] [--compact] [-o FILE]\n"
     "                                         vClos: an isolated leaf-spine sub-fabric per job: tsched.vclos.v1\n"
+    "  cells -t TOPO -j JOB [-c GPUS] [--profile PROFILE] [--type T] [--gpus N] [--stages S]\n"
+    "        [--plans assembled|tuned|exhaustive] [--no-timing] [--compact] [-o FILE]\n"
+    "                                         Crius Cells of a job on every GPU pool: tsched.cells.v1\n"
+    "  crius-schedule -t TOPO -q QUEUE [-c GPUS] [--depth D] [--objective normalized|throughput]\n"
+    "        [--event arrival|departure] [--no-timing] [--compact] [-o FILE]\n"
+    "                                         one Crius scheduling event: tsched.crius-schedule.v1\n"
     "  --version                              print the library version\n"
     "  --limit NAME=N                         before the command: raise or lower a resource limit\n"
     "        (input_bytes, nodes, switches, nics_per_node, gpus_per_node, trunks, name_bytes, flows,\n"
@@ -124,5 +130,9 @@ int main(int argc, char **argv)
         return cmd_simulate(argc - 1, argv + 1);
     if (strcmp(cmd, "vclos") == 0)
         return cmd_vclos(argc - 1, argv + 1);
+    if (strcmp(cmd, "cells") == 0)
+        return cmd_cells(argc - 1, argv + 1);
+    if (strcmp(cmd, "crius-schedule") == 0)
+        return cmd_crius_schedule(argc - 1, argv + 1);
     return cli_usage_error("unknown command '%s'", cmd);
 }
