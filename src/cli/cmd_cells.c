@@ -281,7 +281,9 @@ int cmd_cells(int argc, char **argv)
                  s = only_s ? s + 1 : 2 * s) {
                 tsched_cell *c = NULL;
                 if ((st = tsched_cell_estimate(&c, t, pools[p], cat, job, use, n, s, (tsched_plan_space)space))) {
-                    rc = use ? cli_cell_fail_file(st, proff) : cli_fail(st);
+                    /* a profile or model the estimate refuses: name the file it came from */
+                    rc = st == TSCHED_E_RANGE || st == TSCHED_E_NOT_FOUND ? cli_cell_fail_file(st, use ? proff : jobf)
+                                                                          : cli_fail(st);
                     break;
                 }
                 rc = add_cell(cells, c);

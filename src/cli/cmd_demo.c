@@ -400,6 +400,186 @@ static tsched_status demo_vclos(void)
     return st;
 }
 
+/* Crius (doc/cell.md): the four BERT sizes of Crius Table 2 on its Table 1 cluster scaled to
+ * 1/10, their best Cell per pool, then one arrival event of the Cell-based scheduler. */
+
+/* A part of the cell module this build does not have yet. */
+static int cell_missing(tsched_status st)
+{
+    return st == TSCHED_E_INTERNAL && strstr(tsched_last_error(), "not implemented yet") != NULL;
+}
+
+static tsched_status crius_cluster(tsched_topology **out)
+{
+    static const struct {
+        const char *prefix, *type;
+        uint32_t nodes, gpus;
+        double nic_gbps;
+    } kinds[] = {{"a100-", "A100-40G", 8, 4, 100}, {"a40-", "A40", 16, 2, 100}, {"a10-", "A10", 16, 2, 200},
+                 {"v100-", "V100", 2, 16, 100}};
+    tsched_topology *t;
+    tsched_status st = tsched_topology_new(&t, "crius-table1-tenth");
+    if (st == TSCHED_OK)
+        st = tsched_topology_add_switch(NULL, t, "spine0", 1, NULL);
+    for (size_t k = 0; k < 4 && st == TSCHED_OK; k++) {
+        char leaf[32], name[32];
+        snprintf(leaf, sizeof leaf, "leaf%zu", k);
+        if ((st = tsched_topology_add_switch(NULL, t, leaf, 0, NULL)) ||
+            (st = tsched_topology_add_link(t, leaf, "spine0", 400, 4)))
+            break;
+        for (uint32_t i = 0; i < kinds[k].nodes && st == TSCHED_OK; i++) {
+            snprintf(name, sizeof name, "%s%u", kinds[k].prefix, i);
+            st = tsched_topology_add_node(NULL, t, name, leaf, kinds[k].gpus, 1, kinds[k].type, kinds[k].nic_gbps);
+        }
+    }
+    if (st == TSCHED_OK)
+        st = tsched_topology_build(t);
+    /* half of the A100 nodes and one V100 node are busy with other work */
+    static const char *const busy[] = {"a100-0", "a100-1", "a100-2", "a100-3", "v100-1"};
+    for (size_t i = 0; i < 5 && st == TSCHED_OK; i++)
+        st = tsched_topology_set_free_gpus(t, tsched_topology_find_node(t, busy[i]), 0);
+    if (st != TSCHED_OK) {
+        tsched_topology_free(t);
+        return st;
+    }
+    *out = t;
+    return TSCHED_OK;
+}
+
+static const struct {
+    const char *name;
+    uint32_t hidden, layers, gpus;
+} crius_models[] = {{"bert-0.76b", 1536, 24, 4}, {"bert-1.3b", 2048, 24, 8}, {"bert-2.6b", 2560, 32, 8},
+                    {"bert-6.7b", 4096, 32, 16}};
+
+static tsched_status crius_job(tsched_job **out, size_t k)
+{
+    tsched_status st = tsched_job_new(out, crius_models[k].name, crius_models[k].gpus, 1, 1);
+    tsched_model m;
+    tsched_model_init(&m);
+    m.hidden = crius_models[k].hidden;
+    m.layers = crius_models[k].layers;
+    m.vocab = 30522;
+    m.seq = 512;
+    m.global_batch = 256;
+    m.micro_batch = 1;
+    if (st == TSCHED_OK && (st = tsched_job_set_model(*out, &m)) != TSCHED_OK)
+        tsched_job_free(*out);
+    return st;
+}
+
+/* Best candidate Cell of `job` on `pool` (greatest throughput; ties: fewer GPUs, fewer stages). */
+static tsched_status crius_best(uint32_t *bn, uint32_t *bs, double *thr, const tsched_topology *t, const char *pool,
+                                const tsched_gpu_catalog *cat, const tsched_job *job, uint32_t ng, uint32_t layers)
+{
+    *bn = *bs = 0;
+    *thr = 0;
+    for (uint32_t n = ng / 2; n <= 2 * ng; n *= 2)
+        for (uint32_t s = 1; s <= n && s <= layers; s *= 2) {
+            tsched_cell *c;
+            tsched_status st = tsched_cell_estimate(&c, t, pool, cat, job, NULL, n, s, TSCHED_PLANS_ASSEMBLED);
+            if (st != TSCHED_OK)
+                return st;
+            if (tsched_cell_feasible(c) && tsched_cell_throughput(c) > *thr) {
+                *thr = tsched_cell_throughput(c);
+                *bn = n;
+                *bs = s;
+            }
+            tsched_cell_free(c);
+        }
+    return TSCHED_OK;
+}
+
+static tsched_status demo_crius_run(void)
+{
+    tsched_topology *t = NULL;
+    tsched_gpu_catalog *cat = NULL;
+    tsched_crius *cr = NULL;
+    tsched_job *jobs[4] = {NULL, NULL, NULL, NULL};
+    char **pools = NULL;
+    uint32_t npools = 0;
+    tsched_status st = crius_cluster(&t);
+    if (st || (st = tsched_gpu_catalog_default(&cat)) || (st = tsched_cell_pools(&pools, &npools, t)))
+        goto out;
+    for (size_t k = 0; k < 4 && st == TSCHED_OK; k++)
+        st = crius_job(&jobs[k], k);
+    if (st)
+        goto out;
+    printf("  best Cell per pool over N in {N_G/2, N_G, 2 N_G} and S in 1, 2, 4, ... (N GPUs x S stages,\n"
+           "  sequences/s of the assembled plan; global batch 256, seq 512, vocabulary 30522):\n");
+    printf("  %-11s %5s %3s %4s", "model", "h", "l", "N_G");
+    for (uint32_t p = 0; p < npools; p++)
+        printf("  %-16s", pools[p]);
+    printf("\n");
+    for (size_t k = 0; k < 4 && st == TSCHED_OK; k++) {
+        printf("  %-11s %5u %3u %4u", crius_models[k].name, crius_models[k].hidden, crius_models[k].layers,
+               crius_models[k].gpus);
+        for (uint32_t p = 0; p < npools && st == TSCHED_OK; p++) {
+            uint32_t n, s;
+            double thr;
+            if ((st = crius_best(&n, &s, &thr, t, pools[p], cat, jobs[k], crius_models[k].gpus,
+                                 crius_models[k].layers)) == TSCHED_OK) {
+                char cellbuf[32];
+                if (n)
+                    snprintf(cellbuf, sizeof cellbuf, "%ux%u %.1f", n, s, thr);
+                else
+                    snprintf(cellbuf, sizeof cellbuf, "(none fits)");
+                printf("  %-16s", cellbuf);
+            }
+        }
+        printf("\n");
+    }
+    if (st || (st = tsched_crius_new(&cr, t, cat)))
+        goto out;
+    for (size_t k = 0; k < 4 && st == TSCHED_OK; k++)
+        st = tsched_crius_add_job(NULL, cr, jobs[k], (double)k);
+    if (st || (st = tsched_crius_schedule(cr, TSCHED_CRIUS_ARRIVAL)))
+        goto out;
+    printf("  one arrival event of the four jobs (A100 nodes 0-3 and v100-1 busy; depth 3, normalized):\n");
+    for (uint32_t j = 0; j < tsched_crius_num_jobs(cr) && st == TSCHED_OK; j++) {
+        const tsched_cell *c;
+        if (!tsched_crius_job_running(cr, j)) {
+            printf("    %-11s pending: %s\n", tsched_crius_job_name(cr, j), tsched_crius_job_reason(cr, j));
+            continue;
+        }
+        uint32_t nodes[64], ngpus[64];
+        size_t cnt = 0;
+        if ((st = tsched_crius_job_cell(&c, cr, j)) ||
+            ((st = tsched_crius_job_nodes(nodes, ngpus, 64, &cnt, cr, j)) && st != TSCHED_E_BUFFER))
+            break;
+        st = TSCHED_OK;
+        printf("    %-11s %-11s %2u GPUs x %u stages %8.1f seq/s (%.2f of its reference) on %zu node%s from %s\n",
+               tsched_crius_job_name(cr, j), tsched_cell_pool(c), tsched_cell_gpus(c), tsched_cell_num_stages(c),
+               tsched_cell_throughput(c), tsched_cell_throughput(c) / tsched_crius_job_reference(cr, j), cnt,
+               cnt == 1 ? "" : "s", cnt ? tsched_topology_node_name(t, nodes[0]) : "-");
+    }
+    if (st == TSCHED_OK)
+        printf("  objective (sum of throughput / reference): %.3f\n", tsched_crius_value(cr));
+out:
+    tsched_crius_free(cr);
+    for (size_t k = 0; k < 4; k++)
+        tsched_job_free(jobs[k]);
+    tsched_free(pools);
+    tsched_gpu_catalog_free(cat);
+    tsched_topology_free(t);
+    return st;
+}
+
+static tsched_status demo_crius(void)
+{
+    printf("\nCrius Cells: the BERT sizes of Crius Table 2 (0.76, 1.3, 2.6, 6.7 B; shapes h x l of the GPT-3\n"
+           "family, 0.77, 1.33, 2.67, 6.70 B by doc/cell.md's count) on its Table 1 cluster at 1/10: 8 x 4\n"
+           "A100-40G (NVLink), 16 x 2 A40, 16 x 2 A10, 2 x 16 V100 (NVLink); one NIC per node, 100 Gbit/s\n"
+           "(A10: 200):\n");
+    fflush(stdout);
+    tsched_status st = demo_crius_run();
+    if (cell_missing(st)) {
+        printf("  (not in this build: %s)\n", tsched_last_error());
+        st = TSCHED_OK;
+    }
+    return st;
+}
+
 int cmd_demo(int argc, char **argv)
 {
     (void)argv;
@@ -454,7 +634,7 @@ int cmd_demo(int argc, char **argv)
     }
     tsched_placement_free(placed);
     if ((st = demo_priorities(t)) != TSCHED_OK || (st = demo_simulate()) != TSCHED_OK ||
-        (st = demo_vclos()) != TSCHED_OK)
+        (st = demo_vclos()) != TSCHED_OK || (st = demo_crius()) != TSCHED_OK)
         goto fail;
     printf("\nafter failing spine0 and the trunk leaf0~spine1:\n");
     if ((st = tsched_topology_set_up(t, "spine0", 0)) || (st = tsched_topology_set_up(t, "leaf0~spine1", 0)))
@@ -467,7 +647,8 @@ int cmd_demo(int argc, char **argv)
            "'topo-sched flows' and 'topo-sched route' turn a placement into flows and paths,\n"
            "'topo-sched prioritize' and 'topo-sched kcut' assign CRUX priorities and levels,\n"
            "'topo-sched trace' and 'topo-sched simulate' replay jobs sharing the fabric,\n"
-           "'topo-sched vclos' gives each job an isolated leaf-spine sub-fabric (vClos).\n");
+           "'topo-sched vclos' gives each job an isolated leaf-spine sub-fabric (vClos),\n"
+           "'topo-sched cells' and 'topo-sched crius-schedule' estimate and schedule Crius Cells.\n");
     tsched_topology_free(t);
     return CLI_OK;
 fail:
