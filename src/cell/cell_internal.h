@@ -121,4 +121,9 @@ tsched_status ts_cell_stage_plan_json(json_t **out, const tsched_cell *c);
 /* GPU type of the Cell's pool (owned by the Cell). */
 const char *ts_cell_gpu_type(const tsched_cell *c);
 
+/* ---- catalogue, profile, pools: additions (helper cio) ---- */
+
+/* Sort the entries by name (strcmp). Readers call it after appending. */
+void ts_catalog_sort(tsched_gpu_catalog *cat);
+
 #endif
