@@ -492,6 +492,11 @@ static void check_cuts(const rcell *c)
     for (uint32_t s = 0; s <= c->S; s++)
         ck_assert_msg(got[s] == want[s], "l %u S %u N %u prof %d: cut %u is %u, enumeration %u", c->l, c->S, c->N,
                       c->prof != NULL, s, got[s], want[s]);
+    uint32_t dp[8];
+    ck_assert_ok(ts_stages_cut_dp(dp, c->h, c->l, c->V, c->seq, c->prof, g, c->S));
+    for (uint32_t s = 0; s <= c->S; s++)
+        ck_assert_msg(dp[s] == want[s], "DP: l %u S %u N %u prof %d: cut %u is %u, enumeration %u", c->l, c->S, c->N,
+                      c->prof != NULL, s, dp[s], want[s]);
     for (uint32_t s = 0; s < c->S; s++)
         ck_assert_uint_gt(got[s + 1], got[s]);
 }
@@ -551,6 +556,29 @@ START_TEST(stages_vs_enumeration)
         }
         check_cuts(&c);
         free_profile(p);
+    }
+}
+END_TEST
+
+/* Larger than enumeration reaches: the closed form equals the exact DP. */
+START_TEST(stages_closed_vs_dp)
+{
+    ts_rng r;
+    ts_rng_seed(&r, 77);
+    unsigned cases = tu_n(3000);
+    uint32_t a[130], b[130], g[129];
+    for (unsigned k = 0; k < cases; k++) {
+        uint32_t l = 1 + (uint32_t)ts_rng_below(&r, 128), N = 1 + (uint32_t)ts_rng_below(&r, 300);
+        uint32_t smax = l < N ? l : N;
+        uint32_t S = 1 + (uint32_t)ts_rng_below(&r, smax < 128 ? smax : 128);
+        uint32_t h = 1 + (uint32_t)ts_rng_below(&r, 20000), seq = 1 + (uint32_t)ts_rng_below(&r, 9000);
+        uint32_t V = ts_rng_below(&r, 4) ? (uint32_t)ts_rng_below(&r, 300000) : (uint32_t)ts_rng_below(&r, 60000000);
+        ts_stages_gpus(g, N, S);
+        ck_assert_ok(ts_stages_cut(a, h, l, V, seq, NULL, g, S));
+        ck_assert_ok(ts_stages_cut_dp(b, h, l, V, seq, NULL, g, S));
+        for (uint32_t s = 0; s <= S; s++)
+            ck_assert_msg(a[s] == b[s], "l %u N %u S %u h %u seq %u V %u: cut %u closed %u DP %u", l, N, S, h, seq, V,
+                          s, a[s], b[s]);
     }
 }
 END_TEST
@@ -734,6 +762,7 @@ static Suite *cell_suite(void)
     tcase_add_test(tc, worked_example_cells);
     tcase_add_test(tc, stages_vs_enumeration);
     tcase_add_test(tc, stages_uniform);
+    tcase_add_test(tc, stages_closed_vs_dp);
     tcase_add_test(tc, plans_vs_brute_force);
     suite_add_tcase(s, tc);
     return s;

@@ -122,7 +122,7 @@ static tsched_status estimate(tsched_cell **out, const ts_cell_in *in, uint32_t 
         cnt_q1 += (q + 1) % t == 0;
     K = (S - r) * cnt_q + r * cnt_q1;
 
-    size_t need = (size_t)S * sizeof(ts_cm_stage) + 2 * (size_t)K * sizeof(ts_opt) + 2 * (size_t)K * sizeof(double) +
+    size_t need = (size_t)S * sizeof(ts_cm_stage) + 2 * (size_t)K * sizeof(ts_opt) + ((size_t)K + 3 * (size_t)S) * sizeof(double) +
                   2 * (size_t)S * sizeof(ts_opt *) + (2 * (size_t)S + 1) * sizeof(uint32_t) + S * sizeof(int);
     _Alignas(16) char stackbuf[16384];
     char *buf = need <= sizeof stackbuf ? stackbuf : ts_malloc(need, 1);
@@ -133,7 +133,7 @@ static tsched_status estimate(tsched_cell **out, const ts_cell_in *in, uint32_t 
     ts_cm_stage *cst = (ts_cm_stage *)buf;
     ts_opt *all = (ts_opt *)(cst + S), *sel = all + K;
     double *work = (double *)(sel + K);
-    const ts_opt **chosen = (const ts_opt **)(work + 2 * (size_t)K), **cur = chosen + S;
+    const ts_opt **chosen = (const ts_opt **)(work + K + 3 * (size_t)S), **cur = chosen + S;
     uint32_t *g = (uint32_t *)(cur + S), *first = g + S;
     int *favor = (int *)(first + S + 1);
 

@@ -44,6 +44,10 @@ void ts_stages_gpus(uint32_t *g, uint32_t n_gpus, uint32_t stages);
  * first[0..stages] with first[stages] = layers. `g` from ts_stages_gpus. Errors: NOMEM. */
 tsched_status ts_stages_cut(uint32_t *first, uint32_t hidden, uint32_t layers, uint32_t vocab, uint32_t seq,
                             const tsched_op_profile *prof, const uint32_t *g, uint32_t stages);
+/* The same by the O(S l log l) DP of §2 alone (ts_stages_cut uses it under a profile and a
+ * closed form for the analytic model; the tests compare the two). */
+tsched_status ts_stages_cut_dp(uint32_t *first, uint32_t hidden, uint32_t layers, uint32_t vocab, uint32_t seq,
+                               const tsched_op_profile *prof, const uint32_t *g, uint32_t stages);
 
 /* ---- cost model (model.c) ---- */
 
@@ -89,7 +93,7 @@ uint32_t ts_tp_max(uint32_t g, uint32_t G);
  * read for the tuned space)? t must divide g and be <= G. */
 int ts_plan_in_space(tsched_plan_space space, uint32_t g, uint32_t G, uint32_t t, int favor_tp);
 /* Exact optimum of §3.3 over `opts` (K memory-feasible options of S stages, any order;
- * reordered in place), scratch `work` of 2 K doubles + S * 2 pointers. Writes the chosen
+ * reordered in place), scratch `work` of K + 3 S doubles, `cur` of S pointers. Writes the chosen
  * option of every stage to chosen[S] and returns T, or returns -1 when some stage has no
  * option. */
 double ts_plans_best(const ts_opt **chosen, ts_opt *opts, uint32_t K, const ts_cm *cm, double *work,

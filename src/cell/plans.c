@@ -78,23 +78,33 @@ double ts_plans_best(const ts_opt **chosen, ts_opt *opts, uint32_t K, const ts_c
                      const ts_opt **cur)
 {
     uint32_t S = cm->S;
-    double *thetas = work, *minA = work + K;
+    double *thetas = work, *minA = work + K, *mintau = work + K + S, *mincx = work + K + 2 * S;
     if (S > K)
         return -1;
     for (uint32_t s = 0; s < S; s++)
-        minA[s] = INFINITY;
+        minA[s] = mintau[s] = mincx[s] = INFINITY;
     for (uint32_t k = 0; k < K; k++) {
-        thetas[k] = opts[k].A;
-        if (opts[k].A < minA[opts[k].s])
-            minA[opts[k].s] = opts[k].A;
+        const ts_opt *o = &opts[k];
+        thetas[k] = o->A;
+        if (o->A < minA[o->s])
+            minA[o->s] = o->A;
+        if (o->tau < mintau[o->s])
+            mintau[o->s] = o->tau;
+        if (o->cx < mincx[o->s])
+            mincx[o->s] = o->cx;
     }
-    double lowest = 0;
+    /* lower bound on T of any plan without theta2: every stage at its least tau and C + X */
+    double lowest = 0, lb = 0, lbcx = 0;
     for (uint32_t s = 0; s < S; s++) {
         if (minA[s] == INFINITY)
             return -1;
         if (minA[s] > lowest)
             lowest = minA[s];
+        lb += mintau[s];
+        if (mincx[s] > lbcx)
+            lbcx = mincx[s];
     }
+    lb += (cm->B - 1) * lbcx;
     qsort(opts, K, sizeof *opts, cmp_cx);
     qsort(thetas, K, sizeof *thetas, cmp_dbl);
     double bestT = INFINITY, bestscore = INFINITY;
@@ -103,6 +113,9 @@ double ts_plans_best(const ts_opt **chosen, ts_opt *opts, uint32_t K, const ts_c
         double th2 = thetas[q];
         if (th2 < lowest || (q > 0 && th2 == thetas[q - 1]))
             continue;
+        /* plans first seen here have max A = th2 (ascending): none can win past this */
+        if (have && (lb + th2) * (1 - 1e-9) > bestT)
+            break;
         for (uint32_t s = 0; s < S; s++)
             cur[s] = NULL;
         uint32_t covered = 0;

@@ -81,8 +81,8 @@ static int fits(const wts *w, uint32_t i, uint32_t j, uint32_t g, frac beta)
     return (w->P[j] - w->P[i]) / g <= beta.v * (1 + REL_TOL);
 }
 
-tsched_status ts_stages_cut(uint32_t *first, uint32_t hidden, uint32_t layers, uint32_t vocab, uint32_t seq,
-                            const tsched_op_profile *prof, const uint32_t *g, uint32_t S)
+tsched_status ts_stages_cut_dp(uint32_t *first, uint32_t hidden, uint32_t layers, uint32_t vocab, uint32_t seq,
+                               const tsched_op_profile *prof, const uint32_t *g, uint32_t S)
 {
     uint32_t l = layers;
     size_t L = (size_t)l + 1;
@@ -198,6 +198,113 @@ tsched_status ts_stages_cut(uint32_t *first, uint32_t hidden, uint32_t layers, u
     first[S] = l;
     if (buf != stackbuf)
         free(buf);
+    return TSCHED_OK;
+}
+
+/* ---- the analytic model in closed form ----
+ * Every layer weighs a = 12 h + 2 seq except the last (a + V), and g takes two values, so
+ * for a bound beta each stage s holds at most c_s(beta) layers: floor(beta g_s / a), the
+ * last floor((beta g_last - V) / a). beta is feasible iff every c_s >= 1 and their sum
+ * reaches l. beta* is the load of its bottleneck stage, k a / g for a stage before the last
+ * (g = q or q + 1) or (k a + V) / g_last: per family, a binary search over k finds the least
+ * feasible value, and beta* is the least of those. (c): stage s ends at the smallest j that
+ * leaves the later stages no more than their capacities. O(S + log l), exact (the same
+ * fractions as the DP). */
+
+typedef struct cform {
+    uint64_t a, V;  /* weights: a per layer, V more on the last */
+    uint32_t l;
+    uint32_t g0, gl; /* GPUs of stage 0 (= q) and of the last stage */
+    uint32_t n0, n1; /* stages before the last with q and with q + 1 GPUs */
+} cform;
+
+/* c for beta = num / den on g GPUs with `add` extra weight, at most l (no stage holds more). */
+static uint64_t cap_of(const cform *cf, u128 num, u128 den, uint32_t g, u128 add)
+{
+    u128 ng = num * g;
+    if (ng < add * den)
+        return 0;
+    u128 c = (ng - add * den) / (den * cf->a);
+    return c > cf->l ? cf->l : (uint64_t)c;
+}
+
+/* Capacities at beta = num / den: before the last with q (c[0]) and q + 1 (c[1]) GPUs, last (c[2]). */
+static void caps_at(uint64_t *c, const cform *cf, u128 num, u128 den)
+{
+    c[0] = cap_of(cf, num, den, cf->g0, 0);
+    c[1] = cap_of(cf, num, den, cf->g0 + 1, 0);
+    c[2] = cap_of(cf, num, den, cf->gl, cf->V);
+}
+
+static int cf_feasible(const cform *cf, u128 num, u128 den)
+{
+    uint64_t c[3];
+    caps_at(c, cf, num, den);
+    if (c[2] == 0 || (cf->n0 && c[0] == 0) || (cf->n1 && c[1] == 0))
+        return 0;
+    return (u128)cf->n0 * c[0] + (u128)cf->n1 * c[1] + c[2] >= cf->l;
+}
+
+static void cut_closed(uint32_t *first, uint32_t hidden, uint32_t l, uint32_t vocab, uint32_t seq, const uint32_t *g,
+                       uint32_t S)
+{
+    cform cf = {12ull * hidden + 2ull * seq, vocab, l, g[0], g[S - 1], 0, 0};
+    for (uint32_t s = 0; s + 1 < S; s++) /* O(S), once */
+        g[s] == g[0] ? cf.n0++ : cf.n1++;
+    /* families of the bottleneck: before the last with q or q + 1 GPUs, the last (with V) */
+    struct {
+        int present;
+        uint32_t g;
+        u128 add;
+    } fam[3] = {{cf.n0 > 0, g[0], 0}, {cf.n1 > 0, g[0] + 1, 0}, {1, g[S - 1], vocab}};
+    u128 bn = 0, bd = 1;
+    int have = 0;
+    for (uint32_t f = 0; f < 3; f++) {
+        if (!fam[f].present)
+            continue;
+        /* smallest k in [1, l] with beta_k = (k a + add) / g feasible */
+        uint32_t lo = 1, hi = l + 1;
+        while (lo < hi) {
+            uint32_t mid = lo + (hi - lo) / 2;
+            if (cf_feasible(&cf, (u128)mid * cf.a + fam[f].add, fam[f].g))
+                hi = mid;
+            else
+                lo = mid + 1;
+        }
+        if (lo > l)
+            continue;
+        u128 n = (u128)lo * cf.a + fam[f].add, d = fam[f].g;
+        if (!have || n * bd < bn * d) {
+            bn = n;
+            bd = d;
+            have = 1;
+        }
+    }
+    /* (the last family is feasible at k = l, so `have` holds) */
+    uint64_t c[3];
+    caps_at(c, &cf, bn, bd);
+    /* capacity of the stages after s; each cap <= l, so the sum fits */
+    u128 after = (u128)cf.n0 * c[0] + (u128)cf.n1 * c[1] + c[2] - (cf.n0 ? c[0] : c[2]);
+    uint32_t i = 0;
+    first[0] = 0;
+    for (uint32_t s = 0; s + 1 < S; s++) {
+        /* the smallest end leaving the later stages at most their capacity */
+        uint64_t j = i + 1;
+        if (l > after && l - after > j)
+            j = l - (uint64_t)after;
+        first[s + 1] = (uint32_t)j;
+        i = (uint32_t)j;
+        after -= s + 2 < S ? c[g[s + 1] != g[0]] : 0;
+    }
+    first[S] = l;
+}
+
+tsched_status ts_stages_cut(uint32_t *first, uint32_t hidden, uint32_t layers, uint32_t vocab, uint32_t seq,
+                            const tsched_op_profile *prof, const uint32_t *g, uint32_t S)
+{
+    if (prof)
+        return ts_stages_cut_dp(first, hidden, layers, vocab, seq, prof, g, S);
+    cut_closed(first, hidden, layers, vocab, seq, g, S);
     return TSCHED_OK;
 }
 
