@@ -152,6 +152,11 @@ EOF
         "$ts" cells -t "$het" -j "$small" --profile "$data/profile-unsorted.json"
     bad2 "MoE without profile" "job-moe.json: model.moe_experts: MoE is not in the cell cost model; supply an op profile" -- \
         "$ts" cells -t "$het" -j "$data/job-moe.json"
+    bad2 "MoE, profile of another type" 'supply an op profile (--profile covers gpu type "A100" only: add --type A100)' -- \
+        "$ts" cells -t "$het" -j "$data/job-moe.json" --profile "$data/profile-a100.json"
+    expect 0 "MoE with its profile" -- "$ts" cells -t "$het" -j "$data/job-moe.json" --profile "$data/profile-a100.json" \
+        --type A100 --no-timing
+    has "$tmp/out" '"feasible": true' "MoE with its profile"
     bad2 "--type unknown" '--type: no pool of gpu type "X9" in fabric "c"' -- "$ts" cells -t "$data/c.json" -j "$small" --type X9
 fi
 

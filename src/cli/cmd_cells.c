@@ -274,6 +274,13 @@ int cmd_cells(int argc, char **argv)
             continue;
         }
         const tsched_op_profile *use = prof && strcmp(tsched_op_profile_gpu_type(prof), ptype) == 0 ? prof : NULL;
+        if (model.moe_experts > 0 && prof && !use) {
+            rc = cli_cell_opt_error("%s: model.moe_experts: MoE is not in the cell cost model; supply an op profile "
+                                    "(--profile covers gpu type \"%s\" only: add --type %s)",
+                                    strcmp(jobf, "-") ? jobf : "<stdin>", tsched_op_profile_gpu_type(prof),
+                                    tsched_op_profile_gpu_type(prof));
+            break;
+        }
         for (uint32_t a = 0; a < nn && rc == CLI_OK; a++) {
             uint32_t n = ns[a];
             uint32_t smax = n < model.layers ? n : model.layers;

@@ -509,7 +509,7 @@ static tsched_status demo_crius_run(void)
            "  sequences/s of the assembled plan; global batch 256, seq 512, vocabulary 30522):\n");
     printf("  %-11s %5s %3s %4s", "model", "h", "l", "N_G");
     for (uint32_t p = 0; p < npools; p++)
-        printf("  %-16s", pools[p]);
+        printf(p + 1 < npools ? "  %-16s" : "  %s", pools[p]);
     printf("\n");
     for (size_t k = 0; k < 4 && st == TSCHED_OK; k++) {
         printf("  %-11s %5u %3u %4u", crius_models[k].name, crius_models[k].hidden, crius_models[k].layers,
@@ -524,7 +524,7 @@ static tsched_status demo_crius_run(void)
                     snprintf(cellbuf, sizeof cellbuf, "%ux%u %.1f", n, s, thr);
                 else
                     snprintf(cellbuf, sizeof cellbuf, "(none fits)");
-                printf("  %-16s", cellbuf);
+                printf(p + 1 < npools ? "  %-16s" : "  %s", cellbuf);
             }
         }
         printf("\n");
