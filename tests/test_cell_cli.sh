@@ -91,6 +91,26 @@ else
     check "catalogue, --type G2, --gpus 4, --stages 2" "-t $het -j $b -c $g --type G2 --gpus 4 --stages 2" -- \
         -t "$het" -j "$b" -c "$g" --type G2 --gpus 4 --stages 2
 
+    # seeded random jobs (N_G 1..12, 1..12 layers, odd sizes) in every space, against the catalogue file
+    if [ -n "$py" ]; then
+        "$py" - "$tmp" <<'EOF'
+import json, random, sys
+rng = random.Random(12)
+for k in range(6):
+    m = {"hidden": rng.choice([256, 384, 1024, 2048, 4096]), "layers": rng.randint(1, 12),
+         "vocab": rng.choice([1000, 30522, 50257]), "seq": rng.choice([128, 512, 2048]),
+         "global_batch": rng.choice([8, 24, 64, 512]), "micro_batch": 1}
+    job = {"format": "tsched.job.v1", "name": "r%d" % k, "gpus": rng.randint(1, 12), "tp": 1, "pp": 1, "model": m}
+    json.dump(job, open("%s/rand%d.json" % (sys.argv[1], k), "w"))
+EOF
+        for k in 0 1 2 3 4 5; do
+            r=$tmp/rand$k.json
+            for plans in assembled tuned exhaustive; do
+                check "random job $k $plans" "-t $het -j $r -c $g --plans $plans" -- -t "$het" -j "$r" -c "$g" --plans "$plans"
+            done
+        done
+    fi
+
     # the catalogue file adds G2 and wins for T4; X9 stays unknown
     "$ts" cells -t "$het" -j "$small" -c "$data/gpus.json" --no-timing > "$tmp/cat.json"
     has "$tmp/cat.json" '"pool": "G2/4"' "-c adds G2"
