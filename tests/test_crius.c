@@ -597,6 +597,372 @@ START_TEST(test_departure_pass)
 }
 END_TEST
 
+/* ---- an independent reference of the whole search (§5 steps 3-6) on tiny instances ------------------
+ * Node-level state copied whole at every trial (the library uses counters and an undo log),
+ * objective summed afresh, options rebuilt through the public estimator. */
+
+#define RS_MAXJ 12
+#define RS_MAXO 40
+#define RS_MAXN 64
+
+typedef struct rs_opt {
+    uint32_t pool, N, S;
+    double thr, term;
+} rs_opt;
+
+typedef struct rs_state {
+    int opt[RS_MAXJ]; /* -1 = not running */
+    uint32_t nn[RS_MAXJ], node[RS_MAXJ][RS_MAXN], gpus[RS_MAXJ][RS_MAXN];
+    uint32_t fr[RS_MAXN * 4];
+} rs_state;
+
+typedef struct rs_ctx {
+    const tsched_topology *t;
+    uint32_t npools, G[16], nodes;
+    char pools[16][64];
+    uint32_t node_pool[RS_MAXN * 4];
+    uint32_t nj;
+    ref_job jobs[RS_MAXJ];
+    int removed[RS_MAXJ];
+    uint32_t nopt[RS_MAXJ];
+    rs_opt opt[RS_MAXJ][RS_MAXO];
+    int throughput_obj;
+} rs_ctx;
+
+static int rs_better(double a, double b) { return a > b + 1e-12 * fmax(1.0, fabs(b)); }
+
+static double rs_obj(const rs_ctx *x, const rs_state *st)
+{
+    double v = 0;
+    for (uint32_t j = 0; j < x->nj; j++)
+        if (st->opt[j] >= 0)
+            v += x->opt[j][st->opt[j]].term;
+    return v;
+}
+
+static int rs_fits(const rs_ctx *x, const rs_state *st, uint32_t p, uint32_t N)
+{
+    uint32_t G = x->G[p], whole = 0;
+    for (uint32_t n = 0; n < x->nodes; n++) {
+        if (x->node_pool[n] != p || !tsched_topology_node_is_up(x->t, n))
+            continue;
+        if (N < G && st->fr[n] >= N)
+            return 1;
+        whole += st->fr[n] == G;
+    }
+    return N >= G && N % G == 0 && whole >= N / G;
+}
+
+static void rs_release(rs_state *st, uint32_t j)
+{
+    for (uint32_t i = 0; i < st->nn[j]; i++)
+        st->fr[st->node[j][i]] += st->gpus[j][i];
+    st->nn[j] = 0;
+    st->opt[j] = -1;
+}
+
+/* The placement rule of §5 step 6 on pool p. */
+static void rs_place(const rs_ctx *x, rs_state *st, uint32_t j, int o)
+{
+    uint32_t p = x->opt[j][o].pool, N = x->opt[j][o].N, G = x->G[p], k = 0;
+    if (N < G) {
+        uint32_t best = UINT32_MAX;
+        for (uint32_t n = 0; n < x->nodes; n++)
+            if (x->node_pool[n] == p && tsched_topology_node_is_up(x->t, n) && st->fr[n] >= N &&
+                (best == UINT32_MAX || st->fr[n] < st->fr[best]))
+                best = n;
+        ck_assert_uint_ne(best, UINT32_MAX);
+        st->fr[best] -= N;
+        st->node[j][0] = best;
+        st->gpus[j][0] = N;
+        k = 1;
+    } else {
+        uint32_t want = N / G;
+        while (k < want) {
+            uint32_t bl = UINT32_MAX, bc = 0;
+            for (uint32_t n = 0; n < x->nodes; n++) {
+                if (x->node_pool[n] != p || !tsched_topology_node_is_up(x->t, n) || st->fr[n] != G)
+                    continue;
+                uint32_t l = tsched_topology_node_leaf(x->t, n), c = 0;
+                for (uint32_t m = 0; m < x->nodes; m++)
+                    c += x->node_pool[m] == p && tsched_topology_node_leaf(x->t, m) == l &&
+                         tsched_topology_node_is_up(x->t, m) && st->fr[m] == G;
+                if (c > bc || (c == bc && l < bl)) {
+                    bc = c;
+                    bl = l;
+                }
+            }
+            ck_assert_uint_ne(bl, UINT32_MAX);
+            for (uint32_t n = 0; n < x->nodes && k < want; n++)
+                if (x->node_pool[n] == p && tsched_topology_node_leaf(x->t, n) == bl &&
+                    tsched_topology_node_is_up(x->t, n) && st->fr[n] == G) {
+                    st->fr[n] = 0;
+                    st->node[j][k] = n;
+                    st->gpus[j][k++] = G;
+                }
+        }
+    }
+    st->nn[j] = k;
+    st->opt[j] = o;
+}
+
+static int rs_best_fit(const rs_ctx *x, const rs_state *st, uint32_t j)
+{
+    int best = -1;
+    for (uint32_t o = 0; o < x->nopt[j]; o++)
+        if (x->opt[j][o].thr > 0 && (best < 0 || x->opt[j][o].term > x->opt[j][best].term) &&
+            rs_fits(x, st, x->opt[j][o].pool, x->opt[j][o].N))
+            best = (int)o;
+    return best;
+}
+
+/* One scaling step for job j (j < 0: the departure pass). Returns 0 when there is none. */
+static int rs_step(const rs_ctx *x, rs_state *st, int j)
+{
+    int found = 0;
+    double best = 0;
+    rs_state *tmp = malloc(sizeof *tmp), *bst = malloc(sizeof *bst);
+    double base = rs_obj(x, st);
+    for (uint32_t r = 0; r < x->nj; r++) {
+        if ((int)r == j || st->opt[r] < 0)
+            continue;
+        for (uint32_t o = 0; o < x->nopt[r]; o++) {
+            if ((int)o == st->opt[r] || x->opt[r][o].thr <= 0)
+                continue;
+            *tmp = *st;
+            rs_release(tmp, r);
+            if (!rs_fits(x, tmp, x->opt[r][o].pool, x->opt[r][o].N))
+                continue;
+            rs_place(x, tmp, r, (int)o);
+            double score = rs_obj(x, tmp);
+            if (j < 0) {
+                if (!rs_better(score, base))
+                    continue;
+                score -= base;
+            } else {
+                int b = rs_best_fit(x, tmp, (uint32_t)j);
+                score += b < 0 ? 0 : x->opt[j][b].term;
+            }
+            if (!found || rs_better(score, best)) {
+                found = 1;
+                best = score;
+                *bst = *tmp;
+            }
+        }
+    }
+    if (found)
+        *st = *bst;
+    free(tmp);
+    free(bst);
+    return found;
+}
+
+static void rs_event(const rs_ctx *x, rs_state *st, uint32_t depth, int departure, const char **reason)
+{
+    uint32_t order[RS_MAXJ], nq = 0;
+    for (uint32_t j = 0; j < x->nj; j++) {
+        if (x->removed[j] || st->opt[j] >= 0)
+            continue;
+        uint32_t k = nq++;
+        while (k > 0 && x->jobs[order[k - 1]].submit > x->jobs[j].submit) {
+            order[k] = order[k - 1];
+            k--;
+        }
+        order[k] = j;
+    }
+    rs_state *cur = malloc(sizeof *cur), *best = malloc(sizeof *best);
+    for (uint32_t q = 0; q < nq; q++) {
+        uint32_t j = order[q];
+        uint32_t feas = 0;
+        for (uint32_t o = 0; o < x->nopt[j]; o++)
+            feas += x->opt[j][o].thr > 0;
+        if (!feas) {
+            reason[j] = "no feasible cell";
+            continue;
+        }
+        *cur = *st;
+        int bo = -1;
+        double bv = 0;
+        for (uint32_t k = 0;; k++) {
+            int o = rs_best_fit(x, cur, j);
+            if (o >= 0) {
+                double v = rs_obj(x, cur) + x->opt[j][o].term;
+                if (bo < 0 || rs_better(v, bv)) {
+                    bo = o;
+                    bv = v;
+                    *best = *cur;
+                }
+            }
+            if (k == depth || !rs_step(x, cur, (int)j))
+                break;
+        }
+        if (bo < 0) {
+            reason[j] = "insufficient gpus";
+            continue;
+        }
+        *st = *best;
+        rs_place(x, st, j, bo);
+    }
+    for (uint32_t k = 0; departure && k < depth; k++)
+        if (!rs_step(x, st, -1))
+            break;
+    free(cur);
+    free(best);
+}
+
+static void rs_options(rs_ctx *x, const tsched_gpu_catalog *cat, uint32_t j)
+{
+    const ref_job *rj = &x->jobs[j];
+    tsched_job *job = model_job("x", rj->ng, rj->hidden, rj->layers, rj->gb);
+    uint32_t Ns[3], nN = 0;
+    if (rj->ng % 2 == 0)
+        Ns[nN++] = rj->ng / 2;
+    Ns[nN++] = rj->ng;
+    Ns[nN++] = 2 * rj->ng;
+    double ref = 0, all = 0;
+    x->nopt[j] = 0;
+    for (uint32_t p = 0; p < x->npools; p++)
+        for (uint32_t i = 0; i < nN; i++) {
+            rs_opt b = {p, Ns[i], 0, 0, 0};
+            for (uint32_t S = 1; S <= Ns[i] && S <= rj->layers; S *= 2) {
+                tsched_cell *c = NULL;
+                ck_assert_ok(tsched_cell_estimate(&c, x->t, x->pools[p], cat, job, NULL, Ns[i], S, TSCHED_PLANS_ASSEMBLED));
+                if (tsched_cell_feasible(c) && tsched_cell_throughput(c) > b.thr) {
+                    b.thr = tsched_cell_throughput(c);
+                    b.S = S;
+                }
+                tsched_cell_free(c);
+            }
+            if (b.thr > 0) {
+                ck_assert_uint_lt(x->nopt[j], RS_MAXO);
+                x->opt[j][x->nopt[j]++] = b;
+                if (Ns[i] == rj->ng && b.thr > ref)
+                    ref = b.thr;
+                if (b.thr > all)
+                    all = b.thr;
+            }
+        }
+    tsched_job_free(job);
+    if (ref == 0)
+        ref = all;
+    for (uint32_t o = 0; o < x->nopt[j]; o++)
+        x->opt[j][o].term = x->throughput_obj ? x->opt[j][o].thr : x->opt[j][o].thr / ref;
+}
+
+static void rs_compare(const rs_ctx *x, const rs_state *st, const tsched_crius *cr, const char **reason,
+                       unsigned seed)
+{
+    for (uint32_t j = 0; j < x->nj; j++) {
+        if (x->removed[j])
+            continue;
+        ck_assert_msg(tsched_crius_job_running(cr, j) == (st->opt[j] >= 0), "seed %u job %u: running %d, reference %d",
+                      seed, j, tsched_crius_job_running(cr, j), st->opt[j] >= 0);
+        if (st->opt[j] < 0) {
+            ck_assert_str_eq(tsched_crius_job_reason(cr, j), reason[j]);
+            continue;
+        }
+        const rs_opt *o = &x->opt[j][st->opt[j]];
+        const tsched_cell *c = NULL;
+        ck_assert_ok(tsched_crius_job_cell(&c, cr, j));
+        ck_assert_str_eq(tsched_cell_pool(c), x->pools[o->pool]);
+        ck_assert_uint_eq(tsched_cell_gpus(c), o->N);
+        ck_assert_uint_eq(tsched_cell_num_stages(c), o->S);
+        uint32_t nodes[RS_MAXN], g[RS_MAXN], want[RS_MAXN];
+        size_t cnt = 0;
+        ck_assert_ok(tsched_crius_job_nodes(nodes, g, RS_MAXN, &cnt, cr, j));
+        ck_assert_uint_eq(cnt, st->nn[j]);
+        memcpy(want, st->node[j], st->nn[j] * sizeof *want);
+        for (uint32_t i = 1; i < st->nn[j]; i++)
+            for (uint32_t q = i; q > 0 && want[q - 1] > want[q]; q--) {
+                uint32_t y = want[q];
+                want[q] = want[q - 1];
+                want[q - 1] = y;
+            }
+        for (uint32_t i = 0; i < cnt; i++)
+            ck_assert_uint_eq(nodes[i], want[i]);
+    }
+    double v = rs_obj(x, st);
+    ck_assert(fabs(tsched_crius_value(cr) - v) <= 1e-9 * fmax(1, fabs(v)));
+}
+
+START_TEST(test_reference_search)
+{
+    tsched_gpu_catalog *cat = catalog();
+    for (unsigned seed = 1; seed <= tu_n(30); seed++) {
+        ts_rng rng;
+        ts_rng_seed(&rng, 500 + seed);
+        tsched_topology *t = tu_table1(32, 2); /* 2 A100-40G/4, 5 A40/2, 5 A10/2, 1 V100/16 */
+        rs_ctx *x = calloc(1, sizeof *x);
+        rs_state *st = calloc(1, sizeof *st);
+        x->t = t;
+        x->nodes = tsched_topology_num_nodes(t);
+        ck_assert_uint_le(x->nodes, RS_MAXN);
+        for (uint32_t n = 0; n < x->nodes; n++) {
+            uint32_t G = tsched_topology_node_gpus(t, n);
+            if (ts_rng_below(&rng, 4) == 0)
+                ck_assert_ok(tsched_topology_set_free_gpus(t, n, (uint32_t)ts_rng_below(&rng, G + 1)));
+            st->fr[n] = tsched_topology_node_free_gpus(t, n);
+        }
+        char **names = NULL;
+        uint32_t np = 0;
+        ck_assert_ok(tsched_cell_pools(&names, &np, t));
+        for (uint32_t p = 0; p < np; p++) {
+            snprintf(x->pools[x->npools], sizeof x->pools[0], "%s", names[p]);
+            x->G[x->npools++] = (uint32_t)atoi(strchr(names[p], '/') + 1);
+        }
+        tsched_free(names);
+        char pool[96];
+        for (uint32_t n = 0; n < x->nodes; n++) {
+            node_pool(pool, sizeof pool, t, n);
+            for (uint32_t p = 0; p < x->npools; p++)
+                if (strcmp(pool, x->pools[p]) == 0)
+                    x->node_pool[n] = p;
+        }
+        uint32_t depth = (uint32_t)ts_rng_below(&rng, 4);
+        x->throughput_obj = ts_rng_below(&rng, 4) == 0;
+        tsched_crius *cr = NULL;
+        ck_assert_ok(tsched_crius_new(&cr, t, cat));
+        ck_assert_ok(tsched_crius_set_depth(cr, depth));
+        if (x->throughput_obj)
+            ck_assert_ok(tsched_crius_set_objective(cr, TSCHED_CRIUS_THROUGHPUT));
+        static const uint32_t sizes[] = {1, 2, 4, 8, 16};
+        char name[16];
+        x->nj = 5 + (uint32_t)ts_rng_below(&rng, 6);
+        for (uint32_t j = 0; j < x->nj; j++) {
+            x->jobs[j] = (ref_job){sizes[ts_rng_below(&rng, 5)], 512u << ts_rng_below(&rng, 3),
+                                   (uint32_t)(2 + ts_rng_below(&rng, 20)), 32u << ts_rng_below(&rng, 4),
+                                   (double)ts_rng_below(&rng, 3)};
+            snprintf(name, sizeof name, "s%u", j);
+            add(cr, name, x->jobs[j].ng, x->jobs[j].hidden, x->jobs[j].layers, x->jobs[j].gb, x->jobs[j].submit);
+            rs_options(x, cat, j);
+            st->opt[j] = -1;
+        }
+        const char *reason[RS_MAXJ] = {0};
+        for (int ev = 0; ev < 3; ev++) {
+            if (ev > 0) {
+                /* a departure: the first running job leaves */
+                for (uint32_t j = 0; j < x->nj; j++)
+                    if (!x->removed[j] && st->opt[j] >= 0) {
+                        ck_assert_ok(tsched_crius_remove_job(cr, j));
+                        rs_release(st, j);
+                        x->removed[j] = 1;
+                        break;
+                    }
+            }
+            ck_assert_ok(tsched_crius_schedule(cr, ev ? TSCHED_CRIUS_DEPARTURE : TSCHED_CRIUS_ARRIVAL));
+            rs_event(x, st, depth, ev > 0, reason);
+            rs_compare(x, st, cr, reason, seed);
+            check_schedule(cr, t, NULL, NULL);
+        }
+        tsched_crius_free(cr);
+        tsched_topology_free(t);
+        free(x);
+        free(st);
+    }
+    tsched_gpu_catalog_free(cat);
+}
+END_TEST
+
 /* ---- determinism, JSON ------------------------------------------------------------------------------ */
 
 static char *schedule_bytes(const tsched_topology *t, const tsched_gpu_catalog *cat, unsigned seed, int with_time)
@@ -907,6 +1273,7 @@ int main(void)
     tcase_add_test(tc, test_reference_depth0_one_pool);
     tcase_add_test(tc, test_scaling_makes_room);
     tcase_add_test(tc, test_departure_pass);
+    tcase_add_test(tc, test_reference_search);
     tcase_add_test(tc, test_same_bytes);
     tcase_add_test(tc, test_table1_invariants);
     tcase_add_test(tc, test_alibaba_pools);
