@@ -810,7 +810,8 @@ static void rs_event(const rs_ctx *x, rs_state *st, uint32_t depth, int departur
     free(best);
 }
 
-static void rs_options(rs_ctx *x, const tsched_gpu_catalog *cat, uint32_t j)
+/* Options of job j; `given` (may be NULL) is its current Cell (pool, N, S), always an option. */
+static void rs_options(rs_ctx *x, const tsched_gpu_catalog *cat, uint32_t j, const rs_opt *given)
 {
     const ref_job *rj = &x->jobs[j];
     tsched_job *job = model_job("x", rj->ng, rj->hidden, rj->layers, rj->gb);
@@ -842,6 +843,31 @@ static void rs_options(rs_ctx *x, const tsched_gpu_catalog *cat, uint32_t j)
                     all = b.thr;
             }
         }
+    if (given) {
+        uint32_t at = 0;
+        int dup = 0;
+        for (uint32_t o = 0; o < x->nopt[j]; o++) {
+            const rs_opt *op = &x->opt[j][o];
+            if (op->pool < given->pool || (op->pool == given->pool && op->N <= given->N))
+                at = o + 1;
+            dup |= op->pool == given->pool && op->N == given->N && op->S == given->S;
+        }
+        if (!dup) {
+            rs_opt gv = *given;
+            tsched_cell *c = NULL;
+            ck_assert_ok(tsched_cell_estimate(&c, x->t, x->pools[gv.pool], cat, job, NULL, gv.N, gv.S,
+                                              TSCHED_PLANS_ASSEMBLED));
+            gv.thr = tsched_cell_feasible(c) ? tsched_cell_throughput(c) : 0;
+            tsched_cell_free(c);
+            memmove(&x->opt[j][at + 1], &x->opt[j][at], (x->nopt[j] - at) * sizeof x->opt[j][0]);
+            x->opt[j][at] = gv;
+            x->nopt[j]++;
+            if (gv.N == rj->ng && gv.thr > ref)
+                ref = gv.thr;
+            if (gv.thr > all)
+                all = gv.thr;
+        }
+    }
     tsched_job_free(job);
     if (ref == 0)
         ref = all;
@@ -918,6 +944,14 @@ START_TEST(test_reference_search)
                 if (strcmp(pool, x->pools[p]) == 0)
                     x->node_pool[n] = p;
         }
+        /* job 0 may run already: 2 GPUs of a busy A40 node, S 1 or 2 */
+        int given = ts_rng_below(&rng, 2) == 0;
+        uint32_t gnode = tu_node(t, "a40-1"), gS = 1 + (uint32_t)ts_rng_below(&rng, 2), gpool = UINT32_MAX;
+        if (given) {
+            ck_assert_ok(tsched_topology_set_free_gpus(t, gnode, 0));
+            st->fr[gnode] = 0;
+            gpool = x->node_pool[gnode];
+        }
         uint32_t depth = (uint32_t)ts_rng_below(&rng, 4);
         x->throughput_obj = ts_rng_below(&rng, 4) == 0;
         tsched_crius *cr = NULL;
@@ -932,10 +966,27 @@ START_TEST(test_reference_search)
             x->jobs[j] = (ref_job){sizes[ts_rng_below(&rng, 5)], 512u << ts_rng_below(&rng, 3),
                                    (uint32_t)(2 + ts_rng_below(&rng, 20)), 32u << ts_rng_below(&rng, 4),
                                    (double)ts_rng_below(&rng, 3)};
+            st->opt[j] = -1;
+            if (j == 0 && given) {
+                x->jobs[0].ng = 2;
+                rs_opt gv = {gpool, 2, gS, 0, 0};
+                snprintf(name, sizeof name, "s0");
+                add(cr, name, 2, x->jobs[0].hidden, x->jobs[0].layers, x->jobs[0].gb, x->jobs[0].submit);
+                uint32_t g2 = 2;
+                ck_assert_ok(tsched_crius_set_running(cr, 0, "A40/2", 2, gS, &gnode, &g2, 1));
+                rs_options(x, cat, 0, &gv);
+                for (uint32_t o = 0; o < x->nopt[0]; o++)
+                    if (x->opt[0][o].pool == gpool && x->opt[0][o].N == 2 && x->opt[0][o].S == gS)
+                        st->opt[0] = (int)o;
+                ck_assert_int_ge(st->opt[0], 0);
+                st->nn[0] = 1;
+                st->node[0][0] = gnode;
+                st->gpus[0][0] = 2;
+                continue;
+            }
             snprintf(name, sizeof name, "s%u", j);
             add(cr, name, x->jobs[j].ng, x->jobs[j].hidden, x->jobs[j].layers, x->jobs[j].gb, x->jobs[j].submit);
-            rs_options(x, cat, j);
-            st->opt[j] = -1;
+            rs_options(x, cat, j, NULL);
         }
         const char *reason[RS_MAXJ] = {0};
         for (int ev = 0; ev < 3; ev++) {
@@ -952,7 +1003,11 @@ START_TEST(test_reference_search)
             ck_assert_ok(tsched_crius_schedule(cr, ev ? TSCHED_CRIUS_DEPARTURE : TSCHED_CRIUS_ARRIVAL));
             rs_event(x, st, depth, ev > 0, reason);
             rs_compare(x, st, cr, reason, seed);
-            check_schedule(cr, t, NULL, NULL);
+            uint32_t cap[RS_MAXN];
+            for (uint32_t n = 0; n < x->nodes; n++)
+                cap[n] = tsched_topology_node_free_gpus(t, n) + (given && n == gnode ? 2 : 0);
+            uint8_t gv[RS_MAXJ] = {(uint8_t)given};
+            check_schedule(cr, t, cap, gv);
         }
         tsched_crius_free(cr);
         tsched_topology_free(t);
