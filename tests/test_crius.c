@@ -1096,6 +1096,21 @@ START_TEST(test_queue_reader)
     uint8_t given[8] = {1, 1};
     check_schedule(cr, t, cap, given);
     ck_assert_int_eq(tsched_crius_job_running(cr, 2), 1);
+    /* the same fabric from its file (what the CLI reads) gives the same bytes */
+    char *js = NULL, *js2 = NULL;
+    ck_assert_ok(tsched_crius_to_json(&js, cr, 0));
+    tsched_topology *tf = NULL;
+    ck_assert_ok(tsched_topology_load_file(&tf, DATA "/table1_8_busy.topo.json"));
+    tsched_crius *cr2 = NULL;
+    ck_assert_ok(tsched_crius_new(&cr2, tf, cat));
+    tsched_topology_free(tf); /* the scheduler keeps no pointer into the fabric */
+    ck_assert_ok(tsched_crius_load_queue(cr2, DATA "/queue_table1_8.json"));
+    ck_assert_ok(tsched_crius_schedule(cr2, TSCHED_CRIUS_ARRIVAL));
+    ck_assert_ok(tsched_crius_to_json(&js2, cr2, 0));
+    ck_assert_str_eq(js, js2);
+    tsched_free(js);
+    tsched_free(js2);
+    tsched_crius_free(cr2);
     /* a second load appends; a name already queued is refused and nothing is added */
     ck_assert_status(load(cr, "{\"name\": \"new1\", \"gpus\": 2, " MODEL "}, {\"name\": \"bert-a\", \"gpus\": 2, " MODEL "}"),
                      TSCHED_E_DUPLICATE);
