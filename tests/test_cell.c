@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <jansson.h>
+
 #include "cell/estimate_internal.h"
 #include "common/rng.h"
 #include "test_util.h"
@@ -751,6 +753,371 @@ START_TEST(plans_vs_brute_force)
 }
 END_TEST
 
+/* ------------------------------------------------------------------------------------------
+ * (d) monotonicity (§8)
+ * ------------------------------------------------------------------------------------------ */
+
+static double T_of(const rcell *c, tsched_plan_space sp, int *feasible)
+{
+    tsched_cell *x = est(c, sp);
+    *feasible = tsched_cell_feasible(x);
+    double T = tsched_cell_iteration_s(x);
+    tsched_cell_free(x);
+    return T;
+}
+
+START_TEST(monotonicity)
+{
+    ts_rng r;
+    ts_rng_seed(&r, 99);
+    unsigned cases = tu_n(400), checked = 0;
+    for (unsigned k = 0; k < cases; k++) {
+        rcell c = rand_cell(&r);
+        /* tuned is seeded by the assembled favours, which may move: the property is for the
+         * spaces whose options are fixed */
+        for (int sp = 0; sp < 3; sp += 2) {
+            int f0, f1;
+            double T0 = T_of(&c, (tsched_plan_space)sp, &f0);
+            rcell d = c;
+            d.tflops *= 1.5;
+            double T1 = T_of(&d, (tsched_plan_space)sp, &f1);
+            ck_assert_int_eq(f0, f1);
+            ck_assert(!f0 || T1 <= T0);
+            d = c;
+            d.intra *= 2;
+            T1 = T_of(&d, (tsched_plan_space)sp, &f1);
+            ck_assert_int_eq(f0, f1);
+            ck_assert(!f0 || T1 <= T0);
+            d = c;
+            d.U *= 3;
+            T1 = T_of(&d, (tsched_plan_space)sp, &f1);
+            ck_assert_int_eq(f0, f1);
+            ck_assert(!f0 || T1 <= T0);
+            d = c;
+            d.mem_gib *= 2;
+            T1 = T_of(&d, (tsched_plan_space)sp, &f1);
+            ck_assert(!f0 || (f1 && T1 <= T0));
+            d = c;
+            d.gb += 1 + (uint32_t)ts_rng_below(&r, 100);
+            T1 = T_of(&d, (tsched_plan_space)sp, &f1);
+            ck_assert(!f1 || f0); /* more sequences in flight never frees memory */
+            ck_assert(!(f0 && f1) || T1 >= T0);
+            checked += f0;
+        }
+    }
+    ck_assert_uint_ge(checked, cases / 4);
+
+    /* More GPUs of one pool, in the form that holds: the best throughput over feasible Cells
+     * with at most N GPUs (any S) never falls as N grows. */
+    for (unsigned k = 0; k < tu_n(30); k++) {
+        rcell c = rand_cell(&r);
+        double best = 0;
+        for (uint32_t N = 1; N <= 64; N++) {
+            double bN = 0;
+            for (uint32_t S = 1; S <= c.l && S <= N && S <= 16; S++) {
+                c.N = N;
+                c.S = S;
+                tsched_cell *x = est(&c, TSCHED_PLANS_ASSEMBLED);
+                if (tsched_cell_feasible(x) && tsched_cell_throughput(x) > bN)
+                    bN = tsched_cell_throughput(x);
+                tsched_cell_free(x);
+            }
+            double nb = bN > best ? bN : best;
+            ck_assert(nb >= best);
+            best = nb;
+        }
+    }
+}
+END_TEST
+
+/* ------------------------------------------------------------------------------------------
+ * (f) Cell-guided tuning
+ * ------------------------------------------------------------------------------------------ */
+
+START_TEST(tune_vs_brute_force)
+{
+    ts_rng r;
+    ts_rng_seed(&r, 31337);
+    unsigned cases = tu_n(300), tuned = 0;
+    for (unsigned k = 0; k < cases; k++) {
+        rcell c = rand_cell(&r);
+        tsched_cell *e = est(&c, (tsched_plan_space)ts_rng_below(&r, 3)), *t = NULL;
+        if (!tsched_cell_feasible(e)) {
+            ck_assert_status(tsched_cell_tune(&t, e), TSCHED_E_STATE);
+            ck_assert_ptr_null(t);
+            tsched_cell_free(e);
+            continue;
+        }
+        ck_assert_ok(tsched_cell_tune(&t, e));
+        uint32_t g[8], cut[8], tt[8];
+        int favor[8], tie;
+        uint64_t plans;
+        r_gpus(g, c.N, c.S);
+        for (uint32_t s = 0; s <= c.S; s++)
+            cut[s] = s < c.S ? e->st[s].first_layer : c.l;
+        for (uint32_t s = 0; s < c.S; s++)
+            favor[s] = e->st[s].favor_tp;
+        double Tref = r_best(tt, &tie, &plans, &c, cut, g, 1, favor);
+        ck_assert(Tref > 0);
+        ck_assert(rel_eq(tsched_cell_iteration_s(t), Tref, 1e-9));
+        tsched_plan_space sp;
+        uint64_t pl;
+        ck_assert_ok(tsched_cell_space(&sp, &pl, t));
+        ck_assert_int_eq(sp, TSCHED_PLANS_TUNED);
+        ck_assert_uint_eq(pl, plans);
+        for (uint32_t s = 0; s < c.S; s++) {
+            uint32_t tp;
+            ck_assert_ok(tsched_cell_stage(NULL, NULL, NULL, NULL, &tp, NULL, NULL, t, s));
+            ck_assert(tie || tp == tt[s]);
+            ck_assert_int_eq(t->st[s].favor_tp, favor[s]);
+        }
+        /* tuned <= assembled of the same Cell */
+        tsched_cell *a = est(&c, TSCHED_PLANS_ASSEMBLED);
+        ck_assert(tsched_cell_iteration_s(t) <= tsched_cell_iteration_s(a) * (1 + 1e-12));
+        ck_assert_str_eq(tsched_cell_pool(t), tsched_cell_pool(e));
+        ck_assert_uint_eq(tsched_cell_gpus(t), c.N);
+        ck_assert_uint_eq(tsched_cell_num_stages(t), c.S);
+        tsched_cell_free(a);
+        tsched_cell_free(t);
+        tsched_cell_free(e);
+        tuned++;
+    }
+    ck_assert_uint_ge(tuned, cases / 5);
+    tsched_cell *t = (tsched_cell *)1;
+    ck_assert_status(tsched_cell_tune(&t, NULL), TSCHED_E_INVALID);
+    ck_assert_ptr_null(t);
+    ck_assert_status(tsched_cell_tune(NULL, NULL), TSCHED_E_INVALID);
+}
+END_TEST
+
+/* ------------------------------------------------------------------------------------------
+ * JSON of §7.3
+ * ------------------------------------------------------------------------------------------ */
+
+static void assert_keys(json_t *o, const char *const *keys)
+{
+    void *it = json_object_iter(o);
+    size_t k = 0;
+    for (; it; it = json_object_iter_next(o, it), k++) {
+        ck_assert_ptr_nonnull(keys[k]);
+        ck_assert_str_eq(json_object_iter_key(it), keys[k]);
+    }
+    ck_assert_ptr_null(keys[k]);
+}
+
+START_TEST(cell_json)
+{
+    rcell c = worked(8, 2);
+    tsched_cell *x = est(&c, TSCHED_PLANS_EXHAUSTIVE);
+    char *txt = NULL;
+    ck_assert_ok(tsched_cell_to_json(&txt, x));
+    json_error_t err;
+    json_t *o = json_loads(txt, 0, &err);
+    ck_assert_ptr_nonnull(o);
+    static const char *const keys[] = {"pool", "gpu_type", "gpus", "stages", "feasible", "microbatches", "iteration_s",
+                                       "throughput", "plans_evaluated", "stage_plan", NULL};
+    static const char *const skeys[] = {"first_layer", "layers", "gpus", "dp", "tp", "favor", "time_s", "mem_bytes",
+                                        NULL};
+    assert_keys(o, keys);
+    ck_assert_str_eq(json_string_value(json_object_get(o, "pool")), "X1/8");
+    ck_assert_str_eq(json_string_value(json_object_get(o, "gpu_type")), "X1");
+    ck_assert_int_eq(json_integer_value(json_object_get(o, "gpus")), 8);
+    ck_assert_int_eq(json_integer_value(json_object_get(o, "microbatches")), 8);
+    ck_assert(json_is_true(json_object_get(o, "feasible")));
+    ck_assert_double_eq(json_real_value(json_object_get(o, "iteration_s")), tsched_cell_iteration_s(x));
+    ck_assert_double_eq(json_real_value(json_object_get(o, "throughput")), tsched_cell_throughput(x));
+    ck_assert_int_eq(json_integer_value(json_object_get(o, "plans_evaluated")), 9);
+    json_t *sp = json_object_get(o, "stage_plan");
+    ck_assert_uint_eq(json_array_size(sp), 2);
+    for (uint32_t s = 0; s < 2; s++) {
+        json_t *e = json_array_get(sp, s);
+        assert_keys(e, skeys);
+        uint32_t fl, nl, g, dp, tp;
+        double ts, mb;
+        ck_assert_ok(tsched_cell_stage(&fl, &nl, &g, &dp, &tp, &ts, &mb, x, s));
+        ck_assert_int_eq(json_integer_value(json_object_get(e, "first_layer")), fl);
+        ck_assert_int_eq(json_integer_value(json_object_get(e, "layers")), nl);
+        ck_assert_int_eq(json_integer_value(json_object_get(e, "tp")), tp);
+        ck_assert_int_eq(json_integer_value(json_object_get(e, "dp")), dp);
+        ck_assert_str_eq(json_string_value(json_object_get(e, "favor")), "dp"); /* assembled (1,1) */
+        ck_assert_double_eq(json_real_value(json_object_get(e, "time_s")), ts);
+        ck_assert_double_eq(json_real_value(json_object_get(e, "mem_bytes")), mb);
+    }
+    json_decref(o);
+    tsched_free(txt);
+    json_t *plan = NULL;
+    ck_assert_ok(ts_cell_stage_plan_json(&plan, x));
+    ck_assert_uint_eq(json_array_size(plan), 2);
+    json_decref(plan);
+    ck_assert_str_eq(ts_cell_gpu_type(x), "X1");
+    tsched_cell_free(x);
+
+    /* infeasible: reason, no plan fields */
+    c = worked(4, 8);
+    x = est(&c, TSCHED_PLANS_ASSEMBLED);
+    ck_assert_str_eq(tsched_cell_reason(x), "more stages than layers");
+    ck_assert_status(tsched_cell_stage(NULL, NULL, NULL, NULL, NULL, NULL, NULL, x, 0), TSCHED_E_STATE);
+    ck_assert_status(tsched_cell_stage(NULL, NULL, NULL, NULL, NULL, NULL, NULL, x, 8), TSCHED_E_INVALID);
+    ck_assert_ok(tsched_cell_to_json(&txt, x));
+    o = json_loads(txt, 0, &err);
+    static const char *const ikeys[] = {"pool", "gpu_type", "gpus", "stages", "feasible", "reason", NULL};
+    assert_keys(o, ikeys);
+    ck_assert(json_is_false(json_object_get(o, "feasible")));
+    ck_assert_str_eq(json_string_value(json_object_get(o, "reason")), "more stages than layers");
+    json_decref(o);
+    tsched_free(txt);
+    ck_assert_status(ts_cell_stage_plan_json(&plan, x), TSCHED_E_STATE);
+    tsched_cell_free(x);
+
+    /* out of memory: stages are cut, plan fields 0 */
+    c = worked(4, 2);
+    c.mem_gib = 0.25;
+    x = est(&c, TSCHED_PLANS_ASSEMBLED);
+    ck_assert_str_eq(tsched_cell_reason(x), "out of memory in every plan");
+    uint32_t fl, nl, g, dp, tp;
+    ck_assert_ok(tsched_cell_stage(&fl, &nl, &g, &dp, &tp, NULL, NULL, x, 1));
+    ck_assert_uint_eq(fl, 3);
+    ck_assert_uint_eq(nl, 1);
+    ck_assert_uint_eq(g, 2);
+    ck_assert_uint_eq(dp, 0);
+    ck_assert_uint_eq(tp, 0);
+    tsched_cell_free(x);
+
+    /* GPUs not a multiple of the node size */
+    c = worked(6, 2);
+    x = est(&c, TSCHED_PLANS_ASSEMBLED);
+    ck_assert_str_eq(tsched_cell_reason(x), "gpus not a multiple of the node size");
+    tsched_cell_free(x);
+    c = worked(2, 3);
+    x = est(&c, TSCHED_PLANS_ASSEMBLED);
+    ck_assert_str_eq(tsched_cell_reason(x), "more stages than gpus");
+    tsched_cell_free(x);
+
+    ck_assert_status(tsched_cell_to_json(&txt, NULL), TSCHED_E_INVALID);
+    ck_assert_status(tsched_cell_to_json(NULL, NULL), TSCHED_E_INVALID);
+}
+END_TEST
+
+/* ------------------------------------------------------------------------------------------
+ * (g) bad inputs
+ * ------------------------------------------------------------------------------------------ */
+
+static tsched_job *job_with(uint32_t layers, uint32_t moe)
+{
+    tsched_job *j = NULL;
+    ck_assert_ok(tsched_job_new(&j, "j", 8, 1, 1));
+    tsched_model m;
+    tsched_model_init(&m);
+    m.hidden = 1024;
+    m.layers = layers;
+    m.seq = 512;
+    m.vocab = 32000;
+    m.global_batch = 64;
+    m.moe_experts = moe;
+    ck_assert_ok(tsched_job_set_model(j, &m));
+    return j;
+}
+
+START_TEST(bad_inputs)
+{
+    rcell c = worked(4, 2);
+    ts_gpu gpu;
+    ts_cell_in in = mk_in(&c, &gpu);
+    tsched_cell *x = (tsched_cell *)1;
+    ck_assert_status(ts_cell_estimate_in(&x, &in, 0, 2, TSCHED_PLANS_ASSEMBLED), TSCHED_E_INVALID);
+    ck_assert_ptr_null(x);
+    ck_assert_status(ts_cell_estimate_in(&x, &in, 4, 0, TSCHED_PLANS_ASSEMBLED), TSCHED_E_INVALID);
+    ck_assert_status(ts_cell_estimate_in(&x, &in, 4, 2, (tsched_plan_space)3), TSCHED_E_INVALID);
+    ck_assert_status(ts_cell_estimate_in(&x, NULL, 4, 2, TSCHED_PLANS_ASSEMBLED), TSCHED_E_INVALID);
+    ck_assert_status(ts_cell_estimate_in(NULL, &in, 4, 2, TSCHED_PLANS_ASSEMBLED), TSCHED_E_INVALID);
+    in.moe_experts = 8;
+    ck_assert_status(ts_cell_estimate_in(&x, &in, 4, 2, TSCHED_PLANS_ASSEMBLED), TSCHED_E_RANGE);
+    ck_assert_errmsg_has("model.moe_experts: MoE is not in the cell cost model; supply an op profile");
+    ck_assert_ptr_null(x);
+    in.moe_experts = 0;
+    ts_rng r;
+    ts_rng_seed(&r, 5);
+    tsched_op_profile *p = rand_profile(&r, 10, 0);
+    rcell c12 = c;
+    c12.l = 12;
+    in = mk_in(&c12, &gpu);
+    in.profile = p;
+    ck_assert_status(ts_cell_estimate_in(&x, &in, 4, 2, TSCHED_PLANS_ASSEMBLED), TSCHED_E_RANGE);
+    ck_assert_errmsg_has("layers: 10 entries, model has 12");
+
+    /* the public stage determination */
+    uint32_t first[8], g[8];
+    tsched_job *j12 = job_with(12, 0), *jmoe = job_with(4, 4), *jnone = NULL;
+    ck_assert_ok(tsched_job_new(&jnone, "nomodel", 8, 1, 1));
+    ck_assert_status(tsched_cell_stages(first, g, j12, p, 4, 2), TSCHED_E_RANGE);
+    ck_assert_errmsg_has("layers: 10 entries, model has 12");
+    ck_assert_status(tsched_cell_stages(first, g, jnone, NULL, 4, 2), TSCHED_E_NOT_FOUND);
+    ck_assert_errmsg_has("model: missing; a Cell estimate needs the model");
+    ck_assert_status(tsched_cell_stages(first, g, j12, NULL, 0, 2), TSCHED_E_RANGE);
+    ck_assert_status(tsched_cell_stages(first, g, j12, NULL, 4, 0), TSCHED_E_RANGE);
+    ck_assert_status(tsched_cell_stages(first, g, j12, NULL, 4, 13), TSCHED_E_RANGE);
+    ck_assert_errmsg_has("more stages than layers");
+    ck_assert_status(tsched_cell_stages(first, g, j12, NULL, 4, 5), TSCHED_E_RANGE);
+    ck_assert_errmsg_has("more stages than gpus");
+    ck_assert_status(tsched_cell_stages(NULL, g, j12, NULL, 4, 2), TSCHED_E_INVALID);
+    ck_assert_status(tsched_cell_stages(first, NULL, j12, NULL, 4, 2), TSCHED_E_INVALID);
+    ck_assert_status(tsched_cell_stages(first, g, NULL, NULL, 4, 2), TSCHED_E_INVALID);
+    ck_assert_ok(tsched_cell_stages(first, g, j12, NULL, 6, 4));
+    ck_assert_uint_eq(first[0], 0);
+    ck_assert_uint_eq(first[4], 12);
+    ck_assert_uint_eq(g[0], 1);
+    ck_assert_uint_eq(g[3], 2);
+    /* the worked example's cut through the public call */
+    tsched_job *j4 = job_with(4, 0);
+    ck_assert_ok(tsched_cell_stages(first, g, j4, NULL, 4, 2));
+    ck_assert_uint_eq(first[1], 3);
+    ck_assert_ok(tsched_cell_stages(first, g, jmoe, NULL, 4, 2)); /* the dense layers cut as usual */
+
+    /* the public estimate: a job without model is NOT_FOUND before any fabric lookup */
+    tsched_topology *topo = tu_leaf_spine(1, 1, 1, 2, 4, 1);
+    tsched_gpu_catalog *cat = (tsched_gpu_catalog *)&c; /* never read on these paths */
+    ck_assert_status(tsched_cell_estimate(&x, topo, "GPU/4", cat, jnone, NULL, 4, 2, TSCHED_PLANS_ASSEMBLED),
+                     TSCHED_E_NOT_FOUND);
+    ck_assert_errmsg_has("model: missing; a Cell estimate needs the model");
+    ck_assert_status(tsched_cell_estimate(&x, topo, "GPU/4", cat, j4, NULL, 0, 2, TSCHED_PLANS_ASSEMBLED),
+                     TSCHED_E_INVALID);
+    ck_assert_status(tsched_cell_estimate(&x, topo, "GPU/4", cat, j4, NULL, 4, 0, TSCHED_PLANS_ASSEMBLED),
+                     TSCHED_E_INVALID);
+    ck_assert_status(tsched_cell_estimate(&x, topo, "GPU/4", cat, j4, NULL, 4, 2, (tsched_plan_space)7),
+                     TSCHED_E_INVALID);
+    ck_assert_status(tsched_cell_estimate(&x, NULL, "GPU/4", cat, j4, NULL, 4, 2, TSCHED_PLANS_ASSEMBLED),
+                     TSCHED_E_INVALID);
+    ck_assert_status(tsched_cell_estimate(&x, topo, NULL, cat, j4, NULL, 4, 2, TSCHED_PLANS_ASSEMBLED),
+                     TSCHED_E_INVALID);
+    ck_assert_status(tsched_cell_estimate(&x, topo, "GPU/4", NULL, j4, NULL, 4, 2, TSCHED_PLANS_ASSEMBLED),
+                     TSCHED_E_INVALID);
+    ck_assert_status(tsched_cell_estimate(&x, topo, "GPU/4", cat, NULL, NULL, 4, 2, TSCHED_PLANS_ASSEMBLED),
+                     TSCHED_E_INVALID);
+    ck_assert_status(tsched_cell_estimate(NULL, topo, "GPU/4", cat, j4, NULL, 4, 2, TSCHED_PLANS_ASSEMBLED),
+                     TSCHED_E_INVALID);
+
+    /* getters on NULL */
+    ck_assert_int_eq(tsched_cell_feasible(NULL), 0);
+    ck_assert_str_eq(tsched_cell_reason(NULL), "");
+    ck_assert_double_eq(tsched_cell_iteration_s(NULL), 0);
+    ck_assert_double_eq(tsched_cell_throughput(NULL), 0);
+    ck_assert_uint_eq(tsched_cell_num_stages(NULL), 0);
+    ck_assert_uint_eq(tsched_cell_gpus(NULL), 0);
+    ck_assert_ptr_null(tsched_cell_pool(NULL));
+    ck_assert_ptr_null(ts_cell_gpu_type(NULL));
+    ck_assert_status(tsched_cell_space(NULL, NULL, NULL), TSCHED_E_INVALID);
+    ck_assert_status(tsched_cell_stage(NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, 0), TSCHED_E_INVALID);
+    tsched_cell_free(NULL);
+
+    tsched_topology_free(topo);
+    tsched_job_free(j12);
+    tsched_job_free(j4);
+    tsched_job_free(jmoe);
+    tsched_job_free(jnone);
+    free_profile(p);
+}
+END_TEST
+
 /* ------------------------------------------------------------------------------------------ */
 
 static Suite *cell_suite(void)
@@ -764,6 +1131,10 @@ static Suite *cell_suite(void)
     tcase_add_test(tc, stages_uniform);
     tcase_add_test(tc, stages_closed_vs_dp);
     tcase_add_test(tc, plans_vs_brute_force);
+    tcase_add_test(tc, monotonicity);
+    tcase_add_test(tc, tune_vs_brute_force);
+    tcase_add_test(tc, cell_json);
+    tcase_add_test(tc, bad_inputs);
     suite_add_tcase(s, tc);
     return s;
 }
