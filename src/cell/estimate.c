@@ -17,6 +17,9 @@
 #define R_MEM "out of memory in every plan"
 
 #define PLANS_CAP ((uint64_t)INT64_MAX) /* JSON integers are signed 64-bit */
+/* Far beyond any model (B = 4 S must fit in 32 bits; the scratch stays addressable). */
+#define MAX_STAGES (1u << 24)
+#define MAX_OPTIONS (1u << 26)
 
 static tsched_status cell_new(tsched_cell **out, const ts_cell_in *in, uint32_t N, uint32_t S, uint32_t nst)
 {
@@ -114,13 +117,19 @@ static tsched_status estimate(tsched_cell **out, const ts_cell_in *in, uint32_t 
     }
 
     /* count the admissible options first: t | g, t <= G */
-    uint32_t q = N / S, r = N % S, K = 0;
-    uint32_t cnt_q = 0, cnt_q1 = 0;
+    uint32_t q = N / S, r = N % S;
+    uint64_t cnt_q = 0, cnt_q1 = 0;
     for (uint32_t t = 1; t <= q && t <= in->G; t++)
         cnt_q += q % t == 0;
-    for (uint32_t t = 1; t <= q + 1 && t <= in->G; t++)
-        cnt_q1 += (q + 1) % t == 0;
-    K = (S - r) * cnt_q + r * cnt_q1;
+    for (uint64_t t = 1; t <= (uint64_t)q + 1 && t <= in->G; t++)
+        cnt_q1 += ((uint64_t)q + 1) % t == 0;
+    uint64_t K64 = (uint64_t)(S - r) * cnt_q + (uint64_t)r * cnt_q1;
+    if (S > MAX_STAGES || K64 > MAX_OPTIONS) {
+        tsched_cell_free(c);
+        return ts_error(TSCHED_E_TOO_LARGE, "stages: %u stages with %llu plan options in all; at most %u stages and %u "
+                        "options are supported", S, (unsigned long long)K64, MAX_STAGES, MAX_OPTIONS);
+    }
+    uint32_t K = (uint32_t)K64;
 
     size_t need = (size_t)S * sizeof(ts_cm_stage) + 2 * (size_t)K * sizeof(ts_opt) + ((size_t)K + 3 * (size_t)S) * sizeof(double) +
                   2 * (size_t)S * sizeof(ts_opt *) + (2 * (size_t)S + 1) * sizeof(uint32_t) + S * sizeof(int);
