@@ -1265,6 +1265,12 @@ START_TEST(bad_inputs)
     ck_assert_ptr_null(tsched_cell_pool(NULL));
     ck_assert_ptr_null(ts_cell_gpu_type(NULL));
     ck_assert_status(tsched_cell_space(NULL, NULL, NULL), TSCHED_E_INVALID);
+    {
+        tsched_plan_space sp;
+        uint64_t pl;
+        ck_assert_status(tsched_cell_space(&sp, &pl, NULL), TSCHED_E_INVALID);
+        ck_assert_errmsg_has(" c ");
+    }
     ck_assert_status(tsched_cell_stage(NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, 0), TSCHED_E_INVALID);
     tsched_cell_free(NULL);
 

@@ -341,12 +341,14 @@ const char *ts_cell_gpu_type(const tsched_cell *c) { return c ? c->gpu_type : NU
 
 tsched_status tsched_cell_space(tsched_plan_space *space, uint64_t *plans_evaluated, const tsched_cell *c)
 {
+    if (!space)
+        return ts_error(TSCHED_E_INVALID, "tsched_cell_space: space is NULL");
+    if (!plans_evaluated)
+        return ts_error(TSCHED_E_INVALID, "tsched_cell_space: plans_evaluated is NULL");
     if (!c)
-        return ts_error(TSCHED_E_INVALID, "tsched_cell_space: cell is NULL");
-    if (space)
-        *space = c->space;
-    if (plans_evaluated)
-        *plans_evaluated = c->plans;
+        return ts_error(TSCHED_E_INVALID, "tsched_cell_space: c (the cell) is NULL");
+    *space = c->space;
+    *plans_evaluated = c->plans;
     return TSCHED_OK;
 }
 
@@ -355,7 +357,7 @@ tsched_status tsched_cell_stage(uint32_t *first_layer, uint32_t *layers, uint32_
                                 uint32_t stage)
 {
     if (!c)
-        return ts_error(TSCHED_E_INVALID, "tsched_cell_stage: cell is NULL");
+        return ts_error(TSCHED_E_INVALID, "tsched_cell_stage: c (the cell) is NULL");
     if (stage >= c->S)
         return ts_error(TSCHED_E_INVALID, "stage: %u is out of range (the Cell has %u stages)", stage, c->S);
     if (!c->cut)
