@@ -165,11 +165,15 @@ static tsched_status estimate(tsched_cell **out, const ts_cell_in *in, uint32_t 
     cm.st = cst;
     ts_cm_init(&cm, in, N, S, first, g);
     c->m = cm.m;
+    /* the assembled space (the scheduler's) needs only t = 1 and TP-max of each stage */
     uint32_t k = 0;
-    for (uint32_t s = 0; s < S; s++)
+    for (uint32_t s = 0; s < S; s++) {
+        uint32_t tmax = space == TSCHED_PLANS_ASSEMBLED ? ts_tp_max(g[s], in->G) : 0;
         for (uint32_t t = 1; t <= g[s] && t <= in->G; t++)
-            if (g[s] % t == 0)
+            if (g[s] % t == 0 && (!tmax || t == 1 || t == tmax))
                 ts_cm_option(&all[k++], &cm, s, t);
+    }
+    K = k;
 
     uint64_t plans;
     uint32_t n = select_space(sel, &plans, all, K, &cm, TSCHED_PLANS_ASSEMBLED, NULL);
