@@ -1188,6 +1188,16 @@ START_TEST(bad_inputs)
     ck_assert_status(ts_cell_estimate_in(&x, &in, 4, 2, (tsched_plan_space)3), TSCHED_E_INVALID);
     ck_assert_status(ts_cell_estimate_in(&x, NULL, 4, 2, TSCHED_PLANS_ASSEMBLED), TSCHED_E_INVALID);
     ck_assert_status(ts_cell_estimate_in(NULL, &in, 4, 2, TSCHED_PLANS_ASSEMBLED), TSCHED_E_INVALID);
+    in.U_gbps = 0;
+    ck_assert_status(ts_cell_estimate_in(&x, &in, 4, 2, TSCHED_PLANS_ASSEMBLED), TSCHED_E_RANGE);
+    in.U_gbps = 100;
+    gpu.efficiency = 1.5;
+    ck_assert_status(ts_cell_estimate_in(&x, &in, 4, 2, TSCHED_PLANS_ASSEMBLED), TSCHED_E_RANGE);
+    gpu.efficiency = 0.5;
+    in.layers = 0;
+    ck_assert_status(ts_cell_estimate_in(&x, &in, 4, 2, TSCHED_PLANS_ASSEMBLED), TSCHED_E_RANGE);
+    ck_assert_errmsg_has("model.layers");
+    in.layers = 4;
     in.moe_experts = 8;
     ck_assert_status(ts_cell_estimate_in(&x, &in, 4, 2, TSCHED_PLANS_ASSEMBLED), TSCHED_E_RANGE);
     ck_assert_errmsg_has("model.moe_experts: MoE is not in the cell cost model; supply an op profile");

@@ -3,6 +3,7 @@
  * A Cell is one allocation: the struct, its stages and the two names (plus a profile clone
  * when a profile applies). The scratch of one estimate (GPUs and cuts per stage, the model's
  * per-stage numbers, every admissible option) lives on the stack when small. */
+#include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -233,6 +234,15 @@ tsched_status ts_cell_estimate_in(tsched_cell **out, const ts_cell_in *in, uint3
         return ts_error(TSCHED_E_INVALID, "stages: 0 is out of range (>= 1)");
     if (in->G == 0)
         return ts_error(TSCHED_E_INVALID, "pool %s: 0 GPUs per node", in->pool);
+    /* the catalogue and the pools guarantee these; a direct caller might not */
+    const ts_gpu *g = in->gpu;
+    if (!(g->tflops > 0 && g->mem_gib > 0 && g->intra_gbps > 0 && g->efficiency > 0 && g->efficiency <= 1 &&
+          isfinite(g->tflops) && isfinite(g->mem_gib) && isfinite(g->intra_gbps)))
+        return ts_error(TSCHED_E_RANGE, "gpu %s: tflops %g, mem_gib %g, intra_gbps %g, efficiency %g must be positive "
+                        "and finite (efficiency at most 1)", g->name, g->tflops, g->mem_gib, g->intra_gbps,
+                        g->efficiency);
+    if (!(in->U_gbps > 0 && isfinite(in->U_gbps)))
+        return ts_error(TSCHED_E_RANGE, "pool %s: U_gbps %g is out of range (> 0)", in->pool, in->U_gbps);
     if (in->layers == 0)
         return ts_error(TSCHED_E_RANGE, "model.layers: 0 is out of range (>= 1)");
     if (in->hidden == 0)
