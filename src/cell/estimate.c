@@ -2,7 +2,15 @@
  *
  * A Cell is one allocation: the struct, its stages and the two names (plus a profile clone
  * when a profile applies). The scratch of one estimate (GPUs and cuts per stage, the model's
- * per-stage numbers, every admissible option) lives on the stack when small. */
+ * per-stage numbers, every admissible option) lives on the stack when small.
+ *
+ * Where the note leaves room, this file decides:
+ * - reasons are tried in the order more stages than layers, more stages than gpus (no cut),
+ *   then, with the stages cut, gpus not a multiple of the node size, out of memory;
+ * - plans_evaluated is the size of the space, memory-infeasible options included (the paper
+ *   profiles a plan before dropping it), saturating at INT64_MAX;
+ * - favours come from the assembled answer whatever the space asked, so every Cell reports
+ *   them and tsched_cell_tune seeds the tuned space with exactly the estimate's favours. */
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
