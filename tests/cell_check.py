@@ -85,6 +85,7 @@ class Model:
     def __init__(self, m):
         self.h, self.l, self.V, self.seq, self.gb = m["hidden"], m["layers"], m["vocab"], m["seq"], m["global_batch"]
         h, seq, V, l = self.h, self.seq, self.V, self.l
+        self.key = (h, l, V, seq, self.gb)
         self.phi = [72 * seq * h * h + 12 * seq * seq * h for _ in range(l)]
         self.phi[-1] += 6 * seq * h * V
         self.p = [12 * h * h + 9 * h for _ in range(l)]
@@ -337,7 +338,7 @@ def check_schedule(args):
     cache = {}
 
     def estimate(model, pool, n, s):
-        key = (id(model), pool, n, s)
+        key = (model.key, pool, n, s)
         if key not in cache:
             typ, G, U = pools[pool]
             cache[key] = expected(model, cat[typ], G, U, n, s, "assembled")

@@ -548,8 +548,9 @@ static tsched_status demo_crius_run(void)
             ((st = tsched_crius_job_nodes(nodes, ngpus, 64, &cnt, cr, j)) && st != TSCHED_E_BUFFER))
             break;
         st = TSCHED_OK;
-        printf("    %-11s %-11s %2u GPUs x %u stages %8.1f seq/s (%.2f of its reference) on %zu node%s from %s\n",
+        printf("    %-11s %-11s %2u GPUs x %2u stage%s %7.1f seq/s (%.2f of its reference) on %zu node%s from %s\n",
                tsched_crius_job_name(cr, j), tsched_cell_pool(c), tsched_cell_gpus(c), tsched_cell_num_stages(c),
+               tsched_cell_num_stages(c) == 1 ? " " : "s",
                tsched_cell_throughput(c), tsched_cell_throughput(c) / tsched_crius_job_reference(cr, j), cnt,
                cnt == 1 ? "" : "s", cnt ? tsched_topology_node_name(t, nodes[0]) : "-");
     }
