@@ -193,6 +193,8 @@ else
         has "$tmp/out" "$f" "crius-schedule output"
     done
     lines "$tmp/err" 0 "crius-schedule: nothing on stderr"
+    # the queue fits at N_G: nobody pending
+    if grep -q '"status": "pending"' "$tmp/out"; then bad "queue.json leaves a job pending"; else ok; fi
     # the schedule obeys the fabric, the queue and the cost model
     sched_check() { # sched_check DESCRIPTION TOPO QUEUE CATALOGUE -- crius-schedule args
         what=$1 topo=$2 queue=$3 catf=$4
