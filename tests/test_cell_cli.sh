@@ -131,6 +131,14 @@ EOF
         if "$py" -c 'import json,sys; sys.exit(json.load(open(sys.argv[1])) != json.load(open(sys.argv[2])))' \
             "$tmp/a.json" "$tmp/compact.json"; then ok; else bad "--compact changes the document"; fi
     fi
+    # standard input
+    "$ts" cells -t "$het" -j - --no-timing < "$small" > "$tmp/stdin.json" 2> "$tmp/err"
+    "$ts" cells -t "$het" -j "$small" --no-timing > "$tmp/file.json"
+    if cmp -s "$tmp/stdin.json" "$tmp/file.json"; then ok; else bad "-j - differs from the file: $(head -c 200 "$tmp/err")"; fi
+    printf '{"format": "tsched.gpus.v1", "gpus": [{"name": "Q", "tflops": 0, "mem_gib": 1, "intra_gbps": 1}]}' > "$tmp/q.json"
+    "$ts" cells -t "$het" -j "$small" -c - < "$tmp/q.json" > "$tmp/out" 2> "$tmp/err"
+    has "$tmp/err" "<stdin>: gpus[0].tflops: 0 is out of range (> 0)" "-c - names <stdin>"
+    bad2 "two stdin" "at most one file may be '-'" -- "$ts" cells -t - -j -
     # no feasible Cell is still exit 0
     expect 0 "nothing feasible" -- "$ts" cells -t "$het" -j "$b" --type T4 --no-timing
     has "$tmp/out" '"reason": "out of memory in every plan"' "big model on T4"
