@@ -131,6 +131,7 @@ EOF
         if "$py" -c 'import json,sys; sys.exit(json.load(open(sys.argv[1])) != json.load(open(sys.argv[2])))' \
             "$tmp/a.json" "$tmp/compact.json"; then ok; else bad "--compact changes the document"; fi
     fi
+    bad2 "--gpus too large" "--gpus: n_gpus: 20000000 is above the limit" -- "$ts" cells -t "$het" -j "$small" --gpus 20000000
     # standard input
     "$ts" cells -t "$het" -j - --no-timing < "$small" > "$tmp/stdin.json" 2> "$tmp/err"
     "$ts" cells -t "$het" -j "$small" --no-timing > "$tmp/file.json"

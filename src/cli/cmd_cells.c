@@ -289,8 +289,12 @@ int cmd_cells(int argc, char **argv)
                 tsched_cell *c = NULL;
                 if ((st = tsched_cell_estimate(&c, t, pools[p], cat, job, use, n, s, (tsched_plan_space)space))) {
                     /* a profile or model the estimate refuses: name the file it came from */
-                    rc = st == TSCHED_E_RANGE || st == TSCHED_E_NOT_FOUND ? cli_cell_fail_file(st, use ? proff : jobf)
-                                                                          : cli_fail(st);
+                    if (st == TSCHED_E_TOO_LARGE) /* N above the library's Cell size limit */
+                        rc = only_n ? cli_fail_in(st, "--gpus") : cli_cell_fail_file(st, jobf);
+                    else if (st == TSCHED_E_RANGE || st == TSCHED_E_NOT_FOUND)
+                        rc = cli_cell_fail_file(st, use ? proff : jobf);
+                    else
+                        rc = cli_fail(st);
                     break;
                 }
                 rc = add_cell(cells, c);
