@@ -526,8 +526,8 @@ static int run_estimate(void)
     const uint32_t max_s = quick ? 16 : 64;
     printf("%s: model h %u, l %u, seq %u, V %u, gb %u on the %llu-GPU fabric; Cells/s = median of 3 rounds of >= %.0f ms\n",
            mode, H, L, SEQ, VOCAB, GB, (unsigned long long)gpus, min_ms);
-    printf("%-11s %3s %5s %-10s %4s %7s %12s %12s %12s %12s %8s %10s\n", "pool", "S", "N", "space", "feas",
-           "options", "public/s", "internal/s", "stages/s", "reference/s", "pub/ref", "max rel dT");
+    printf("%-11s %3s %5s %-10s %4s %7s %10s %11s %10s %11s %8s %8s %9s\n", "pool", "S", "N", "space", "feas",
+           "options", "public/s", "internal/s", "stages/s", "reference/s", "int/ref", "pub/ref", "rel dT");
     double worst_rel = 0;
     for (int ci = 0; ci < 2; ci++) {
         uint32_t pi = ts_pools_find(&pools, cfg[ci].pool);
@@ -608,13 +608,32 @@ static int run_estimate(void)
                     ref_cell_eval(&ro, &rin, sp, fav);
                     sink = ro.T;
                 });
-                printf("%-11s %3u %5u %-10s %4s %7u %12.0f %12.0f %12.0f %12.0f %8.2f %10.1e\n", cfg[ci].pool, S, N,
-                       SPACE_NAME[sp], ro.feasible ? "yes" : "no", ro.options, pub, intl, stages_rate, ref, ref / pub, d);
+                printf("%-11s %3u %5u %-10s %4s %7u %10.0f %11.0f %10.0f %11.0f %8.2f %8.1f %9.1e\n", cfg[ci].pool, S,
+                       N, SPACE_NAME[sp], ro.feasible ? "yes" : "no", ro.options, pub, intl, stages_rate, ref,
+                       ref / intl, ref / pub, d);
             }
             tsched_cell_free(asm_cell);
         }
     }
-    printf("%s: every T equals the reference's to %.1e relative (limit 1e-9)\n", mode, worst_rel);
+    printf("%s: every T equals the reference's to %.1e relative (limit 1e-9); int/ref and pub/ref = time per Cell "
+           "over the reference's\n", mode, worst_rel);
+    /* The public call resolves the pool in the fabric on every call: the same Cell on the
+     * 1,280-GPU fabric shows how that part grows with the fabric. */
+    {
+        tsched_topology *small = make_cluster("crius-table1", 1, NULL);
+        double big_rate = 0, small_rate = 0;
+        RATE(big_rate, min_ms, {
+            tsched_cell *x = estimate(topo, "V100/16", cat, job, 64, 4, TSCHED_PLANS_ASSEMBLED);
+            tsched_cell_free(x);
+        });
+        RATE(small_rate, min_ms, {
+            tsched_cell *x = estimate(small, "V100/16", cat, job, 64, 4, TSCHED_PLANS_ASSEMBLED);
+            tsched_cell_free(x);
+        });
+        printf("%s: public tsched_cell_estimate, V100/16 N 64 S 4 assembled: %.0f Cells/s on %u nodes, %.0f Cells/s on "
+               "%u nodes\n", mode, small_rate, tsched_topology_num_nodes(small), big_rate, tsched_topology_num_nodes(topo));
+        tsched_topology_free(small);
+    }
     tsched_job_free(job);
     ts_pools_free(&pools);
     tsched_topology_free(topo);
@@ -627,40 +646,68 @@ static int run_estimate(void)
 
 #define NS 7 /* N = 1, 2, 4, ..., 64 */
 #define SS 6 /* S = 1, 2, 4, ..., 32 */
+#define MAX_CELLS 4096
 
+/* One space against the exhaustive optimum over a set of Cells. Plans are counted by the
+ * reference (log10 of the product of per-stage option counts, and the sum of the option
+ * counts: the cost model's evaluations), times are sums of wall times. */
 typedef struct cmp_stats {
     uint64_t cells, equal;
-    double ratio_sum, ratio_max, plans_ratio_sum, plans_ratio_max, plans_a, plans_b, ms_a, ms_b;
+    double ratio_sum, ratio_max;
+    double lp[MAX_CELLS]; /* log10(exhaustive plans / plans of the space), per Cell */
+    double opts_a, opts_x, ms_a, ms_x;
 } cmp_stats;
 
-static void cmp_add(cmp_stats *c, double Ta, double Tb, double pa, double pb, double ms_a, double ms_b)
+static void cmp_add(cmp_stats *c, double T, double Tx, const ref_cell_out *ra, const ref_cell_out *rx, double ms_a,
+                    double ms_x)
 {
-    double r = Ta / Tb, pr = pb / pa;
+    double r = T / Tx;
+    if (c->cells < MAX_CELLS)
+        c->lp[c->cells] = rx->log10_plans - ra->log10_plans;
     c->cells++;
-    c->equal += rel(Ta, Tb) <= 1e-12;
+    c->equal += rel(T, Tx) <= 1e-12;
     c->ratio_sum += r;
     if (r > c->ratio_max)
         c->ratio_max = r;
-    c->plans_ratio_sum += pr;
-    if (pr > c->plans_ratio_max)
-        c->plans_ratio_max = pr;
-    c->plans_a += pa;
-    c->plans_b += pb;
+    c->opts_a += ra->options;
+    c->opts_x += rx->options;
     c->ms_a += ms_a;
-    c->ms_b += ms_b;
+    c->ms_x += ms_x;
 }
 
-static void cmp_print(const char *label, const char *a, const cmp_stats *c)
+static void cmp_merge(cmp_stats *all, const cmp_stats *c)
+{
+    for (uint64_t i = 0; i < c->cells && all->cells + i < MAX_CELLS; i++)
+        all->lp[all->cells + i] = c->lp[i];
+    all->cells += c->cells;
+    all->equal += c->equal;
+    all->ratio_sum += c->ratio_sum;
+    all->ratio_max = fmax(all->ratio_max, c->ratio_max);
+    all->opts_a += c->opts_a;
+    all->opts_x += c->opts_x;
+    all->ms_a += c->ms_a;
+    all->ms_x += c->ms_x;
+}
+
+static void cmp_print(const char *label, const char *a, cmp_stats *c)
 {
     if (!c->cells) {
-        printf("%-14s %-9s no feasible Cell\n", label, a);
+        printf("%-11s %-9s no feasible Cell\n", label, a);
         return;
     }
-    double n = (double)c->cells;
-    printf("%-14s %-9s %6llu %7.1f %% %9.5f %9.5f %8.2f %% %9.2f %9.2f %9.2f %9.2f\n", label, a,
+    double n = (double)c->cells, gm = 0, mx = 0;
+    uint64_t k = c->cells < MAX_CELLS ? c->cells : MAX_CELLS;
+    for (uint64_t i = 0; i < k; i++) {
+        gm += c->lp[i] / (double)k;
+        mx = fmax(mx, c->lp[i]);
+    }
+    double med = median(c->lp, (size_t)k);
+    char tm[32] = "-";
+    if (c->ms_a > 0)
+        snprintf(tm, sizeof tm, "%.2f", c->ms_x / c->ms_a);
+    printf("%-11s %-9s %6llu %7.1f %% %9.5f %9.5f %8.3f %% %9.2f %9.2f %9.3g %9.2f %9s\n", label, a,
            (unsigned long long)c->cells, 100.0 * c->equal / n, c->ratio_sum / n, c->ratio_max,
-           100.0 * (2.0 - c->ratio_sum / n), c->plans_ratio_sum / n, c->plans_ratio_max, c->plans_b / c->plans_a,
-           c->ms_a > 0 ? c->ms_b / c->ms_a : 0);
+           100.0 * (2.0 - c->ratio_sum / n), pow(10, gm), pow(10, med), pow(10, mx), c->opts_x / c->opts_a, tm);
 }
 
 typedef struct mono_stats {
@@ -669,14 +716,21 @@ typedef struct mono_stats {
     char where[128];
 } mono_stats;
 
-static uint64_t plans_of(const tsched_cell *c)
+/* The reference's evaluation of Cell c in `space`, checked against c's T. */
+static void ref_check(ref_cell_out *ro, const tsched_cell *c, int space, const uint8_t *fav, const tsched_gpu_info *gi,
+                      uint32_t G, double U, uint32_t h, uint32_t l, uint32_t gb)
 {
-    tsched_plan_space sp;
-    uint64_t n = 0;
-    tsched_status st = tsched_cell_space(&sp, &n, c);
-    if (st != TSCHED_OK)
-        die("tsched_cell_space", st);
-    return n;
+    ref_cell_in rin;
+    ref_input(&rin, c, gi, G, U, h, l, gb);
+    if (ref_cell_eval(ro, &rin, space, fav) != 0)
+        die("ref_cell_eval", TSCHED_E_INVALID);
+    if (ro->feasible != tsched_cell_feasible(c) ||
+        (ro->feasible && rel(ro->T, tsched_cell_iteration_s(c)) > 1e-9)) {
+        printf("PROBLEM: %s N %u S %u %s: T %.17g (feasible %d), reference %.17g (feasible %d)\n", tsched_cell_pool(c),
+               tsched_cell_gpus(c), tsched_cell_num_stages(c), SPACE_NAME[space], tsched_cell_iteration_s(c),
+               tsched_cell_feasible(c), ro->T, ro->feasible);
+        problems++;
+    }
 }
 
 static int run_tuning(void)
@@ -692,23 +746,35 @@ static int run_tuning(void)
     tsched_status st = tsched_cell_pools(&pools, &npools, topo);
     if (st != TSCHED_OK)
         die("tsched_cell_pools", st);
+    ts_pools ip;
+    if ((st = ts_pools_build(&ip, topo)) != TSCHED_OK)
+        die("ts_pools_build", st);
     printf("%s: Table 2 BERT (4 sizes x global batch 128/256/512) on the Table 1 pools; N = 1..64 (powers of 2), "
            "S = 1..min(N, layers) (powers of 2)\n", mode);
-    printf("%-14s %-9s %6s %9s %9s %9s %10s %9s %9s %9s %9s\n", "pool", "space", "cells", "equal", "mean T/Tx",
-           "max T/Tx", "accuracy", "plans x/", "max x/", "sum x/", "time x/");
+    printf("%-11s %-9s %6s %9s %9s %9s %10s %9s %9s %9s %9s %9s\n", "pool", "space", "cells", "equal", "mean T/Tx",
+           "max T/Tx", "accuracy", "plans gm", "median", "max", "options", "time");
     /* T of each (model, batch, pool, N, S) in the assembled and exhaustive spaces, 0 if infeasible */
     double (*Ta)[3][4][NS][SS] = xcalloc(4, sizeof *Ta), (*Tx)[3][4][NS][SS] = xcalloc(4, sizeof *Tx);
-    cmp_stats all_t = {0}, all_a = {0};
+    static cmp_stats all_t, all_a, pt, pa;
     uint64_t infeasible = 0, considered = 0;
+    double ms_tuned_space = 0, ms_exh_space = 0;
     for (uint32_t p = 0; p < npools && p < 4; p++) {
-        cmp_stats pt = {0}, pa = {0};
+        memset(&pt, 0, sizeof pt);
+        memset(&pa, 0, sizeof pa);
+        uint32_t pi = ts_pools_find(&ip, pools[p]);
+        tsched_gpu_info gi;
+        gi.size = sizeof gi;
+        const char *type = ip.p[pi].gpu_type;
+        if ((st = tsched_gpu_catalog_find(&gi, cat, type)) != TSCHED_OK)
+            die("tsched_gpu_catalog_find", st);
         for (uint32_t mi = 0; mi < 4; mi++)
             for (uint32_t bi = 0; bi < 3; bi++) {
-                tsched_job *job = make_job(BERT[mi].name, 8, BERT[mi].hidden, BERT[mi].layers, BATCH[bi]);
+                const uint32_t h = BERT[mi].hidden, l = BERT[mi].layers, gb = BATCH[bi];
+                tsched_job *job = make_job(BERT[mi].name, 8, h, l, gb);
                 for (uint32_t ni = 0; ni < NS; ni++)
                     for (uint32_t si = 0; si < SS; si++) {
                         uint32_t N = 1u << ni, S = 1u << si;
-                        if (S > N || S > BERT[mi].layers)
+                        if (S > N || S > l)
                             continue;
                         considered++;
                         tsched_cell *a = estimate(topo, pools[p], cat, job, N, S, TSCHED_PLANS_ASSEMBLED);
@@ -725,17 +791,26 @@ static int run_tuning(void)
                         tsched_cell *x = estimate(topo, pools[p], cat, job, N, S, TSCHED_PLANS_EXHAUSTIVE);
                         double t2 = now_ms();
                         tsched_cell *ts = estimate(topo, pools[p], cat, job, N, S, TSCHED_PLANS_TUNED);
+                        double t3 = now_ms();
+                        ms_exh_space += t2 - t1;
+                        ms_tuned_space += t3 - t2;
                         double TA = tsched_cell_iteration_s(a), TT = tsched_cell_iteration_s(t),
                                TX = tsched_cell_iteration_s(x);
                         if (!tsched_cell_feasible(t) || !tsched_cell_feasible(x) || TX > TT * (1 + 1e-12) ||
                             TT > TA * (1 + 1e-12) || rel(TT, tsched_cell_iteration_s(ts)) > 1e-12) {
                             printf("PROBLEM: %s %s gb %u N %u S %u: T assembled %.17g tuned %.17g (space %.17g) "
-                                   "exhaustive %.17g\n", pools[p], BERT[mi].name, BATCH[bi], N, S, TA, TT,
+                                   "exhaustive %.17g\n", pools[p], BERT[mi].name, gb, N, S, TA, TT,
                                    tsched_cell_iteration_s(ts), TX);
                             problems++;
                         }
-                        cmp_add(&pt, TT, TX, (double)plans_of(t), (double)plans_of(x), t1 - t0, t2 - t1);
-                        cmp_add(&pa, TA, TX, (double)plans_of(a), (double)plans_of(x), 0, 0);
+                        uint8_t fav[REF_CELL_MAX_STAGES];
+                        favours(fav, a);
+                        ref_cell_out ra, rt, rx;
+                        ref_check(&ra, a, 0, NULL, &gi, ip.p[pi].G, ip.p[pi].U_gbps, h, l, gb);
+                        ref_check(&rt, t, 1, fav, &gi, ip.p[pi].G, ip.p[pi].U_gbps, h, l, gb);
+                        ref_check(&rx, x, 2, NULL, &gi, ip.p[pi].G, ip.p[pi].U_gbps, h, l, gb);
+                        cmp_add(&pt, TT, TX, &rt, &rx, t1 - t0, t2 - t1);
+                        cmp_add(&pa, TA, TX, &ra, &rx, 0, 0);
                         Ta[mi][bi][p][ni][si] = TA;
                         Tx[mi][bi][p][ni][si] = TX;
                         tsched_cell_free(a);
@@ -745,34 +820,22 @@ static int run_tuning(void)
                     }
                 tsched_job_free(job);
             }
+        cmp_merge(&all_t, &pt);
+        cmp_merge(&all_a, &pa);
         cmp_print(pools[p], "tuned", &pt);
         cmp_print(pools[p], "assembled", &pa);
-        all_t.cells += pt.cells;
-        all_t.equal += pt.equal;
-        all_t.ratio_sum += pt.ratio_sum;
-        all_t.ratio_max = fmax(all_t.ratio_max, pt.ratio_max);
-        all_t.plans_ratio_sum += pt.plans_ratio_sum;
-        all_t.plans_ratio_max = fmax(all_t.plans_ratio_max, pt.plans_ratio_max);
-        all_t.plans_a += pt.plans_a;
-        all_t.plans_b += pt.plans_b;
-        all_t.ms_a += pt.ms_a;
-        all_t.ms_b += pt.ms_b;
-        all_a.cells += pa.cells;
-        all_a.equal += pa.equal;
-        all_a.ratio_sum += pa.ratio_sum;
-        all_a.ratio_max = fmax(all_a.ratio_max, pa.ratio_max);
-        all_a.plans_ratio_sum += pa.plans_ratio_sum;
-        all_a.plans_ratio_max = fmax(all_a.plans_ratio_max, pa.plans_ratio_max);
-        all_a.plans_a += pa.plans_a;
-        all_a.plans_b += pa.plans_b;
     }
     cmp_print("all pools", "tuned", &all_t);
     cmp_print("all pools", "assembled", &all_a);
-    printf("%s: %llu Cells considered, %llu infeasible (out of memory, or N not a multiple of the node size)\n", mode,
-           (unsigned long long)considered, (unsigned long long)infeasible);
-    printf("%s: columns: equal = share of Cells whose T equals the exhaustive optimum (1e-12); accuracy = the paper's "
-           "1 - (T - Tx) / Tx, mean; plans x/ = exhaustive plans / plans of the space (mean, max, ratio of the sums); "
-           "time x/ = exhaustive estimate time / tsched_cell_tune time (sums)\n", mode);
+    printf("%s: %llu Cells considered, %llu infeasible (out of memory in every plan, or N not a multiple of the node "
+           "size); every T of the three spaces equals the reference's (1e-9) unless a PROBLEM line says otherwise\n",
+           mode, (unsigned long long)considered, (unsigned long long)infeasible);
+    printf("%s: equal = share of Cells whose T equals the exhaustive optimum (1e-12); accuracy = the paper's "
+           "1 - (T - Tx) / Tx, mean; plans = exhaustive plans / plans of the space per Cell (geometric mean, median, "
+           "max); options = per-stage options evaluated, exhaustive / space (ratio of the sums); time = exhaustive "
+           "estimate / tsched_cell_tune (sums of wall times)\n", mode);
+    printf("%s: time of whole estimates, summed: tuned space %.2f ms, exhaustive space %.2f ms (ratio %.2f)\n", mode,
+           ms_tuned_space, ms_exh_space, ms_exh_space / ms_tuned_space);
 
     /* Per-Cell monotonicity in N: same job, pool and S, N and 2N both feasible. */
     mono_stats ms[2];
@@ -806,6 +869,7 @@ static int run_tuning(void)
                100 * ms[k].worst, ms[k].fails ? ms[k].where : "-");
     free(Ta);
     free(Tx);
+    ts_pools_free(&ip);
     tsched_free(pools);
     tsched_topology_free(topo);
     tsched_gpu_catalog_free(cat);
