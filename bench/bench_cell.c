@@ -27,7 +27,8 @@
  * processes of itself.
  *
  * Usage: bench_cell [--mode schedule|scaled|estimate|tuning] [--quick] [--strict] [--runs N]
- *                   [--seed N] [--max-depth D]
+ *                   [--seed N] [--jobs N] [--max-depth D]
+ * (--jobs: queue length of the schedule modes, default 100; the targets are for 100)
  * Exit status 1 when a check fails (a T that disagrees with the reference, an order
  * exhaustive <= tuned <= assembled broken, a GPU used twice), with --strict also when a
  * target is missed.
@@ -50,14 +51,14 @@
 #define NODES_PER_LEAF 20
 #define SPINES 8
 #define SPINE_GBPS 400.0
-#define QUEUE_JOBS 100
+#define QUEUE_JOBS 100 /* default of --jobs */
 #define TARGET_TABLE1_MS 50.0
 #define TARGET_SCALED_MS 1000.0
 #define DEFAULT_DEPTH 3
 
 static int problems, misses, quick, strict;
 static uint64_t seed = 1;
-static uint32_t runs_opt, max_depth = 5;
+static uint32_t runs_opt, max_depth = 5, njobs = QUEUE_JOBS;
 
 /* ---- the fabric of Table 1 ------------------------------------------------------------- */
 
@@ -166,16 +167,21 @@ static tsched_job *make_job(const char *name, uint32_t gpus, uint32_t h, uint32_
  * would exceed 32 GiB per GPU (nobody asks 1 GPU for 6.7 B parameters), submit times uniform
  * in [0, 3600) s. */
 typedef struct queue {
-    tsched_job *job[QUEUE_JOBS];
-    double submit[QUEUE_JOBS];
-    uint32_t model[QUEUE_JOBS], gpus_requested;
+    uint32_t n;
+    tsched_job **job;
+    double *submit;
+    uint32_t *model, gpus_requested;
 } queue;
 
 static void make_queue(queue *q, uint64_t sd)
 {
     uint64_t r = rng_stream(12, sd);
     q->gpus_requested = 0;
-    for (uint32_t i = 0; i < QUEUE_JOBS; i++) {
+    q->n = njobs;
+    q->job = xcalloc(q->n, sizeof *q->job);
+    q->submit = xcalloc(q->n, sizeof *q->submit);
+    q->model = xcalloc(q->n, sizeof *q->model);
+    for (uint32_t i = 0; i < q->n; i++) {
         uint32_t mi = rng_below(&r, 4), gb = BATCH[rng_below(&r, 3)], ng;
         double p = params_of(BERT[mi].hidden, BERT[mi].layers);
         do
@@ -192,8 +198,11 @@ static void make_queue(queue *q, uint64_t sd)
 
 static void free_queue(queue *q)
 {
-    for (uint32_t i = 0; i < QUEUE_JOBS; i++)
+    for (uint32_t i = 0; i < q->n; i++)
         tsched_job_free(q->job[i]);
+    free(q->job);
+    free(q->submit);
+    free(q->model);
 }
 
 /* A stub of the groundwork (TSCHED_E_INTERNAL "not implemented yet") makes a mode skip. */
@@ -239,18 +248,23 @@ typedef struct event_stats {
 
 /* Check the committed schedule (no node over its GPUs, each running job's nodes sum to its
  * Cell's N, N in {N_G/2, N_G, 2 N_G}) and count what it did. */
-static void inspect(event_stats *es, const tsched_crius *cr, const tsched_topology *topo, const queue *q)
+static void inspect(event_stats *es, const tsched_crius *cr, const tsched_topology *topo, const queue *q, int list)
 {
     uint32_t nn = tsched_topology_num_nodes(topo);
     uint32_t *used = xcalloc(nn, sizeof *used), *nodes = xcalloc(nn, sizeof *nodes),
              *ng = xcalloc(nn, sizeof *ng);
     memset(es, 0, sizeof *es);
-    for (uint32_t j = 0; j < QUEUE_JOBS; j++) {
+    for (uint32_t j = 0; j < q->n; j++) {
         if (!tsched_crius_job_running(cr, j)) {
             es->pending++;
             const char *why = tsched_crius_job_reason(cr, j);
-            if (why && strcmp(why, "no feasible cell") == 0)
+            if (why && strcmp(why, "no feasible cell") == 0) {
+                if (list && es->no_cell < 10)
+                    printf("%s %s", es->no_cell ? "," : "  no feasible Cell:", tsched_crius_job_name(cr, j));
+                else if (list && es->no_cell == 10)
+                    printf(", ...");
                 es->no_cell++;
+            }
             else
                 es->insufficient++;
             continue;
@@ -279,6 +293,8 @@ static void inspect(event_stats *es, const tsched_crius *cr, const tsched_topolo
             printf("PROBLEM: node %u holds %u GPUs of jobs, has %u\n", n, used[n], tsched_topology_node_gpus(topo, n));
             problems++;
         }
+    if (list && es->no_cell)
+        printf("\n");
     es->value = tsched_crius_value(cr);
     free(used);
     free(nodes);
@@ -306,10 +322,10 @@ static int run_schedule(const char *mode, double scale, double target_ms)
         printf(" %s", pools[i]);
     tsched_free(pools);
     uint32_t per_model[4] = {0, 0, 0, 0};
-    for (uint32_t i = 0; i < QUEUE_JOBS; i++)
+    for (uint32_t i = 0; i < q.n; i++)
         per_model[q.model[i]]++;
     printf("\n%s: queue of %u jobs (seed %llu), %u GPUs requested at N_G; %u / %u / %u / %u jobs of 0.76 / 1.3 / 2.6 / 6.7 B\n",
-           mode, QUEUE_JOBS, (unsigned long long)seed, q.gpus_requested, per_model[0], per_model[1], per_model[2],
+           mode, q.n, (unsigned long long)seed, q.gpus_requested, per_model[0], per_model[1], per_model[2],
            per_model[3]);
     tsched_gpu_catalog *cat = catalog_or_skip(mode);
     if (!cat) {
@@ -319,7 +335,7 @@ static int run_schedule(const char *mode, double scale, double target_ms)
     }
     uint32_t runs = runs_opt ? runs_opt : (quick ? 1 : scale == 1 ? 10 : 3);
     printf("%s: %u repetitions per depth; times in ms: whole event (new + add_job x %u + schedule), then schedule alone\n",
-           mode, runs, QUEUE_JOBS);
+           mode, runs, q.n);
     printf("%-6s %9s %9s %9s %11s %8s %8s %10s %10s %9s %9s %s\n", "depth", "mean", "median", "max", "sched med",
            "running", "pending", "(no cell", "/ no gpus)", "GPUs used", "value", "cells estimated");
     double *tot = xcalloc(runs, sizeof *tot), *sch = xcalloc(runs, sizeof *sch);
@@ -340,7 +356,7 @@ static int run_schedule(const char *mode, double scale, double target_ms)
             }
             if ((st = tsched_crius_set_depth(cr, depth)) != TSCHED_OK)
                 die("tsched_crius_set_depth", st);
-            for (uint32_t i = 0; i < QUEUE_JOBS; i++)
+            for (uint32_t i = 0; i < q.n; i++)
                 if ((st = tsched_crius_add_job(NULL, cr, q.job[i], q.submit[i])) != TSCHED_OK)
                     die("tsched_crius_add_job", st);
             double t1 = now_ms();
@@ -360,7 +376,7 @@ static int run_schedule(const char *mode, double scale, double target_ms)
             if ((st = tsched_crius_to_json(&js, cr, 0)) != TSCHED_OK)
                 die("tsched_crius_to_json", st);
             if (r == 0) {
-                inspect(&es, cr, topo, &q);
+                inspect(&es, cr, topo, &q, depth == 0);
                 es.cells_estimated = json_number(js, "cells_estimated");
                 first = js;
             } else {
@@ -391,12 +407,15 @@ static int run_schedule(const char *mode, double scale, double target_ms)
     }
     if (skipped) {
         printf("%s: SKIPPED: the Crius scheduler is not implemented on this revision (%s)\n", mode, tsched_last_error());
+    } else if (max_depth >= DEFAULT_DEPTH && q.n != QUEUE_JOBS) {
+        printf("%s: default depth %u: median %.2f ms for %u jobs (the target is for %u jobs)\n", mode, DEFAULT_DEPTH,
+               default_median, q.n, QUEUE_JOBS);
     } else if (max_depth >= DEFAULT_DEPTH) {
         int pass = default_median < target_ms;
         misses += !pass;
         printf("%s: one arrival event of %u jobs at the default depth %u: median %.2f ms (target < %.0f ms): %s; "
                "worst repetition over depths 0..%u: %.2f ms\n",
-               mode, QUEUE_JOBS, DEFAULT_DEPTH, default_median, target_ms, pass ? "PASS" : "MISS", max_depth, worst_all);
+               mode, q.n, DEFAULT_DEPTH, default_median, target_ms, pass ? "PASS" : "MISS", max_depth, worst_all);
     }
     free(tot);
     free(sch);
@@ -909,16 +928,20 @@ int main(int argc, char **argv)
             runs_opt = (uint32_t)strtoul(argv[++i], NULL, 10);
         else if (strcmp(argv[i], "--seed") == 0 && i + 1 < argc)
             seed = strtoull(argv[++i], NULL, 10);
+        else if (strcmp(argv[i], "--jobs") == 0 && i + 1 < argc)
+            njobs = (uint32_t)strtoul(argv[++i], NULL, 10);
         else if (strcmp(argv[i], "--max-depth") == 0 && i + 1 < argc)
             max_depth = (uint32_t)strtoul(argv[++i], NULL, 10);
         else {
             fprintf(stderr, "usage: %s [--mode schedule|scaled|estimate|tuning] [--quick] [--strict] [--runs N] "
-                            "[--seed N] [--max-depth D]\n", argv[0]);
+                            "[--seed N] [--jobs N] [--max-depth D]\n", argv[0]);
             return 2;
         }
     }
     if (max_depth > 16)
         max_depth = 16;
+    if (njobs == 0)
+        njobs = 1;
     if (mode) {
         int rc = run_mode(mode);
         if (rc)
