@@ -10,7 +10,8 @@
  *             nodes ConnectX-6 200 Gbit/s; leaf-spine, 20 nodes of one type a leaf, 8
  *             spines) with a seeded queue of 100 BERT jobs of Table 2; one arrival event
  *             (tsched_crius_new + 100 x tsched_crius_add_job + tsched_crius_schedule) timed
- *             whole, Cell estimation included, at depth 0..5. Target < 50 ms.
+ *             whole, Cell estimation included, at depth 0..5. Target < 50 ms. Then, untimed
+ *             for the target, a late job's arrival and a departure on the same scheduler.
  *   scaled    The same mix scaled x 7.8125 (625 / 1,250 / 1,250 / 157 nodes: 10,012 GPUs),
  *             the same 100 jobs. Target < 1 s.
  *   estimate  Cells per second for S = 1, 2, 4, ..., 64 in the three plan spaces through
