@@ -1212,7 +1212,7 @@ START_TEST(pool_lookup)
     uint32_t gg = 0;
     double uu = 0;
     ck_assert_uint_eq(ts_pool_lookup(&ty, &gg, &uu, t, "A10/2"), 3); /* n0, n1, n5 */
-    ck_assert(uu == 50.0);                                          /* n0: 2 x 100 / 2 ... n1: 1 x 100 / 2 */
+    ck_assert(uu == 50.0); /* n0 and n5 give 100, n1 1 x 100 / 2 = 50 */
     ck_assert_uint_eq(ts_pool_lookup(&ty, &gg, &uu, t, "X/Y/8"), 1);
     ck_assert_str_eq(ty, "X/Y");
     static const char *bad[] = {"A10", "A10/", "/2", "A10/3", "A10/02", "A10/2x", "X9/2", "A10/99999999999", ""};
