@@ -6,7 +6,7 @@
  * leaf-spine), 10 GPU catalogue (tsched.gpus.v1: written back, loaded again, merged over the
  * built-in one), 11 op profile (tsched.op-profile.v1, then stage determination with it), 12
  * Crius queue (tsched.crius-queue.v1 on a small heterogeneous fabric with the built-in
- * catalogue). */
+ * catalogue, then one event when it holds at most 4 jobs). */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -142,9 +142,8 @@ static void op_profile(const char *text, size_t n)
 }
 
 /* 12: a Crius queue on two leaves: a0, a1 A100 x8 (a1 busy), t0, t1 T4 x2, v0 V100 x4 and g0
- * of a GPU type the catalogue lacks. Loaded only: one event could be asked to estimate a
- * model of a million layers, which measures time, not robustness (tests/test_crius.c
- * schedules). */
+ * of a GPU type the catalogue lacks; a queue of at most 4 jobs then gets one arrival event
+ * at depth 1 and is written out. */
 static void crius_queue(const char *text, size_t n)
 {
     tsched_topology *t = NULL;
@@ -176,6 +175,12 @@ static void crius_queue(const char *text, size_t n)
         uint32_t jobs = tsched_crius_num_jobs(cr);
         for (uint32_t i = 0; i < jobs; i++)
             (void)tsched_crius_job_name(cr, i);
+        if (jobs <= 4 && tsched_crius_set_depth(cr, 1) == TSCHED_OK &&
+            tsched_crius_schedule(cr, TSCHED_CRIUS_ARRIVAL) == TSCHED_OK) {
+            char *json = NULL;
+            tsched_crius_to_json(&json, cr, 0);
+            tsched_free(json);
+        }
         if (jobs)
             tsched_crius_remove_job(cr, jobs - 1);
     }
