@@ -202,11 +202,9 @@ START_TEST(test_candidates_old_size)
 }
 END_TEST
 
-/* The Cell's nodes: a fabric dominated by 8-GPU A100 nodes with a minority T4/2 and V100/4
- * pools. For each pool and Cell (N, S) with N a multiple of G * S, the pool's first N / G
- * nodes as candidates and a job tsched_job_new(name, N, G, S): placement succeeds on
- * exactly those nodes (gpus_per_node left 0: the candidates' size). */
-START_TEST(test_cell_nodes)
+/* A fabric dominated by 8-GPU A100 nodes with minority T4/2 and V100/4 pools: 4 leaves,
+ * each with 6 A100 x8 (4 NICs of 200), 3 T4 x2 (one NIC of 25), 2 V100 x4 (2 x 100). */
+static tsched_topology *cells_fabric(void)
 {
     tsched_topology *t = NULL;
     ck_assert_ok(tsched_topology_new(&t, "cells"));
@@ -229,6 +227,15 @@ START_TEST(test_cell_nodes)
         }
     }
     ck_assert_ok(tsched_topology_build(t));
+    return t;
+}
+
+/* The Cell's nodes: for each pool of cells_fabric() and Cell (N, S) with N a multiple of
+ * G * S, the pool's first N / G nodes as candidates and a job tsched_job_new(name, N, G, S):
+ * placement succeeds on exactly those nodes (gpus_per_node left 0: the candidates' size). */
+START_TEST(test_cell_nodes)
+{
+    tsched_topology *t = cells_fabric();
     ts_pools pools;
     ck_assert_ok(ts_pools_build(&pools, t));
     ck_assert_uint_eq(pools.n, 3);
