@@ -93,6 +93,11 @@ tsched_status ts_pools_build(ts_pools *out, const tsched_topology *topo);
 void ts_pools_free(ts_pools *pools);
 /* Index of the pool named `name`, or UINT32_MAX. O(log n). */
 uint32_t ts_pools_find(const ts_pools *pools, const char *name);
+/* The figures of the one pool named `pool` ("TYPE/G") in one pass over the nodes, without
+ * allocating: its GPU type (owned by the fabric), G and U. Returns its node count (0: no such
+ * pool; the outs are then untouched). */
+uint32_t ts_pool_lookup(const char **gpu_type, uint32_t *G, double *U_gbps, const tsched_topology *topo,
+                        const char *pool);
 
 /* ---- estimation (stages.c, model.c, plans.c, estimate.c) ---- */
 
