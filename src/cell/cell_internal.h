@@ -135,6 +135,12 @@ const char *ts_cell_gpu_type(const tsched_cell *c);
 /* Sort the entries by name (strcmp). Readers call it after appending. */
 void ts_catalog_sort(tsched_gpu_catalog *cat);
 
+/* Notes on the declarations above (helper cio):
+ * - ts_profile_coll_time: a sendrecv query matches the profile's sendrecv entry of that
+ *   scope whatever `ranks` says (a send/recv is one pair; the file's entries have ranks 1);
+ *   bytes <= 0 (or NaN) give 0 s. Lookups are O(log entries).
+ * - ts_pools_build: TSCHED_E_INVALID for an unbuilt fabric. */
+
 /* A number field in [min, max] (`min_open`: (min, max]), finite. Errors name the field as
  * the cell documents do: `gpus[2].tflops: -1 is out of range (> 0)` below the minimum,
  * `...: 2 is out of range (0, 1]` above the maximum. Absent and optional: *out untouched. */
