@@ -15,6 +15,7 @@
 #ifndef TOPO_SCHED_SIM_H
 #define TOPO_SCHED_SIM_H
 
+#include "cell.h"
 #include "common.h"
 #include "topology.h"
 #include "workload.h"
@@ -267,6 +268,15 @@ TSCHED_API tsched_status tsched_sim_result_to_json(char **out, const tsched_sim_
  */
 TSCHED_API tsched_status tsched_sim_result_timeseries_csv(char **out, const tsched_sim_result *result,
                                                           int64_t sample_ns);
+
+/**
+ * The GPU catalogue placement `crius` estimates Cells with (doc/sim.md §3.2): the built-in
+ * one (tsched_gpu_catalog_default()) merged with `cat`, an entry of the same name taking
+ * `cat`'s figures; copied, so `cat` need not outlive the call. Without this call the
+ * built-in catalogue alone is used; the scenario's `gpus` object does the same. Errors:
+ * TSCHED_E_INVALID (NULL), TSCHED_E_STATE once the run has started, TSCHED_E_NOMEM.
+ */
+TSCHED_API tsched_status tsched_sim_set_gpu_catalog(tsched_sim *sim, const tsched_gpu_catalog *cat);
 
 #ifdef __cplusplus
 }
