@@ -53,7 +53,20 @@ typedef struct tsched_place_options {
     int domain;              /**< < 0: the job's domain; else a tsched_domain */
     uint64_t seed;           /**< random-fit and tie breaking; default 1 */
     uint32_t time_limit_ms;  /**< solver time limit; 0 = 10,000 ms */
-    uint32_t gpus_per_node;  /**< nodes with this many GPUs are eligible; 0 = the most common count */
+    uint32_t gpus_per_node;  /**< nodes with this many GPUs are eligible; 0 = the most common count
+                                  (among the candidates when `nodes` is set) */
+    /**
+     * Candidate nodes (fabric indices; doc/cell.md §5): with `num_nodes` > 0, placement uses
+     * only these, for every algorithm. NULL / 0 = every node. A listed node that is down,
+     * has a busy GPU or another GPU count than the job's nodes is simply not a candidate
+     * (as any such node is not): if too few remain, tsched_place() fails with
+     * TSCHED_E_INFEASIBLE saying how many of the listed nodes were usable. An index outside
+     * the fabric is TSCHED_E_RANGE, an index listed twice TSCHED_E_DUPLICATE, a NULL list
+     * with a count TSCHED_E_INVALID, each naming `nodes[i]`. The array is read during the
+     * call only.
+     */
+    const uint32_t *nodes;
+    uint32_t num_nodes; /**< entries of `nodes`; 0 = no restriction */
 } tsched_place_options;
 
 /** Fill `opts` with the defaults and set its `size`. */
@@ -63,10 +76,12 @@ TSCHED_API void tsched_place_options_init(tsched_place_options *opts);
 typedef struct tsched_placement tsched_placement;
 
 /**
- * Place `job` on the up nodes of `topo` whose GPUs are all free. Every cell of the job's
+ * Place `job` on the up nodes of `topo` whose GPUs are all free (and, when `opts->nodes` is
+ * set, that are among those candidates). Every cell of the job's
  * matrix (tsched_job_matrix) gets one node. `opts` may be NULL for the defaults. The caller frees `*out` with
  * tsched_placement_free(). Errors: TSCHED_E_INFEASIBLE (not enough free nodes, naming how
- * many are needed and free), TSCHED_E_RANGE (shape errors of Eq. 1), TSCHED_E_INVALID
+ * many are needed and free), TSCHED_E_RANGE (shape errors of Eq. 1, a candidate index
+ * outside the fabric), TSCHED_E_DUPLICATE (a candidate listed twice), TSCHED_E_INVALID
  * (exhaustive beyond 16 nodes / 4 domains), TSCHED_E_SOLVER, TSCHED_E_TIMEOUT (no answer
  * at all within the limit). A limit hit after an answer was found gives TSCHED_OK with
  * status TSCHED_PLACE_FEASIBLE.

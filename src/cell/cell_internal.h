@@ -121,4 +121,15 @@ tsched_status ts_cell_stage_plan_json(json_t **out, const tsched_cell *c);
 /* GPU type of the Cell's pool (owned by the Cell). */
 const char *ts_cell_gpu_type(const tsched_cell *c);
 
+/* ---- catalogue, profile, pools: additions (helper cio) ---- */
+
+/* Sort the entries by name (strcmp). Readers call it after appending. */
+void ts_catalog_sort(tsched_gpu_catalog *cat);
+
+/* A number field in [min, max] (`min_open`: (min, max]), finite. Errors name the field as
+ * the cell documents do: `gpus[2].tflops: -1 is out of range (> 0)` below the minimum,
+ * `...: 2 is out of range (0, 1]` above the maximum. Absent and optional: *out untouched. */
+tsched_status ts_cell_json_range(double *out, const json_t *obj, const char *where, const char *key, int required,
+                                 double min, int min_open, double max);
+
 #endif

@@ -53,13 +53,49 @@ uint32_t ts_node_domain(const tsched_topology *t, uint32_t node, tsched_domain l
     return level == TSCHED_DOMAIN_LEAF ? tsched_topology_node_leaf(t, node) : tsched_topology_node_pod(t, node);
 }
 
-/* The GPU count most nodes have (ties: the smaller count), so mixed fabrics place on the
- * dominant node type unless told otherwise. */
-static uint32_t common_gpus(const tsched_topology *t)
+/* The candidate set of the options' `nodes` (doc/cell.md §5): NULL when every node is a
+ * candidate, else a mask of num_nodes bytes. Errors: a NULL list with a count
+ * (TSCHED_E_INVALID), an index outside the fabric (TSCHED_E_RANGE), a node listed twice
+ * (TSCHED_E_DUPLICATE), each naming `nodes[i]`. */
+static tsched_status candidate_mask(uint8_t **mask, const tsched_topology *t, const tsched_place_options *o)
+{
+    *mask = NULL;
+    if (o->num_nodes == 0)
+        return TSCHED_OK;
+    if (!o->nodes)
+        return ts_error(TSCHED_E_INVALID, "nodes: NULL with num_nodes = %u", o->num_nodes);
+    uint32_t nn = tsched_topology_num_nodes(t);
+    uint8_t *m = ts_calloc(nn ? nn : 1, 1);
+    if (!m)
+        return TSCHED_E_NOMEM;
+    for (uint32_t i = 0; i < o->num_nodes; i++) {
+        uint32_t v = o->nodes[i];
+        tsched_status st = TSCHED_OK;
+        if (v >= nn)
+            st = ts_error(TSCHED_E_RANGE, "nodes[%u]: %u is not a node of fabric \"%s\" (it has %u)", i, v,
+                          tsched_topology_name(t), nn);
+        else if (m[v])
+            st = ts_error(TSCHED_E_DUPLICATE, "nodes[%u]: node %u (\"%s\") is listed twice", i, v,
+                          tsched_topology_node_name(t, v));
+        if (st != TSCHED_OK) {
+            free(m);
+            return st;
+        }
+        m[v] = 1;
+    }
+    *mask = m;
+    return TSCHED_OK;
+}
+
+/* The GPU count most (candidate) nodes have (ties: the smaller count), so mixed fabrics
+ * place on the dominant node type unless told otherwise. */
+static uint32_t common_gpus(const tsched_topology *t, const uint8_t *cand)
 {
     uint32_t hist[1025] = {0}, best = 0;
     uint32_t n = tsched_topology_num_nodes(t);
     for (uint32_t i = 0; i < n; i++) {
+        if (cand && !cand[i])
+            continue;
         uint32_t g = tsched_topology_node_gpus(t, i);
         if (g <= 1024)
             hist[g]++;
@@ -96,34 +132,37 @@ static int cmp_leaf_key(const void *a, const void *b)
     return x->leaf < y->leaf ? -1 : x->leaf > y->leaf;
 }
 
-static int eligible(const tsched_topology *t, uint32_t n, uint32_t gpn)
+/* The one test of which nodes placement may use, for every algorithm: up, all GPUs free,
+ * `gpn` GPUs, and in the candidate set when there is one. */
+static int eligible(const tsched_topology *t, uint32_t n, uint32_t gpn, const uint8_t *cand)
 {
-    return tsched_topology_node_is_free(t, n) && tsched_topology_node_gpus(t, n) == gpn;
+    return (!cand || cand[n]) && tsched_topology_node_is_free(t, n) && tsched_topology_node_gpus(t, n) == gpn;
 }
 
 /* Append the eligible nodes of a leaf list (already ordered) to d. */
 static void take_leaves(domains *d, uint32_t *len, const tsched_topology *t, const leaf_key *leaves, uint32_t nl,
-                        uint32_t gpn)
+                        uint32_t gpn, const uint8_t *cand)
 {
     for (uint32_t i = 0; i < nl; i++) {
         uint32_t cnt;
         const uint32_t *ns = tsched_topology_leaf_nodes(t, leaves[i].leaf, &cnt);
         for (uint32_t j = 0; j < cnt; j++)
-            if (eligible(t, ns[j], gpn))
+            if (eligible(t, ns[j], gpn, cand))
                 d->nodes[(*len)++] = ns[j];
     }
 }
 
-static uint32_t leaf_eligible(const tsched_topology *t, uint32_t leaf, uint32_t gpn)
+static uint32_t leaf_eligible(const tsched_topology *t, uint32_t leaf, uint32_t gpn, const uint8_t *cand)
 {
     uint32_t cnt, f = 0;
     const uint32_t *ns = tsched_topology_leaf_nodes(t, leaf, &cnt);
     for (uint32_t j = 0; j < cnt; j++)
-        f += (uint32_t)eligible(t, ns[j], gpn);
+        f += (uint32_t)eligible(t, ns[j], gpn, cand);
     return f;
 }
 
-static tsched_status build_domains(domains *d, const tsched_topology *t, tsched_domain level, uint32_t gpn)
+static tsched_status build_domains(domains *d, const tsched_topology *t, tsched_domain level, uint32_t gpn,
+                                   const uint8_t *cand)
 {
     uint32_t nn = tsched_topology_num_nodes(t), nleaves = tsched_topology_num_tier(t, TSCHED_TIER_LEAF);
     uint32_t nd = level == TSCHED_DOMAIN_POD ? tsched_topology_num_pods(t) : nleaves;
@@ -145,13 +184,13 @@ static tsched_status build_domains(domains *d, const tsched_topology *t, tsched_
             uint32_t cnt;
             const uint32_t *leaves = tsched_topology_pod_leaves(t, i, &cnt);
             for (uint32_t j = 0; j < cnt; j++)
-                keys[nl++] = (leaf_key){leaves[j], leaf_eligible(t, leaves[j], gpn)};
+                keys[nl++] = (leaf_key){leaves[j], leaf_eligible(t, leaves[j], gpn, cand)};
             qsort(keys, nl, sizeof *keys, cmp_leaf_key);
         } else {
             uint32_t leaf = tsched_topology_tier_switch(t, TSCHED_TIER_LEAF, i);
             keys[nl++] = (leaf_key){leaf, 0};
         }
-        take_leaves(d, &len, t, keys, nl, gpn);
+        take_leaves(d, &len, t, keys, nl, gpn, cand);
         if (len > before) { /* keep non-empty domains only */
             d->cap[d->n] = len - before;
             d->off[++d->n] = len;
@@ -189,10 +228,10 @@ static tsched_status run_solver(uint32_t *dom, int *optimal, tsched_place_algo a
 }
 
 static tsched_status resolve(ts_pproblem *p, tsched_domain *level, uint32_t *gpn, const tsched_topology *t,
-                             const tsched_job *job, const tsched_place_options *o)
+                             const tsched_job *job, const tsched_place_options *o, const uint8_t *cand)
 {
     tsched_status st;
-    *gpn = o->gpus_per_node ? o->gpus_per_node : common_gpus(t);
+    *gpn = o->gpus_per_node ? o->gpus_per_node : common_gpus(t, cand);
     if ((st = tsched_job_matrix(&p->rows, &p->cols, job, *gpn)) != TSCHED_OK)
         return st;
     if (o->alpha >= 0) {
@@ -203,7 +242,7 @@ static tsched_status resolve(ts_pproblem *p, tsched_domain *level, uint32_t *gpn
         /* the GPU type of the nodes this job would run on */
         const char *type = NULL;
         for (uint32_t n = 0; n < tsched_topology_num_nodes(t) && !type; n++)
-            if (tsched_topology_node_gpus(t, n) == *gpn)
+            if ((!cand || cand[n]) && tsched_topology_node_gpus(t, n) == *gpn)
                 type = tsched_topology_node_gpu_type(t, n);
         if ((st = tsched_job_resolve_alpha(&p->alpha, job, NULL, type ? type : "GPU")) != TSCHED_OK)
             return st;
@@ -241,6 +280,7 @@ tsched_status tsched_place(tsched_placement **out, const tsched_topology *t, con
         TS_SPAN(tsched_place_options, alpha),         TS_SPAN(tsched_place_options, unit),
         TS_SPAN(tsched_place_options, domain),        TS_SPAN(tsched_place_options, seed),
         TS_SPAN(tsched_place_options, time_limit_ms), TS_SPAN(tsched_place_options, gpus_per_node),
+        TS_SPAN(tsched_place_options, nodes),         TS_SPAN(tsched_place_options, num_nodes),
     };
     tsched_place_options merged;
     tsched_place_options_init(&merged);
@@ -251,15 +291,25 @@ tsched_status tsched_place(tsched_placement **out, const tsched_topology *t, con
     memset(&p, 0, sizeof p);
     tsched_domain level = TSCHED_DOMAIN_POD;
     uint32_t gpn = 0;
-    if ((st = resolve(&p, &level, &gpn, t, job, o)) != TSCHED_OK)
+    uint8_t *cand;
+    if ((st = candidate_mask(&cand, t, o)) != TSCHED_OK)
         return st;
     domains d;
-    if ((st = build_domains(&d, t, level, gpn)) != TSCHED_OK)
+    if ((st = resolve(&p, &level, &gpn, t, job, o, cand)) != TSCHED_OK ||
+        (st = build_domains(&d, t, level, gpn, cand)) != TSCHED_OK) {
+        free(cand);
         return st;
+    }
+    free(cand);
     size_t cells = (size_t)p.rows * p.cols;
     uint32_t total = d.off[d.n];
     if (total < cells) {
         domains_free(&d);
+        if (o->num_nodes)
+            return ts_error(TSCHED_E_INFEASIBLE,
+                            "placement: job \"%s\" needs %zu nodes of %u GPUs (%u x %u matrix); only %u of the %u "
+                            "candidate nodes (nodes[]) are such nodes, up and entirely free",
+                            tsched_job_name(job), cells, gpn, p.rows, p.cols, total, o->num_nodes);
         return ts_error(TSCHED_E_INFEASIBLE,
                         "placement: job \"%s\" needs %zu nodes of %u GPUs (%u x %u matrix); only %u such nodes are up "
                         "and entirely free",
