@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <jansson.h>
+
 #include "cell/estimate_internal.h"
 #include "common/rng.h"
 #include "test_util.h"
@@ -751,6 +753,652 @@ START_TEST(plans_vs_brute_force)
 }
 END_TEST
 
+/* ------------------------------------------------------------------------------------------
+ * (d) monotonicity (§8)
+ * ------------------------------------------------------------------------------------------ */
+
+static double T_of(const rcell *c, tsched_plan_space sp, int *feasible)
+{
+    tsched_cell *x = est(c, sp);
+    *feasible = tsched_cell_feasible(x);
+    double T = tsched_cell_iteration_s(x);
+    tsched_cell_free(x);
+    return T;
+}
+
+START_TEST(monotonicity)
+{
+    ts_rng r;
+    ts_rng_seed(&r, 99);
+    unsigned cases = tu_n(400), checked = 0;
+    for (unsigned k = 0; k < cases; k++) {
+        rcell c = rand_cell(&r);
+        /* tuned is seeded by the assembled favours, which may move: the property is for the
+         * spaces whose options are fixed */
+        for (int sp = 0; sp < 3; sp += 2) {
+            int f0, f1;
+            double T0 = T_of(&c, (tsched_plan_space)sp, &f0);
+            rcell d = c;
+            d.tflops *= 1.5;
+            double T1 = T_of(&d, (tsched_plan_space)sp, &f1);
+            ck_assert_int_eq(f0, f1);
+            ck_assert(!f0 || T1 <= T0);
+            d = c;
+            d.intra *= 2;
+            T1 = T_of(&d, (tsched_plan_space)sp, &f1);
+            ck_assert_int_eq(f0, f1);
+            ck_assert(!f0 || T1 <= T0);
+            d = c;
+            d.U *= 3;
+            T1 = T_of(&d, (tsched_plan_space)sp, &f1);
+            ck_assert_int_eq(f0, f1);
+            ck_assert(!f0 || T1 <= T0);
+            d = c;
+            d.mem_gib *= 2;
+            T1 = T_of(&d, (tsched_plan_space)sp, &f1);
+            ck_assert(!f0 || (f1 && T1 <= T0));
+            d = c;
+            d.gb += 1 + (uint32_t)ts_rng_below(&r, 100);
+            T1 = T_of(&d, (tsched_plan_space)sp, &f1);
+            ck_assert(!f1 || f0); /* more sequences in flight never frees memory */
+            ck_assert(!(f0 && f1) || T1 >= T0);
+            checked += f0;
+        }
+    }
+    ck_assert_uint_ge(checked, cases / 4);
+
+    /* More GPUs of one pool, in the form that holds: the best throughput over feasible Cells
+     * with at most N GPUs (any S) never falls as N grows. */
+    for (unsigned k = 0; k < tu_n(30); k++) {
+        rcell c = rand_cell(&r);
+        double best = 0;
+        for (uint32_t N = 1; N <= 64; N++) {
+            double bN = 0;
+            for (uint32_t S = 1; S <= c.l && S <= N && S <= 16; S++) {
+                c.N = N;
+                c.S = S;
+                tsched_cell *x = est(&c, TSCHED_PLANS_ASSEMBLED);
+                if (tsched_cell_feasible(x) && tsched_cell_throughput(x) > bN)
+                    bN = tsched_cell_throughput(x);
+                tsched_cell_free(x);
+            }
+            double nb = bN > best ? bN : best;
+            ck_assert(nb >= best);
+            best = nb;
+        }
+    }
+}
+END_TEST
+
+/* ------------------------------------------------------------------------------------------
+ * (f) Cell-guided tuning
+ * ------------------------------------------------------------------------------------------ */
+
+START_TEST(tune_vs_brute_force)
+{
+    ts_rng r;
+    ts_rng_seed(&r, 31337);
+    unsigned cases = tu_n(300), tuned = 0;
+    for (unsigned k = 0; k < cases; k++) {
+        rcell c = rand_cell(&r);
+        tsched_cell *e = est(&c, (tsched_plan_space)ts_rng_below(&r, 3)), *t = NULL;
+        if (!tsched_cell_feasible(e)) {
+            ck_assert_status(tsched_cell_tune(&t, e), TSCHED_E_STATE);
+            ck_assert_ptr_null(t);
+            tsched_cell_free(e);
+            continue;
+        }
+        ck_assert_ok(tsched_cell_tune(&t, e));
+        uint32_t g[8], cut[8], tt[8];
+        int favor[8], tie;
+        uint64_t plans;
+        r_gpus(g, c.N, c.S);
+        for (uint32_t s = 0; s <= c.S; s++)
+            cut[s] = s < c.S ? e->st[s].first_layer : c.l;
+        for (uint32_t s = 0; s < c.S; s++)
+            favor[s] = e->st[s].favor_tp;
+        double Tref = r_best(tt, &tie, &plans, &c, cut, g, 1, favor);
+        ck_assert(Tref > 0);
+        ck_assert(rel_eq(tsched_cell_iteration_s(t), Tref, 1e-9));
+        tsched_plan_space sp;
+        uint64_t pl;
+        ck_assert_ok(tsched_cell_space(&sp, &pl, t));
+        ck_assert_int_eq(sp, TSCHED_PLANS_TUNED);
+        ck_assert_uint_eq(pl, plans);
+        for (uint32_t s = 0; s < c.S; s++) {
+            uint32_t tp;
+            ck_assert_ok(tsched_cell_stage(NULL, NULL, NULL, NULL, &tp, NULL, NULL, t, s));
+            ck_assert(tie || tp == tt[s]);
+            ck_assert_int_eq(t->st[s].favor_tp, favor[s]);
+        }
+        /* tuned <= assembled of the same Cell */
+        tsched_cell *a = est(&c, TSCHED_PLANS_ASSEMBLED);
+        ck_assert(tsched_cell_iteration_s(t) <= tsched_cell_iteration_s(a) * (1 + 1e-12));
+        ck_assert_str_eq(tsched_cell_pool(t), tsched_cell_pool(e));
+        ck_assert_uint_eq(tsched_cell_gpus(t), c.N);
+        ck_assert_uint_eq(tsched_cell_num_stages(t), c.S);
+        tsched_cell_free(a);
+        tsched_cell_free(t);
+        tsched_cell_free(e);
+        tuned++;
+    }
+    ck_assert_uint_ge(tuned, cases / 5);
+    tsched_cell *t = (tsched_cell *)1;
+    ck_assert_status(tsched_cell_tune(&t, NULL), TSCHED_E_INVALID);
+    ck_assert_ptr_null(t);
+    ck_assert_status(tsched_cell_tune(NULL, NULL), TSCHED_E_INVALID);
+}
+END_TEST
+
+/* ------------------------------------------------------------------------------------------
+ * (e) op profiles override the model exactly where given
+ * ------------------------------------------------------------------------------------------ */
+
+/* A tsched.op-profile.v1 document reproducing the analytic numbers of `c` (layers), with the
+ * collectives text `colls` (a JSON array body, may be ""). */
+static tsched_op_profile *analytic_profile(const rcell *c, const char *colls, double time_scale)
+{
+    size_t cap = 512 + (size_t)c->l * 200 + strlen(colls);
+    char *buf = malloc(cap);
+    ck_assert_ptr_nonnull(buf);
+    size_t n = (size_t)snprintf(buf, cap, "{\"format\": \"tsched.op-profile.v1\", \"gpu_type\": \"X1\", \"layers\": [");
+    double F = c->tflops * 1e12 * c->eff;
+    for (uint32_t i = 0; i < c->l; i++)
+        n += (size_t)snprintf(buf + n, cap - n, "%s{\"time_s\": %.17g, \"params\": %.17g, \"act_bytes\": %.17g, "
+                              "\"out_bytes\": %.17g}", i ? ", " : "", r_phi(c, i) / F * time_scale, r_p(c, i),
+                              34.0 * c->seq * c->h, 2.0 * c->seq * c->h);
+    n += (size_t)snprintf(buf + n, cap - n, "], \"collectives\": [%s]}", colls);
+    ck_assert_uint_lt(n, cap);
+    tsched_op_profile *p = NULL;
+    ck_assert_ok(tsched_op_profile_load_string(&p, buf, n));
+    free(buf);
+    return p;
+}
+
+START_TEST(profile_reproduces_model)
+{
+    ts_rng r;
+    ts_rng_seed(&r, 4242);
+    unsigned cases = tu_n(150), compared = 0;
+    for (unsigned k = 0; k < cases + 2; k++) {
+        rcell c = k == 0 ? worked(8, 2) : k == 1 ? worked(4, 2) : rand_cell(&r);
+        tsched_op_profile *p = analytic_profile(&c, "", 1);
+        rcell cp = c;
+        cp.prof = p;
+        for (int sp = 0; sp < 3; sp++) {
+            tsched_cell *a = est(&c, (tsched_plan_space)sp), *b = est(&cp, (tsched_plan_space)sp);
+            ck_assert_int_eq(tsched_cell_feasible(a), tsched_cell_feasible(b));
+            ck_assert_str_eq(tsched_cell_reason(a), tsched_cell_reason(b));
+            if (tsched_cell_feasible(a)) {
+                ck_assert_msg(rel_eq(tsched_cell_iteration_s(a), tsched_cell_iteration_s(b), 1e-12),
+                              "T %.17g analytic, %.17g profile", tsched_cell_iteration_s(a),
+                              tsched_cell_iteration_s(b));
+                for (uint32_t s = 0; s < c.S; s++) {
+                    ck_assert_uint_eq(a->st[s].first_layer, b->st[s].first_layer);
+                    ck_assert(rel_eq(a->st[s].time_s, b->st[s].time_s, 1e-12));
+                    ck_assert(rel_eq(a->st[s].mem_bytes, b->st[s].mem_bytes, 1e-12));
+                }
+                compared++;
+            }
+            tsched_cell_free(a);
+            tsched_cell_free(b);
+        }
+        tsched_op_profile_free(p);
+    }
+    ck_assert_uint_ge(compared, cases / 4);
+    /* a profile lifts the MoE refusal */
+    rcell c = worked(4, 2);
+    tsched_op_profile *p = analytic_profile(&c, "", 1);
+    ts_gpu gpu;
+    ts_cell_in in = mk_in(&c, &gpu);
+    in.moe_experts = 8;
+    in.profile = p;
+    tsched_cell *x = NULL;
+    ck_assert_ok(ts_cell_estimate_in(&x, &in, 4, 2, TSCHED_PLANS_ASSEMBLED));
+    ck_assert(fabs(tsched_cell_iteration_s(x) - 0.033428349) <= 5e-10);
+    tsched_cell_free(x);
+    tsched_op_profile_free(p);
+}
+END_TEST
+
+/* Per term: a collective entry replaces exactly the term it models. N 8, S 2 on nodes of 4:
+ * each stage is one node (intra for X and A), the boundary crosses nodes (inter for K's
+ * send/recv). */
+START_TEST(profile_collectives)
+{
+    rcell c = worked(8, 2);
+    const double W = 300e9;
+    uint32_t first[3] = {0, 3, 4}, g[2] = {4, 4};
+    tsched_op_profile *base = analytic_profile(&c, "", 1);
+    /* entries that reproduce the formulas: one point on the line through the origin */
+    char colls[1024];
+    double x = 1048576;
+    snprintf(colls, sizeof colls,
+             "{\"op\": \"allreduce\", \"scope\": \"intra\", \"ranks\": 2, \"points\": [[%.17g, %.17g]]},"
+             "{\"op\": \"allgather\", \"scope\": \"intra\", \"ranks\": 2, \"points\": [[%.17g, %.17g]]},"
+             "{\"op\": \"sendrecv\", \"scope\": \"inter\", \"ranks\": 1, \"points\": [[%.17g, %.17g]]},"
+             "{\"op\": \"allreduce\", \"scope\": \"intra\", \"ranks\": 4, \"points\": [[%.17g, %.17g]]}",
+             x, 2.0 * 1 / 2 * x / W, x, 1.0 / 2 * x / W, x, x / 12.5e9, x, 2.0 * 3 / 4 * x / W);
+    tsched_op_profile *same = analytic_profile(&c, colls, 1);
+    ts_gpu gpu;
+    ts_cell_in in = mk_in(&c, &gpu);
+    ts_cm_stage s0[2], s1[2];
+    ts_cm cm0, cm1;
+    cm0.st = s0;
+    cm1.st = s1;
+    in.profile = base;
+    ts_cm_init(&cm0, &in, 8, 2, first, g);
+    in.profile = same;
+    ts_cm_init(&cm1, &in, 8, 2, first, g);
+    for (uint32_t s = 0; s < 2; s++)
+        for (uint32_t t = 1; t <= 4; t *= 2) {
+            ts_opt a, b;
+            ts_cm_option(&a, &cm0, s, t);
+            ts_cm_option(&b, &cm1, s, t);
+            ck_assert(rel_eq(a.X, b.X, 1e-12) && rel_eq(a.K, b.K, 1e-12) && rel_eq(a.A, b.A, 1e-12));
+            ck_assert_double_eq(a.C, b.C);
+            ck_assert_double_eq(a.M, b.M);
+        }
+    tsched_op_profile_free(same);
+
+    /* each entry alone, three times slower: only its term moves */
+    static const char *const ent[4] = {"\"op\": \"allreduce\", \"scope\": \"intra\", \"ranks\": 2",
+                                       "\"op\": \"allgather\", \"scope\": \"intra\", \"ranks\": 2",
+                                       "\"op\": \"sendrecv\", \"scope\": \"inter\", \"ranks\": 1",
+                                       "\"op\": \"allreduce\", \"scope\": \"intra\", \"ranks\": 4"};
+    const double slope[4] = {2.0 * 1 / 2 / W, 1.0 / 2 / W, 1 / 12.5e9, 2.0 * 3 / 4 / W};
+    for (int e = 0; e < 4; e++) {
+        snprintf(colls, sizeof colls, "{%s, \"points\": [[%.17g, %.17g], [%.17g, %.17g]]}", ent[e], x,
+                 3 * slope[e] * x, 2 * x, 6 * slope[e] * x);
+        tsched_op_profile *p = analytic_profile(&c, colls, 1);
+        in.profile = p;
+        ts_cm_init(&cm1, &in, 8, 2, first, g);
+        for (uint32_t s = 0; s < 2; s++)
+            for (uint32_t t = 1; t <= 4; t *= 2) {
+                ts_opt a, b;
+                ts_cm_option(&a, &cm0, s, t);
+                ts_cm_option(&b, &cm1, s, t);
+                ck_assert_double_eq(a.C, b.C);
+                ck_assert_double_eq(a.M, b.M);
+                /* which terms use entry e at (s, t): X uses allreduce among t (t = 2 here),
+                 * A allreduce among d = 4 / t (d = 4 at t = 1), K the sendrecv (s = 1; stages on
+                 * two nodes: inter) and the all-gather among t (s = 1, t = 2) */
+                uint32_t d = 4 / t;
+                int x_hit = (e == 0 && t == 2) || (e == 3 && t == 4);
+                int a_hit = (e == 0 && d == 2) || (e == 3 && d == 4);
+                int k_hit = s == 1 && ((e == 2) || (e == 1 && t == 2));
+                if (x_hit)
+                    ck_assert(rel_eq(b.X, 3 * a.X, 1e-12));
+                else
+                    ck_assert(rel_eq(b.X, a.X, 1e-12));
+                if (a_hit)
+                    ck_assert(rel_eq(b.A, 3 * a.A, 1e-12));
+                else
+                    ck_assert(rel_eq(b.A, a.A, 1e-12));
+                if (k_hit)
+                    ck_assert(b.K > a.K * (1 + 1e-6));
+                else
+                    ck_assert(rel_eq(b.K, a.K, 1e-12));
+                if (s == 1 && e == 2) /* K = 2 (send + gather): only the send tripled */
+                    ck_assert(rel_eq(b.K - a.K, 2 * 2 * (cm0.st[1].a_in / 4) / 12.5e9, 1e-9));
+            }
+        tsched_op_profile_free(p);
+    }
+    tsched_op_profile_free(base);
+}
+END_TEST
+
+/* ------------------------------------------------------------------------------------------
+ * JSON of §7.3
+ * ------------------------------------------------------------------------------------------ */
+
+static void assert_keys(json_t *o, const char *const *keys)
+{
+    void *it = json_object_iter(o);
+    size_t k = 0;
+    for (; it; it = json_object_iter_next(o, it), k++) {
+        ck_assert_ptr_nonnull(keys[k]);
+        ck_assert_str_eq(json_object_iter_key(it), keys[k]);
+    }
+    ck_assert_ptr_null(keys[k]);
+}
+
+START_TEST(cell_json)
+{
+    rcell c = worked(8, 2);
+    tsched_cell *x = est(&c, TSCHED_PLANS_EXHAUSTIVE);
+    char *txt = NULL;
+    ck_assert_ok(tsched_cell_to_json(&txt, x));
+    json_error_t err;
+    json_t *o = json_loads(txt, 0, &err);
+    ck_assert_ptr_nonnull(o);
+    static const char *const keys[] = {"pool", "gpu_type", "gpus", "stages", "feasible", "microbatches", "iteration_s",
+                                       "throughput", "plans_evaluated", "stage_plan", NULL};
+    static const char *const skeys[] = {"first_layer", "layers", "gpus", "dp", "tp", "favor", "time_s", "mem_bytes",
+                                        NULL};
+    assert_keys(o, keys);
+    ck_assert_str_eq(json_string_value(json_object_get(o, "pool")), "X1/8");
+    ck_assert_str_eq(json_string_value(json_object_get(o, "gpu_type")), "X1");
+    ck_assert_int_eq(json_integer_value(json_object_get(o, "gpus")), 8);
+    ck_assert_int_eq(json_integer_value(json_object_get(o, "microbatches")), 8);
+    ck_assert(json_is_true(json_object_get(o, "feasible")));
+    ck_assert_double_eq(json_real_value(json_object_get(o, "iteration_s")), tsched_cell_iteration_s(x));
+    ck_assert_double_eq(json_real_value(json_object_get(o, "throughput")), tsched_cell_throughput(x));
+    ck_assert_int_eq(json_integer_value(json_object_get(o, "plans_evaluated")), 9);
+    json_t *sp = json_object_get(o, "stage_plan");
+    ck_assert_uint_eq(json_array_size(sp), 2);
+    for (uint32_t s = 0; s < 2; s++) {
+        json_t *e = json_array_get(sp, s);
+        assert_keys(e, skeys);
+        uint32_t fl, nl, g, dp, tp;
+        double ts, mb;
+        ck_assert_ok(tsched_cell_stage(&fl, &nl, &g, &dp, &tp, &ts, &mb, x, s));
+        ck_assert_int_eq(json_integer_value(json_object_get(e, "first_layer")), fl);
+        ck_assert_int_eq(json_integer_value(json_object_get(e, "layers")), nl);
+        ck_assert_int_eq(json_integer_value(json_object_get(e, "tp")), tp);
+        ck_assert_int_eq(json_integer_value(json_object_get(e, "dp")), dp);
+        ck_assert_str_eq(json_string_value(json_object_get(e, "favor")), "dp"); /* assembled (1,1) */
+        ck_assert_double_eq(json_real_value(json_object_get(e, "time_s")), ts);
+        ck_assert_double_eq(json_real_value(json_object_get(e, "mem_bytes")), mb);
+    }
+    json_decref(o);
+    tsched_free(txt);
+    json_t *plan = NULL;
+    ck_assert_ok(ts_cell_stage_plan_json(&plan, x));
+    ck_assert_uint_eq(json_array_size(plan), 2);
+    json_decref(plan);
+    ck_assert_str_eq(ts_cell_gpu_type(x), "X1");
+    tsched_cell_free(x);
+
+    /* infeasible: reason, no plan fields */
+    c = worked(4, 8);
+    x = est(&c, TSCHED_PLANS_ASSEMBLED);
+    ck_assert_str_eq(tsched_cell_reason(x), "more stages than layers");
+    ck_assert_status(tsched_cell_stage(NULL, NULL, NULL, NULL, NULL, NULL, NULL, x, 0), TSCHED_E_STATE);
+    ck_assert_status(tsched_cell_stage(NULL, NULL, NULL, NULL, NULL, NULL, NULL, x, 8), TSCHED_E_INVALID);
+    ck_assert_ok(tsched_cell_to_json(&txt, x));
+    o = json_loads(txt, 0, &err);
+    static const char *const ikeys[] = {"pool", "gpu_type", "gpus", "stages", "feasible", "reason", NULL};
+    assert_keys(o, ikeys);
+    ck_assert(json_is_false(json_object_get(o, "feasible")));
+    ck_assert_str_eq(json_string_value(json_object_get(o, "reason")), "more stages than layers");
+    json_decref(o);
+    tsched_free(txt);
+    ck_assert_status(ts_cell_stage_plan_json(&plan, x), TSCHED_E_STATE);
+    tsched_cell_free(x);
+
+    /* out of memory: stages are cut, plan fields 0 */
+    c = worked(4, 2);
+    c.mem_gib = 0.25;
+    x = est(&c, TSCHED_PLANS_ASSEMBLED);
+    ck_assert_str_eq(tsched_cell_reason(x), "out of memory in every plan");
+    uint32_t fl, nl, g, dp, tp;
+    ck_assert_ok(tsched_cell_stage(&fl, &nl, &g, &dp, &tp, NULL, NULL, x, 1));
+    ck_assert_uint_eq(fl, 3);
+    ck_assert_uint_eq(nl, 1);
+    ck_assert_uint_eq(g, 2);
+    ck_assert_uint_eq(dp, 0);
+    ck_assert_uint_eq(tp, 0);
+    tsched_cell_free(x);
+
+    /* GPUs not a multiple of the node size */
+    c = worked(6, 2);
+    x = est(&c, TSCHED_PLANS_ASSEMBLED);
+    ck_assert_str_eq(tsched_cell_reason(x), "gpus not a multiple of the node size");
+    tsched_cell_free(x);
+    c = worked(2, 3);
+    x = est(&c, TSCHED_PLANS_ASSEMBLED);
+    ck_assert_str_eq(tsched_cell_reason(x), "more stages than gpus");
+    tsched_cell_free(x);
+
+    ck_assert_status(tsched_cell_to_json(&txt, NULL), TSCHED_E_INVALID);
+    ck_assert_status(tsched_cell_to_json(NULL, NULL), TSCHED_E_INVALID);
+}
+END_TEST
+
+/* ------------------------------------------------------------------------------------------
+ * (g) bad inputs
+ * ------------------------------------------------------------------------------------------ */
+
+static tsched_job *job_with(uint32_t layers, uint32_t moe)
+{
+    tsched_job *j = NULL;
+    ck_assert_ok(tsched_job_new(&j, "j", 8, 1, 1));
+    tsched_model m;
+    tsched_model_init(&m);
+    m.hidden = 1024;
+    m.layers = layers;
+    m.seq = 512;
+    m.vocab = 32000;
+    m.global_batch = 64;
+    m.moe_experts = moe;
+    ck_assert_ok(tsched_job_set_model(j, &m));
+    return j;
+}
+
+START_TEST(bad_inputs)
+{
+    rcell c = worked(4, 2);
+    ts_gpu gpu;
+    ts_cell_in in = mk_in(&c, &gpu);
+    tsched_cell *x = (tsched_cell *)1;
+    ck_assert_status(ts_cell_estimate_in(&x, &in, 0, 2, TSCHED_PLANS_ASSEMBLED), TSCHED_E_INVALID);
+    ck_assert_ptr_null(x);
+    ck_assert_status(ts_cell_estimate_in(&x, &in, 4, 0, TSCHED_PLANS_ASSEMBLED), TSCHED_E_INVALID);
+    ck_assert_status(ts_cell_estimate_in(&x, &in, 4, 2, (tsched_plan_space)3), TSCHED_E_INVALID);
+    ck_assert_status(ts_cell_estimate_in(&x, NULL, 4, 2, TSCHED_PLANS_ASSEMBLED), TSCHED_E_INVALID);
+    ck_assert_status(ts_cell_estimate_in(NULL, &in, 4, 2, TSCHED_PLANS_ASSEMBLED), TSCHED_E_INVALID);
+    in.U_gbps = 0;
+    ck_assert_status(ts_cell_estimate_in(&x, &in, 4, 2, TSCHED_PLANS_ASSEMBLED), TSCHED_E_RANGE);
+    in.U_gbps = 100;
+    gpu.efficiency = 1.5;
+    ck_assert_status(ts_cell_estimate_in(&x, &in, 4, 2, TSCHED_PLANS_ASSEMBLED), TSCHED_E_RANGE);
+    gpu.efficiency = 0.5;
+    in.layers = 0;
+    ck_assert_status(ts_cell_estimate_in(&x, &in, 4, 2, TSCHED_PLANS_ASSEMBLED), TSCHED_E_RANGE);
+    ck_assert_errmsg_has("model.layers");
+    in.layers = 4;
+    in.moe_experts = 8;
+    ck_assert_status(ts_cell_estimate_in(&x, &in, 4, 2, TSCHED_PLANS_ASSEMBLED), TSCHED_E_RANGE);
+    ck_assert_errmsg_has("model.moe_experts: MoE is not in the cell cost model; supply an op profile");
+    ck_assert_ptr_null(x);
+    in.moe_experts = 0;
+    ts_rng r;
+    ts_rng_seed(&r, 5);
+    tsched_op_profile *p = rand_profile(&r, 10, 0);
+    rcell c12 = c;
+    c12.l = 12;
+    in = mk_in(&c12, &gpu);
+    in.profile = p;
+    ck_assert_status(ts_cell_estimate_in(&x, &in, 4, 2, TSCHED_PLANS_ASSEMBLED), TSCHED_E_RANGE);
+    ck_assert_errmsg_has("layers: 10 entries, model has 12");
+
+    /* the public stage determination */
+    uint32_t first[8], g[8];
+    tsched_job *j12 = job_with(12, 0), *jmoe = job_with(4, 4), *jnone = NULL;
+    ck_assert_ok(tsched_job_new(&jnone, "nomodel", 8, 1, 1));
+    ck_assert_status(tsched_cell_stages(first, g, j12, p, 4, 2), TSCHED_E_RANGE);
+    ck_assert_errmsg_has("layers: 10 entries, model has 12");
+    ck_assert_status(tsched_cell_stages(first, g, jnone, NULL, 4, 2), TSCHED_E_NOT_FOUND);
+    ck_assert_errmsg_has("model: missing; a Cell estimate needs the model");
+    ck_assert_status(tsched_cell_stages(first, g, j12, NULL, 0, 2), TSCHED_E_RANGE);
+    ck_assert_status(tsched_cell_stages(first, g, j12, NULL, 4, 0), TSCHED_E_RANGE);
+    ck_assert_status(tsched_cell_stages(first, g, j12, NULL, 4, 13), TSCHED_E_RANGE);
+    ck_assert_errmsg_has("more stages than layers");
+    ck_assert_status(tsched_cell_stages(first, g, j12, NULL, 4, 5), TSCHED_E_RANGE);
+    ck_assert_errmsg_has("more stages than gpus");
+    ck_assert_status(tsched_cell_stages(NULL, g, j12, NULL, 4, 2), TSCHED_E_INVALID);
+    ck_assert_status(tsched_cell_stages(first, NULL, j12, NULL, 4, 2), TSCHED_E_INVALID);
+    ck_assert_status(tsched_cell_stages(first, g, NULL, NULL, 4, 2), TSCHED_E_INVALID);
+    ck_assert_ok(tsched_cell_stages(first, g, j12, NULL, 6, 4));
+    ck_assert_uint_eq(first[0], 0);
+    ck_assert_uint_eq(first[4], 12);
+    ck_assert_uint_eq(g[0], 1);
+    ck_assert_uint_eq(g[3], 2);
+    /* the worked example's cut through the public call */
+    tsched_job *j4 = job_with(4, 0);
+    ck_assert_ok(tsched_cell_stages(first, g, j4, NULL, 4, 2));
+    ck_assert_uint_eq(first[1], 3);
+    ck_assert_ok(tsched_cell_stages(first, g, jmoe, NULL, 4, 2)); /* the dense layers cut as usual */
+
+    /* the public estimate: a job without model is NOT_FOUND before any fabric lookup */
+    tsched_topology *topo = tu_leaf_spine(1, 1, 1, 2, 4, 1);
+    tsched_gpu_catalog *cat = NULL;
+    ck_assert_ok(tsched_gpu_catalog_default(&cat));
+    ck_assert_status(tsched_cell_estimate(&x, topo, "GPU/4", cat, jnone, NULL, 4, 2, TSCHED_PLANS_ASSEMBLED),
+                     TSCHED_E_NOT_FOUND);
+    ck_assert_errmsg_has("model: missing; a Cell estimate needs the model");
+    ck_assert_status(tsched_cell_estimate(&x, topo, "GPU/4", cat, j4, NULL, 0, 2, TSCHED_PLANS_ASSEMBLED),
+                     TSCHED_E_INVALID);
+    ck_assert_status(tsched_cell_estimate(&x, topo, "GPU/4", cat, j4, NULL, 4, 0, TSCHED_PLANS_ASSEMBLED),
+                     TSCHED_E_INVALID);
+    ck_assert_status(tsched_cell_estimate(&x, topo, "GPU/4", cat, j4, NULL, 4, 2, (tsched_plan_space)7),
+                     TSCHED_E_INVALID);
+    ck_assert_status(tsched_cell_estimate(&x, NULL, "GPU/4", cat, j4, NULL, 4, 2, TSCHED_PLANS_ASSEMBLED),
+                     TSCHED_E_INVALID);
+    ck_assert_status(tsched_cell_estimate(&x, topo, NULL, cat, j4, NULL, 4, 2, TSCHED_PLANS_ASSEMBLED),
+                     TSCHED_E_INVALID);
+    ck_assert_status(tsched_cell_estimate(&x, topo, "GPU/4", NULL, j4, NULL, 4, 2, TSCHED_PLANS_ASSEMBLED),
+                     TSCHED_E_INVALID);
+    ck_assert_status(tsched_cell_estimate(&x, topo, "GPU/4", cat, NULL, NULL, 4, 2, TSCHED_PLANS_ASSEMBLED),
+                     TSCHED_E_INVALID);
+    ck_assert_status(tsched_cell_estimate(NULL, topo, "GPU/4", cat, j4, NULL, 4, 2, TSCHED_PLANS_ASSEMBLED),
+                     TSCHED_E_INVALID);
+
+    /* getters on NULL */
+    ck_assert_int_eq(tsched_cell_feasible(NULL), 0);
+    ck_assert_str_eq(tsched_cell_reason(NULL), "");
+    ck_assert_double_eq(tsched_cell_iteration_s(NULL), 0);
+    ck_assert_double_eq(tsched_cell_throughput(NULL), 0);
+    ck_assert_uint_eq(tsched_cell_num_stages(NULL), 0);
+    ck_assert_uint_eq(tsched_cell_gpus(NULL), 0);
+    ck_assert_ptr_null(tsched_cell_pool(NULL));
+    ck_assert_ptr_null(ts_cell_gpu_type(NULL));
+    ck_assert_status(tsched_cell_space(NULL, NULL, NULL), TSCHED_E_INVALID);
+    {
+        tsched_plan_space sp;
+        uint64_t pl;
+        ck_assert_status(tsched_cell_space(&sp, &pl, NULL), TSCHED_E_INVALID);
+        ck_assert_errmsg_has(" c ");
+    }
+    ck_assert_status(tsched_cell_stage(NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, 0), TSCHED_E_INVALID);
+    tsched_cell_free(NULL);
+
+    tsched_topology_free(topo);
+    tsched_gpu_catalog_free(cat);
+    tsched_job_free(j12);
+    tsched_job_free(j4);
+    tsched_job_free(jmoe);
+    tsched_job_free(jnone);
+    free_profile(p);
+}
+END_TEST
+
+/* ------------------------------------------------------------------------------------------
+ * The public estimate on a fabric: pools, catalogue, profile by GPU type
+ * ------------------------------------------------------------------------------------------ */
+
+static tsched_topology *small_fabric(void)
+{
+    tsched_topology *t = NULL;
+    ck_assert_ok(tsched_topology_new(&t, "cells"));
+    ck_assert_ok(tsched_topology_add_switch(NULL, t, "spine0", 1, NULL));
+    ck_assert_ok(tsched_topology_add_switch(NULL, t, "leaf0", 0, NULL));
+    ck_assert_ok(tsched_topology_add_switch(NULL, t, "leaf1", 0, NULL));
+    ck_assert_ok(tsched_topology_add_link(t, "leaf0", "spine0", 400, 2));
+    ck_assert_ok(tsched_topology_add_link(t, "leaf1", "spine0", 400, 2));
+    /* A100 nodes of 4 GPUs with 4 x 100 Gbit/s: U = 100 per GPU, as in the worked example */
+    ck_assert_ok(tsched_topology_add_node(NULL, t, "a0", "leaf0", 4, 4, "A100", 100));
+    ck_assert_ok(tsched_topology_add_node(NULL, t, "a1", "leaf0", 4, 4, "A100", 100));
+    ck_assert_ok(tsched_topology_add_node(NULL, t, "a2", "leaf1", 4, 4, "A100", 100));
+    ck_assert_ok(tsched_topology_add_node(NULL, t, "t0", "leaf1", 2, 1, "T4", 50));
+    ck_assert_ok(tsched_topology_add_node(NULL, t, "g0", "leaf1", 8, 2, "G2", 100));
+    ck_assert_ok(tsched_topology_build(t));
+    return t;
+}
+
+START_TEST(public_estimate)
+{
+    tsched_topology *topo = small_fabric();
+    tsched_gpu_catalog *cat = NULL;
+    ck_assert_ok(tsched_gpu_catalog_default(&cat));
+    tsched_job *job = job_with(4, 0);
+    tsched_cell *x = NULL;
+    ck_assert_ok(tsched_cell_estimate(&x, topo, "A100/4", cat, job, NULL, 4, 2, TSCHED_PLANS_ASSEMBLED));
+    ck_assert(fabs(tsched_cell_iteration_s(x) - 0.033428349) <= 5e-10);
+    ck_assert_str_eq(tsched_cell_pool(x), "A100/4");
+    ck_assert_str_eq(ts_cell_gpu_type(x), "A100");
+    double T4 = tsched_cell_iteration_s(x);
+    tsched_cell_free(x);
+    const double want[3] = {0.017986938, 0.017640540, 0.017640540};
+    for (int sp = 0; sp < 3; sp++) {
+        ck_assert_ok(tsched_cell_estimate(&x, topo, "A100/4", cat, job, NULL, 8, 2, (tsched_plan_space)sp));
+        ck_assert(fabs(tsched_cell_iteration_s(x) - want[sp]) <= 5e-10);
+        tsched_cell *t = NULL;
+        ck_assert_ok(tsched_cell_tune(&t, x));
+        ck_assert(fabs(tsched_cell_iteration_s(t) - 0.017640540) <= 5e-10);
+        tsched_cell_free(t);
+        tsched_cell_free(x);
+    }
+    /* 12 GPUs: three whole nodes; 6: not a multiple of the node size */
+    ck_assert_ok(tsched_cell_estimate(&x, topo, "A100/4", cat, job, NULL, 12, 4, TSCHED_PLANS_ASSEMBLED));
+    ck_assert_int_eq(tsched_cell_feasible(x), 1);
+    tsched_cell_free(x);
+    ck_assert_ok(tsched_cell_estimate(&x, topo, "A100/4", cat, job, NULL, 6, 2, TSCHED_PLANS_ASSEMBLED));
+    ck_assert_str_eq(tsched_cell_reason(x), "gpus not a multiple of the node size");
+    tsched_cell_free(x);
+    /* T4 (16 GiB) pool: small enough model fits */
+    ck_assert_ok(tsched_cell_estimate(&x, topo, "T4/2", cat, job, NULL, 2, 1, TSCHED_PLANS_ASSEMBLED));
+    ck_assert_str_eq(ts_cell_gpu_type(x), "T4");
+    tsched_cell_free(x);
+
+    /* unknown pool, a type missing from the catalogue */
+    ck_assert_status(tsched_cell_estimate(&x, topo, "A100/8", cat, job, NULL, 4, 2, TSCHED_PLANS_ASSEMBLED),
+                     TSCHED_E_NOT_FOUND);
+    ck_assert_errmsg_has("A100/8");
+    ck_assert_ptr_null(x);
+    ck_assert_status(tsched_cell_estimate(&x, topo, "G2/8", cat, job, NULL, 8, 2, TSCHED_PLANS_ASSEMBLED),
+                     TSCHED_E_NOT_FOUND);
+    ck_assert_errmsg_has("G2");
+
+    /* profiles: applied only to pools of their GPU type */
+    rcell c = worked(4, 2);
+    c.tflops = 312;
+    tsched_op_profile *p = analytic_profile(&c, "", 3); /* three times slower layers, type X1 */
+    ck_assert_ok(tsched_cell_estimate(&x, topo, "A100/4", cat, job, p, 4, 2, TSCHED_PLANS_ASSEMBLED));
+    ck_assert_double_eq(tsched_cell_iteration_s(x), T4); /* X1 is not A100: ignored */
+    tsched_cell_free(x);
+    free(p->gpu_type);
+    p->gpu_type = strdup("A100");
+    ck_assert_ok(tsched_cell_estimate(&x, topo, "A100/4", cat, job, p, 4, 2, TSCHED_PLANS_ASSEMBLED));
+    ck_assert(tsched_cell_iteration_s(x) > 2 * T4);
+    tsched_cell_free(x);
+    tsched_job *j12 = job_with(12, 0);
+    ck_assert_status(tsched_cell_estimate(&x, topo, "A100/4", cat, j12, p, 4, 2, TSCHED_PLANS_ASSEMBLED),
+                     TSCHED_E_RANGE);
+    ck_assert_errmsg_has("layers: 4 entries, model has 12");
+    tsched_job *jmoe = job_with(4, 8);
+    ck_assert_status(tsched_cell_estimate(&x, topo, "A100/4", cat, jmoe, NULL, 4, 2, TSCHED_PLANS_ASSEMBLED),
+                     TSCHED_E_RANGE);
+    ck_assert_errmsg_has("model.moe_experts");
+    ck_assert_ok(tsched_cell_estimate(&x, topo, "A100/4", cat, jmoe, p, 4, 2, TSCHED_PLANS_ASSEMBLED));
+    tsched_cell_free(x);
+    /* stage determination balances the profile's time */
+    uint32_t first[3], g[2];
+    for (uint32_t i = 0; i < 4; i++)
+        p->layers[i].time_s = i == 0 ? 3.0 : 1.0;
+    ck_assert_ok(tsched_cell_stages(first, g, job, p, 4, 2));
+    ck_assert_uint_eq(first[1], 1);
+
+    tsched_op_profile_free(p);
+    tsched_job_free(j12);
+    tsched_job_free(jmoe);
+    tsched_job_free(job);
+    tsched_gpu_catalog_free(cat);
+    tsched_topology_free(topo);
+}
+END_TEST
+
 /* ------------------------------------------------------------------------------------------ */
 
 static Suite *cell_suite(void)
@@ -764,6 +1412,13 @@ static Suite *cell_suite(void)
     tcase_add_test(tc, stages_uniform);
     tcase_add_test(tc, stages_closed_vs_dp);
     tcase_add_test(tc, plans_vs_brute_force);
+    tcase_add_test(tc, monotonicity);
+    tcase_add_test(tc, tune_vs_brute_force);
+    tcase_add_test(tc, profile_reproduces_model);
+    tcase_add_test(tc, profile_collectives);
+    tcase_add_test(tc, cell_json);
+    tcase_add_test(tc, bad_inputs);
+    tcase_add_test(tc, public_estimate);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -3,6 +3,7 @@
 #define TSCHED_TEST_UTIL_H
 
 #include <check.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -120,6 +121,48 @@ static inline uint32_t tu_vclos_max_share(const tsched_vclos *v, tsched_vclos_pa
     if (flows)
         *flows = nflows;
     return best;
+}
+
+/* The Crius Table 1 cluster (doc/cell.md §8) divided by `div`: 80/div nodes of 4 A100-40G,
+ * 160/div of 2 A40, 160/div of 2 A10 (200 Gbit/s NICs), max(1, 20/div) of 16 V100 (the others
+ * 100 Gbit/s), one NIC each, `per_leaf` nodes of one type per leaf ("leaf<i>"), two spines.
+ * Nodes are named "a100-<i>", "a40-<i>", "a10-<i>", "v100-<i>", in that index order. div 1 is
+ * the paper's 1,280 GPUs. */
+static inline tsched_topology *tu_table1(uint32_t div, uint32_t per_leaf)
+{
+    static const struct {
+        const char *prefix, *type;
+        uint32_t count, gpus;
+        double gbps;
+    } kinds[] = {{"a100", "A100-40G", 80, 4, 100}, {"a40", "A40", 160, 2, 100},
+                 {"a10", "A10", 160, 2, 200},      {"v100", "V100", 20, 16, 100}};
+    tsched_topology *t = NULL;
+    ck_assert_ok(tsched_topology_new(&t, "table1"));
+    char name[64], leaf[32];
+    uint32_t leaves = 0;
+    for (unsigned k = 0; k < 4; k++) {
+        uint32_t n = kinds[k].count / div ? kinds[k].count / div : 1;
+        for (uint32_t i = 0; i < n; i++) {
+            if (i % per_leaf == 0)
+                leaves++;
+            snprintf(name, sizeof name, "%s-%u", kinds[k].prefix, i);
+            snprintf(leaf, sizeof leaf, "leaf%u", leaves - 1);
+            ck_assert_ok(tsched_topology_add_node(NULL, t, name, leaf, kinds[k].gpus, 1, kinds[k].type, kinds[k].gbps));
+        }
+    }
+    for (uint32_t l = 0; l < leaves; l++) {
+        snprintf(leaf, sizeof leaf, "leaf%u", l);
+        ck_assert_ok(tsched_topology_add_switch(NULL, t, leaf, 0, NULL));
+    }
+    ck_assert_ok(tsched_topology_add_switch(NULL, t, "spine0", 1, NULL));
+    ck_assert_ok(tsched_topology_add_switch(NULL, t, "spine1", 1, NULL));
+    for (uint32_t l = 0; l < leaves; l++) {
+        snprintf(leaf, sizeof leaf, "leaf%u", l);
+        ck_assert_ok(tsched_topology_add_link(t, leaf, "spine0", 400, 1));
+        ck_assert_ok(tsched_topology_add_link(t, leaf, "spine1", 400, 1));
+    }
+    ck_assert_ok(tsched_topology_build(t));
+    return t;
 }
 
 /* Directory of tests/data, passed by meson as TSCHED_TEST_DATA. */

@@ -89,7 +89,7 @@ tsched_status tsched_cell_to_json(char **out, const tsched_cell *c)
         return ts_error(TSCHED_E_INVALID, "tsched_cell_to_json: out is NULL");
     *out = NULL;
     if (!c)
-        return ts_error(TSCHED_E_INVALID, "tsched_cell_to_json: cell is NULL");
+        return ts_error(TSCHED_E_INVALID, "tsched_cell_to_json: c (the cell) is NULL");
     json_t *o = NULL;
     tsched_status r = ts_cell_json(&o, c);
     if (r != TSCHED_OK)

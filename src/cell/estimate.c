@@ -2,7 +2,16 @@
  *
  * A Cell is one allocation: the struct, its stages and the two names (plus a profile clone
  * when a profile applies). The scratch of one estimate (GPUs and cuts per stage, the model's
- * per-stage numbers, every admissible option) lives on the stack when small. */
+ * per-stage numbers, every admissible option) lives on the stack when small.
+ *
+ * Where the note leaves room, this file decides:
+ * - reasons are tried in the order more stages than layers, more stages than gpus (no cut),
+ *   then, with the stages cut, gpus not a multiple of the node size, out of memory;
+ * - plans_evaluated is the size of the space, memory-infeasible options included (the paper
+ *   profiles a plan before dropping it), saturating at INT64_MAX;
+ * - favours come from the assembled answer whatever the space asked, so every Cell reports
+ *   them and tsched_cell_tune seeds the tuned space with exactly the estimate's favours. */
+#include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,6 +26,9 @@
 #define R_MEM "out of memory in every plan"
 
 #define PLANS_CAP ((uint64_t)INT64_MAX) /* JSON integers are signed 64-bit */
+/* Far beyond any model (B = 4 S must fit in 32 bits; the scratch stays addressable). */
+#define MAX_STAGES (1u << 24)
+#define MAX_OPTIONS (1u << 26)
 
 static tsched_status cell_new(tsched_cell **out, const ts_cell_in *in, uint32_t N, uint32_t S, uint32_t nst)
 {
@@ -114,13 +126,19 @@ static tsched_status estimate(tsched_cell **out, const ts_cell_in *in, uint32_t 
     }
 
     /* count the admissible options first: t | g, t <= G */
-    uint32_t q = N / S, r = N % S, K = 0;
-    uint32_t cnt_q = 0, cnt_q1 = 0;
+    uint32_t q = N / S, r = N % S;
+    uint64_t cnt_q = 0, cnt_q1 = 0;
     for (uint32_t t = 1; t <= q && t <= in->G; t++)
         cnt_q += q % t == 0;
-    for (uint32_t t = 1; t <= q + 1 && t <= in->G; t++)
-        cnt_q1 += (q + 1) % t == 0;
-    K = (S - r) * cnt_q + r * cnt_q1;
+    for (uint64_t t = 1; t <= (uint64_t)q + 1 && t <= in->G; t++)
+        cnt_q1 += ((uint64_t)q + 1) % t == 0;
+    uint64_t K64 = (uint64_t)(S - r) * cnt_q + (uint64_t)r * cnt_q1;
+    if (S > MAX_STAGES || K64 > MAX_OPTIONS) {
+        tsched_cell_free(c);
+        return ts_error(TSCHED_E_TOO_LARGE, "stages: %u stages with %llu plan options in all; at most %u stages and %u "
+                        "options are supported", S, (unsigned long long)K64, MAX_STAGES, MAX_OPTIONS);
+    }
+    uint32_t K = (uint32_t)K64;
 
     size_t need = (size_t)S * sizeof(ts_cm_stage) + 2 * (size_t)K * sizeof(ts_opt) + ((size_t)K + 3 * (size_t)S) * sizeof(double) +
                   2 * (size_t)S * sizeof(ts_opt *) + (2 * (size_t)S + 1) * sizeof(uint32_t) + S * sizeof(int);
@@ -156,11 +174,15 @@ static tsched_status estimate(tsched_cell **out, const ts_cell_in *in, uint32_t 
     cm.st = cst;
     ts_cm_init(&cm, in, N, S, first, g);
     c->m = cm.m;
+    /* the assembled space (the scheduler's) needs only t = 1 and TP-max of each stage */
     uint32_t k = 0;
-    for (uint32_t s = 0; s < S; s++)
+    for (uint32_t s = 0; s < S; s++) {
+        uint32_t tmax = space == TSCHED_PLANS_ASSEMBLED ? ts_tp_max(g[s], in->G) : 0;
         for (uint32_t t = 1; t <= g[s] && t <= in->G; t++)
-            if (g[s] % t == 0)
+            if (g[s] % t == 0 && (!tmax || t == 1 || t == tmax))
                 ts_cm_option(&all[k++], &cm, s, t);
+    }
+    K = k;
 
     uint64_t plans;
     uint32_t n = select_space(sel, &plans, all, K, &cm, TSCHED_PLANS_ASSEMBLED, NULL);
@@ -220,6 +242,15 @@ tsched_status ts_cell_estimate_in(tsched_cell **out, const ts_cell_in *in, uint3
         return ts_error(TSCHED_E_INVALID, "stages: 0 is out of range (>= 1)");
     if (in->G == 0)
         return ts_error(TSCHED_E_INVALID, "pool %s: 0 GPUs per node", in->pool);
+    /* the catalogue and the pools guarantee these; a direct caller might not */
+    const ts_gpu *g = in->gpu;
+    if (!(g->tflops > 0 && g->mem_gib > 0 && g->intra_gbps > 0 && g->efficiency > 0 && g->efficiency <= 1 &&
+          isfinite(g->tflops) && isfinite(g->mem_gib) && isfinite(g->intra_gbps)))
+        return ts_error(TSCHED_E_RANGE, "gpu %s: tflops %g, mem_gib %g, intra_gbps %g, efficiency %g must be positive "
+                        "and finite (efficiency at most 1)", g->name, g->tflops, g->mem_gib, g->intra_gbps,
+                        g->efficiency);
+    if (!(in->U_gbps > 0 && isfinite(in->U_gbps)))
+        return ts_error(TSCHED_E_RANGE, "pool %s: U_gbps %g is out of range (> 0)", in->pool, in->U_gbps);
     if (in->layers == 0)
         return ts_error(TSCHED_E_RANGE, "model.layers: 0 is out of range (>= 1)");
     if (in->hidden == 0)
@@ -332,12 +363,14 @@ const char *ts_cell_gpu_type(const tsched_cell *c) { return c ? c->gpu_type : NU
 
 tsched_status tsched_cell_space(tsched_plan_space *space, uint64_t *plans_evaluated, const tsched_cell *c)
 {
+    if (!space)
+        return ts_error(TSCHED_E_INVALID, "tsched_cell_space: space is NULL");
+    if (!plans_evaluated)
+        return ts_error(TSCHED_E_INVALID, "tsched_cell_space: plans_evaluated is NULL");
     if (!c)
-        return ts_error(TSCHED_E_INVALID, "tsched_cell_space: cell is NULL");
-    if (space)
-        *space = c->space;
-    if (plans_evaluated)
-        *plans_evaluated = c->plans;
+        return ts_error(TSCHED_E_INVALID, "tsched_cell_space: c (the cell) is NULL");
+    *space = c->space;
+    *plans_evaluated = c->plans;
     return TSCHED_OK;
 }
 
@@ -346,7 +379,7 @@ tsched_status tsched_cell_stage(uint32_t *first_layer, uint32_t *layers, uint32_
                                 uint32_t stage)
 {
     if (!c)
-        return ts_error(TSCHED_E_INVALID, "tsched_cell_stage: cell is NULL");
+        return ts_error(TSCHED_E_INVALID, "tsched_cell_stage: c (the cell) is NULL");
     if (stage >= c->S)
         return ts_error(TSCHED_E_INVALID, "stage: %u is out of range (the Cell has %u stages)", stage, c->S);
     if (!c->cut)

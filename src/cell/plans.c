@@ -105,8 +105,22 @@ double ts_plans_best(const ts_opt **chosen, ts_opt *opts, uint32_t K, const ts_c
             lbcx = mincx[s];
     }
     lb += (cm->B - 1) * lbcx;
-    qsort(opts, K, sizeof *opts, cmp_cx);
-    qsort(thetas, K, sizeof *thetas, cmp_dbl);
+    if (K <= 32) { /* the common case: insertion sorts beat qsort's calls */
+        for (uint32_t i = 1; i < K; i++) {
+            ts_opt o = opts[i];
+            double th = thetas[i];
+            uint32_t j = i;
+            for (; j > 0 && cmp_cx(&opts[j - 1], &o) > 0; j--)
+                opts[j] = opts[j - 1];
+            opts[j] = o;
+            for (j = i; j > 0 && thetas[j - 1] > th; j--)
+                thetas[j] = thetas[j - 1];
+            thetas[j] = th;
+        }
+    } else {
+        qsort(opts, K, sizeof *opts, cmp_cx);
+        qsort(thetas, K, sizeof *thetas, cmp_dbl);
+    }
     double bestT = INFINITY, bestscore = INFINITY;
     int have = 0;
     for (uint32_t q = 0; q < K; q++) {

@@ -17,6 +17,7 @@
  * completion whose stages all stay within beta* (infinite if none), via sliding-window
  * minima; (c) takes, stage by stage, the smallest end reaching that optimum. O(S l log l). */
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -87,7 +88,9 @@ tsched_status ts_stages_cut_dp(uint32_t *first, uint32_t hidden, uint32_t layers
     uint32_t l = layers;
     size_t L = (size_t)l + 1;
     /* scratch: two DP rows, prefix sums, bytes per boundary, suffix table, deque */
-    size_t need = 2 * L * sizeof(frac) + 2 * L * sizeof(double) + (size_t)(S + 1) * L * sizeof(double) +
+    if ((size_t)S + 4 > SIZE_MAX / 64 / L)
+        return ts_error(TSCHED_E_NOMEM, "stages: %u stages of %u layers need too much memory", S, l);
+    size_t need = 2 * L * sizeof(frac) + 2 * L * sizeof(double) + ((size_t)S + 1) * L * sizeof(double) +
                   L * sizeof(uint32_t);
     _Alignas(16) char stackbuf[8192];
     char *buf = need <= sizeof stackbuf ? stackbuf : ts_malloc(need, 1);
