@@ -66,7 +66,8 @@ typedef struct tsched_sim_job {
     int64_t arrival_ns;        /**< >= 0 */
     uint32_t gpus;             /**< >= 1; with `nodes`, 0 = the sum of their GPUs */
     uint32_t tp, pp;           /**< 0 = GPUs per node and 1 */
-    int64_t compute_ns;        /**< > 0: computation per iteration */
+    int64_t compute_ns;        /**< > 0: computation per iteration; 0 = not given (placement crius only,
+                                    checked when the run starts) */
     double overlap;            /**< in [0, 1]: share of the computation communication overlaps */
     uint64_t iterations;       /**< iterations to run, or 0 with `duration_ns` */
     int64_t duration_ns;       /**< run time alone on the fabric, or 0 with `iterations` */
