@@ -1188,6 +1188,11 @@ START_TEST(bad_inputs)
     ck_assert_status(ts_cell_estimate_in(&x, &in, 4, 2, (tsched_plan_space)3), TSCHED_E_INVALID);
     ck_assert_status(ts_cell_estimate_in(&x, NULL, 4, 2, TSCHED_PLANS_ASSEMBLED), TSCHED_E_INVALID);
     ck_assert_status(ts_cell_estimate_in(NULL, &in, 4, 2, TSCHED_PLANS_ASSEMBLED), TSCHED_E_INVALID);
+    /* absurd sizes are refused at once, not computed (layout checks are linear in GPUs) */
+    ck_assert_status(ts_cell_estimate_in(&x, &in, TS_CELL_MAX_GPUS + 1u, 3, TSCHED_PLANS_ASSEMBLED),
+                     TSCHED_E_TOO_LARGE);
+    ck_assert_errmsg_has("n_gpus: 16777217 is above the limit");
+    ck_assert_ptr_null(x);
     in.U_gbps = 0;
     ck_assert_status(ts_cell_estimate_in(&x, &in, 4, 2, TSCHED_PLANS_ASSEMBLED), TSCHED_E_RANGE);
     in.U_gbps = 100;

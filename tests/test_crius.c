@@ -1133,6 +1133,10 @@ START_TEST(test_bad_inputs)
     ck_assert_status(tsched_crius_set_depth(cr, 17), TSCHED_E_RANGE);
     ck_assert_errmsg_has("depth");
     ck_assert_status(tsched_crius_set_objective(cr, (tsched_crius_objective)7), TSCHED_E_INVALID);
+    /* an absurd job size (2 N_G would not be a valid Cell) */
+    ck_assert_status(load(cr, "{\"name\": \"huge\", \"gpus\": 4000000000, " MODEL "}"), TSCHED_E_TOO_LARGE);
+    ck_assert_errmsg_has("gpus: 4000000000 is above");
+    ck_assert_uint_eq(tsched_crius_num_jobs(cr), 0);
     /* duplicate name in one queue */
     ck_assert_status(load(cr, "{\"name\": \"a\", \"gpus\": 2, " MODEL "}, {\"name\": \"a\", \"gpus\": 4, " MODEL "}"),
                      TSCHED_E_DUPLICATE);

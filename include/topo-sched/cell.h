@@ -135,7 +135,8 @@ TSCHED_API tsched_status tsched_cell_stages(uint32_t *first_layer, uint32_t *gpu
  * caller frees `*out` with tsched_cell_free(). Errors: TSCHED_E_INVALID (NULL, a bad space,
  * n_gpus or stages 0), TSCHED_E_NOT_FOUND (unknown pool, the pool's GPU type not in `cat`,
  * the job has no model), TSCHED_E_RANGE (MoE without a profile, a profile of another layer
- * count), TSCHED_E_NOMEM.
+ * count), TSCHED_E_TOO_LARGE (n_gpus above 16,777,216, or a stage count whose plan options
+ * would not fit), TSCHED_E_NOMEM.
  */
 TSCHED_API tsched_status tsched_cell_estimate(tsched_cell **out, const tsched_topology *topo, const char *pool,
                                               const tsched_gpu_catalog *cat, const tsched_job *job,
@@ -195,7 +196,8 @@ TSCHED_API tsched_status tsched_crius_set_objective(tsched_crius *cr, tsched_cri
  * Queue a job (copied; it needs a model) submitted at `submit` seconds; `*index` (may be
  * NULL) is its index, in queue order. Errors: TSCHED_E_NOT_FOUND (no model),
  * TSCHED_E_DUPLICATE (a queued job of that name), TSCHED_E_RANGE (submit < 0 or not finite,
- * MoE), TSCHED_E_INVALID, TSCHED_E_NOMEM.
+ * MoE), TSCHED_E_TOO_LARGE (more than 8,388,608 GPUs: 2 N_G must stay a valid Cell),
+ * TSCHED_E_INVALID, TSCHED_E_NOMEM.
  */
 TSCHED_API tsched_status tsched_crius_add_job(uint32_t *index, tsched_crius *cr, const tsched_job *job, double submit);
 /**

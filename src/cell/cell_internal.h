@@ -96,6 +96,10 @@ uint32_t ts_pools_find(const ts_pools *pools, const char *name);
 
 /* ---- estimation (stages.c, model.c, plans.c, estimate.c) ---- */
 
+/* Largest Cell (GPUs) the estimator takes: layout checks are linear in a stage's GPUs, so an
+ * absurd count must be refused, not computed (16.7 M GPUs: far beyond any fabric). */
+#define TS_CELL_MAX_GPUS (1u << 24)
+
 /* Everything one Cell estimate reads, resolved: the scheduler and the benchmark call
  * ts_cell_estimate_in directly, without fabric lookups. */
 typedef struct ts_cell_in {

@@ -226,6 +226,10 @@ tsched_status cr_add(uint32_t *index, tsched_crius *cr, const char *name, uint32
         return ts_error(TSCHED_E_RANGE, "submit: %g is out of range (>= 0)", submit);
     if (gpus < 1)
         return ts_error(TSCHED_E_RANGE, "gpus: 0 is out of range (>= 1)");
+    /* 2 N_G must stay within the estimator's Cell size */
+    if (gpus > TS_CELL_MAX_GPUS / 2)
+        return ts_error(TSCHED_E_TOO_LARGE, "gpus: %u is above the scheduler's limit of %u per job", gpus,
+                        TS_CELL_MAX_GPUS / 2);
     /* v1 of the scheduler takes no op profiles, and the cost model rejects MoE without one */
     if (m->moe_experts > 0)
         return ts_error(TSCHED_E_RANGE, "model.moe_experts: MoE is not in the cell cost model; supply an op profile");

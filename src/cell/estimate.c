@@ -240,6 +240,9 @@ tsched_status ts_cell_estimate_in(tsched_cell **out, const ts_cell_in *in, uint3
         return ts_error(TSCHED_E_INVALID, "n_gpus: 0 is out of range (>= 1)");
     if (stages == 0)
         return ts_error(TSCHED_E_INVALID, "stages: 0 is out of range (>= 1)");
+    if (n_gpus > TS_CELL_MAX_GPUS)
+        return ts_error(TSCHED_E_TOO_LARGE, "n_gpus: %u is above the limit of %u GPUs per Cell", n_gpus,
+                        TS_CELL_MAX_GPUS);
     if (in->G == 0)
         return ts_error(TSCHED_E_INVALID, "pool %s: 0 GPUs per node", in->pool);
     /* the catalogue and the pools guarantee these; a direct caller might not */
