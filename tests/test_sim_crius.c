@@ -390,6 +390,37 @@ START_TEST(same_bytes)
 }
 END_TEST
 
+/* Jobs added between tsched_sim_run_until calls (the scheduler meets them at their arrival):
+ * the same bytes as the run that knew them from the start; a late job without a model is
+ * refused when added, and the run goes on. */
+START_TEST(jobs_added_while_running)
+{
+    tsched_topology *t = het(2, 4, "A100");
+    tsched_model m8 = bert_small(8, 64), m4 = bert_small(4, 32);
+    char *whole = NULL, *steps = NULL;
+    for (int inc = 0; inc < 2; inc++) {
+        tsched_sim *s;
+        ck_assert_ok(tsched_sim_new(&s, t));
+        ck_assert_ok(tsched_sim_set_policy(s, TSCHED_SIM_PLACEMENT, "crius"));
+        add(s, "a", 0, 4, 800, &m8);
+        add(s, "b", 5, 2, 300, &m4);
+        if (inc) {
+            ck_assert_ok(tsched_sim_run_until(s, 12 * SEC));
+            tsched_sim_job bad = {sizeof bad, "late", 30 * SEC, 2, 0, 0, 0, 0, 5, 0, 0, 0, NULL, NULL, 0};
+            ck_assert_status(tsched_sim_add_job(NULL, s, &bad), TSCHED_E_NOT_FOUND);
+            ck_assert_errmsg_has("jobs[2].model");
+        }
+        add(s, "c", 20, 8, 100, &m8);
+        json_decref(run_json(s, inc ? &steps : &whole));
+        tsched_sim_free(s);
+    }
+    ck_assert_str_eq(whole, steps);
+    tsched_free(whole);
+    tsched_free(steps);
+    tsched_topology_free(t);
+}
+END_TEST
+
 /* Nodes of a type the built-in catalogue lacks: the scheduler skips their pool and nothing
  * runs; the scenario's "gpus" gives the type and every job finishes. */
 START_TEST(scenario_catalogue)
@@ -569,6 +600,7 @@ int main(void)
         tcase_add_loop_test(tc, every_job_finishes_exact_times, 0, 3);
         tcase_add_test(tc, squeezed_job_restarts);
         tcase_add_test(tc, same_bytes);
+        tcase_add_test(tc, jobs_added_while_running);
         tcase_add_test(tc, scenario_catalogue);
         suite_add_tcase(su, tc);
     }
