@@ -373,6 +373,30 @@ START_TEST(squeezed_job_restarts)
 }
 END_TEST
 
+/* Depth 0 (the scenario's crius_depth): the scheduler never moves a running job, so in the
+ * scenario above B waits for A to finish and nobody restarts. */
+START_TEST(depth_zero_moves_nobody)
+{
+    tsched_topology *t = het(1, 0, "A100");
+    tsched_model m = bert_small(8, 64);
+    tsched_sim *s;
+    ck_assert_ok(tsched_sim_new(&s, t));
+    const char *sc = "{\"format\": \"tsched.scenario.v1\", \"placement\": \"crius\", \"crius_depth\": 0}";
+    ck_assert_ok(tsched_sim_load_scenario_string(s, sc, strlen(sc)));
+    add(s, "A", 0, 2, 3000, &m);
+    add(s, "B", 1, 2, 200, &m);
+    json_t *doc = run_json(s, NULL);
+    json_t *a = json_array_get(json_object_get(doc, "jobs"), 0), *b = json_array_get(json_object_get(doc, "jobs"), 1);
+    ck_assert_int_eq(json_integer_value(json_object_get(a, "restarts")), 0);
+    ck_assert_int_eq(json_integer_value(json_object_get(b, "restarts")), 0);
+    ck_assert_int_eq(json_integer_value(json_object_get(json_object_get(a, "cell"), "gpus")), 4);
+    ck_assert_double_eq(json_real_value(json_object_get(b, "start_s")), json_real_value(json_object_get(a, "finish_s")));
+    json_decref(doc);
+    tsched_sim_free(s);
+    tsched_topology_free(t);
+}
+END_TEST
+
 START_TEST(same_bytes)
 {
     tsched_topology *t = het(2, 4, "A100");
@@ -522,6 +546,10 @@ START_TEST(bad_inputs)
     const char *bad = "{\"format\": \"tsched.scenario.v1\", \"gpus\": 3}";
     ck_assert_status(tsched_sim_load_scenario_string(s, bad, strlen(bad)), TSCHED_E_TYPE);
     ck_assert_errmsg_has("gpus");
+    bad = "{\"format\": \"tsched.scenario.v1\", \"crius_depth\": 17}";
+    ck_assert_status(tsched_sim_load_scenario_string(s, bad, strlen(bad)), TSCHED_E_RANGE);
+    ck_assert_errmsg_has("crius_depth");
+    ck_assert_status(tsched_sim_set_option(s, TSCHED_SIM_CRIUS_DEPTH, 2.5), TSCHED_E_RANGE);
     ck_assert_status(tsched_sim_set_policy(s, TSCHED_SIM_PLACEMENT, "crius-x"), TSCHED_E_FORMAT);
     ck_assert_errmsg_has("crius");
     add(s, "c", 0, 2, 1, &m);
@@ -599,6 +627,7 @@ int main(void)
         tcase_add_test(tc, bad_scenario_catalogue);
         tcase_add_loop_test(tc, every_job_finishes_exact_times, 0, 3);
         tcase_add_test(tc, squeezed_job_restarts);
+        tcase_add_test(tc, depth_zero_moves_nobody);
         tcase_add_test(tc, same_bytes);
         tcase_add_test(tc, jobs_added_while_running);
         tcase_add_test(tc, scenario_catalogue);

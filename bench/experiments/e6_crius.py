@@ -20,7 +20,8 @@ iterations = round(min(duration, --cap-hours) / T_ref), so at reference speed it
 traced (capped) duration. Jobs with no feasible Cell on the fabric are dropped (counted).
 
 Runs (schedule_interval_s 300 in all, max_sim_iterations 50): placement `crius` (the cell
-module's scheduler, depth 3, objective normalized); placement `best-fit` with compute_ms =
+module's scheduler, depth 3, objective normalized; and depth 0: running jobs never move, the
+paper's depth ablation); placement `best-fit` with compute_ms =
 T_ref and no phases (design/sim.md §11), queue `fifo` (FCFS) and `ff` (smallest first): these
 run every job at its best pool's speed wherever it lands, an optimistic baseline; and `best-fit`
 `ff` on the A100-class nodes alone (every job at its true speed, fewer GPUs: a pessimistic
@@ -130,7 +131,8 @@ def simulate_all(a, topo, topo_fast, cat, base, window, tag, timer):
     runs = [("best-fit, fifo", tr_bf, {"placement": "best-fit", "queue": "fifo"}, topo),
             ("best-fit, ff", tr_bf, {"placement": "best-fit", "queue": "ff"}, topo),
             (FAST_LABEL, tr_bf, {"placement": "best-fit", "queue": "ff"}, topo_fast),
-            ("crius", tr_crius, {"placement": "crius", "gpus": cat}, topo)]
+            ("crius", tr_crius, {"placement": "crius", "gpus": cat}, topo),
+            ("crius, depth 0", tr_crius, {"placement": "crius", "gpus": cat, "crius_depth": 0}, topo)]
     step = window / SAMPLES
     res = {}
     for label, tr, pol, fab in runs:

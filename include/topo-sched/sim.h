@@ -52,7 +52,9 @@ typedef enum tsched_sim_option {
     TSCHED_SIM_PLACE_TIME_LIMIT_MS = 7, /**< per placement solve; default 100 */
     TSCHED_SIM_SAMPLE_MS = 8,           /**< time-series interval; default 1000 */
     TSCHED_SIM_CHECK_FULL = 9,          /**< 1: recompute every rate after each event batch and compare */
-    TSCHED_SIM_SCHEDULE_INTERVAL_S = 10 /**< placement attempts only at multiples of this; default 0 */
+    TSCHED_SIM_SCHEDULE_INTERVAL_S = 10, /**< placement attempts only at multiples of this; default 0 */
+    TSCHED_SIM_CRIUS_DEPTH = 11         /**< placement crius: the scheduler's search depth, 0..16; default 3
+                                             (appended for placement crius) */
 } tsched_sim_option;
 
 /**

@@ -59,6 +59,7 @@ tsched_status tsched_sim_new(tsched_sim **out, tsched_topology *topo)
     s->place_ms = 100;
     s->sample = 1000000000;
     s->next_tick = -1;
+    s->crius_depth = 3;
     *out = s;
     return TSCHED_OK;
 }
@@ -255,6 +256,10 @@ tsched_status tsched_sim_set_option(tsched_sim *s, tsched_sim_option which, doub
         s->check_full = v != 0;
         return TSCHED_OK;
     case TSCHED_SIM_SCHEDULE_INTERVAL_S: return time_opt(&s->interval, v, 1e9, "schedule_interval_s", 0);
+    case TSCHED_SIM_CRIUS_DEPTH:
+        if ((st = whole(v, 16, "crius_depth")) == TSCHED_OK)
+            s->crius_depth = (uint32_t)v;
+        return st;
     }
     return ts_error(TSCHED_E_INVALID, "tsched_sim_set_option: unknown option %d", (int)which);
 }
@@ -634,6 +639,8 @@ static tsched_status crius_rules(tsched_sim *s)
         s->cr = NULL;
         return ts_error_prefix(st, "placement");
     }
+    if ((st = tsched_crius_set_depth(s->cr, s->crius_depth)) != TSCHED_OK)
+        return ts_error_prefix(st, "crius_depth");
     return TSCHED_OK;
 }
 

@@ -49,6 +49,7 @@ static const struct {
     {"", "place_time_limit_ms", TSCHED_SIM_PLACE_TIME_LIMIT_MS, 0, 0, TS_SIM_MAX_S * 1e3},
     {"", "sample_ms", TSCHED_SIM_SAMPLE_MS, 0, 0, TS_SIM_MAX_S * 1e3},
     {"", "schedule_interval_s", TSCHED_SIM_SCHEDULE_INTERVAL_S, 0, 0, TS_SIM_MAX_S},
+    {"", "crius_depth", TSCHED_SIM_CRIUS_DEPTH, 1, 0, 16},
 };
 #define NOPTIONS (sizeof options / sizeof options[0])
 

@@ -269,6 +269,7 @@ struct tsched_sim {
     uint32_t *cr_job;          /* per scheduler index: the sim job */
     size_t cr_job_cap;
     uint64_t crius_events;     /* tsched_crius_schedule calls */
+    uint32_t crius_depth;      /* TSCHED_SIM_CRIUS_DEPTH */
 };
 
 /* engine.c */
