@@ -234,6 +234,23 @@ FUNCS = {
     # the fixture's job set has jobs 0 and 1; route_paths[0] joins node0 NIC 0 to node2 NIC 0
     'tsched_jobset_add_job': {'work_tflop': '1.0', 'compute_ms': '1.0'},
     'tsched_jobset_add_flow': {'src_node': '0', 'dst_node': '2', 'path': 'c->route_paths'},
+    # cell: the fixture's own fabric (pools A100/4, T4/2, G2/8), job "cj" (4 GPUs, 4 layers)
+    'tsched_gpu_catalog_load_file': {'path': 'c->cat_path'},
+    'tsched_gpu_catalog_load_string': {'json': 'c->cat_json'},
+    'tsched_gpu_catalog_find': {'name': '"A100"'},
+    'tsched_op_profile_load_file': {'path': 'c->profile_path'},
+    'tsched_op_profile_load_string': {'json': 'c->profile_json'},
+    'tsched_cell_pools': {'topo': 'c->cell_topo'},
+    'tsched_cell_stages': {'job': 'c->cell_job', 'n_gpus': '4', 'stages': '2'},
+    'tsched_cell_estimate': {'topo': 'c->cell_topo', 'pool': '"A100/4"', 'job': 'c->cell_job', 'n_gpus': '4',
+                             'stages': '2'},
+    'tsched_crius_new': {'topo': 'c->cell_topo'},
+    'tsched_crius_add_job': {'job': 'c->cell_job', 'submit': '1.0'},
+    # a fresh scheduler's job 0 "r" set running on a1's 4 busy GPUs
+    'tsched_crius_set_running': {'job': '0', 'pool': '"A100/4"', 'n_gpus': '4', 'stages': '1',
+                                 'nodes': 'c->cell_busy', 'node_gpus': 'c->cell_busy_gpus', 'count': '1'},
+    'tsched_crius_load_queue': {'path': 'c->queue_path'},
+    'tsched_crius_load_queue_string': {'json': 'c->queue_json'},
 }
 
 # `len` is the length of the text parameter of the same call (even when that one is NULL).

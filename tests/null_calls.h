@@ -64,12 +64,21 @@ struct nt_ctx {
     tsched_topology *vc_topo;
     tsched_vclos *vclos;
     char *vclos_json, *vclos_req_json, *vclos_fixture_json;
-    /* cell (cell_fixture in test_abi_null.c): the built-in catalogue, an op profile, one
-     * estimated Cell and a scheduler */
+    /* cell (cell_fixture in test_abi_null.c): a heterogeneous fabric of its own (leaf0: a0, a1
+     * A100 x4, a1 busy; leaf1: t0, t1 T4 x2, g0 of a type the catalogue lacks), job "cj" (4
+     * GPUs, a 4-layer model), the built-in catalogue, an A100 op profile of that model, the
+     * Cell (A100/4, 4 GPUs, 2 stages) and a scheduler that ran "cj" (job 0); the documents as
+     * text and files (a queue of job "q"); cell_busy = {a1}, cell_busy_gpus = {4}: the GPUs a
+     * fresh scheduler's job 0 "r" (4 GPUs, not running) may be set running on */
     tsched_gpu_catalog *cat;
     tsched_op_profile *profile;
     tsched_cell *cell;
     tsched_crius *crius;
+    tsched_topology *cell_topo;
+    tsched_job *cell_job;
+    uint32_t cell_busy[1], cell_busy_gpus[1];
+    char *cat_json, *profile_json, *queue_json, *cell_json, *crius_json, *cell_topo_json, *cell_job_json;
+    char cat_path[64], profile_path[64], queue_path[64];
     /* documents, as text and as files */
     char *topo_json, *job_json, *aff_json, *flows_json, *placement_json, *dag_json, *jobset_json, *slurm_text;
     char *trace_json, *scenario_json;

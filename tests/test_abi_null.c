@@ -100,6 +100,16 @@ static const struct {
     {"tsched_vclos_job_ranks", "node"},            /* "Any array may be NULL." */
     {"tsched_vclos_job_ranks", "nic"},
     {"tsched_vclos_job_ranks", "uplink"},
+    {"tsched_cell_stages", "profile"},             /* "`profile` may be NULL (the analytic model)" */
+    {"tsched_cell_estimate", "profile"},           /* "`profile` may be NULL" */
+    {"tsched_cell_stage", "first_layer"},          /* "any out may be NULL" */
+    {"tsched_cell_stage", "layers"},
+    {"tsched_cell_stage", "gpus"},
+    {"tsched_cell_stage", "dp"},
+    {"tsched_cell_stage", "tp"},
+    {"tsched_cell_stage", "time_s"},
+    {"tsched_cell_stage", "mem_bytes"},
+    {"tsched_crius_add_job", "index"},             /* "`*index` (may be NULL)" */
 };
 
 /* Words that name a parameter in an error message besides its own name. */
@@ -110,6 +120,7 @@ static const struct {
     {"p", "placement"},
     {"p", "result"}, /* tsched_priorities_* */
     {"jobs", "job set"},
+    {"c", "cell"}, /* tsched_cell_* */
 };
 
 /* Getters whose empty value is not 0. */
@@ -147,6 +158,7 @@ static const struct {
     const char *func, *value;
 } empty_str[] = {
     {"tsched_routes_status", ""}, /* "\"\" for NULL" */
+    {"tsched_cell_reason", ""},   /* "(\"\" when feasible or NULL)" */
 };
 
 /* Whether `msg` holds `word` as a whole identifier ("algo" is not in "tsched_route_algo_from_name"). */
@@ -271,6 +283,148 @@ static char *xstrdup(const char *s)
     if (!d)
         exit(1);
     return strcpy(d, s);
+}
+
+/* ---- the cell fixture ---- */
+
+/* An A100 op profile of the cell job's 4-layer model (time_s, params, act_bytes, out_bytes). */
+static const char cell_profile_doc[] =
+    "{\"format\": \"tsched.op-profile.v1\", \"gpu_type\": \"A100\", \"layers\": ["
+    "{\"time_s\": 0.001, \"params\": 1000000, \"act_bytes\": 1000000, \"out_bytes\": 65536},"
+    "{\"time_s\": 0.001, \"params\": 800000, \"act_bytes\": 1000000, \"out_bytes\": 65536},"
+    "{\"time_s\": 0.001, \"params\": 800000, \"act_bytes\": 1000000, \"out_bytes\": 65536},"
+    "{\"time_s\": 0.002, \"params\": 1200000, \"act_bytes\": 1000000, \"out_bytes\": 65536}],"
+    " \"collectives\": [{\"op\": \"sendrecv\", \"scope\": \"intra\", \"points\": [[65536, 0.00001]]},"
+    " {\"op\": \"allreduce\", \"scope\": \"intra\", \"ranks\": 2, \"points\": [[1048576, 0.0001], [8388608, 0.0005]]}]}";
+/* A queue of one new job "q" (no name shared with the fresh scheduler's "r"). */
+static const char cell_queue_doc[] =
+    "{\"format\": \"tsched.crius-queue.v1\", \"jobs\": [{\"name\": \"q\", \"gpus\": 2, \"submit\": 5,"
+    " \"model\": {\"hidden\": 128, \"layers\": 2, \"vocab\": 500, \"seq\": 64, \"global_batch\": 8}}]}";
+
+/* The cell fabric: leaf0 a0, a1 (A100 x4, 4 NICs of 100), leaf1 t0, t1 (T4 x2, one NIC of
+ * 25) and g0 (G2 x8: not in the catalogue); a1's GPUs are busy. */
+static void cell_topo_build(tsched_topology **out)
+{
+    tsched_topology *t = NULL;
+    FIX(tsched_topology_new(&t, "ntc"));
+    FIX(tsched_topology_add_switch(NULL, t, "leaf0", TSCHED_TIER_LEAF, NULL));
+    FIX(tsched_topology_add_switch(NULL, t, "leaf1", TSCHED_TIER_LEAF, NULL));
+    FIX(tsched_topology_add_switch(NULL, t, "spine0", TSCHED_TIER_SPINE, NULL));
+    FIX(tsched_topology_add_link(t, "leaf0", "spine0", 400.0, 2));
+    FIX(tsched_topology_add_link(t, "leaf1", "spine0", 400.0, 2));
+    FIX(tsched_topology_add_node(NULL, t, "a0", "leaf0", 4, 4, "A100", 100.0));
+    FIX(tsched_topology_add_node(NULL, t, "a1", "leaf0", 4, 4, "A100", 100.0));
+    FIX(tsched_topology_add_node(NULL, t, "t0", "leaf1", 2, 1, "T4", 25.0));
+    FIX(tsched_topology_add_node(NULL, t, "t1", "leaf1", 2, 1, "T4", 25.0));
+    FIX(tsched_topology_add_node(NULL, t, "g0", "leaf1", 8, 1, "G2", 100.0));
+    FIX(tsched_topology_build(t));
+    FIX(tsched_topology_set_free_gpus(t, tsched_topology_find_node(t, "a1"), 0));
+    *out = t;
+}
+
+/* A scheduler over the cell fabric with job 0 "r" (4 GPUs, the cell job's model) queued. */
+static tsched_crius *cell_crius_build(struct nt_ctx *c)
+{
+    tsched_crius *cr = NULL;
+    tsched_job *r = NULL;
+    FIX(tsched_crius_new(&cr, c->cell_topo, c->cat));
+    FIX(tsched_job_new(&r, "r", 4, 1, 1));
+    tsched_model m;
+    tsched_model_init(&m);
+    FIX(tsched_job_model(&m, c->cell_job));
+    FIX(tsched_job_set_model(r, &m));
+    uint32_t index = TSCHED_NONE;
+    FIX(tsched_crius_add_job(&index, cr, r, 0.0));
+    tsched_job_free(r);
+    if (index != 0) {
+        printf("fixture: scheduler job r has index %u\n", index);
+        exit(1);
+    }
+    return cr;
+}
+
+static void cell_fixture(struct nt_ctx *c)
+{
+    cell_topo_build(&c->cell_topo);
+    FIX(tsched_topology_to_json(&c->cell_topo_json, c->cell_topo));
+    c->cell_busy[0] = tsched_topology_find_node(c->cell_topo, "a1");
+    c->cell_busy_gpus[0] = 4;
+    tsched_model m;
+    tsched_model_init(&m);
+    m.hidden = 256;
+    m.layers = 4;
+    m.vocab = 1000;
+    m.seq = 128;
+    m.global_batch = 16;
+    FIX(tsched_job_new(&c->cell_job, "cj", 4, 1, 1));
+    FIX(tsched_job_set_model(c->cell_job, &m));
+    FIX(tsched_job_to_json(&c->cell_job_json, c->cell_job));
+
+    FIX(tsched_gpu_catalog_default(&c->cat));
+    FIX(tsched_gpu_catalog_to_json(&c->cat_json, c->cat));
+    c->profile_json = xstrdup(cell_profile_doc);
+    FIX(tsched_op_profile_load_string(&c->profile, c->profile_json, strlen(c->profile_json)));
+    c->queue_json = xstrdup(cell_queue_doc);
+    write_file(c->cat_path, sizeof c->cat_path, "gpus.json", c->cat_json);
+    write_file(c->profile_path, sizeof c->profile_path, "profile.json", c->profile_json);
+    write_file(c->queue_path, sizeof c->queue_path, "queue.json", c->queue_json);
+
+    FIX(tsched_cell_estimate(&c->cell, c->cell_topo, "A100/4", c->cat, c->cell_job, c->profile, 4, 2,
+                             TSCHED_PLANS_ASSEMBLED));
+    if (!tsched_cell_feasible(c->cell)) {
+        printf("fixture: the Cell A100/4 x 4 GPUs x 2 stages is infeasible: %s\n", tsched_cell_reason(c->cell));
+        exit(1);
+    }
+    FIX(tsched_cell_to_json(&c->cell_json, c->cell));
+
+    /* The fixture's scheduler: the cell job arrives and runs (job 0). */
+    FIX(tsched_crius_new(&c->crius, c->cell_topo, c->cat));
+    uint32_t index = TSCHED_NONE;
+    FIX(tsched_crius_add_job(&index, c->crius, c->cell_job, 0.0));
+    FIX(tsched_crius_schedule(c->crius, TSCHED_CRIUS_ARRIVAL));
+    if (index != 0 || !tsched_crius_job_running(c->crius, 0)) {
+        printf("fixture: the scheduler's job cj (index %u) is not running: %s\n", index,
+               tsched_crius_job_reason(c->crius, 0) ? tsched_crius_job_reason(c->crius, 0) : "(null)");
+        exit(1);
+    }
+    FIX(tsched_crius_to_json(&c->crius_json, c->crius, 0));
+
+    /* The documents the load calls get are valid, and a fresh scheduler takes its job 0 on
+     * a1 and the queue file, so the NULL calls fail because of the NULL. */
+    tsched_crius *cr = cell_crius_build(c);
+    FIX(tsched_crius_set_running(cr, 0, "A100/4", 4, 1, c->cell_busy, c->cell_busy_gpus, 1));
+    FIX(tsched_crius_load_queue(cr, c->queue_path));
+    tsched_crius_free(cr);
+}
+
+/* Whether the cell fixture is unchanged: every object written out again, and the profile
+ * through a fresh estimate of the same Cell. */
+static void cell_fixture_check(struct nt_ctx *c)
+{
+    struct {
+        const char *what;
+        char *now;
+        const char *then;
+    } docs[] = {{"cell fabric", NULL, c->cell_topo_json}, {"cell job", NULL, c->cell_job_json},
+                {"GPU catalogue", NULL, c->cat_json},     {"Cell", NULL, c->cell_json},
+                {"scheduler", NULL, c->crius_json},       {"op profile (through its Cell)", NULL, c->cell_json}};
+    FIX(tsched_topology_to_json(&docs[0].now, c->cell_topo));
+    FIX(tsched_job_to_json(&docs[1].now, c->cell_job));
+    FIX(tsched_gpu_catalog_to_json(&docs[2].now, c->cat));
+    FIX(tsched_cell_to_json(&docs[3].now, c->cell));
+    FIX(tsched_crius_to_json(&docs[4].now, c->crius, 0));
+    tsched_cell *again = NULL;
+    FIX(tsched_cell_estimate(&again, c->cell_topo, "A100/4", c->cat, c->cell_job, c->profile, 4, 2,
+                             TSCHED_PLANS_ASSEMBLED));
+    FIX(tsched_cell_to_json(&docs[5].now, again));
+    tsched_cell_free(again);
+    for (size_t i = 0; i < sizeof docs / sizeof docs[0]; i++) {
+        if (strcmp(docs[i].now, docs[i].then))
+            fail("the fixture %s was changed by a call", docs[i].what);
+        tsched_free(docs[i].now);
+    }
+    if (strcmp(tsched_op_profile_gpu_type(c->profile), "A100") || tsched_op_profile_layers(c->profile) != 4)
+        fail("the fixture op profile was changed by a call");
 }
 
 static void fixture_new(struct nt_ctx *c)
@@ -406,6 +560,8 @@ static void fixture_new(struct nt_ctx *c)
         tsched_topology_free(t);
     }
 
+    cell_fixture(c);
+
     /* Every call with NULL in an optional parameter must succeed with the other arguments:
      * check once that the documents load, so a failure there points at the fixture. */
     tsched_topology *t;
@@ -462,6 +618,7 @@ static void fixture_check(struct nt_ctx *c)
         fail("the fixture sim was changed by a call");
     tsched_free(sim_json);
     tsched_sim_result_free(now);
+    cell_fixture_check(c);
 }
 
 static void fixture_free(struct nt_ctx *c)
@@ -486,6 +643,15 @@ static void fixture_free(struct nt_ctx *c)
     tsched_cell_free(c->cell);
     tsched_op_profile_free(c->profile);
     tsched_gpu_catalog_free(c->cat);
+    tsched_topology_free(c->cell_topo);
+    tsched_job_free(c->cell_job);
+    tsched_free(c->cat_json);
+    free(c->profile_json);
+    free(c->queue_json);
+    tsched_free(c->cell_json);
+    tsched_free(c->crius_json);
+    tsched_free(c->cell_topo_json);
+    tsched_free(c->cell_job_json);
     tsched_topology_free(c->vc_topo);
     tsched_free(c->vclos_json);
     tsched_free(c->vclos_fixture_json);
@@ -502,7 +668,7 @@ static void fixture_free(struct nt_ctx *c)
     free(c->slurm_text);
     const char *paths[] = {c->topo_path,  c->job_path,    c->aff_path,   c->flows_path, c->placement_path,
                            c->dag_path,   c->jobset_path, c->slurm_path, c->save_path, c->trace_path,
-                           c->scenario_path};
+                           c->scenario_path, c->cat_path, c->profile_path, c->queue_path};
     for (size_t i = 0; i < sizeof paths / sizeof paths[0]; i++)
         remove(paths[i]);
 }
@@ -670,32 +836,36 @@ tsched_vclos *nt_fresh_vclos_empty(struct nt_ctx *c)
     return c->s_vclos = vclos_build(c, TSCHED_VCLOS_MODE_VCLOS, 0);
 }
 
-/* ---- cell (GROUNDWORK: lenient until the module is complete; then FIX and a real
- * profile, Cell and scheduler, checked unchanged after every call) ---- */
+/* ---- cell: fresh copies of the fixture's objects ---- */
 tsched_gpu_catalog *nt_fresh_cat(struct nt_ctx *c)
 {
     tsched_gpu_catalog_free(c->s_cat);
     c->s_cat = NULL;
-    (void)tsched_gpu_catalog_default(&c->s_cat);
+    FIX(tsched_gpu_catalog_load_string(&c->s_cat, c->cat_json, strlen(c->cat_json)));
     return c->s_cat;
 }
 
 tsched_op_profile *nt_fresh_profile(struct nt_ctx *c)
 {
-    (void)c;
-    return NULL;
+    tsched_op_profile_free(c->s_profile);
+    c->s_profile = NULL;
+    FIX(tsched_op_profile_load_string(&c->s_profile, c->profile_json, strlen(c->profile_json)));
+    return c->s_profile;
 }
 
 tsched_cell *nt_fresh_cell(struct nt_ctx *c)
 {
-    (void)c;
-    return NULL;
+    tsched_cell_free(c->s_cell);
+    c->s_cell = NULL;
+    FIX(tsched_cell_estimate(&c->s_cell, c->cell_topo, "A100/4", c->cat, c->cell_job, c->profile, 4, 2,
+                             TSCHED_PLANS_ASSEMBLED));
+    return c->s_cell;
 }
 
 tsched_crius *nt_fresh_crius(struct nt_ctx *c)
 {
-    (void)c;
-    return NULL;
+    tsched_crius_free(c->s_crius);
+    return c->s_crius = cell_crius_build(c);
 }
 
 tsched_gpu_info *nt_gpu_info(struct nt_ctx *c)

@@ -1176,6 +1176,58 @@ static tsched_job *job_with(uint32_t layers, uint32_t moe)
     return j;
 }
 
+/* The one-pass lookup of tsched_cell_estimate agrees with the full pool list on every pool
+ * of a mixed fabric (nodes of one pool with different NICs, so that U is a true minimum; a
+ * type whose name holds a slash), and finds nothing for names that are not pools. */
+START_TEST(pool_lookup)
+{
+    tsched_topology *t = NULL;
+    ck_assert_ok(tsched_topology_new(&t, "mix"));
+    ck_assert_ok(tsched_topology_add_switch(NULL, t, "leaf0", TSCHED_TIER_LEAF, NULL));
+    ck_assert_ok(tsched_topology_add_switch(NULL, t, "spine0", TSCHED_TIER_SPINE, NULL));
+    ck_assert_ok(tsched_topology_add_link(t, "leaf0", "spine0", 400.0, 1));
+    static const struct {
+        const char *name, *type;
+        uint32_t gpus, nics;
+        double gbps;
+    } nodes[] = {{"n0", "A10", 2, 2, 100}, {"n1", "A10", 2, 1, 100}, {"n2", "A10", 4, 1, 400},
+                 {"n3", "T4", 1, 1, 25},   {"n4", "X/Y", 8, 4, 200}, {"n5", "A10", 2, 1, 200}};
+    for (size_t i = 0; i < sizeof nodes / sizeof nodes[0]; i++)
+        ck_assert_ok(tsched_topology_add_node(NULL, t, nodes[i].name, "leaf0", nodes[i].gpus, nodes[i].nics,
+                                              nodes[i].type, nodes[i].gbps));
+    ck_assert_ok(tsched_topology_build(t));
+    ts_pools pools = {0, NULL};
+    ck_assert_ok(ts_pools_build(&pools, t));
+    ck_assert_uint_eq(pools.n, 4);
+    for (uint32_t i = 0; i < pools.n; i++) {
+        const char *type = NULL;
+        uint32_t G = 0;
+        double U = -1;
+        ck_assert_uint_eq(ts_pool_lookup(&type, &G, &U, t, pools.p[i].name), pools.p[i].nnodes);
+        ck_assert_str_eq(type, pools.p[i].gpu_type);
+        ck_assert_uint_eq(G, pools.p[i].G);
+        ck_assert(U == pools.p[i].U_gbps);
+    }
+    const char *ty = NULL;
+    uint32_t gg = 0;
+    double uu = 0;
+    ck_assert_uint_eq(ts_pool_lookup(&ty, &gg, &uu, t, "A10/2"), 3); /* n0, n1, n5 */
+    ck_assert(uu == 50.0); /* n0 and n5 give 100, n1 1 x 100 / 2 = 50 */
+    ck_assert_uint_eq(ts_pool_lookup(&ty, &gg, &uu, t, "X/Y/8"), 1);
+    ck_assert_str_eq(ty, "X/Y");
+    static const char *bad[] = {"A10", "A10/", "/2", "A10/3", "A10/02", "A10/2x", "X9/2", "A10/99999999999", ""};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        const char *type = NULL;
+        uint32_t G = 7;
+        double U = 1;
+        ck_assert_uint_eq(ts_pool_lookup(&type, &G, &U, t, bad[i]), 0);
+        ck_assert_uint_eq(G, 7);
+    }
+    ts_pools_free(&pools);
+    tsched_topology_free(t);
+}
+END_TEST
+
 START_TEST(bad_inputs)
 {
     rcell c = worked(4, 2);
@@ -1424,6 +1476,7 @@ static Suite *cell_suite(void)
     tcase_add_test(tc, cell_json);
     tcase_add_test(tc, bad_inputs);
     tcase_add_test(tc, public_estimate);
+    tcase_add_test(tc, pool_lookup);
     suite_add_tcase(s, tc);
     return s;
 }

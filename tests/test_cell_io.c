@@ -413,7 +413,7 @@ START_TEST(test_catalog_round_trip)
     ts_rng_seed(&r, 7);
     for (int iter = 0; iter < 50; iter++) {
         uint32_t n = (uint32_t)ts_rng_below(&r, 6);
-        char nb[6][16];
+        char nb[6][32];
         const char *na[6];
         for (uint32_t i = 0; i < n; i++) {
             snprintf(nb[i], sizeof nb[i], "gpu-%u-%u", i, (unsigned)ts_rng_below(&r, 1000));

@@ -3,7 +3,8 @@
  * of exactly the needed size is used entirely, listed nodes that are down, busy or of
  * another size are not candidates, bad lists are rejected naming `nodes[i]`, an older
  * (shorter) options struct ignores the new fields, and a Cell's nodes of a minority pool
- * (a job tsched_job_new(name, N, G, S)) are placed on exactly those nodes. */
+ * (a job tsched_job_new(name, N, G, S)) are placed on exactly those nodes, and so are the
+ * nodes the Crius scheduler gives its running jobs. */
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -202,11 +203,9 @@ START_TEST(test_candidates_old_size)
 }
 END_TEST
 
-/* The Cell's nodes: a fabric dominated by 8-GPU A100 nodes with a minority T4/2 and V100/4
- * pools. For each pool and Cell (N, S) with N a multiple of G * S, the pool's first N / G
- * nodes as candidates and a job tsched_job_new(name, N, G, S): placement succeeds on
- * exactly those nodes (gpus_per_node left 0: the candidates' size). */
-START_TEST(test_cell_nodes)
+/* A fabric dominated by 8-GPU A100 nodes with minority T4/2 and V100/4 pools: 4 leaves,
+ * each with 6 A100 x8 (4 NICs of 200), 3 T4 x2 (one NIC of 25), 2 V100 x4 (2 x 100). */
+static tsched_topology *cells_fabric(void)
 {
     tsched_topology *t = NULL;
     ck_assert_ok(tsched_topology_new(&t, "cells"));
@@ -229,6 +228,15 @@ START_TEST(test_cell_nodes)
         }
     }
     ck_assert_ok(tsched_topology_build(t));
+    return t;
+}
+
+/* The Cell's nodes: for each pool of cells_fabric() and Cell (N, S) with N a multiple of
+ * G * S, the pool's first N / G nodes as candidates and a job tsched_job_new(name, N, G, S):
+ * placement succeeds on exactly those nodes (gpus_per_node left 0: the candidates' size). */
+START_TEST(test_cell_nodes)
+{
+    tsched_topology *t = cells_fabric();
     ts_pools pools;
     ck_assert_ok(ts_pools_build(&pools, t));
     ck_assert_uint_eq(pools.n, 3);
@@ -278,6 +286,83 @@ START_TEST(test_cell_nodes)
 }
 END_TEST
 
+/* The scheduler's Cells: a seeded queue on cells_fabric(), one arrival event;
+ * every running job whose Cell spans whole nodes with N a multiple of G * S is placed with
+ * tsched_job_new(name, N, G, S) and its nodes as candidates: exactly those nodes. */
+START_TEST(test_crius_cell_nodes)
+{
+    tsched_topology *t = cells_fabric();
+    tsched_gpu_catalog *cat = NULL;
+    ck_assert_ok(tsched_gpu_catalog_default(&cat));
+    ts_pools pools;
+    ck_assert_ok(ts_pools_build(&pools, t));
+    uint32_t nn = tsched_topology_num_nodes(t), placed = 0;
+    ts_rng r;
+    ts_rng_seed(&r, 5);
+    for (unsigned iter = 0; iter < tu_n(6); iter++) {
+        tsched_crius *cr = NULL;
+        ck_assert_ok(tsched_crius_new(&cr, t, cat));
+        static const uint32_t sizes[] = {2, 4, 8, 16, 32};
+        for (uint32_t k = 0; k < 8; k++) {
+            char name[16];
+            snprintf(name, sizeof name, "j%u", k);
+            tsched_job *j = NULL;
+            ck_assert_ok(tsched_job_new(&j, name, sizes[ts_rng_below(&r, 5)], 1, 1));
+            tsched_model m;
+            tsched_model_init(&m);
+            m.hidden = 512 + 512 * (uint32_t)ts_rng_below(&r, 3);
+            m.layers = 4 + (uint32_t)ts_rng_below(&r, 20);
+            m.vocab = 32000;
+            m.seq = 512;
+            m.global_batch = 64;
+            ck_assert_ok(tsched_job_set_model(j, &m));
+            ck_assert_ok(tsched_crius_add_job(NULL, cr, j, k));
+            tsched_job_free(j);
+        }
+        ck_assert_ok(tsched_crius_schedule(cr, TSCHED_CRIUS_ARRIVAL));
+        for (uint32_t k = 0; k < tsched_crius_num_jobs(cr); k++) {
+            if (!tsched_crius_job_running(cr, k))
+                continue;
+            const tsched_cell *cell = NULL;
+            ck_assert_ok(tsched_crius_job_cell(&cell, cr, k));
+            uint32_t N = tsched_cell_gpus(cell), S = tsched_cell_num_stages(cell);
+            uint32_t pi = ts_pools_find(&pools, tsched_cell_pool(cell));
+            ck_assert_uint_ne(pi, UINT32_MAX);
+            uint32_t G = pools.p[pi].G;
+            uint32_t nodes[64], gpus[64];
+            size_t cnt = 0;
+            ck_assert_ok(tsched_crius_job_nodes(nodes, gpus, 64, &cnt, cr, k));
+            if (N < G || N % (G * S) != 0)
+                continue; /* not one matrix cell per node: the section 1 order */
+            ck_assert_uint_eq(cnt, N / G);
+            tsched_job *j = NULL;
+            ck_assert_ok(tsched_job_new(&j, tsched_crius_job_name(cr, k), N, G, S));
+            for (size_t a = 0; a < NALGOS; a++) {
+                tsched_place_options o;
+                tsched_place_options_init(&o);
+                o.algo = algos[a];
+                o.nodes = nodes;
+                o.num_nodes = (uint32_t)cnt;
+                tsched_placement *pl = NULL;
+                tsched_status st = tsched_place(&pl, t, j, &o);
+                if (st == TSCHED_E_INVALID && algos[a] == TSCHED_PLACE_EXHAUSTIVE)
+                    continue;
+                ck_assert_msg(st == TSCHED_OK, "%s: %s", tsched_crius_job_name(cr, k), tsched_last_error());
+                ck_assert_uint_eq(assert_within(pl, nodes, (uint32_t)cnt, nn), cnt);
+                tsched_placement_free(pl);
+                placed++;
+            }
+            tsched_job_free(j);
+        }
+        tsched_crius_free(cr);
+    }
+    ck_assert_uint_gt(placed, 30);
+    ts_pools_free(&pools);
+    tsched_gpu_catalog_free(cat);
+    tsched_topology_free(t);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("placement-nodes");
@@ -289,6 +374,7 @@ int main(void)
     tcase_add_test(tc, test_candidates_bad);
     tcase_add_test(tc, test_candidates_old_size);
     tcase_add_test(tc, test_cell_nodes);
+    tcase_add_test(tc, test_crius_cell_nodes);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);

@@ -23,7 +23,7 @@ class GenParams(C.Structure):
 class PlaceOptions(C.Structure):
     _fields_ = [("size", C.c_size_t), ("algo", C.c_int), ("alpha", C.c_double), ("unit", C.c_int),
                 ("domain", C.c_int), ("seed", C.c_uint64), ("time_limit_ms", C.c_uint32),
-                ("gpus_per_node", C.c_uint32)]
+                ("gpus_per_node", C.c_uint32), ("nodes", C.POINTER(C.c_uint32)), ("num_nodes", C.c_uint32)]
 
 P = C.c_void_p
 lib.tsched_last_error.restype = C.c_char_p

@@ -93,6 +93,11 @@ tsched_status ts_pools_build(ts_pools *out, const tsched_topology *topo);
 void ts_pools_free(ts_pools *pools);
 /* Index of the pool named `name`, or UINT32_MAX. O(log n). */
 uint32_t ts_pools_find(const ts_pools *pools, const char *name);
+/* The figures of the one pool named `pool` ("TYPE/G") in one pass over the nodes, without
+ * allocating: its GPU type (owned by the fabric), G and U. Returns its node count (0: no such
+ * pool; the outs are then untouched). */
+uint32_t ts_pool_lookup(const char **gpu_type, uint32_t *G, double *U_gbps, const tsched_topology *topo,
+                        const char *pool);
 
 /* ---- estimation (stages.c, model.c, plans.c, estimate.c) ---- */
 
@@ -129,6 +134,12 @@ const char *ts_cell_gpu_type(const tsched_cell *c);
 
 /* Sort the entries by name (strcmp). Readers call it after appending. */
 void ts_catalog_sort(tsched_gpu_catalog *cat);
+
+/* Notes on the declarations above (helper cio):
+ * - ts_profile_coll_time: a sendrecv query matches the profile's sendrecv entry of that
+ *   scope whatever `ranks` says (a send/recv is one pair; the file's entries have ranks 1);
+ *   bytes <= 0 (or NaN) give 0 s. Lookups are O(log entries).
+ * - ts_pools_build: TSCHED_E_INVALID for an unbuilt fabric. */
 
 /* A number field in [min, max] (`min_open`: (min, max]), finite. Errors name the field as
  * the cell documents do: `gpus[2].tflops: -1 is out of range (> 0)` below the minimum,

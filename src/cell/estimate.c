@@ -295,27 +295,19 @@ tsched_status tsched_cell_estimate(tsched_cell **out, const tsched_topology *top
     m.size = sizeof m;
     if (tsched_job_model(&m, job) != TSCHED_OK)
         return ts_error(TSCHED_E_NOT_FOUND, "model: missing; a Cell estimate needs the model");
-    ts_pools pools = {0, NULL};
-    tsched_status st = ts_pools_build(&pools, topo);
-    if (st != TSCHED_OK)
-        return st;
-    uint32_t pi = ts_pools_find(&pools, pool);
-    if (pi == UINT32_MAX) {
-        ts_pools_free(&pools);
+    const char *type = NULL;
+    uint32_t G = 0;
+    double U = 0;
+    if (!ts_pool_lookup(&type, &G, &U, topo, pool))
         return ts_error(TSCHED_E_NOT_FOUND, "pool: no pool \"%s\" in the fabric", pool);
-    }
-    const ts_pool *p = &pools.p[pi];
-    const ts_gpu *gpu = ts_catalog_find(cat, p->gpu_type);
-    if (!gpu) {
-        st = ts_error(TSCHED_E_NOT_FOUND, "pool %s: gpu type \"%s\" is not in the catalogue", p->name, p->gpu_type);
-        ts_pools_free(&pools);
-        return st;
-    }
-    int use_prof = profile && profile->gpu_type && strcmp(profile->gpu_type, p->gpu_type) == 0;
-    ts_cell_in in = {.pool = p->name,
+    const ts_gpu *gpu = ts_catalog_find(cat, type);
+    if (!gpu)
+        return ts_error(TSCHED_E_NOT_FOUND, "pool %s: gpu type \"%s\" is not in the catalogue", pool, type);
+    int use_prof = profile && profile->gpu_type && strcmp(profile->gpu_type, type) == 0;
+    ts_cell_in in = {.pool = pool,
                      .gpu = gpu,
-                     .G = p->G,
-                     .U_gbps = p->U_gbps,
+                     .G = G,
+                     .U_gbps = U,
                      .hidden = m.hidden,
                      .layers = m.layers,
                      .vocab = m.vocab,
@@ -323,9 +315,7 @@ tsched_status tsched_cell_estimate(tsched_cell **out, const tsched_topology *top
                      .global_batch = m.global_batch,
                      .moe_experts = m.moe_experts,
                      .profile = use_prof ? profile : NULL};
-    st = ts_cell_estimate_in(out, &in, n_gpus, stages, space);
-    ts_pools_free(&pools);
-    return st;
+    return ts_cell_estimate_in(out, &in, n_gpus, stages, space);
 }
 
 tsched_status tsched_cell_tune(tsched_cell **out, const tsched_cell *e)

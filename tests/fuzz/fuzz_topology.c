@@ -1,8 +1,12 @@
 /* libFuzzer target: any bytes given to any of the library's readers must give a status,
- * never a crash, a leak or a hang. The first byte picks the reader: topology JSON, Slurm
- * topology.conf, job, DAG (then compressed), flows, job set (then prioritised), placement
- * (the last four against a small fixed fabric), trace, scenario, and vclos requests and state
- * (tsched.vclos-requests.v1 applied, tsched.vclos.v1 loaded, on a small leaf-spine). */
+ * never a crash, a leak or a hang. The first byte picks the reader (mod 13): 0 topology
+ * JSON, 1 Slurm topology.conf, 2 job, 3 DAG (then compressed), 4 flows, 5 job set (then
+ * prioritised), 6 placement (4-6 against a small fixed fabric), 7 trace, 8 scenario, 9 vclos
+ * requests and state (tsched.vclos-requests.v1 applied, tsched.vclos.v1 loaded, on a small
+ * leaf-spine), 10 GPU catalogue (tsched.gpus.v1: written back, loaded again, merged over the
+ * built-in one), 11 op profile (tsched.op-profile.v1, then stage determination with it), 12
+ * Crius queue (tsched.crius-queue.v1 on a small heterogeneous fabric with the built-in
+ * catalogue, then one event when it holds at most 4 jobs). */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -86,13 +90,114 @@ static void vclos_docs(const char *text, size_t n)
     tsched_topology_free(t);
 }
 
+/* 10: a catalogue; what loads must write and load back to the same text, and merge. */
+static void gpu_catalog(const char *text, size_t n)
+{
+    tsched_gpu_catalog *c = NULL, *d = NULL, *def = NULL;
+    if (tsched_gpu_catalog_load_string(&c, text, n) == TSCHED_OK) {
+        char *a = NULL, *b = NULL;
+        if (tsched_gpu_catalog_to_json(&a, c) == TSCHED_OK) {
+            if (tsched_gpu_catalog_load_string(&d, a, strlen(a)) != TSCHED_OK ||
+                tsched_gpu_catalog_count(d) != tsched_gpu_catalog_count(c) ||
+                tsched_gpu_catalog_to_json(&b, d) != TSCHED_OK || strcmp(a, b) != 0)
+                abort(); /* load(to_json(c)) == c */
+        }
+        tsched_free(a);
+        tsched_free(b);
+        if (tsched_gpu_catalog_default(&def) == TSCHED_OK && tsched_gpu_catalog_merge(def, c) == TSCHED_OK) {
+            for (uint32_t i = 0; i < tsched_gpu_catalog_count(c); i++) {
+                tsched_gpu_info x = {.size = sizeof x}, y = {.size = sizeof y};
+                if (tsched_gpu_catalog_get(&x, c, i) != TSCHED_OK || tsched_gpu_catalog_find(&y, def, x.name) != TSCHED_OK ||
+                    x.tflops != y.tflops)
+                    abort(); /* the merged entry is the file's */
+            }
+        }
+    }
+    tsched_gpu_catalog_free(c);
+    tsched_gpu_catalog_free(d);
+    tsched_gpu_catalog_free(def);
+}
+
+/* 11: an op profile; then stage determination of a matching small model with it. */
+static void op_profile(const char *text, size_t n)
+{
+    tsched_op_profile *p = NULL;
+    if (tsched_op_profile_load_string(&p, text, n) == TSCHED_OK && tsched_op_profile_layers(p) <= 64) {
+        tsched_job *j = NULL;
+        tsched_model m;
+        tsched_model_init(&m);
+        m.hidden = 64;
+        m.layers = tsched_op_profile_layers(p);
+        m.vocab = 100;
+        m.seq = 16;
+        m.global_batch = 8;
+        if (tsched_job_new(&j, "f", 8, 1, 1) == TSCHED_OK && tsched_job_set_model(j, &m) == TSCHED_OK) {
+            uint32_t first[5], gpus[4];
+            for (uint32_t s = 1; s <= 4; s *= 2)
+                tsched_cell_stages(first, gpus, j, p, 8, s);
+        }
+        tsched_job_free(j);
+    }
+    tsched_op_profile_free(p);
+}
+
+/* 12: a Crius queue on two leaves: a0, a1 A100 x8 (a1 busy), t0, t1 T4 x2, v0 V100 x4 and g0
+ * of a GPU type the catalogue lacks; a queue of at most 4 jobs then gets one arrival event
+ * at depth 1 and is written out. */
+static void crius_queue(const char *text, size_t n)
+{
+    tsched_topology *t = NULL;
+    tsched_gpu_catalog *cat = NULL;
+    tsched_crius *cr = NULL;
+    if (tsched_topology_new(&t, "hetero") != TSCHED_OK || tsched_gpu_catalog_default(&cat) != TSCHED_OK)
+        goto out;
+    static const struct {
+        const char *name, *leaf, *type;
+        uint32_t gpus, nics;
+        double gbps;
+    } nodes[] = {{"a0", "leaf0", "A100", 8, 4, 200}, {"a1", "leaf0", "A100", 8, 4, 200},
+                 {"t0", "leaf1", "T4", 2, 1, 25},    {"t1", "leaf1", "T4", 2, 1, 25},
+                 {"v0", "leaf1", "V100", 4, 2, 100}, {"g0", "leaf1", "G2", 8, 1, 100}};
+    if (tsched_topology_add_switch(NULL, t, "leaf0", 0, NULL) != TSCHED_OK ||
+        tsched_topology_add_switch(NULL, t, "leaf1", 0, NULL) != TSCHED_OK ||
+        tsched_topology_add_switch(NULL, t, "spine0", 1, NULL) != TSCHED_OK ||
+        tsched_topology_add_link(t, "leaf0", "spine0", 400, 2) != TSCHED_OK ||
+        tsched_topology_add_link(t, "leaf1", "spine0", 400, 2) != TSCHED_OK)
+        goto out;
+    for (size_t i = 0; i < sizeof nodes / sizeof nodes[0]; i++)
+        if (tsched_topology_add_node(NULL, t, nodes[i].name, nodes[i].leaf, nodes[i].gpus, nodes[i].nics,
+                                     nodes[i].type, nodes[i].gbps) != TSCHED_OK)
+            goto out;
+    if (tsched_topology_build(t) != TSCHED_OK || tsched_topology_set_free_gpus(t, 1, 0) != TSCHED_OK ||
+        tsched_crius_new(&cr, t, cat) != TSCHED_OK)
+        goto out;
+    if (tsched_crius_load_queue_string(cr, text, n) == TSCHED_OK) {
+        uint32_t jobs = tsched_crius_num_jobs(cr);
+        for (uint32_t i = 0; i < jobs; i++)
+            (void)tsched_crius_job_name(cr, i);
+        if (jobs <= 4 && tsched_crius_set_depth(cr, 1) == TSCHED_OK &&
+            tsched_crius_schedule(cr, TSCHED_CRIUS_ARRIVAL) == TSCHED_OK) {
+            char *json = NULL;
+            tsched_crius_to_json(&json, cr, 0);
+            tsched_free(json);
+        }
+        if (jobs)
+            tsched_crius_remove_job(cr, jobs - 1);
+    }
+out:
+    tsched_crius_free(cr);
+    tsched_gpu_catalog_free(cat);
+    tsched_topology_free(t);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     if (size == 0)
         return 0;
     const char *text = (const char *)data + 1;
     size_t n = size - 1;
-    switch (data[0] % 10) {
+    unsigned sel = data[0] % 13;
+    switch (sel) {
     case 0:
         topology_json(text, n);
         break;
@@ -144,25 +249,34 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     case 9:
         vclos_docs(text, n);
         break;
+    case 10:
+        gpu_catalog(text, n);
+        break;
+    case 11:
+        op_profile(text, n);
+        break;
+    case 12:
+        crius_queue(text, n);
+        break;
     default: {
         tsched_topology *t = small_fabric();
         if (!t)
             break;
-        if (data[0] % 10 == 4) {
+        if (sel == 4) {
             tsched_flows *f = NULL;
             tsched_routes *r = NULL;
             if (tsched_flows_load_string(&f, t, text, n) == TSCHED_OK && tsched_flows_count(f) <= 2000)
                 tsched_route(&r, t, f, NULL);
             tsched_routes_free(r);
             tsched_flows_free(f);
-        } else if (data[0] % 10 == 5) {
+        } else if (sel == 5) {
             tsched_jobset *js = NULL;
             tsched_priorities *p = NULL;
             if (tsched_jobset_load_string(&js, t, text, n) == TSCHED_OK && tsched_jobset_count(js) <= 50)
                 tsched_prioritize(&p, t, js, NULL);
             tsched_priorities_free(p);
             tsched_jobset_free(js);
-        } else if (data[0] % 10 == 6) {
+        } else if (sel == 6) {
             tsched_placement *p = NULL;
             tsched_placement_load_string(&p, t, text, n);
             tsched_placement_free(p);
@@ -174,7 +288,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                                           "[{\"pattern\": \"dp-ring\", \"gbits\": 1}]}]}";
             tsched_sim *s = NULL;
             if (tsched_sim_new(&s, t) == TSCHED_OK) {
-                int ok = data[0] % 10 == 7 ? tsched_sim_load_trace_string(s, text, n) == TSCHED_OK
+                int ok = sel == 7 ? tsched_sim_load_trace_string(s, text, n) == TSCHED_OK
                                           : tsched_sim_load_scenario_string(s, text, n) == TSCHED_OK &&
                                                 tsched_sim_load_trace_string(s, example, sizeof example - 1) ==
                                                     TSCHED_OK;
