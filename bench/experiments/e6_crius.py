@@ -74,30 +74,34 @@ def has_cells(ts):
     return r.returncode == 0
 
 
-def references(a, topo, cat, combos):
-    """{(size, gb, ng): (T_ref, how)} for every combination, by `topo-sched cells` or bench/e6_reference."""
+def refs_cli(a, topo, cat, combos):
+    """{(size, gb, ng): T_ref} by `topo-sched cells` (design/cell.md §5 step 1: the best feasible
+    Cell at N = N_G over every pool, else the best over all of the job's Cells)."""
     out = {}
-    if has_cells(a.topo_sched):
-        for (size, gb, ng) in combos:
-            _, h, l, _ = BERT[size]
-            job = write_json(os.path.join(a.work, "e6-job.json"),
-                             {"format": "tsched.job.v1", "name": "ref", "gpus": ng, "tp": 1, "pp": 1,
-                              "model": {"hidden": h, "layers": l, "vocab": VOCAB, "seq": SEQ, "global_batch": gb,
-                                        "micro_batch": 1}})
-            doc = json.loads(run(a.topo_sched, ["cells", "-t", topo, "-j", job, "-c", cat, "--no-timing",
-                                                "--compact"]).stdout)
-            feas = [c for c in doc["cells"] if c.get("feasible")]
-            at_ng = [c for c in feas if c["gpus"] == ng]
-            best = max(at_ng or feas, key=lambda c: c["throughput"], default=None)
-            out[(size, gb, ng)] = (best["iteration_s"] if best else None, "topo-sched cells")
-        return out
+    for (size, gb, ng) in sorted(combos):
+        _, h, l, _ = BERT[size]
+        job = write_json(os.path.join(a.work, "e6-job.json"),
+                         {"format": "tsched.job.v1", "name": "ref", "gpus": ng, "tp": 1, "pp": 1,
+                          "model": {"hidden": h, "layers": l, "vocab": VOCAB, "seq": SEQ, "global_batch": gb,
+                                    "micro_batch": 1}})
+        doc = json.loads(run(a.topo_sched, ["cells", "-t", topo, "-j", job, "-c", cat, "--no-timing",
+                                            "--compact"]).stdout)
+        feas = [c for c in doc["cells"] if c.get("feasible")]
+        at_ng = [c for c in feas if c["gpus"] == ng]
+        best = max(at_ng or feas, key=lambda c: c["throughput"], default=None)
+        out[(size, gb, ng)] = best["iteration_s"] if best else None
+    return out
+
+
+def refs_lib(a, topo, cat, combos):
+    """The same from the library's scheduler (bench/e6_reference: tsched_crius_job_reference), or None."""
     # beside the CLI's build (BUILD/src/cli/topo-sched -> BUILD/bench/e6_reference), else build/
     build = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(a.topo_sched))))
     prog = os.path.join(build, "bench", "e6_reference")
     if not os.access(prog, os.X_OK):
         prog = os.path.join(REPO, "build", "bench", "e6_reference")
     if not os.access(prog, os.X_OK):
-        raise Rejected("neither `topo-sched cells` nor %s is available" % prog)
+        return None
     lines = []
     keys = sorted(combos)
     for i, (size, gb, ng) in enumerate(keys):
@@ -108,10 +112,35 @@ def references(a, topo, cat, combos):
     if r.returncode != 0:
         raise Rejected("bench/e6_reference: %s" % r.stderr.strip())
     refs = dict(l.split() for l in r.stdout.split("\n") if l.strip())
+    out = {}
     for i, k in enumerate(keys):
         thr = float(refs["c%d" % i])
-        out[k] = (k[1] / thr if thr > 0 else None, "bench/e6_reference")
+        out[k] = k[1] / thr if thr > 0 else None
     return out
+
+
+def references(a, topo, cat, combos):
+    """({(size, gb, ng): T_ref}, how): `topo-sched cells` when the CLI has it, checked against
+    bench/e6_reference when that is built too; else bench/e6_reference alone."""
+    lib = refs_lib(a, topo, cat, combos)
+    if not has_cells(a.topo_sched):
+        if lib is None:
+            raise Rejected("neither `topo-sched cells` nor bench/e6_reference is available")
+        return lib, "bench/e6_reference (the CLI has no `cells`)"
+    cli = refs_cli(a, topo, cat, combos)
+    if lib is None:
+        return cli, "topo-sched cells"
+    worst = 0.0
+    for k in cli:
+        x, y = cli[k], lib[k]
+        if (x is None) != (y is None):
+            raise Rejected("reference of %s: topo-sched cells %s, the library %s" % (k, x, y))
+        if x is not None:
+            worst = max(worst, abs(x - y) / y)
+    if worst > 1e-9:
+        raise Rejected("topo-sched cells and the library's scheduler disagree on reference speeds (%.3g relative)"
+                       % worst)
+    return cli, "topo-sched cells (equal to the library scheduler's tsched_crius_job_reference, %.1g relative)" % worst
 
 
 def window_jobs(a, pods_json):
@@ -259,14 +288,13 @@ def main():
         topo_fast = write_json(os.path.join(a.work, "e6-%s-fabric-fast.json" % tag), fast)
         node_type = {n["name"]: n["gpu_type"] for n in fabric["nodes"]}
         try:
-            refs = references(a, topo, cat, {(s, gb, ng) for _, s, gb, ng in drawn})
+            refs, ref_how = references(a, topo, cat, {(s, gb, ng) for _, s, gb, ng in drawn})
         except Rejected as e:
             return skipped(md, "E6 skipped: the cell module is not usable in this build (%s)." % e)
-        ref_how = next(iter(refs.values()))[1] if refs else "-"
         cap = a.cap_hours * 3600
         base, dropped, mix = [], 0, collections.Counter()
         for p, size, gb, ng in drawn:
-            T = refs[(size, gb, ng)][0]
+            T = refs[(size, gb, ng)]
             if T is None:
                 dropped += 1
                 continue
