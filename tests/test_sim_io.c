@@ -669,7 +669,7 @@ static const bad_case bad_scenarios[] = {
     {S_HEAD "\"routing\": \"magic\"}", TSCHED_E_FORMAT, "routing"},
     {S_HEAD "\"reroute\": \"always\"}", TSCHED_E_FORMAT, "reroute"},
     {S_HEAD "\"priority\": \"vip\"}", TSCHED_E_FORMAT, "priority"},
-    {S_HEAD "\"placement\": \"crius\"}", TSCHED_E_FORMAT, "not available in this build"},
+    {S_HEAD "\"placement\": \"cruis\"}", TSCHED_E_FORMAT, "crius"}, /* among the accepted names */
     {S_HEAD "\"queue\": 3}", TSCHED_E_TYPE, "queue"},
     {S_HEAD "\"seed\": 1.5}", TSCHED_E_RANGE, "seed"},
     {S_HEAD "\"seed\": -1}", TSCHED_E_RANGE, "seed"},

@@ -15,6 +15,7 @@
 #ifndef TOPO_SCHED_SIM_H
 #define TOPO_SCHED_SIM_H
 
+#include "cell.h"
 #include "common.h"
 #include "topology.h"
 #include "workload.h"
@@ -51,7 +52,9 @@ typedef enum tsched_sim_option {
     TSCHED_SIM_PLACE_TIME_LIMIT_MS = 7, /**< per placement solve; default 100 */
     TSCHED_SIM_SAMPLE_MS = 8,           /**< time-series interval; default 1000 */
     TSCHED_SIM_CHECK_FULL = 9,          /**< 1: recompute every rate after each event batch and compare */
-    TSCHED_SIM_SCHEDULE_INTERVAL_S = 10 /**< placement attempts only at multiples of this; default 0 */
+    TSCHED_SIM_SCHEDULE_INTERVAL_S = 10, /**< placement attempts only at multiples of this; default 0 */
+    TSCHED_SIM_CRIUS_DEPTH = 11         /**< placement crius: the scheduler's search depth, 0..16; default 3
+                                             (appended for placement crius) */
 } tsched_sim_option;
 
 /**
@@ -65,7 +68,8 @@ typedef struct tsched_sim_job {
     int64_t arrival_ns;        /**< >= 0 */
     uint32_t gpus;             /**< >= 1; with `nodes`, 0 = the sum of their GPUs */
     uint32_t tp, pp;           /**< 0 = GPUs per node and 1 */
-    int64_t compute_ns;        /**< > 0: computation per iteration */
+    int64_t compute_ns;        /**< > 0: computation per iteration; 0 = not given (placement crius only,
+                                    checked when the run starts) */
     double overlap;            /**< in [0, 1]: share of the computation communication overlaps */
     uint64_t iterations;       /**< iterations to run, or 0 with `duration_ns` */
     int64_t duration_ns;       /**< run time alone on the fabric, or 0 with `iterations` */
@@ -267,6 +271,15 @@ TSCHED_API tsched_status tsched_sim_result_to_json(char **out, const tsched_sim_
  */
 TSCHED_API tsched_status tsched_sim_result_timeseries_csv(char **out, const tsched_sim_result *result,
                                                           int64_t sample_ns);
+
+/**
+ * The GPU catalogue placement `crius` estimates Cells with (doc/sim.md §3.2): the built-in
+ * one (tsched_gpu_catalog_default()) merged with `cat`, an entry of the same name taking
+ * `cat`'s figures; copied, so `cat` need not outlive the call. Without this call the
+ * built-in catalogue alone is used; the scenario's `gpus` object does the same. Errors:
+ * TSCHED_E_INVALID (NULL), TSCHED_E_STATE once the run has started, TSCHED_E_NOMEM.
+ */
+TSCHED_API tsched_status tsched_sim_set_gpu_catalog(tsched_sim *sim, const tsched_gpu_catalog *cat);
 
 #ifdef __cplusplus
 }

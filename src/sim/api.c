@@ -12,10 +12,10 @@
 #include "sim_internal.h"
 
 static const char *const pol_field[TS_SIM_NPOL] = {"queue", "placement", "routing", "reroute", "priority", "links"};
-static const char *const pol_names[TS_SIM_NPOL][11] = {
+static const char *const pol_names[TS_SIM_NPOL][12] = {
     {"fifo", "ff", NULL},
     {"first-fit", "best-fit", "random-fit", "gpu-pack", "topo-aware", "exhaustive", "mip", "vclos", "ocs-vclos",
-     "vclos-free", NULL},
+     "vclos-free", "crius", NULL},
     {"greedy", "ecmp", "balanced-ecmp", "ilp", "source", "ideal", "vclos", NULL},
     {"none", "refresh", NULL},
     {"none", "fixed", "crux", "sincronia", "varys", NULL},
@@ -59,6 +59,7 @@ tsched_status tsched_sim_new(tsched_sim **out, tsched_topology *topo)
     s->place_ms = 100;
     s->sample = 1000000000;
     s->next_tick = -1;
+    s->crius_depth = 3;
     *out = s;
     return TSCHED_OK;
 }
@@ -74,6 +75,8 @@ static void job_free(ts_sim_job *j)
     free(j->rflows);
     free(j->phase_rf_off);
     free(j->rlinks);
+    free(j->node_gpus);
+    free(j->cell_pool);
 }
 
 void tsched_sim_free(tsched_sim *s)
@@ -87,7 +90,7 @@ void tsched_sim_free(tsched_sim *s)
             continue;
         for (uint32_t k = 0; k < j->nnodes; k++) {
             uint32_t n = j->nodes[k], g = tsched_topology_node_gpus(s->t, n);
-            uint32_t f = tsched_topology_node_free_gpus(s->t, n) + j->gpn_used;
+            uint32_t f = tsched_topology_node_free_gpus(s->t, n) + ts_sim_node_gpus(j, k);
             tsched_topology_set_free_gpus(s->t, n, f > g ? g : f);
         }
     }
@@ -100,6 +103,10 @@ void tsched_sim_free(tsched_sim *s)
     free(s->name);
     /* the vclos handle first: it only reads the topology */
     tsched_vclos_free(s->vc);
+    tsched_crius_free(s->cr);
+    tsched_gpu_catalog_free(s->cat);
+    free(s->cr_gone);
+    free(s->cr_job);
     free(s->node_pos);
     free(s->nic_base);
     for (uint32_t l = 0; s->link && l < s->nlinks; l++)
@@ -184,9 +191,6 @@ tsched_status tsched_sim_set_policy(tsched_sim *s, tsched_sim_policy which, cons
             s->pol_set[which] = 1;
             return TSCHED_OK;
         }
-    if (which == TSCHED_SIM_PLACEMENT && !strcmp(name, "crius"))
-        return ts_error(TSCHED_E_FORMAT, "%s: \"%s\" is not available in this build (its module is not there yet)",
-                        pol_field[which], name);
     char list[200] = "";
     for (int i = 0; pol_names[which][i]; i++) {
         strcat(list, i ? ", " : "");
@@ -252,8 +256,37 @@ tsched_status tsched_sim_set_option(tsched_sim *s, tsched_sim_option which, doub
         s->check_full = v != 0;
         return TSCHED_OK;
     case TSCHED_SIM_SCHEDULE_INTERVAL_S: return time_opt(&s->interval, v, 1e9, "schedule_interval_s", 0);
+    case TSCHED_SIM_CRIUS_DEPTH:
+        if ((st = whole(v, 16, "crius_depth")) == TSCHED_OK)
+            s->crius_depth = (uint32_t)v;
+        return st;
     }
     return ts_error(TSCHED_E_INVALID, "tsched_sim_set_option: unknown option %d", (int)which);
+}
+
+/* The rules of job i that depend on the placement (doc/sim.md §4.1, §8): under crius a model
+ * and no fixed nodes; under every other placement a computation time. */
+static tsched_status placement_rules(const tsched_sim *s, uint32_t i)
+{
+    const ts_sim_job *j = &s->jobs[i];
+    if (TS_SIM_IS_CRIUS(s)) {
+        if (j->nfixed)
+            return ts_error(TSCHED_E_INVALID, "jobs[%u].nodes: placement \"crius\" chooses every job's nodes (job \"%s\")",
+                            i, j->name);
+        if (!j->has_model)
+            return ts_error(TSCHED_E_NOT_FOUND,
+                            "jobs[%u].model: missing; placement \"crius\" estimates Cells from the model (job \"%s\")", i,
+                            j->name);
+        if (j->iterations == 0)
+            return ts_error(TSCHED_E_INVALID,
+                            "jobs[%u].duration_s: placement \"crius\" needs the work in iterations (job \"%s\")", i,
+                            j->name);
+        return TSCHED_OK;
+    }
+    if (j->compute <= 0)
+        return ts_error(TSCHED_E_RANGE, "jobs[%u].compute_ms: missing; it is needed unless the placement is \"crius\" "
+                        "(job \"%s\")", i, j->name);
+    return TSCHED_OK;
 }
 
 static const ts_span job_spans[] = {
@@ -290,7 +323,8 @@ tsched_status tsched_sim_add_job(uint32_t *index, tsched_sim *s, const tsched_si
     if (in.arrival_ns < 0 || (s->started && in.arrival_ns < s->now))
         return ts_error(TSCHED_E_RANGE, "%s.arrival_s: %.9g is %s", where, (double)in.arrival_ns * 1e-9,
                         in.arrival_ns < 0 ? "negative" : "in the simulation's past");
-    if (in.compute_ns <= 0)
+    /* 0 = not given: needed by every placement but crius, checked when the run starts */
+    if (in.compute_ns < 0)
         return ts_error(TSCHED_E_RANGE, "%s.compute_ms: %.9g must be positive", where, (double)in.compute_ns * 1e-6);
     if (!(in.overlap >= 0 && in.overlap <= 1))
         return ts_error(TSCHED_E_RANGE, "%s.overlap: %g is out of range [0, 1]", where, in.overlap);
@@ -354,11 +388,18 @@ tsched_status tsched_sim_add_job(uint32_t *index, tsched_sim *s, const tsched_si
     }
     j->start = j->finish = -1;
     j->compute_start = -1;
+    j->cr_index = TSCHED_NONE;
     if (index)
         *index = s->njobs;
     s->njobs++;
     if (s->started) {
         j->state = TS_JOB_FUTURE;
+        if ((st = placement_rules(s, s->njobs - 1)) != TSCHED_OK) {
+            job_free(&s->jobs[--s->njobs]);
+            return st;
+        }
+        if (TS_SIM_IS_CRIUS(s))
+            j->level = 0;
         if ((st = ts_sim_push(s, j->arrival, TS_EV_ARRIVAL, s->njobs - 1, 0)) != TSCHED_OK)
             return st;
     }
@@ -576,6 +617,53 @@ static tsched_status vclos_rules(tsched_sim *s)
     return TSCHED_OK;
 }
 
+/* Placement crius (doc/sim.md §3.2): the cell module's scheduler over the fabric as it is
+ * now, with the simulation's catalogue. Failures are not part of version 1 under crius: the
+ * scheduler has no call to take a node away from it. */
+static tsched_status crius_rules(tsched_sim *s)
+{
+    tsched_crius_free(s->cr); /* a start that failed earlier */
+    s->cr = NULL;
+    if (!TS_SIM_IS_CRIUS(s))
+        return TSCHED_OK;
+    if (s->nfail)
+        return ts_error(TSCHED_E_INVALID, "failures: placement \"crius\" does not take failures (the scheduler cannot "
+                        "lose a node); %u given", s->nfail);
+    tsched_gpu_catalog *def = NULL;
+    tsched_status st = TSCHED_OK;
+    if (!s->cat && (st = tsched_gpu_catalog_default(&def)) != TSCHED_OK)
+        return ts_error_prefix(st, "placement");
+    st = tsched_crius_new(&s->cr, s->t, s->cat ? s->cat : def);
+    tsched_gpu_catalog_free(def);
+    if (st != TSCHED_OK) {
+        s->cr = NULL;
+        return ts_error_prefix(st, "placement");
+    }
+    if ((st = tsched_crius_set_depth(s->cr, s->crius_depth)) != TSCHED_OK)
+        return ts_error_prefix(st, "crius_depth");
+    return TSCHED_OK;
+}
+
+tsched_status tsched_sim_set_gpu_catalog(tsched_sim *s, const tsched_gpu_catalog *cat)
+{
+    if (!s)
+        return ts_error(TSCHED_E_INVALID, "tsched_sim_set_gpu_catalog: sim is NULL");
+    NONNULL("tsched_sim_set_gpu_catalog", cat);
+    tsched_status st = not_started(s, "tsched_sim_set_gpu_catalog");
+    if (st != TSCHED_OK)
+        return st;
+    tsched_gpu_catalog *c = NULL;
+    if ((st = tsched_gpu_catalog_default(&c)) == TSCHED_OK)
+        st = tsched_gpu_catalog_merge(c, cat);
+    if (st != TSCHED_OK) {
+        tsched_gpu_catalog_free(c);
+        return st;
+    }
+    tsched_gpu_catalog_free(s->cat);
+    s->cat = c;
+    return TSCHED_OK;
+}
+
 /* The first run_until: links, the rules that depend on the policies, the first events. */
 tsched_status ts_sim_start_run(tsched_sim *s)
 {
@@ -657,6 +745,13 @@ tsched_status ts_sim_start_run(tsched_sim *s)
     /* rules that depend on the policies (doc/sim.md §4.1, §8) */
     for (uint32_t i = 0; i < s->njobs; i++) {
         ts_sim_job *j = &s->jobs[i];
+        if ((st = placement_rules(s, i)) != TSCHED_OK)
+            return st;
+        if (TS_SIM_IS_CRIUS(s)) {
+            /* tp, pp, compute_ms and phases are ignored: the Cell decides (doc/sim.md §3.2) */
+            j->level = 0;
+            continue;
+        }
         if (s->pol[TSCHED_SIM_PRIORITY] == 1 && j->fixed_level >= s->levels)
             return ts_error(TSCHED_E_RANGE, "jobs[%u].level: %u is not below levels = %u (job \"%s\")", i,
                             j->fixed_level, s->levels, j->name);
@@ -699,6 +794,8 @@ tsched_status ts_sim_start_run(tsched_sim *s)
                                     x, xf->src >= nodes ? xf->src : xf->dst, nodes);
             }
     }
+    if ((st = crius_rules(s)) != TSCHED_OK)
+        return st;
     if (s->pol[TSCHED_SIM_ROUTING] == 4 && tsched_topology_num_tier(t, TSCHED_TIER_CORE) > 0)
         return ts_error(TSCHED_E_INVALID, "routing: \"source\" needs a two-tier fabric; \"%s\" has %u core switches",
                         tsched_topology_name(t), tsched_topology_num_tier(t, TSCHED_TIER_CORE));

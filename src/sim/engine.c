@@ -89,10 +89,10 @@ static void busy(tsched_sim *s, ts_sim_job *j, int on)
 {
     ts_sim_account(s, s->now);
     if (on) {
-        s->busy_gpus += j->gpus;
+        s->busy_gpus += j->used_gpus;
         j->compute_start = s->now;
     } else {
-        s->busy_gpus -= j->gpus;
+        s->busy_gpus -= j->used_gpus;
         if (j->compute_start >= 0)
             j->compute_ns_total += (double)(s->now - j->compute_start);
         j->compute_start = -1;
@@ -544,6 +544,17 @@ static tsched_status start_iteration(tsched_sim *s, uint32_t ji)
     int last = j->sim_done + 1 == j->sim_iters;
     uint64_t g = last ? j->left_at_start - (j->sim_iters - 1) * j->group : j->group;
     j->cur_g = g;
+    if (s->cr) {
+        /* placement crius: computing all the time, no flows; iteration k of the Cell ends at
+         * the Cell's start + round(k * iteration_s), so n iterations take n * iteration_s to
+         * the nanosecond whatever the coarsening */
+        uint64_t k = j->real_done - j->cell_done0 + g;
+        int64_t end = j->cell_start + ts_sim_ns((double)k * j->cell_t);
+        j->compute_running = 1;
+        j->comm_running = 0;
+        busy(s, j, 1);
+        return ts_sim_push(s, end > s->now ? end : s->now, TS_EV_COMPUTE_END, ji, j->gen);
+    }
     int64_t c = j->compute * (int64_t)g;
     j->compute_running = 1;
     j->comm_running = 1;
@@ -621,7 +632,7 @@ static void release_nodes(tsched_sim *s, ts_sim_job *j)
 {
     for (uint32_t k = 0; k < j->nnodes; k++) {
         uint32_t n = j->nodes[k];
-        uint32_t fr = tsched_topology_node_free_gpus(s->t, n) + j->gpn_used;
+        uint32_t fr = tsched_topology_node_free_gpus(s->t, n) + ts_sim_node_gpus(j, k);
         uint32_t g = tsched_topology_node_gpus(s->t, n);
         tsched_topology_set_free_gpus(s->t, n, fr > g ? g : fr);
     }
@@ -632,7 +643,7 @@ static void release_nodes(tsched_sim *s, ts_sim_job *j)
         s->vc_epoch++;
     }
     ts_sim_account(s, s->now);
-    s->alloc_gpus -= j->gpus;
+    s->alloc_gpus -= j->used_gpus;
     /* routed flows leave the base loads of other jobs' routing */
     base_loads(s, j, -1);
 }
@@ -662,6 +673,12 @@ static tsched_status end_iteration_if_done(tsched_sim *s, uint32_t ji)
     release_nodes(s, j);
     s->pending_sched = 1;
     s->finished_flag = 1;
+    if (s->cr && j->cr_index != TSCHED_NONE) {
+        /* a departure for the scheduler at the next placement attempt */
+        if (TS_GROW(s->cr_gone, s->cr_gone_cap, (size_t)s->ncr_gone + 1) != TSCHED_OK)
+            return TSCHED_E_NOMEM;
+        s->cr_gone[s->ncr_gone++] = j->cr_index;
+    }
     emit(s, TSCHED_SIM_EV_FINISH, ji, TSCHED_NONE, j->name);
     return TSCHED_OK;
 }
@@ -827,12 +844,17 @@ static tsched_status start_job(tsched_sim *s, uint32_t ji)
 {
     ts_sim_job *j = &s->jobs[ji];
     const tsched_topology *t = s->t;
+    if (!s->cr) {
+        free(j->node_gpus);
+        j->node_gpus = NULL;
+        j->used_gpus = j->gpus;
+    }
     for (uint32_t k = 0; k < j->nnodes; k++) {
         uint32_t n = j->nodes[k];
-        tsched_topology_set_free_gpus(s->t, n, tsched_topology_node_free_gpus(t, n) - j->gpn_used);
+        tsched_topology_set_free_gpus(s->t, n, tsched_topology_node_free_gpus(t, n) - ts_sim_node_gpus(j, k));
     }
     ts_sim_account(s, s->now);
-    s->alloc_gpus += j->gpus;
+    s->alloc_gpus += j->used_gpus;
     j->state = TS_JOB_RUNNING;
     if (j->start < 0)
         j->start = s->now;
@@ -841,16 +863,23 @@ static tsched_status start_job(tsched_sim *s, uint32_t ji)
     s->running++;
     s->starts++;
     j->group = 1;
-    tsched_status st = route_job(s, j);
-    if (st != TSCHED_OK)
-        return st;
-    base_loads(s, j, 1);
-    if (j->iter_alone_s == 0 && (st = alone_iteration_s(&j->iter_alone_s, s, j)) != TSCHED_OK)
-        return st;
-    if (j->iterations == 0) { /* duration mode */
-        double it = j->iter_alone_s > 0 ? j->iter_alone_s : 1e-9;
-        double k = nearbyint((double)j->duration * 1e-9 / it);
-        j->iterations = k < 1 ? 1 : k > 1e15 ? (uint64_t)1e15 : (uint64_t)k;
+    if (s->cr) {
+        /* placement crius: no flows; the Cell's iteration time is the time alone */
+        j->iter_alone_s = j->cell_t;
+        j->cell_start = s->now;
+        j->cell_done0 = j->real_done;
+    } else {
+        tsched_status st = route_job(s, j);
+        if (st != TSCHED_OK)
+            return st;
+        base_loads(s, j, 1);
+        if (j->iter_alone_s == 0 && (st = alone_iteration_s(&j->iter_alone_s, s, j)) != TSCHED_OK)
+            return st;
+        if (j->iterations == 0) { /* duration mode */
+            double it = j->iter_alone_s > 0 ? j->iter_alone_s : 1e-9;
+            double k = nearbyint((double)j->duration * 1e-9 / it);
+            j->iterations = k < 1 ? 1 : k > 1e15 ? (uint64_t)1e15 : (uint64_t)k;
+        }
     }
     uint64_t left = j->iterations - j->real_done;
     if (s->max_iters && left > s->max_iters)
@@ -858,9 +887,204 @@ static tsched_status start_job(tsched_sim *s, uint32_t ji)
     j->sim_iters = (left + j->group - 1) / j->group;
     j->sim_done = 0;
     j->left_at_start = left;
-    emit(s, TSCHED_SIM_EV_START, ji, TSCHED_NONE, j->name);
+    if (!s->cr) /* placement crius tells once every job of the event has its Cell */
+        emit(s, TSCHED_SIM_EV_START, ji, TSCHED_NONE, j->name);
     j->cur_phase = j->cur_rep = 0;
     return start_iteration(s, ji);
+}
+
+/* ---- placement crius (§3.2) ------------------------------------------------------------------ */
+
+/* Stop running job ji for a new Cell (or none): the iteration in progress is lost, the real
+ * iterations of a coarsened one that ended before now count; its GPUs go back to the fabric. */
+static void crius_stop(tsched_sim *s, uint32_t ji)
+{
+    ts_sim_job *j = &s->jobs[ji];
+    if (j->compute_running && j->cur_g > 1 && j->cell_t > 0) {
+        uint64_t k0 = j->real_done - j->cell_done0, m = 0;
+        double whole = floor((double)(s->now - j->cell_start) * 1e-9 / j->cell_t) - (double)k0;
+        if (whole > 0)
+            m = whole >= (double)(j->cur_g - 1) ? j->cur_g - 1 : (uint64_t)whole;
+        /* the clock's rounding decides at the edges */
+        while (m > 0 && j->cell_start + ts_sim_ns((double)(k0 + m) * j->cell_t) > s->now)
+            m--;
+        while (m + 1 < j->cur_g && j->cell_start + ts_sim_ns((double)(k0 + m + 1) * j->cell_t) <= s->now)
+            m++;
+        if (m) {
+            if (j->real_done == 0 || j->cell_t < j->iter_min_s)
+                j->iter_min_s = j->cell_t;
+            if (j->cell_t > j->iter_max_s)
+                j->iter_max_s = j->cell_t;
+            j->iter_sum_s += j->cell_t * (double)m;
+            j->real_done += m;
+        }
+    }
+    if (j->compute_running)
+        busy(s, j, 0);
+    j->compute_running = j->comm_running = 0;
+    release_nodes(s, j);
+    j->gen++;
+    j->state = TS_JOB_QUEUED;
+    j->restarts++;
+    s->running--;
+}
+
+/* The Cell and nodes the scheduler gives job ji (index ci) now; *same = 1 when they are the
+ * ones it runs with. */
+static tsched_status crius_assignment(const tsched_cell **cell, uint32_t *nodes, uint32_t *gpus, size_t cap,
+                                      size_t *count, int *same, const tsched_sim *s, uint32_t ji, uint32_t ci)
+{
+    const ts_sim_job *j = &s->jobs[ji];
+    tsched_status st = tsched_crius_job_cell(cell, s->cr, ci);
+    if (st == TSCHED_OK)
+        st = tsched_crius_job_nodes(nodes, gpus, cap, count, s->cr, ci);
+    if (st != TSCHED_OK)
+        return ts_error_prefix(st, "placement crius");
+    const char *pool = tsched_cell_pool(*cell);
+    *same = j->state == TS_JOB_RUNNING && j->cell_pool && pool && !strcmp(pool, j->cell_pool) &&
+            tsched_cell_gpus(*cell) == j->cell_n && tsched_cell_num_stages(*cell) == j->cell_s && *count == j->nnodes;
+    for (size_t k = 0; *same && k < *count; k++)
+        *same = nodes[k] == j->nodes[k] && gpus[k] == ts_sim_node_gpus(j, (uint32_t)k);
+    return TSCHED_OK;
+}
+
+/* Give job ji the Cell and nodes of the scheduler (checked against the fabric's free GPUs)
+ * and start it there. */
+static tsched_status crius_start(tsched_sim *s, uint32_t ji, const tsched_cell *cell, const uint32_t *nodes,
+                                 const uint32_t *gpus, size_t count)
+{
+    ts_sim_job *j = &s->jobs[ji];
+    const tsched_topology *t = s->t;
+    const char *pool = tsched_cell_pool(cell);
+    double it = tsched_cell_iteration_s(cell);
+    uint64_t sum = 0;
+    for (size_t k = 0; k < count; k++) {
+        if (nodes[k] >= tsched_topology_num_nodes(t) || !tsched_topology_node_is_up(t, nodes[k]) ||
+            tsched_topology_node_free_gpus(t, nodes[k]) < gpus[k])
+            return ts_error(TSCHED_E_INTERNAL, "sim: placement crius gave job \"%s\" %u GPUs of node %u, which has %u "
+                            "free", j->name, gpus[k], nodes[k],
+                            nodes[k] < tsched_topology_num_nodes(t) ? tsched_topology_node_free_gpus(t, nodes[k]) : 0);
+        sum += gpus[k];
+    }
+    if (!pool || count == 0 || sum != tsched_cell_gpus(cell) || !(it > 0) || !isfinite(it))
+        return ts_error(TSCHED_E_INTERNAL, "sim: placement crius gave job \"%s\" a Cell of %u GPUs, %llu on its %zu "
+                        "nodes, iteration %g s", j->name, tsched_cell_gpus(cell), (unsigned long long)sum, count, it);
+    uint32_t *nn = ts_malloc(count, sizeof *nn), *ng = ts_malloc(count, sizeof *ng);
+    char *pc = ts_strdup(pool);
+    if (!nn || !ng || !pc) {
+        free(nn);
+        free(ng);
+        free(pc);
+        return TSCHED_E_NOMEM;
+    }
+    memcpy(nn, nodes, count * sizeof *nn);
+    memcpy(ng, gpus, count * sizeof *ng);
+    free(j->nodes);
+    free(j->node_gpus);
+    free(j->cell_pool);
+    j->nodes = nn;
+    j->node_gpus = ng;
+    j->nnodes = (uint32_t)count;
+    j->gpn_used = 0;
+    j->used_gpus = (uint32_t)sum;
+    j->cell_pool = pc;
+    j->cell_n = tsched_cell_gpus(cell);
+    j->cell_s = tsched_cell_num_stages(cell);
+    j->cell_t = it;
+    return start_job(s, ji);
+}
+
+tsched_status ts_sim_crius_schedule(tsched_sim *s)
+{
+    tsched_status st = TSCHED_OK;
+    int departure = s->ncr_gone > 0;
+    /* departures first (doc/sim.md §3.2), then the jobs that arrived, in arrival order */
+    for (uint32_t i = 0; i < s->ncr_gone; i++)
+        if ((st = tsched_crius_remove_job(s->cr, s->cr_gone[i])) != TSCHED_OK)
+            return ts_error_prefix(st, "placement crius");
+    s->ncr_gone = 0;
+    for (uint32_t q = 0; q < s->nqueue; q++) {
+        ts_sim_job *j = &s->jobs[s->queue[q]];
+        if (j->cr_index != TSCHED_NONE)
+            continue;
+        tsched_job *tj = NULL;
+        uint32_t ci = TSCHED_NONE;
+        st = tsched_job_new(&tj, j->name, j->gpus, 1, 1);
+        if (st == TSCHED_OK)
+            st = tsched_job_set_model(tj, &j->model);
+        if (st == TSCHED_OK)
+            st = tsched_crius_add_job(&ci, s->cr, tj, (double)j->arrival * 1e-9);
+        tsched_job_free(tj);
+        if (st == TSCHED_OK && TS_GROW(s->cr_job, s->cr_job_cap, (size_t)ci + 1) != TSCHED_OK)
+            st = TSCHED_E_NOMEM;
+        if (st != TSCHED_OK)
+            return ts_error_prefix(st, j->name);
+        s->cr_job[ci] = s->queue[q];
+        j->cr_index = ci;
+    }
+    if ((st = tsched_crius_schedule(s->cr, departure ? TSCHED_CRIUS_DEPARTURE : TSCHED_CRIUS_ARRIVAL)) != TSCHED_OK)
+        return ts_error_prefix(st, "placement crius");
+    s->crius_events++;
+    uint32_t n = tsched_crius_num_jobs(s->cr), nn = tsched_topology_num_nodes(s->t);
+    uint32_t *nodes = ts_malloc(nn ? nn : 1, sizeof *nodes), *gpus = ts_malloc(nn ? nn : 1, sizeof *gpus);
+    uint8_t *go = ts_calloc(n ? n : 1, 1);
+    if (!nodes || !gpus || !go)
+        st = TSCHED_E_NOMEM;
+    /* every running job whose Cell or nodes changed stops first, so that the GPUs it leaves
+     * are free when the others start */
+    for (uint32_t ci = 0; ci < n && st == TSCHED_OK; ci++) {
+        uint32_t ji = s->cr_job[ci];
+        ts_sim_job *j = &s->jobs[ji];
+        if (j->state != TS_JOB_RUNNING && j->state != TS_JOB_QUEUED)
+            continue;
+        if (!tsched_crius_job_running(s->cr, ci)) {
+            if (j->state == TS_JOB_RUNNING) { /* the scheduler took it off: back to the queue */
+                crius_stop(s, ji);
+                if (TS_GROW(s->queue, s->queue_cap, (size_t)s->nqueue + 1) != TSCHED_OK) {
+                    st = TSCHED_E_NOMEM;
+                    break;
+                }
+                s->queue[s->nqueue++] = ji;
+            }
+            j->ever_tried = 1;
+            j->wait_cause = TSCHED_SIM_WAIT_GPU;
+            continue;
+        }
+        const tsched_cell *cell;
+        size_t count = 0;
+        int same = 0;
+        if ((st = crius_assignment(&cell, nodes, gpus, nn, &count, &same, s, ji, ci)) != TSCHED_OK)
+            break;
+        if (same)
+            continue;
+        if (j->state == TS_JOB_RUNNING)
+            crius_stop(s, ji);
+        go[ci] = 1;
+    }
+    /* then they start in their new Cells, and the new jobs in theirs, in queue order */
+    for (uint32_t ci = 0; ci < n && st == TSCHED_OK; ci++) {
+        if (!go[ci])
+            continue;
+        const tsched_cell *cell;
+        size_t count = 0;
+        int same = 0;
+        if ((st = crius_assignment(&cell, nodes, gpus, nn, &count, &same, s, s->cr_job[ci], ci)) == TSCHED_OK)
+            st = crius_start(s, s->cr_job[ci], cell, nodes, gpus, count);
+    }
+    /* callbacks see the state after the whole event: every job in its new Cell */
+    for (uint32_t ci = 0; ci < n && st == TSCHED_OK; ci++)
+        if (go[ci])
+            emit(s, TSCHED_SIM_EV_START, s->cr_job[ci], TSCHED_NONE, s->jobs[s->cr_job[ci]].name);
+    free(nodes);
+    free(gpus);
+    free(go);
+    /* the queue keeps the jobs still waiting, in their order */
+    uint32_t w = 0;
+    for (uint32_t q = 0; q < s->nqueue; q++)
+        if (s->jobs[s->queue[q]].state == TS_JOB_QUEUED)
+            s->queue[w++] = s->queue[q];
+    s->nqueue = w;
+    return st;
 }
 
 /* ---- priorities (§3.4) ---------------------------------------------------------------------- */
@@ -938,7 +1162,7 @@ static tsched_status running_jobset(tsched_sim *s, tsched_jobset **out, uint32_t
 static tsched_status reprioritize(tsched_sim *s)
 {
     int pol = s->pol[TSCHED_SIM_PRIORITY];
-    if (pol < 2)
+    if (pol < 2 || s->cr) /* placement crius: no flows to prioritise */
         return TSCHED_OK;
     tsched_jobset *js;
     uint32_t *which, n;
@@ -982,7 +1206,7 @@ static tsched_status reroute_job(tsched_sim *s, uint32_t ji);
  * job first (CRUX Def. 2 on the current paths; ties by start, then trace order). */
 static tsched_status refresh_paths(tsched_sim *s)
 {
-    if (s->pol[TSCHED_SIM_REROUTE] != 1 || s->running == 0)
+    if (s->pol[TSCHED_SIM_REROUTE] != 1 || s->running == 0 || s->cr)
         return TSCHED_OK;
     tsched_jobset *js;
     uint32_t *which, n;
@@ -1039,6 +1263,8 @@ static int ff_less(const tsched_sim *s, uint32_t a, uint32_t b)
 static tsched_status schedule(tsched_sim *s)
 {
     s->pending_sched = 0;
+    if (s->cr)
+        return ts_sim_crius_schedule(s);
     if (s->pol[TSCHED_SIM_QUEUE] == 1) { /* ff: smallest first, every job that fits */
         for (uint32_t i = 1; i < s->nqueue; i++) { /* insertion sort: the queue is short */
             uint32_t v = s->queue[i], k = i;

@@ -34,6 +34,8 @@ tsched_status tsched_sim_result_new(tsched_sim_result **out, const tsched_sim *s
     size_t bytes = strlen(s->name) + 1, nodes = 0;
     for (uint32_t i = 0; i < s->njobs; i++) {
         bytes += strlen(s->jobs[i].name) + 1;
+        if (s->jobs[i].cell_pool)
+            bytes += strlen(s->jobs[i].cell_pool) + 1;
         nodes += s->jobs[i].state >= TS_JOB_RUNNING || s->jobs[i].start >= 0 ? s->jobs[i].nnodes : 0;
     }
     int report_links = s->started;
@@ -56,7 +58,14 @@ tsched_status tsched_sim_result_new(tsched_sim_result **out, const tsched_sim *s
     /* the interval in progress at the end, shorter than the others */
     int64_t part = s->started ? s->now - (int64_t)s->nsamples * s->sample : 0;
     r->samples = ts_calloc(ns + 1, sizeof *r->samples);
-    if (!r->strings || !r->jobs || !r->node_off || !r->node_names || !r->links || !r->samples) {
+    r->crius = s->cr != NULL;
+    if (r->crius) {
+        r->node_gpus = ts_calloc(nodes ? nodes : 1, sizeof *r->node_gpus);
+        r->cells = ts_calloc(s->njobs ? s->njobs : 1, sizeof *r->cells);
+        r->crius_events = s->crius_events;
+    }
+    if (!r->strings || !r->jobs || !r->node_off || !r->node_names || !r->links || !r->samples ||
+        (r->crius && (!r->node_gpus || !r->cells))) {
         tsched_sim_result_free(r);
         return TSCHED_E_NOMEM;
     }
@@ -100,8 +109,17 @@ tsched_status tsched_sim_result_new(tsched_sim_result **out, const tsched_sim *s
         o->gbits_delivered = j->gbits_delivered;
         r->node_off[i] = k;
         if (j->start >= 0)
-            for (uint32_t q = 0; q < j->nnodes; q++)
+            for (uint32_t q = 0; q < j->nnodes; q++) {
+                if (r->crius)
+                    r->node_gpus[k] = ts_sim_node_gpus(j, q);
                 r->node_names[k++] = put(r->strings, &len, tsched_topology_node_name(t, j->nodes[q]));
+            }
+        if (r->crius && j->cell_pool) {
+            r->cells[i].pool = put(r->strings, &len, j->cell_pool);
+            r->cells[i].gpus = j->cell_n;
+            r->cells[i].stages = j->cell_s;
+            r->cells[i].iteration_s = j->cell_t;
+        }
         sum->gbits_demanded += j->gbits_demanded;
         sum->gbits_delivered += j->gbits_delivered;
         if (o->finish_ns >= 0) {
@@ -189,6 +207,8 @@ void tsched_sim_result_free(tsched_sim_result *r)
     free(r->node_names);
     free(r->links);
     free(r->samples);
+    free(r->node_gpus);
+    free(r->cells);
     free(r);
 }
 

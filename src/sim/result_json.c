@@ -66,6 +66,27 @@ static tsched_status add_summary(json_t *root, const tsched_sim_summary *s)
                : TSCHED_OK;
 }
 
+/* Placement crius: GPUs per node (beside "nodes") and the job's last Cell, or null. */
+static tsched_status add_cell(json_t *o, const tsched_sim_result *r, uint32_t i)
+{
+    json_t *g = json_array();
+    tsched_status st = put(o, "node_gpus", g);
+    for (uint32_t k = r->node_off[i]; st == TSCHED_OK && k < r->node_off[i + 1]; k++)
+        st = ts_json_push(g, count(r->node_gpus[k]));
+    if (st != TSCHED_OK)
+        return st;
+    const ts_sim_cell_rec *c = &r->cells[i];
+    if (!c->pool)
+        return put(o, "cell", json_null());
+    json_t *cell = json_object();
+    if ((st = put(o, "cell", cell)) != TSCHED_OK)
+        return st;
+    return put(cell, "pool", json_string(c->pool)) || put(cell, "gpus", count(c->gpus)) ||
+                   put(cell, "stages", count(c->stages)) || put(cell, "iteration_s", real(c->iteration_s))
+               ? TSCHED_E_NOMEM
+               : TSCHED_OK;
+}
+
 static tsched_status add_job(json_t *arr, const tsched_sim_result *r, uint32_t i)
 {
     const tsched_sim_job_stats *j = &r->jobs[i];
@@ -86,6 +107,8 @@ static tsched_status add_job(json_t *arr, const tsched_sim_result *r, uint32_t i
                 return st;
     int started = j->start_ns >= 0, finished = started && j->finish_ns >= 0;
     const char *cause = ts_sim_wait_cause_name(j->wait_cause);
+    if (r->crius && r->cells && r->node_gpus && (st = add_cell(o, r, i)) != TSCHED_OK)
+        return st;
     return put(o, "arrival_s", secs(j->arrival_ns)) ||
                    put(o, "start_s", started ? secs(j->start_ns) : json_null()) ||
                    put(o, "finish_s", finished ? secs(j->finish_ns) : json_null()) ||
@@ -136,6 +159,8 @@ static tsched_status build(json_t *root, const tsched_sim_result *r, int flags)
         (st = put(root, "window", window = json_object())) || (st = put(window, "from_s", secs(s->from_ns))) ||
         (st = put(window, "to_s", s->to_ns == INT64_MAX ? json_null() : secs(s->to_ns))) ||
         (st = add_summary(root, s)))
+        return st;
+    if (r->crius && (st = put(json_object_get(root, "summary"), "crius_events", count(r->crius_events))) != TSCHED_OK)
         return st;
     json_t *jobs = json_array();
     if ((st = put(root, "jobs", jobs)) != TSCHED_OK)

@@ -5,6 +5,7 @@
  * field named. Absent fields keep the simulation's current values. */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "common/error.h"
@@ -48,6 +49,7 @@ static const struct {
     {"", "place_time_limit_ms", TSCHED_SIM_PLACE_TIME_LIMIT_MS, 0, 0, TS_SIM_MAX_S * 1e3},
     {"", "sample_ms", TSCHED_SIM_SAMPLE_MS, 0, 0, TS_SIM_MAX_S * 1e3},
     {"", "schedule_interval_s", TSCHED_SIM_SCHEDULE_INTERVAL_S, 0, 0, TS_SIM_MAX_S},
+    {"", "crius_depth", TSCHED_SIM_CRIUS_DEPTH, 1, 0, 16},
 };
 #define NOPTIONS (sizeof options / sizeof options[0])
 
@@ -58,7 +60,35 @@ typedef struct scenario {
     int has_option[NOPTIONS];
     double option[NOPTIONS];
     const json_t *failures;
+    tsched_gpu_catalog *cat; /* "gpus" (placement crius), read in the check pass; NULL = absent */
 } scenario;
+
+/* "gpus": a `tsched.gpus.v1` object, or the path of such a file, merged over the built-in
+ * catalogue for placement crius (doc/sim.md §3.2). */
+static tsched_status read_gpus(tsched_gpu_catalog **out, const json_t *root)
+{
+    const json_t *v = json_object_get(root, "gpus");
+    tsched_status st;
+    if (!v || json_is_null(v))
+        return TSCHED_OK;
+    if (json_is_string(v)) {
+        st = tsched_gpu_catalog_load_file(out, json_string_value(v));
+    } else if (json_is_object(v)) {
+        char *txt = json_dumps(v, JSON_COMPACT | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(17));
+        if (!txt)
+            return ts_error(TSCHED_E_NOMEM, "gpus: out of memory");
+        st = tsched_gpu_catalog_load_string(out, txt, strlen(txt));
+        free(txt);
+    } else {
+        return ts_error(TSCHED_E_TYPE, "gpus: expected a tsched.gpus.v1 object or a file name, got %s",
+                        ts_json_type_name(v));
+    }
+    if (st != TSCHED_OK) {
+        *out = NULL;
+        return ts_error_prefix(st, "gpus");
+    }
+    return TSCHED_OK;
+}
 
 /* The engine's messages usually name the option already; name the field where they do not. */
 static tsched_status name_field(tsched_status st, const char *field)
@@ -133,6 +163,8 @@ static tsched_status check_doc(scenario *sc, const json_t *root)
     }
     if ((st = ts_json_arr(&sc->failures, root, "", "failures", 0)) != TSCHED_OK)
         return st;
+    if ((st = read_gpus(&sc->cat, root)) != TSCHED_OK)
+        return st;
     char where[40];
     for (size_t i = 0; sc->failures && i < json_array_size(sc->failures); i++) {
         const json_t *ev = json_array_get(sc->failures, i);
@@ -176,6 +208,8 @@ static tsched_status apply_doc(tsched_sim *sim, const scenario *sc)
         }
     if (sc->name && (st = ts_sim_set_name(sim, sc->name)) != TSCHED_OK)
         return name_field(st, "name");
+    if (sc->cat && (st = tsched_sim_set_gpu_catalog(sim, sc->cat)) != TSCHED_OK)
+        return name_field(st, "gpus");
     char where[40];
     for (size_t i = 0; sc->failures && i < json_array_size(sc->failures); i++) {
         const json_t *ev = json_array_get(sc->failures, i);
@@ -194,7 +228,10 @@ static tsched_status read_scenario(void *slot, const void *ctx, const json_t *ro
     (void)ctx;
     scenario sc;
     tsched_status st = check_doc(&sc, root);
-    return st == TSCHED_OK ? apply_doc(((scenario_slot *)slot)->sim, &sc) : st;
+    if (st == TSCHED_OK)
+        st = apply_doc(((scenario_slot *)slot)->sim, &sc);
+    tsched_gpu_catalog_free(sc.cat);
+    return st;
 }
 
 tsched_status tsched_sim_load_scenario_string(tsched_sim *sim, const char *json, size_t len)

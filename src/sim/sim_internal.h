@@ -4,6 +4,7 @@
 #ifndef TS_SIM_INTERNAL_H
 #define TS_SIM_INTERNAL_H
 
+#include "topo-sched/cell.h"
 #include "topo-sched/placement.h"
 #include "topo-sched/priority.h"
 #include "topo-sched/routing.h"
@@ -18,8 +19,11 @@
 
 /* Policy indices into pol_names (api.c) used by the engine. */
 enum { TS_PL_VCLOS = 7, TS_PL_OCS = 8, TS_PL_FREE = 9 }; /* placements of the vclos module */
+enum { TS_PL_CRIUS = 10 };                                  /* the cell module's scheduler */
 enum { TS_RT_SOURCE = 4, TS_RT_IDEAL = 5, TS_RT_VCLOS = 6 };  /* routings */
-#define TS_SIM_IS_VCLOS(s) ((s)->pol[TSCHED_SIM_PLACEMENT] >= TS_PL_VCLOS)
+#define TS_SIM_IS_VCLOS(s)                                                                                          \
+    ((s)->pol[TSCHED_SIM_PLACEMENT] >= TS_PL_VCLOS && (s)->pol[TSCHED_SIM_PLACEMENT] <= TS_PL_FREE)
+#define TS_SIM_IS_CRIUS(s) ((s)->pol[TSCHED_SIM_PLACEMENT] == TS_PL_CRIUS)
 
 /* An explicit flow of a phase, as added (ranks, optional pinned hops). */
 typedef struct ts_sim_xflow {
@@ -93,7 +97,24 @@ typedef struct ts_sim_job {
     int ever_tried;
     int vc_held;               /* placed by the vclos handle and not released there yet */
     uint64_t vc_failed;        /* vc_epoch + 1 of its last failed allocation (0: none) */
+
+    /* GPUs held now: `gpus`, or under placement crius its Cell's N, spread as node_gpus */
+    uint32_t used_gpus;
+    uint32_t *node_gpus;       /* per node of `nodes` (placement crius), NULL = gpn_used on each */
+    /* placement crius (doc/sim.md §3.2): the scheduler's index and the Cell the job runs in */
+    uint32_t cr_index;         /* TSCHED_NONE until queued in the scheduler */
+    char *cell_pool;           /* NULL while it has no Cell */
+    uint32_t cell_n, cell_s;
+    double cell_t;             /* the Cell's iteration_s */
+    int64_t cell_start;        /* when it started in this Cell */
+    uint64_t cell_done0;       /* real iterations done when it started in this Cell */
 } ts_sim_job;
+
+/* GPUs job j holds on its k-th node. */
+static inline uint32_t ts_sim_node_gpus(const ts_sim_job *j, uint32_t k)
+{
+    return j->node_gpus ? j->node_gpus[k] : j->gpn_used;
+}
 
 /* An active flow (in the pool). */
 typedef struct ts_sim_flow {
@@ -237,10 +258,25 @@ struct tsched_sim {
     int finished_flag;         /* a job finished in this batch: priorities are recomputed */
     int64_t next_tick;         /* the next scheduling instant queued (schedule_interval_s) */
     ts_rng rng;
+
+    /* placement crius (doc/sim.md §3.2): the scheduler, made at the run's start, and its
+     * catalogue (the built-in one merged with the caller's; NULL = the built-in one) */
+    tsched_crius *cr;
+    tsched_gpu_catalog *cat;
+    uint32_t *cr_gone;         /* scheduler indices of jobs finished since the last attempt */
+    uint32_t ncr_gone;
+    size_t cr_gone_cap;
+    uint32_t *cr_job;          /* per scheduler index: the sim job */
+    size_t cr_job_cap;
+    uint64_t crius_events;     /* tsched_crius_schedule calls */
+    uint32_t crius_depth;      /* TSCHED_SIM_CRIUS_DEPTH */
 };
 
 /* engine.c */
 tsched_status ts_sim_start_run(tsched_sim *s);
+/* Placement crius at a placement attempt (engine.c): departures, new jobs, one scheduling
+ * event, then every job whose Cell or nodes changed stops and starts again. */
+tsched_status ts_sim_crius_schedule(tsched_sim *s);
 /* rates.c */
 tsched_status ts_sim_flow_start(uint32_t *index, tsched_sim *s, uint32_t job, const ts_sim_rflow *rf,
                                 const uint32_t *links);

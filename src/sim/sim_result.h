@@ -25,6 +25,13 @@ typedef struct ts_sim_link_stats {
     double busy_frac;         /* share of the window it carried any flow */
 } ts_sim_link_stats;
 
+/* A job's last Cell under placement crius (pool NULL: it never ran). */
+typedef struct ts_sim_cell_rec {
+    const char *pool;              /* owned by the result */
+    uint32_t gpus, stages;
+    double iteration_s;
+} ts_sim_cell_rec;
+
 struct tsched_sim_result {
     char *scenario;                /* scenario name */
     tsched_sim_summary summary;    /* complete (size = sizeof) */
@@ -38,6 +45,11 @@ struct tsched_sim_result {
     uint32_t nsamples;
     ts_sim_sample *samples;
     char *strings;                 /* arena of every name the result points to */
+    /* placement crius (doc/sim.md §3.2): each job's Cell and GPUs per node, the events run */
+    int crius;
+    uint32_t *node_gpus;           /* parallel to node_names */
+    ts_sim_cell_rec *cells;        /* per job */
+    uint64_t crius_events;
 };
 
 /* Names of the enums as the JSON writes them. */
