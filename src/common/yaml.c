@@ -554,7 +554,7 @@ static size_t skip_blank(const yp *p, const yline *L, size_t i)
 static tsched_status line_rest(yp *p, const yline *L, size_t i)
 {
     size_t j = skip_blank(p, L, i);
-    if (j == L->end || (p->t[j] == '#' && j > i))
+    if (j == L->end || (p->t[j] == '#' && j > L->off && blank(p->t[j - 1])))
         return TSCHED_OK;
     char q[TS_TEXT_QUOTE_CAP(Y_QUOTE)];
     return yerr(p, TSCHED_E_PARSE, L->no, "unexpected text %s after the value",
