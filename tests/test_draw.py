@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """topo-sched draw (doc/draw.md), driven as a user would.
 
-usage: test_draw.py TOPO_SCHED DATA_DIR   (DATA_DIR = tests/data)
+usage: test_draw.py TOPO_SCHED DATA_DIR [EXAMPLE_SVG]   (DATA_DIR = tests/data)
 
 Checks the SVG against the input documents, recomputing what it should show: box counts from
 the fabric, ranks from the placement, every trunk's load share from the routes and the fabric's
@@ -205,6 +205,9 @@ o = os.path.join(tmp, "pic.svg")
 draw("-t", FABRIC, "-p", pl, "-r", rt, "-o", o)
 check(open(o, "rb").read() == a, "-o writes the same bytes")
 
+if len(sys.argv) > 3:  # doc/draw-example.svg is made by these very commands (doc/draw.md)
+    check(open(sys.argv[3], "rb").read() == a, "doc/draw-example.svg is up to date (see doc/draw.md to remake it)")
+
 # ---- DOT ---------------------------------------------------------------------------------------
 dot_text = draw("-t", FABRIC, "-p", pl, "-r", rt, "--format", "dot")
 check(dot_text.startswith(b"graph ") and b"--" in dot_text, "DOT output is an undirected graph")
@@ -216,6 +219,37 @@ if shutil.which("dot"):
         ET.fromstring(r.stdout)
 else:
     print("dot not installed: DOT rendering check skipped")
+
+# ---- more than three tiers, NVLink domains ---------------------------------------------------
+DEEP = os.path.join(DATA, "draw", "deep.json")
+deep = json.load(open(DEEP))
+dtier = {s_["name"]: s_["tier"] for s_ in deep["switches"]}
+rd = ET.fromstring(draw("-t", DEEP))
+dboxes = groups(rd, "switch")
+check(sorted(g.get("data-name") for g in dboxes) == sorted(dtier), "deep: one box per switch of tiers 0..4")
+tops = {}
+for g in dboxes:
+    k = dtier[g.get("data-name")]
+    check(("tier%d" % k if k >= 3 else ("leaf", "spine", "core")[k]) in classes(g), "deep: %s's tier class" % g.get("data-name"))
+    tops.setdefault(k, set()).add(float(rect_of(g).get("y")))
+check(all(len(v) == 1 for v in tops.values()), "deep: one row per tier")
+rowy = [tops[k].pop() for k in sorted(tops)]
+check(rowy == sorted(rowy, reverse=True) and len(rowy) == 5, "deep: five rows, the top tier first")
+want_nvl = {n["name"]: n.get("nvl_domain") for n in deep["nodes"]}
+got_nvl = {g.get("data-name"): g.get("data-nvl") for g in groups(rd, "node")}
+check(got_nvl == want_nvl, "deep: nodes carry their NVLink domain: %s" % got_nvl)
+bars = {}
+for g in groups(rd, "node"):
+    fills = [r_.get("fill") for r_ in g.iter(SVG + "rect") if "nvl" in classes(r_)]
+    check(len(fills) == (1 if want_nvl[g.get("data-name")] else 0), "deep: NVLink bar on %s iff in a domain" % g.get("data-name"))
+    if fills:
+        bars.setdefault(want_nvl[g.get("data-name")], set()).add(fills[0])
+check(all(len(v) == 1 for v in bars.values()) and len({next(iter(v)) for v in bars.values()}) == len(bars),
+      "deep: one colour per NVLink domain, different domains differ")
+check(dashed(rect_of([g for g in dboxes if g.get("data-name") == "t3-1"][0])), "deep: the down tier-3 switch is dashed")
+if shutil.which("dot"):
+    r = subprocess.run(["dot", "-Tsvg"], input=draw("-t", DEEP, "--format", "dot"), capture_output=True)
+    check(r.returncode == 0 and not r.stderr.strip(), "deep: dot -Tsvg accepts it")
 
 # ---- big fabrics: grouped rows, bounded output ------------------------------------------------
 wide = os.path.join(tmp, "wide.json")

@@ -269,6 +269,14 @@ static double load_width(double s)
     return 1.5 + 4.5 * (s < 0 ? 0 : s);
 }
 
+/* Colour of NVLink domain `d` (in order of first node, so neighbours differ). */
+static const char *nvl_colour(uint32_t d)
+{
+    static const char *const pal[] = {"#e15759", "#f28e2b", "#59a14f", "#b07aa1",
+                                      "#edc948", "#76b7b2", "#ff9da7", "#9c755f"};
+    return pal[d % (sizeof pal / sizeof pal[0])];
+}
+
 /* The label of a trunk value: the share with two decimals, or the flow count. */
 static void value_label(char *dst, size_t cap, const picture *pc, double v)
 {
@@ -575,6 +583,35 @@ typedef struct leaf_nodes {
     uint32_t n, placed, down;
 } leaf_nodes;
 
+static int u32_cmp(const void *a, const void *b)
+{
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* Distinct NVLink domains among the nodes of a box (0 when out of memory: only a tooltip). */
+static uint32_t box_nvl_domains(const picture *pc, const box *b, uint32_t n)
+{
+    uint32_t *d = malloc((n ? n : 1) * sizeof *d), m = 0, distinct = 0;
+    if (!d)
+        return 0;
+    const row *r = &pc->rows[b->row];
+    for (uint32_t k = 0; k < b->count; k++) {
+        uint32_t cnt = 0;
+        const uint32_t *l = tsched_topology_leaf_nodes(pc->t, r->members[b->first + k], &cnt);
+        for (uint32_t i = 0; i < cnt && m < n; i++) {
+            uint32_t v = tsched_topology_node_nvl(pc->t, l[i]);
+            if (v != TSCHED_NONE)
+                d[m++] = v;
+        }
+    }
+    qsort(d, m, sizeof *d, u32_cmp);
+    for (uint32_t i = 0; i < m; i++)
+        distinct += i == 0 || d[i] != d[i - 1];
+    free(d);
+    return distinct;
+}
+
 static leaf_nodes nodes_of(const picture *pc, const box *b)
 {
     leaf_nodes ln = {0};
@@ -625,8 +662,9 @@ static void layout(picture *pc)
         if (w > inner)
             inner = w;
     }
-    if (inner < 600)
-        inner = 600;
+    double least = pc->ld.given ? 820 : 600; /* room for the heading and the legend */
+    if (inner < least)
+        inner = least;
     for (uint32_t ri = 0; ri < pc->nrows; ri++) {
         row *r = &pc->rows[ri];
         r->y = MARGIN + HEAD_H + ri * ROW_GAP;
@@ -729,14 +767,27 @@ static void svg_node(sbuf *o, const picture *pc, uint32_t node, double x, double
     sb_printf(o, "\"");
     if (rank >= 0)
         sb_printf(o, " data-rank=\"%lld\"", (long long)rank);
+    uint32_t nvl = tsched_topology_node_nvl(t, node);
+    if (nvl != TSCHED_NONE) {
+        sb_printf(o, " data-nvl=\"");
+        sb_xml(o, tsched_topology_nvl_name(t, nvl));
+        sb_printf(o, "\"");
+    }
     sb_printf(o, "><title>");
     sb_xml(o, name);
     sb_printf(o, ": %u GPUs, %u free%s", gpus, fr, down ? ", down" : "");
     if (rank >= 0)
         sb_printf(o, ", rank %lld", (long long)rank);
+    if (nvl != TSCHED_NONE) {
+        sb_printf(o, ", NVLink domain ");
+        sb_xml(o, tsched_topology_nvl_name(t, nvl));
+    }
     sb_printf(o, "</title><rect x=\"%.1f\" y=\"%.1f\" width=\"%.0f\" height=\"%.0f\" rx=\"3\" fill=\"%s\" stroke=\"%s\" "
                  "stroke-width=\"1.2\"%s/>",
               x, y, NODE_W, NODE_H, fill, down ? "#8c8c8c" : "#44546a", down ? DASH : "");
+    if (nvl != TSCHED_NONE) /* a bar in the domain's colour along the bottom edge */
+        sb_printf(o, "<rect class=\"nvl\" x=\"%.1f\" y=\"%.1f\" width=\"%.0f\" height=\"4\" fill=\"%s\"/>", x + 1.5,
+                  y + NODE_H - 5.5, NODE_W - 3, nvl_colour(nvl));
     const char *ink = rank >= 0 ? "#ffffff" : "#222222";
     sb_printf(o, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\" font-size=\"9\" fill=\"%s\">", x + NODE_W / 2,
               y + (rank >= 0 ? 12 : 21), ink);
@@ -767,8 +818,11 @@ static void svg_nodes(sbuf *o, const picture *pc, const box *b)
     }
     int down = ln.down == ln.n;
     double x = b->x - COUNT_W / 2;
-    sb_printf(o, "<g class=\"nodecount%s%s\" data-count=\"%u\" data-placed=\"%u\"><title>%u nodes, %u placed, %u down</title>",
+    sb_printf(o, "<g class=\"nodecount%s%s\" data-count=\"%u\" data-placed=\"%u\"><title>%u nodes, %u placed, %u down",
               ln.placed ? " placed" : "", down ? " down" : "", ln.n, ln.placed, ln.n, ln.placed, ln.down);
+    if (tsched_topology_num_nvl_domains(pc->t))
+        sb_printf(o, ", %u NVLink domains", box_nvl_domains(pc, b, ln.n));
+    sb_printf(o, "</title>");
     sb_printf(o, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.0f\" height=\"%.0f\" rx=\"3\" fill=\"%s\" stroke=\"%s\" "
                  "stroke-width=\"1.2\"%s/>",
               x, top, COUNT_W, COUNT_H, ln.placed ? "#c6d7ea" : down ? "#f7f7f7" : "#ffffff",
@@ -903,6 +957,13 @@ static void svg_legend(sbuf *o, const picture *pc)
                  "<text x=\"%.1f\" y=\"%.1f\">down</text>\n",
               x, y, DASH, x + 28, y + 11);
     x += 80;
+    if (tsched_topology_num_nvl_domains(pc->t)) {
+        for (uint32_t d = 0; d < 4; d++)
+            sb_printf(o, "<rect x=\"%.1f\" y=\"%.1f\" width=\"6\" height=\"4\" fill=\"%s\"/>", x + 6.0 * d, y + 6,
+                      nvl_colour(d));
+        sb_printf(o, "<text x=\"%.1f\" y=\"%.1f\">NVLink domain</text>\n", x + 30, y + 11);
+        x += 120;
+    }
     if (pc->ld.given) {
         double bw = 160;
         sb_printf(o, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.0f\" height=\"10\" fill=\"url(#loadscale)\"/>\n", x, y + 2, bw);
@@ -949,6 +1010,8 @@ static void render_svg(sbuf *o, const picture *pc)
                  "switches in %u tiers, %u trunks",
               MARGIN, MARGIN + 28, tsched_topology_num_nodes(t), (unsigned long long)tsched_topology_num_gpus(t),
               tsched_topology_num_switches(t), tiers, tsched_topology_num_trunks(t));
+    if (tsched_topology_num_nvl_domains(t))
+        sb_printf(o, ", %u NVLink domains", tsched_topology_num_nvl_domains(t));
     if (pc->rank)
         sb_printf(o, "; placement on %u nodes", pc->placed);
     if (pc->ld.given) {
@@ -1063,7 +1126,13 @@ static void render_dot(sbuf *o, const picture *pc)
                         sb_printf(o, "\", fillcolor=\"#e3e3e3\"");
                     else
                         sb_printf(o, "\"");
-                    sb_printf(o, "%s];\n", down ? ", style=\"filled,dashed\", color=\"#8c8c8c\"" : "");
+                    uint32_t nvl = tsched_topology_node_nvl(t, nd);
+                    if (nvl != TSCHED_NONE) {
+                        sb_printf(o, ", penwidth=2.5, color=\"%s\", tooltip=\"NVLink domain ", nvl_colour(nvl));
+                        sb_dot(o, tsched_topology_nvl_name(t, nvl));
+                        sb_printf(o, "\"");
+                    }
+                    sb_printf(o, "%s];\n", down ? ", style=\"filled,dashed\"" : "");
                 }
             } else if (ln.n) {
                 sb_printf(o, "    c%u [label=\"%u nodes", bi, ln.n);
