@@ -11,8 +11,9 @@
 #define COMPACT_LINE "  --compact               print the document on one line (default: indented)\n"
 #define NO_TIMING(field) "  --no-timing             leave out `" field "`: same bytes on every run (default: written)\n"
 #define EXIT_0123(one)                                                                                     \
-    "\nexit status: 0 success; 1 " one "; 2 bad usage or bad input (one line on standard error\n"          \
-    "naming the file and field, nothing on standard output); 3 internal or solver failure.\n"
+    "\nexit status: 0 success; 1 " one ";\n"                                                               \
+    "2 bad usage or bad input (one line on standard error naming the file and field, nothing on\n"        \
+    "standard output); 3 internal or solver failure.\n"
 #define EXIT_023                                                                                           \
     "\nexit status: 0 success; 2 bad usage or bad input (one line on standard error naming the\n"          \
     "file and field, nothing on standard output); 3 internal failure.\n"
@@ -112,7 +113,7 @@ static const char help_import_slurm[] =
     "\n"
     "options:\n"
     "  FILE                    the topology.conf (required; '-' = standard input)\n"
-    "  --no-nvl                block form: do not make each block an NVLink domain (default: one per block)\n" NODE_OPTS
+    "  --no-nvl                block form: blocks are not NVLink domains (default: one per block)\n" NODE_OPTS
         OUT_LINE HELP_LINE EXIT_023;
 
 static const char help_import_slurm_yaml[] =
@@ -127,7 +128,7 @@ static const char help_import_slurm_yaml[] =
     "  FILE                    the topology.yaml (required; '-' = standard input)\n"
     "  --topology NAME         the entry to import (default: the first with cluster_default: true,\n"
     "                          else the first tree or block entry)\n"
-    "  --nvl-topology NAME     a block entry whose blocks only set the nodes' NVLink domains (default: none)\n"
+    "  --nvl-topology NAME     a block entry that only sets the nodes' NVLink domains (default: none)\n"
     "  --no-nvl                an imported block entry sets no NVLink domains (default: one per block)\n" NODE_OPTS
         OUT_LINE HELP_LINE EXIT_023;
 
@@ -177,21 +178,22 @@ static const char help_export[] =
     "  --name NAME             Topology object name (default: the fabric's name)\n" OUT_LINE HELP_LINE EXIT_023;
 
 static const char help_place[] =
-    "usage: topo-sched place -t TOPO -j JOB [--algo mip|best-fit|random-fit|gpu-pack|topo-aware|exhaustive]\n"
-    "           [--alpha A] [--seed N] [--time-limit-ms N] [--hostfile FILE [--hostfile-per-task]\n"
-    "           [--tasks-per-node N]] [--pod-order FILE [--index-label KEY]] [--no-timing] [-o FILE]\n"
+    "usage: topo-sched place -t TOPO -j JOB\n"
+    "           [--algo mip|best-fit|random-fit|gpu-pack|topo-aware|exhaustive] [--alpha A] [--seed N]\n"
+    "           [--time-limit-ms N] [--hostfile FILE [--hostfile-per-task] [--tasks-per-node N]]\n"
+    "           [--pod-order FILE [--index-label KEY]] [--no-timing] [-o FILE]\n"
     "\n"
     "Place a tsched.job.v1 job on the fabric's free GPUs and print its tsched.placement.v1.\n"
     "\n"
     "options:\n"
     "  -t TOPO                 the fabric, tsched.topology.v1 (required; '-' = standard input)\n"
     "  -j JOB                  the job, tsched.job.v1 (required)\n"
-    "  --algo A                mip, best-fit, random-fit, gpu-pack, topo-aware or exhaustive (default: mip)\n"
+    "  --algo A                mip, best-fit, random-fit, gpu-pack, topo-aware, exhaustive (default: mip)\n"
     "  --alpha A               DP/PP weight in [0, 1] (default: the job's alpha)\n"
     "  --seed N                seed of random-fit (default: 1)\n"
     "  --time-limit-ms N       solver time limit, > 0 (default: 10000)\n"
     "  --hostfile FILE         also write the nodes, one per line in rank order (default: none)\n"
-    "  --hostfile-per-task     one line per task instead, for srun --distribution=arbitrary (default: off)\n"
+    "  --hostfile-per-task     one line per task, for srun --distribution=arbitrary (default: off)\n"
     "  --tasks-per-node N      tasks per node of the per-task host file and pod order (default: the\n"
     "                          GPUs per node of the job's nodes)\n"
     "  --pod-order FILE        also write tsched.pod-order.v1: pod index -> node (default: none)\n"
@@ -416,7 +418,7 @@ static const char help_crius[] =
     "  --depth D               search depth for scaling running jobs, 0 to 16 (default: 3)\n"
     "  --objective O           normalized or throughput (default: normalized)\n"
     "  --event E               arrival or departure (default: arrival)\n" NO_TIMING("solve_ms") COMPACT_LINE OUT_LINE
-        HELP_LINE EXIT_0123("every job of a non-empty queue is left pending (the document is still written)");
+        HELP_LINE EXIT_0123("every job of a non-empty queue left pending (document still written)");
 
 static const char help_draw[] =
     "usage: topo-sched draw -t TOPO [-p PLACEMENT] [-r ROUTES] [--format svg|dot] [--max-nodes N]\n"
@@ -428,7 +430,7 @@ static const char help_draw[] =
     "options:\n"
     "  -t TOPO                 the fabric, tsched.topology.v1 (required; '-' = standard input)\n"
     "  -p PLACEMENT            fill the placement's nodes, labelled with their rank (default: none)\n"
-    "  -r ROUTES               colour and widen each trunk by its load from tsched.routes.v1 (default: none)\n"
+    "  -r ROUTES               tsched.routes.v1: trunks coloured and widened by load (default: none)\n"
     "  --format svg|dot        output format (default: svg)\n"
     "  --max-nodes N           above N nodes under a leaf, one box with their count (default: 64)\n" OUT_LINE HELP_LINE
         EXIT_023;
