@@ -1,6 +1,8 @@
 #!/bin/sh
 # After `meson install`, `pkg-config --cflags --libs topo-sched` builds and links a program
-# against the installed headers and library (installed into a scratch DESTDIR).
+# against the installed headers and library (installed into a scratch DESTDIR), with an
+# rpath and, as README's "Linking it" says for a private prefix, with LD_LIBRARY_PATH; the
+# installed command runs and its man page is installed.
 # usage: check_install.sh BUILD_DIR SOURCE_DIR
 set -eu
 build=$1 src=$2
@@ -27,4 +29,19 @@ case $undef in *__asan_*) san="$san -fsanitize=address" ;; esac
 case $undef in *__ubsan_*) san="$san -fsanitize=undefined" ;; esac
 ${CC:-cc} -std=c11 -Wall -Werror $san -o "$dest/example" "$src/examples/free_capacity.c" $flags -Wl,-rpath,"$libdir"
 "$dest/example" > /dev/null
-echo "ok: installed headers, library and topo-sched.pc build and run examples/free_capacity.c"
+# README: PKG_CONFIG_PATH for the compile, LD_LIBRARY_PATH (no rpath) to run
+${CC:-cc} -std=c11 -Wall -Werror $san -o "$dest/example2" "$src/examples/free_capacity.c" $flags
+LD_LIBRARY_PATH=$libdir "$dest/example2" > /dev/null
+exe=$dest$prefix/bin/topo-sched
+[ -x "$exe" ] || { echo "topo-sched not installed in $prefix/bin"; exit 1; }
+LD_LIBRARY_PATH=$libdir "$exe" help place | grep -q '^usage: topo-sched place' || { echo "installed topo-sched does not run"; exit 1; }
+# Outside /usr and /usr/local the command carries a RUNPATH to the installed library.
+case $prefix in
+/usr | /usr/local) ;;
+*) readelf -d "$exe" | grep -F "${libdir#"$dest"}" > /dev/null || { echo "installed topo-sched has no RUNPATH to ${libdir#"$dest"}"; exit 1; } ;;
+esac
+man=$(find "$dest" -path '*/man1/topo-sched.1' | head -n 1)
+[ -n "$man" ] || { echo "man page topo-sched.1 not installed"; exit 1; }
+cmp -s "$man" "$src/doc/topo-sched.1" || { echo "installed $man differs from doc/topo-sched.1"; exit 1; }
+echo "ok: installed headers, library and topo-sched.pc build and run examples/free_capacity.c (rpath and LD_LIBRARY_PATH);"
+echo "ok: topo-sched and its man page installed"
