@@ -532,7 +532,7 @@ func Cells(t *Topology, job []byte, o CellsOptions) ([]byte, error) {
 	if t == nil {
 		return nil, &Error{Status: StatusInvalid, Msg: "Cells: the topology is nil"}
 	}
-	return run("cells", t, []doc{{"job", job, false}, {"catalog", o.Catalog, true}, {"profile", o.Profile, true}}, o, o.Extra)
+	return run("cells", t, []doc{{"job", job, false}, {"gpus", o.Catalog, true}, {"profile", o.Profile, true}}, o, o.Extra)
 }
 
 // CriusScheduleOptions are the options of `topo-sched crius-schedule`.
@@ -551,7 +551,7 @@ func CriusSchedule(t *Topology, queue []byte, o CriusScheduleOptions) ([]byte, e
 	if t == nil {
 		return nil, &Error{Status: StatusInvalid, Msg: "CriusSchedule: the topology is nil"}
 	}
-	return run("crius-schedule", t, []doc{{"queue", queue, false}, {"catalog", o.Catalog, true}}, o, o.Extra)
+	return run("crius-schedule", t, []doc{{"queue", queue, false}, {"gpus", o.Catalog, true}}, o, o.Extra)
 }
 
 // SimulateOptions are the options of `topo-sched simulate`.

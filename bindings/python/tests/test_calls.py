@@ -140,7 +140,7 @@ class ModuleCallsTest(unittest.TestCase):
 
     def test_cells(self):
         with ts.Topology.load(data("cell", "cli", "hetero.json")) as topo:
-            got = ts.cells(topo, read("cell", "cli", "job-small.json"), gpus=read("cell", "cli", "gpus.json"),
+            got = ts.cells(topo, read("cell", "cli", "job-small.json"), catalog=read("cell", "cli", "gpus.json"),
                            no_timing=True)
         self.assertEqual(got["format"], "tsched.cells.v1")
         self.assertEqual(got, run_cli("cells", "-t", data("cell", "cli", "hetero.json"), "-j",
@@ -149,7 +149,7 @@ class ModuleCallsTest(unittest.TestCase):
 
     def test_crius_schedule(self):
         with ts.Topology.load(data("cell", "cli", "hetero.json")) as topo:
-            got = ts.crius_schedule(topo, read("cell", "cli", "queue.json"), gpus=read("cell", "cli", "gpus.json"),
+            got = ts.crius_schedule(topo, read("cell", "cli", "queue.json"), catalog=read("cell", "cli", "gpus.json"),
                                     no_timing=True)
         self.assertEqual(got["format"], "tsched.crius-schedule.v1")
         self.assertEqual(got, run_cli("crius-schedule", "-t", data("cell", "cli", "hetero.json"), "-q",

@@ -448,23 +448,23 @@ def vclos(topo, requests, state=None, **options):
     return _run("vclos", topo, {"requests": (requests, False), "state": (state, True)}, options)
 
 
-def cells(topo, job, gpus=None, profile=None, **options):
+def cells(topo, job, catalog=None, profile=None, **options):
     """Crius Cells of a job: the ``tsched.cells.v1`` dict of ``topo-sched cells``.
 
-    ``gpus`` is a GPU catalog document (``-c``), ``profile`` a profile document
-    (``--profile``). Options: ``type``, ``gpu_count`` (``--gpus N``), ``stages``, ``plans``,
-    ``no_timing``.
+    ``catalog`` is a GPU catalog document (the command's ``-c GPUS``), ``profile`` a profile
+    document (``--profile``). Options: ``type``, ``gpus`` (``--gpus N``), ``stages``,
+    ``plans``, ``no_timing``.
     """
-    return _run("cells", topo, {"job": (job, False), "gpus": (gpus, True), "profile": (profile, True)}, options)
+    return _run("cells", topo, {"job": (job, False), "gpus": (catalog, True), "profile": (profile, True)}, options)
 
 
-def crius_schedule(topo, queue, gpus=None, **options):
+def crius_schedule(topo, queue, catalog=None, **options):
     """One Crius scheduling event: the ``tsched.crius-schedule.v1`` dict of ``topo-sched crius-schedule``.
 
-    ``gpus`` is a GPU catalog document (``-c``). Options: ``depth``, ``objective``,
-    ``event``, ``no_timing``.
+    ``catalog`` is a GPU catalog document (the command's ``-c GPUS``). Options: ``depth``,
+    ``objective``, ``event``, ``no_timing``.
     """
-    return _run("crius-schedule", topo, {"queue": (queue, False), "gpus": (gpus, True)}, options)
+    return _run("crius-schedule", topo, {"queue": (queue, False), "gpus": (catalog, True)}, options)
 
 
 def simulate(topo, trace, scenario=None, **options):
