@@ -2,6 +2,7 @@
 import gc
 import json
 import os
+import pickle
 import re
 import unittest
 
@@ -116,6 +117,8 @@ class ErrorTest(unittest.TestCase):
         self.assertEqual(err.status, ts.STATUS["TSCHED_E_RANGE"])
         self.assertEqual(err.status_name, "TSCHED_E_RANGE")
         self.assertIn("generate.gpus_per_node", str(err))
+        again = pickle.loads(pickle.dumps(err))
+        self.assertEqual((again.status, str(again)), (err.status, str(err)))
 
     def test_bad_file_names_file_and_field(self):
         path = _common.data("cli", "bad-leaf.json")

@@ -151,6 +151,9 @@ class TopoSchedError(Exception):
     def __repr__(self):
         return "TopoSchedError(%s, %r)" % (self.status_name, self.message)
 
+    def __reduce__(self):
+        return (TopoSchedError, (self.status, self.message, self.exit))
+
 
 def _raise_last(status):
     raise TopoSchedError(status, (_last_error() or b"").decode("utf-8", "replace"))
