@@ -254,6 +254,8 @@ FUNCS = {
                                  'nodes': 'c->cell_busy', 'node_gpus': 'c->cell_busy_gpus', 'count': '1'},
     'tsched_crius_load_queue': {'path': 'c->queue_path'},
     'tsched_crius_load_queue_string': {'json': 'c->queue_json'},
+    'tsched_cell_list_to_json': {'topo': 'c->cell_topo', 'job': 'c->cell_job', 'type': '"A100"', 'gpus': '4',
+                                 'stages': '2'},
     # service: a fresh service holds fabric "x" (loaded from c->topo_json)
     'tsched_service_handle': {'request': '"{\\"id\\": 1, \\"op\\": \\"version\\"}"'},
 }

@@ -110,7 +110,9 @@ static const struct {
     {"tsched_cell_stage", "time_s"},
     {"tsched_cell_stage", "mem_bytes"},
     {"tsched_crius_add_job", "index"},             /* "`*index` (may be NULL)" */
-    {"tsched_service_handle", "stop"},             /* "`*stop` (may be NULL)" */
+    {"tsched_service_handle", "stop"},
+    {"tsched_cell_list_to_json", "profile"},      /* "`profile` (may be NULL)" */
+    {"tsched_cell_list_to_json", "type"},         /* "`type` (may be NULL)" */             /* "`*stop` (may be NULL)" */
 };
 
 /* Words that name a parameter in an error message besides its own name. */

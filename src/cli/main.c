@@ -45,6 +45,7 @@ static const char usage[] =
     "  crius-schedule -t TOPO -q QUEUE [-c GPUS] [--depth D] [--objective normalized|throughput]\n"
     "        [--event arrival|departure] [--no-timing] [--compact] [-o FILE]\n"
     "                                         one Crius scheduling event: tsched.crius-schedule.v1\n"
+    "  serve [--socket PATH] [--max-line-mb N]  JSON requests a line (doc/serve.md)\n"
     "  --version                              print the library version\n"
     "  --limit NAME=N                         before the command: raise or lower a resource limit\n"
     "        (input_bytes, nodes, switches, nics_per_node, gpus_per_node, trunks, name_bytes, flows,\n"
@@ -134,5 +135,7 @@ int main(int argc, char **argv)
         return cmd_cells(argc - 1, argv + 1);
     if (strcmp(cmd, "crius-schedule") == 0)
         return cmd_crius_schedule(argc - 1, argv + 1);
+    if (strcmp(cmd, "serve") == 0)
+        return cmd_serve(argc - 1, argv + 1);
     return cli_usage_error("unknown command '%s'", cmd);
 }

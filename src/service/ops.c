@@ -395,6 +395,259 @@ static tsched_status op_kcut(char **result, svc_req *req)
     return st;
 }
 
+/* ---- vclos, cells, crius-schedule, simulate ---- */
+
+/* Option `key`, one of `names` (NULL-terminated): its index into *out. */
+static tsched_status opt_pick(int *out, int *given, svc_req *req, const char *key, const char *const *names,
+                              const char *list)
+{
+    const char *v = NULL;
+    tsched_status st = ts_svc_opt_str(&v, req, key);
+    if (st != TSCHED_OK || !v)
+        return st;
+    for (int i = 0; names[i]; i++)
+        if (!strcmp(v, names[i])) {
+            *out = i;
+            if (given)
+                *given = 1;
+            return TSCHED_OK;
+        }
+    return ts_error(TSCHED_E_FORMAT, "options.%s: \"%s\" unknown (%s)", key, v, list);
+}
+
+static const char *const vclos_fields[] = {"topology", "requests", "state", NULL};
+static const char *const vclos_options[] = {"mode",          "shapes",    "pattern", "step",    "routing", "seed",
+                                            "time-limit-ms", "no-timing", "compact", NULL};
+
+static tsched_status op_vclos(char **result, svc_req *req)
+{
+    static const char *const modes[] = {"vclos", "ocs-vclos", "free", NULL};
+    static const char *const shapes_names[] = {"all", "pow2", NULL};
+    static const char *const patterns[] = {"ring", "alltoall", "hd", NULL};
+    static const char *const routings[] = {"source", "ecmp", "balanced-ecmp", NULL};
+    int mode = TSCHED_VCLOS_MODE_VCLOS, shapes = TSCHED_VCLOS_SHAPES_ALL, pattern = -1, routing = -1;
+    int no_timing = 0, compact = 0, has_step = 0, has_seed = 0, has_limit = 0;
+    uint32_t step = 0, limit = 0;
+    uint64_t seed = 1;
+    tsched_status st;
+    if ((st = opt_pick(&mode, NULL, req, "mode", modes, "vclos, ocs-vclos or free")) ||
+        (st = opt_pick(&shapes, NULL, req, "shapes", shapes_names, "all or pow2")) ||
+        (st = opt_pick(&pattern, NULL, req, "pattern", patterns, "ring, alltoall or hd")) ||
+        (st = opt_pick(&routing, NULL, req, "routing", routings, "source, ecmp or balanced-ecmp")) ||
+        (st = ts_svc_opt_u32(&step, &has_step, req, "step", 0, UINT32_MAX)) ||
+        (st = ts_svc_opt_u64(&seed, &has_seed, req, "seed", 0, UINT64_MAX)) ||
+        (st = ts_svc_opt_u32(&limit, &has_limit, req, "time-limit-ms", 0, UINT32_MAX)) ||
+        (st = ts_svc_opt_flag(&no_timing, req, "no-timing")) || (st = ts_svc_opt_flag(&compact, req, "compact")))
+        return st;
+    if (has_step && pattern < 0)
+        return ts_error(TSCHED_E_NOT_FOUND, "options.step: needs options.pattern");
+    if ((routing >= 0 || has_seed) && mode != TSCHED_VCLOS_MODE_FREE)
+        return ts_error(TSCHED_E_INVALID,
+                        "options.%s: only mode free chooses links (vclos and ocs-vclos use their source routes)",
+                        routing >= 0 ? "routing" : "seed");
+    tsched_topology *t, *tmp = NULL;
+    tsched_vclos *v = NULL;
+    doc dr = {0}, ds = {0};
+    if ((st = ts_svc_topology(&t, &tmp, req, "topology")) || (st = get_doc(&dr, req, "requests", 1)) ||
+        (st = get_doc(&ds, req, "state", 0)))
+        goto done;
+    if ((st = tsched_vclos_new(&v, t, (tsched_vclos_mode)mode))) {
+        st = in_field(st, "topology");
+        goto done;
+    }
+    if ((st = tsched_vclos_set_shapes(v, (tsched_vclos_shapes)shapes)) ||
+        (has_limit && (st = tsched_vclos_set_time_limit_ms(v, limit))) ||
+        (mode == TSCHED_VCLOS_MODE_FREE &&
+         (st = tsched_vclos_set_routing(v, routing < 0 ? TSCHED_VCLOS_ROUTING_SOURCE : (tsched_vclos_routing)routing,
+                                        seed))) ||
+        (ds.text && (st = in_field(tsched_vclos_load_state(v, ds.text, ds.len), "state"))))
+        goto done;
+    st = in_field(tsched_vclos_apply_requests(result, v, dr.text, dr.len, pattern, step, !no_timing), "requests");
+done:
+    doc_free(&dr);
+    doc_free(&ds);
+    tsched_vclos_free(v);
+    tsched_topology_free(tmp);
+    return st;
+}
+
+/* The built-in GPU catalogue with the tsched.gpus.v1 document of field "catalog" merged over it. */
+static tsched_status catalog(tsched_gpu_catalog **out, svc_req *req)
+{
+    tsched_gpu_catalog *cat = NULL, *file = NULL;
+    doc d = {0};
+    tsched_status st;
+    if ((st = tsched_gpu_catalog_default(&cat)) || (st = get_doc(&d, req, "catalog", 0)))
+        goto done;
+    if (d.text && (!(st = in_field(tsched_gpu_catalog_load_string(&file, d.text, d.len), "catalog"))))
+        st = in_field(tsched_gpu_catalog_merge(cat, file), "catalog");
+done:
+    doc_free(&d);
+    tsched_gpu_catalog_free(file);
+    if (st != TSCHED_OK) {
+        tsched_gpu_catalog_free(cat);
+        cat = NULL;
+    }
+    *out = cat;
+    return st;
+}
+
+static const char *const cells_fields[] = {"topology", "job", "catalog", "profile", NULL};
+static const char *const cells_options[] = {"type", "gpus", "stages", "plans", "no-timing", "compact", NULL};
+
+static tsched_status op_cells(char **result, svc_req *req)
+{
+    static const char *const spaces[] = {"assembled", "tuned", "exhaustive", NULL};
+    int space = TSCHED_PLANS_ASSEMBLED, no_timing = 0, compact = 0;
+    uint32_t gpus = 0, stages = 0;
+    const char *type = NULL;
+    tsched_status st;
+    if ((st = ts_svc_opt_str(&type, req, "type")) || (st = ts_svc_opt_u32(&gpus, NULL, req, "gpus", 1, UINT32_MAX)) ||
+        (st = ts_svc_opt_u32(&stages, NULL, req, "stages", 1, UINT32_MAX)) ||
+        (st = opt_pick(&space, NULL, req, "plans", spaces, "assembled, tuned or exhaustive")) ||
+        (st = ts_svc_opt_flag(&no_timing, req, "no-timing")) || (st = ts_svc_opt_flag(&compact, req, "compact")))
+        return st;
+    tsched_topology *t, *tmp = NULL;
+    tsched_job *j = NULL;
+    tsched_gpu_catalog *cat = NULL;
+    tsched_op_profile *prof = NULL;
+    doc dj = {0}, dp = {0};
+    if (!(st = ts_svc_topology(&t, &tmp, req, "topology")) && !(st = get_doc(&dj, req, "job", 1)) &&
+        !(st = in_field(tsched_job_load_string(&j, dj.text, dj.len), "job")) && !(st = catalog(&cat, req)) &&
+        !(st = get_doc(&dp, req, "profile", 0)) &&
+        !(dp.text && (st = in_field(tsched_op_profile_load_string(&prof, dp.text, dp.len), "profile")))) {
+        st = tsched_cell_list_to_json(result, t, j, cat, prof, type, gpus, stages, (tsched_plan_space)space,
+                                      !no_timing);
+        /* the library names options by their bare names */
+        if (st != TSCHED_OK && (!strncmp(tsched_last_error(), "type:", 5) || !strncmp(tsched_last_error(), "gpus:", 5)))
+            ts_error_prefix(st, "options");
+        if (st != TSCHED_OK && !strncmp(tsched_last_error(), "options: ", 9)) {
+            char *m = strdup(tsched_last_error() + 9);
+            if (m)
+                ts_error(st, "options.%s", m);
+            free(m);
+        }
+    }
+    doc_free(&dj);
+    doc_free(&dp);
+    tsched_op_profile_free(prof);
+    tsched_gpu_catalog_free(cat);
+    tsched_job_free(j);
+    tsched_topology_free(tmp);
+    return st;
+}
+
+static const char *const crius_fields[] = {"topology", "queue", "catalog", NULL};
+static const char *const crius_options[] = {"depth", "objective", "event", "no-timing", "compact", NULL};
+
+static tsched_status op_crius(char **result, svc_req *req)
+{
+    static const char *const objectives[] = {"normalized", "throughput", NULL};
+    static const char *const events[] = {"arrival", "departure", NULL};
+    int objective = TSCHED_CRIUS_NORMALIZED, event = TSCHED_CRIUS_ARRIVAL, no_timing = 0, compact = 0, has_depth = 0;
+    uint32_t depth = 3;
+    tsched_status st;
+    if ((st = ts_svc_opt_u32(&depth, &has_depth, req, "depth", 0, 16)) ||
+        (st = opt_pick(&objective, NULL, req, "objective", objectives, "normalized or throughput")) ||
+        (st = opt_pick(&event, NULL, req, "event", events, "arrival or departure")) ||
+        (st = ts_svc_opt_flag(&no_timing, req, "no-timing")) || (st = ts_svc_opt_flag(&compact, req, "compact")))
+        return st;
+    tsched_topology *t, *tmp = NULL;
+    tsched_gpu_catalog *cat = NULL;
+    tsched_crius *cr = NULL;
+    doc dq = {0};
+    if ((st = ts_svc_topology(&t, &tmp, req, "topology")) || (st = get_doc(&dq, req, "queue", 1)) ||
+        (st = catalog(&cat, req)))
+        goto done;
+    if ((st = tsched_crius_new(&cr, t, cat))) {
+        st = in_field(st, "topology");
+        goto done;
+    }
+    if ((has_depth && (st = tsched_crius_set_depth(cr, depth))) ||
+        (st = tsched_crius_set_objective(cr, (tsched_crius_objective)objective)) ||
+        (st = in_field(tsched_crius_load_queue_string(cr, dq.text, dq.len), "queue")) ||
+        (st = tsched_crius_schedule(cr, (tsched_crius_event)event)))
+        goto done;
+    st = tsched_crius_to_json(result, cr, !no_timing);
+done:
+    doc_free(&dq);
+    tsched_crius_free(cr);
+    tsched_gpu_catalog_free(cat);
+    tsched_topology_free(tmp);
+    return st;
+}
+
+static const char *const sim_fields[] = {"topology", "trace", "scenario", NULL};
+static const char *const sim_options[] = {"until",    "seed",     "levels",       "sample-ms", "queue",   "placement",
+                                          "routing",  "reroute",  "priority",     "links",     "links-report",
+                                          "no-timing", "compact", NULL};
+
+static tsched_status op_simulate(char **result, svc_req *req)
+{
+    static const struct {
+        const char *key;
+        tsched_sim_policy which;
+    } pols[] = {{"queue", TSCHED_SIM_QUEUE},     {"placement", TSCHED_SIM_PLACEMENT}, {"routing", TSCHED_SIM_ROUTING},
+                {"reroute", TSCHED_SIM_REROUTE}, {"priority", TSCHED_SIM_PRIORITY},   {"links", TSCHED_SIM_LINKS}};
+    static const struct {
+        const char *key;
+        tsched_sim_option which;
+    } nums[] = {{"until", TSCHED_SIM_UNTIL_S},
+                {"seed", TSCHED_SIM_SEED},
+                {"levels", TSCHED_SIM_LEVELS},
+                {"sample-ms", TSCHED_SIM_SAMPLE_MS}};
+    const char *pol[6] = {0};
+    double num[4] = {0};
+    int has_num[4] = {0}, links = 0, no_timing = 0, compact = 0;
+    tsched_status st = TSCHED_OK;
+    for (size_t k = 0; k < 6 && !st; k++)
+        st = ts_svc_opt_str(&pol[k], req, pols[k].key);
+    for (size_t k = 0; k < 4 && !st; k++)
+        st = ts_svc_opt_num(&num[k], &has_num[k], req, nums[k].key, 0, 0, 1e300);
+    if (st || (st = ts_svc_opt_flag(&links, req, "links-report")) ||
+        (st = ts_svc_opt_flag(&no_timing, req, "no-timing")) || (st = ts_svc_opt_flag(&compact, req, "compact")))
+        return st;
+    /* The run changes its fabric's state: a loaded fabric is run on a copy, as the CLI
+     * runs on a fabric fresh from its file. */
+    tsched_topology *t = NULL, *own = NULL;
+    tsched_sim *s = NULL;
+    tsched_sim_result *r = NULL;
+    doc dt = {0}, ds = {0};
+    char *copy = NULL;
+    if ((st = ts_svc_topology(&t, &own, req, "topology")))
+        goto done;
+    if (!own) {
+        if ((st = tsched_topology_to_json(&copy, t)) ||
+            (st = tsched_topology_load_string(&own, copy, strlen(copy))))
+            goto done;
+        t = own;
+    }
+    if ((st = tsched_sim_new(&s, t)) || (st = get_doc(&ds, req, "scenario", 0)) ||
+        (ds.text && (st = in_field(tsched_sim_load_scenario_string(s, ds.text, ds.len), "scenario"))) ||
+        (st = get_doc(&dt, req, "trace", 1)) ||
+        (st = in_field(tsched_sim_load_trace_string(s, dt.text, dt.len), "trace")))
+        goto done;
+    doc_free(&dt); /* a trace can be large: give it back before the run */
+    for (size_t k = 0; k < 6; k++)
+        if (pol[k] && (st = tsched_sim_set_policy(s, pols[k].which, pol[k])) != TSCHED_OK)
+            goto done;
+    for (size_t k = 0; k < 4; k++)
+        if (has_num[k] && (st = tsched_sim_set_option(s, nums[k].which, num[k])) != TSCHED_OK)
+            goto done;
+    int flags = (no_timing ? TSCHED_SIM_JSON_NO_TIMING : 0) | (links ? TSCHED_SIM_JSON_LINKS : 0) |
+                TSCHED_SIM_JSON_COMPACT;
+    if (!(st = tsched_sim_run_until(s, INT64_MAX)) && !(st = tsched_sim_result_new(&r, s)))
+        st = tsched_sim_result_to_json(result, r, flags);
+done:
+    tsched_free(copy);
+    doc_free(&dt);
+    doc_free(&ds);
+    tsched_sim_result_free(r);
+    tsched_sim_free(s);
+    tsched_topology_free(own);
+    return st;
+}
+
 /* ---- the table ---- */
 
 static const char *const name_fields[] = {"name", NULL};
@@ -411,6 +664,10 @@ static const svc_op ops[] = {
     {"route", op_route, route_fields, route_options, 0},
     {"prioritize", op_prioritize, prio_fields, prio_options, 0},
     {"kcut", op_kcut, kcut_fields, kcut_opts, 0},
+    {"vclos", op_vclos, vclos_fields, vclos_options, 0},
+    {"cells", op_cells, cells_fields, cells_options, 0},
+    {"crius-schedule", op_crius, crius_fields, crius_options, 0},
+    {"simulate", op_simulate, sim_fields, sim_options, 0},
     {"shutdown", op_null, NULL, NULL, 1},
 };
 
