@@ -8,7 +8,7 @@
 // calls (Place, Flows, Route, Prioritize, Kcut, Vclos, Cells, CriusSchedule, Simulate) take a
 // Topology, the command's documents and an option struct whose fields are the command's long
 // options, and return the document the topo-sched command prints for the same inputs
-// (compact). Every failure is an *Error carrying the library's status number and its
+// (compact). Every failure of the library is an *Error carrying the library's status number and its
 // one-line message naming the offending field.
 //
 // Handles free themselves when garbage collected; Close frees them at once. A Topology may
@@ -532,7 +532,7 @@ func Cells(t *Topology, job []byte, o CellsOptions) ([]byte, error) {
 	if t == nil {
 		return nil, &Error{Status: StatusInvalid, Msg: "Cells: the topology is nil"}
 	}
-	return run("cells", t, []doc{{"job", job, false}, {"gpus", o.Catalog, true}, {"profile", o.Profile, true}}, o, o.Extra)
+	return run("cells", t, []doc{{"job", job, false}, {"catalog", o.Catalog, true}, {"profile", o.Profile, true}}, o, o.Extra)
 }
 
 // CriusScheduleOptions are the options of `topo-sched crius-schedule`.
@@ -551,7 +551,7 @@ func CriusSchedule(t *Topology, queue []byte, o CriusScheduleOptions) ([]byte, e
 	if t == nil {
 		return nil, &Error{Status: StatusInvalid, Msg: "CriusSchedule: the topology is nil"}
 	}
-	return run("crius-schedule", t, []doc{{"queue", queue, false}, {"gpus", o.Catalog, true}}, o, o.Extra)
+	return run("crius-schedule", t, []doc{{"queue", queue, false}, {"catalog", o.Catalog, true}}, o, o.Extra)
 }
 
 // SimulateOptions are the options of `topo-sched simulate`.

@@ -458,7 +458,7 @@ def cells(topo, job, catalog=None, profile=None, **options):
     document (``--profile``). Options: ``type``, ``gpus`` (``--gpus N``), ``stages``,
     ``plans``, ``no_timing``.
     """
-    return _run("cells", topo, {"job": (job, False), "gpus": (catalog, True), "profile": (profile, True)}, options)
+    return _run("cells", topo, {"job": (job, False), "catalog": (catalog, True), "profile": (profile, True)}, options)
 
 
 def crius_schedule(topo, queue, catalog=None, **options):
@@ -467,7 +467,7 @@ def crius_schedule(topo, queue, catalog=None, **options):
     ``catalog`` is a GPU catalog document (the command's ``-c GPUS``). Options: ``depth``,
     ``objective``, ``event``, ``no_timing``.
     """
-    return _run("crius-schedule", topo, {"queue": (queue, False), "gpus": (catalog, True)}, options)
+    return _run("crius-schedule", topo, {"queue": (queue, False), "catalog": (catalog, True)}, options)
 
 
 def simulate(topo, trace, scenario=None, **options):
