@@ -139,6 +139,8 @@ START_TEST(bad_requests)
     expect_error(ask_text(svc, "{\"id\": 2}"), "TSCHED_E_NOT_FOUND", 2, "op: missing");
     expect_error(ask_text(svc, "{\"op\": 7}"), "TSCHED_E_TYPE", 2, "op: expected a string");
     expect_error(ask_text(svc, "{\"op\": \"frobnicate\"}"), "TSCHED_E_FORMAT", 2, "op: unknown operation \"frobnicate\"");
+    /* names from the request never break the one-line message */
+    expect_error(ask_text(svc, "{\"op\": \"a\\nb\\u0001\"}"), "TSCHED_E_FORMAT", 2, "\"a\\nb\\x01\"");
     expect_error(ask_text(svc, "{\"op\": \"version\", \"topology\": 1}"), "TSCHED_E_FORMAT", 2,
                  "topology: unknown field for op \"version\"");
     expect_error(ask_text(svc, "{\"op\": \"version\", \"options\": {}}"), "TSCHED_E_FORMAT", 2, "options: unknown field");
