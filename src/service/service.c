@@ -160,19 +160,23 @@ static tsched_status ok_answer(char **answer, const json_t *id, const char *resu
     return TSCHED_OK;
 }
 
-/* A JSON string of `msg`, bytes that are not valid UTF-8 replaced by '?'. */
+/* A JSON string of `msg` on one line: control characters (from names a request gave) and
+ * bytes that are not valid UTF-8 become '?'. */
 static json_t *message_string(const char *msg)
 {
-    json_t *s = json_string(msg);
-    if (s)
-        return s;
     char *copy = strdup(msg);
     if (!copy)
         return NULL;
     for (unsigned char *p = (unsigned char *)copy; *p; p++)
-        if (*p >= 0x80)
+        if (*p < 0x20 || *p == 0x7f)
             *p = '?';
-    s = json_string(copy);
+    json_t *s = json_string(copy);
+    if (!s) {
+        for (unsigned char *p = (unsigned char *)copy; *p; p++)
+            if (*p >= 0x80)
+                *p = '?';
+        s = json_string(copy);
+    }
     free(copy);
     return s;
 }
@@ -244,10 +248,11 @@ static tsched_status run(char **result, int *stops, svc_req *req)
         *stops = ops[i].stops;
         return ops[i].fn(result, req);
     }
-    return ts_error(TSCHED_E_FORMAT,
-                    "op: unknown operation \"%s\" (version, load-topology, update, unload, place, flows, route, "
-                    "prioritize, kcut, vclos, cells, crius-schedule, simulate, shutdown)",
-                    req->op);
+    char list[512];
+    size_t at = 0;
+    for (size_t i = 0; i < n && at < sizeof list; i++)
+        at += (size_t)snprintf(list + at, sizeof list - at, "%s%s", i ? ", " : "", ops[i].name);
+    return ts_error(TSCHED_E_FORMAT, "op: unknown operation \"%s\" (%s)", req->op, list);
 }
 
 tsched_status tsched_service_handle(char **answer, int *stop, tsched_service *svc, const char *request, size_t len)
