@@ -86,5 +86,7 @@ int main(int argc, char **argv)
         return cmd_crius_schedule(argc - 1, argv + 1);
     if (strcmp(cmd, "draw") == 0)
         return cmd_draw(argc - 1, argv + 1);
+    if (strcmp(cmd, "serve") == 0)
+        return cmd_serve(argc - 1, argv + 1);
     return cli_usage_error("unknown command '%s'", cmd);
 }
