@@ -278,7 +278,7 @@ static tsched_status quoted(const char **out, char **cache, const char *name)
         json_t *v = json_string(name);
         if (!v)
             return ts_error(TSCHED_E_INVALID, "name \"%s\" is not valid UTF-8", name);
-        *cache = json_dumps(v, JSON_ENCODE_ANY);
+        *cache = ts_json_write(v, TS_JSON_COMPACT, NULL);
         json_decref(v);
         if (!*cache)
             return ts_error(TSCHED_E_NOMEM, "out of memory writing JSON");
