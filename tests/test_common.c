@@ -968,10 +968,14 @@ int main(void)
     tcase_add_test(tc, struct_size_rule);
     tcase_add_test(tc, old_callers_keep_working);
     tcase_add_test(tc, reading_is_bounded);
-    tcase_add_test(tc, numbers_print_shortest);
-    tcase_add_test(tc, numbers_ignore_the_locale);
-    tcase_add_test(tc, json_writer_is_jansson_layout_with_short_reals);
     suite_add_tcase(s, tc);
+    /* a few hundred thousand numbers against a reference that prints each up to 17 times */
+    TCase *num = tcase_create("numbers");
+    tcase_set_timeout(num, 120);
+    tcase_add_test(num, numbers_print_shortest);
+    tcase_add_test(num, numbers_ignore_the_locale);
+    tcase_add_test(num, json_writer_is_jansson_layout_with_short_reals);
+    suite_add_tcase(s, num);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);
     int failed = srunner_ntests_failed(sr);
