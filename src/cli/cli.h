@@ -51,6 +51,7 @@ int cmd_simulate(int argc, char **argv);
 int cmd_vclos(int argc, char **argv);
 int cmd_cells(int argc, char **argv);
 int cmd_crius_schedule(int argc, char **argv);
+int cmd_draw(int argc, char **argv);
 
 /* Shared by cells and crius-schedule (cmd_cells.c). */
 struct tsched_gpu_catalog;

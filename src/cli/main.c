@@ -137,5 +137,7 @@ int main(int argc, char **argv)
         return cmd_cells(argc - 1, argv + 1);
     if (strcmp(cmd, "crius-schedule") == 0)
         return cmd_crius_schedule(argc - 1, argv + 1);
+    if (strcmp(cmd, "draw") == 0)
+        return cmd_draw(argc - 1, argv + 1);
     return cli_usage_error("unknown command '%s'", cmd);
 }

@@ -110,8 +110,9 @@ struct tsched_topology {
     uint8_t *sw_tier, *sw_up;
     uint32_t *sw_pod;      /* pod id or UINT32_MAX */
     uint32_t *sw_ord;      /* position within its tier (after build) */
-    uint32_t *tier_list[TSCHED_TIERS];
-    uint32_t tier_count[TSCHED_TIERS];
+    uint32_t *tier_list[TSCHED_MAX_TIERS];
+    uint32_t tier_count[TSCHED_MAX_TIERS];
+    int max_tier;          /* highest tier with a switch (after build), -1 without switches */
 
     /* pending links */
     ts_link_in *links_in;
@@ -161,12 +162,36 @@ struct tsched_topology {
     /* bumped by every up/down change: caches of paths (routing) compare it */
     uint64_t version;
 
+    /* NVLink domains (design interop 1): names as set, ids in nvl_names; after build the
+     * named domains are numbered in order of first node */
+    ts_strtab nvl_names;
+    uint32_t *node_nvl_ref; /* per node: id in nvl_names or UINT32_MAX (grows with nodes) */
+    uint32_t nnvl;          /* after build: number of named domains */
+    uint32_t *node_nvl;     /* after build: per node, domain index or UINT32_MAX */
+    uint32_t *nvl_ref;      /* after build: per domain, id in nvl_names */
+
+    /* label provenance and left-out nodes (any time) */
+    ts_strtab sw_values;
+    uint32_t *sw_value;     /* per switch: id in sw_values or UINT32_MAX (grows with switches) */
+    char *label_tier[TSCHED_MAX_TIERS];
+    uint32_t nlabel_tiers;
+    char *label_nvl;
+    ts_strtab excl_nodes;   /* left-out nodes in insertion order */
+    char **excl_reason;
+    size_t excl_cap;
+
     /* message bases: explicit elements are named nodes[i - base] etc. in errors */
     uint32_t node_base, switch_base;
     size_t link_base;
 };
 
 /* Shared between the topology files. */
+/* "leaf", "spine", "core", "tier3" .. "tier7"; "?" out of range. */
+const char *ts_tier_word(int tier);
+/* After build: number the NVLink domains in order of first node. */
+tsched_status ts_topology_nvl_build(tsched_topology *t);
+/* Free the interop additions (NVLink domains, values, labels, excluded). */
+void ts_topology_attrs_free(tsched_topology *t);
 /* TSCHED_E_INVALID for NULL, TSCHED_E_STATE before build; `fn` names the caller. */
 tsched_status ts_check_built(const tsched_topology *t, const char *fn);
 /* Add the elements of a generated fabric to an unbuilt handle (the JSON loader extends
