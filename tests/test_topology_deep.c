@@ -510,7 +510,7 @@ END_TEST
 
 /* A fabric whose two halves meet only at tier 7: 15-switch paths, through the public
  * API with the caller's stride. */
-START_TEST(deep_eight_tiers_chain)
+static tsched_topology *chain8(void)
 {
     tsched_topology *t = NULL;
     ck_assert_ok(tsched_topology_new(&t, "chain"));
@@ -536,6 +536,12 @@ START_TEST(deep_eight_tiers_chain)
     ck_assert_ok(tsched_topology_add_node(NULL, t, "x", "s0L", 8, 8, NULL, 400));
     ck_assert_ok(tsched_topology_add_node(NULL, t, "y", "s0M", 8, 8, NULL, 400));
     ck_assert_ok(tsched_topology_build(t));
+    return t;
+}
+
+START_TEST(deep_eight_tiers_chain)
+{
+    tsched_topology *t = chain8();
     uint64_t c = 0;
     ck_assert_ok(tsched_topology_path_count(&c, t, 0, 3, 1, 5));
     ck_assert_uint_eq(c, 2);
@@ -862,6 +868,60 @@ START_TEST(nvl_placement_without_domains)
 }
 END_TEST
 
+/* The simulator on the 8-tier chain: one flow across tier 7, at NIC speed (every link is
+ * 400 Gbit/s), finishes when the analytic model says, under each routing policy that
+ * takes a fabric with cores. */
+START_TEST(deep_sim_one_flow)
+{
+    static const char *const routings[] = {"greedy", "ecmp", "balanced-ecmp", "ilp"};
+    for (size_t k = 0; k < sizeof routings / sizeof routings[0]; k++) {
+        tsched_topology *t = chain8();
+        tsched_sim *s = NULL;
+        ck_assert_ok(tsched_sim_new(&s, t));
+        ck_assert_ok(tsched_sim_set_policy(s, TSCHED_SIM_ROUTING, routings[k]));
+        uint32_t nodes[2] = {0, 1}, ji, ph;
+        const int64_t ms = 1000000;
+        tsched_sim_job j = {sizeof j, "a", 0, 0, 0, 0, 100 * ms, 0.25, 7, 0, 0, 0, NULL, nodes, 2};
+        ck_assert_ok(tsched_sim_add_job(&ji, s, &j));
+        tsched_sim_phase p = {sizeof p, -1, 0, 1};
+        ck_assert_ok(tsched_sim_job_add_phase(&ph, s, ji, &p));
+        ck_assert_ok(tsched_sim_phase_add_flow(s, ji, ph, 0, 0, 1, 0, 20.0, NULL, 0));
+        ck_assert_ok(tsched_sim_run_until(s, INT64_MAX));
+        tsched_sim_result *r = NULL;
+        ck_assert_ok(tsched_sim_result_new(&r, s));
+        tsched_sim_job_stats js = {.size = sizeof js};
+        ck_assert_ok(tsched_sim_result_job(&js, r, 0));
+        /* 75 ms of compute not overlapped + 20 Gbit at 400 Gbit/s = 50 ms, seven times */
+        ck_assert_msg(js.finish_ns == 7 * 125 * ms, "%s: finish %lld", routings[k], (long long)js.finish_ns);
+        tsched_sim_result_free(r);
+        tsched_sim_free(s);
+        tsched_topology_free(t);
+    }
+}
+END_TEST
+
+/* CRUX priorities route through the path cache: a job set on the deep chain works. */
+START_TEST(deep_prioritize)
+{
+    tsched_topology *t = chain8();
+    tsched_jobset *js = NULL;
+    ck_assert_ok(tsched_jobset_new(&js, t));
+    uint32_t a, b;
+    ck_assert_ok(tsched_jobset_add_job(&a, js, "a", 8, 1.0, 1.0, 0.0));
+    ck_assert_ok(tsched_jobset_add_job(&b, js, "b", 8, 2.0, 1.0, 0.0));
+    ck_assert_ok(tsched_jobset_add_flow(js, a, 0, 0, 1, 0, 10.0, NULL));
+    ck_assert_ok(tsched_jobset_add_flow(js, b, 0, 1, 1, 1, 10.0, NULL));
+    tsched_priorities *pr = NULL;
+    ck_assert_ok(tsched_prioritize(&pr, t, js, NULL));
+    ck_assert(tsched_priorities_intensity(pr, 0) > 0);
+    /* both cross the chains below the tops: they contend */
+    ck_assert_uint_eq(tsched_priorities_dag_edges(pr), 1);
+    tsched_priorities_free(pr);
+    tsched_jobset_free(js);
+    tsched_topology_free(t);
+}
+END_TEST
+
 TCase *topology_deep_tcase(void)
 {
     TCase *tc = tcase_create("deep");
@@ -875,6 +935,8 @@ TCase *topology_deep_tcase(void)
     tcase_add_test(tc, deep_search_agrees_on_clos3);
     tcase_add_test(tc, deep_eight_tiers_chain);
     tcase_add_test(tc, deep_routing_all_algorithms);
+    tcase_add_test(tc, deep_sim_one_flow);
+    tcase_add_test(tc, deep_prioritize);
     tcase_add_test(tc, nvl_free_capacity);
     tcase_add_test(tc, nvl_placement_spread);
     tcase_add_test(tc, nvl_placement_without_domains);
