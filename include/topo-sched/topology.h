@@ -99,7 +99,7 @@ typedef struct tsched_slurm_options {
 /** Fill `opts` with the defaults and set its `size`. */
 TSCHED_API void tsched_slurm_options_init(tsched_slurm_options *opts);
 
-/** Most switches on one path: up and down through 8 tiers. */
+/** Most switches on one path: up and down through 8 tiers (TSCHED_MAX_TIERS). */
 #define TSCHED_PATH_MAX_SWITCHES 15
 /** Most links on one path. */
 #define TSCHED_PATH_MAX_LINKS 14
@@ -114,7 +114,7 @@ TSCHED_API void tsched_slurm_options_init(tsched_slurm_options *opts);
  */
 typedef struct tsched_path {
     size_t size;                                 /**< sizeof(tsched_path), set by the caller */
-    uint32_t nswitches;                          /**< 1 (same leaf), 3 (via a spine), 5 (via a core), ... */
+    uint32_t nswitches;                          /**< 1 (same leaf), 3 (via a spine), 5 (via a core), ... 15 */
     uint32_t switches[TSCHED_PATH_MAX_SWITCHES]; /**< switch indices, source leaf first */
     uint32_t links[TSCHED_PATH_MAX_LINKS];       /**< nswitches - 1 directed link ids */
 } tsched_path;
@@ -474,14 +474,15 @@ TSCHED_API tsched_status tsched_topology_set_member_up(tsched_topology *topo, ui
 /* ---- free capacity ----------------------------------------------------------------------- */
 
 /**
- * Number of up nodes with all GPUs free in one domain: a leaf (switch index), a pod, or
- * the cluster. O(1). A bad index gives 0.
+ * Number of up nodes with all GPUs free in one domain: a leaf (switch index), a pod, a
+ * named NVLink domain (TSCHED_LEVEL_NVL, index below tsched_topology_num_nvl_domains()),
+ * or the cluster. O(1). A bad index gives 0.
  */
 TSCHED_API uint32_t tsched_topology_free_node_count(const tsched_topology *topo, tsched_level level, uint32_t index);
 
 /**
- * List the up nodes with all GPUs free in one domain into `nodes` (a leaf or the cluster:
- * node index order; a pod: leaf by leaf in the pod's leaf order)
+ * List the up nodes with all GPUs free in one domain into `nodes` (a leaf, an NVLink
+ * domain or the cluster: node index order; a pod: leaf by leaf in the pod's leaf order)
  * (capacity `cap`). `*count` receives the number that exist. Errors: TSCHED_E_INVALID,
  * TSCHED_E_BUFFER when `cap` < `*count` (the first `cap` are written).
  */
@@ -492,16 +493,20 @@ TSCHED_API tsched_status tsched_topology_free_nodes(uint32_t *nodes, size_t cap,
 
 /**
  * Number of equal-cost valley-free paths between NIC `src_nic` of `src` and NIC
- * `dst_nic` of `dst`, without building them. O(1) on generated fabrics. 0 when an end is
- * down or no path survives; 1 when both NICs sit on one leaf.
+ * `dst_nic` of `dst`, without building them: the shortest ones, which climb to the lowest
+ * tier where the two leaves share a usable ancestor (a switch reached by up-going links
+ * whose switches and trunks are all up) and come down. O(1) when that tier is 1 or 2 (all
+ * pairs of a generated fabric); above, it costs the size of the two leaves' ancestor
+ * sets. 0 when an end is down or no path survives; 1 when both NICs sit on one leaf.
  * Errors: TSCHED_E_INVALID (node or NIC index).
  */
 TSCHED_API tsched_status tsched_topology_path_count(uint64_t *count, const tsched_topology *topo, uint32_t src,
                                                     uint32_t src_nic, uint32_t dst, uint32_t dst_nic);
 
 /**
- * List the paths counted by tsched_topology_path_count() in the documented order:
- * through a common spine, by spine index; otherwise by (source spine, core) index pairs.
+ * List the paths counted by tsched_topology_path_count() in lexicographic order of their
+ * switch index sequences: through a common spine, by spine index; via cores, by (source
+ * spine, core, destination spine); deeper paths alike, switch after switch.
  * `paths[0].size` is the stride of the array (see ::tsched_path); `paths` may be NULL when
  * `cap` is 0. `*count` receives the number of paths. Errors: TSCHED_E_INVALID (NULL, bad
  * index, bad size), TSCHED_E_BUFFER when `cap` < `*count` (the first `cap` are written).

@@ -10,12 +10,12 @@
 
 #include "../common/strtab.h"
 
-/* The library's own path record (three tiers: at most 5 switches); public tsched_path
- * arrays are filled from it with the caller's stride. */
+/* The library's own path record (up to 8 tiers: 15 switches); public tsched_path arrays
+ * are filled from it with the caller's stride. */
 typedef struct ts_path {
     uint32_t nswitches;
-    uint32_t switches[5];
-    uint32_t links[4];
+    uint32_t switches[TSCHED_PATH_MAX_SWITCHES];
+    uint32_t links[TSCHED_PATH_MAX_LINKS];
 } ts_path;
 
 /* Copy `n` internal paths into the caller's array of stride `paths[0].size` (checked);
@@ -169,6 +169,8 @@ struct tsched_topology {
     uint32_t nnvl;          /* after build: number of named domains */
     uint32_t *node_nvl;     /* after build: per node, domain index or UINT32_MAX */
     uint32_t *nvl_ref;      /* after build: per domain, id in nvl_names */
+    uint32_t *nvl_node_off, *nvl_node_list; /* after build: nodes per domain (CSR), index order */
+    uint32_t *nvl_free;     /* after build: free nodes per domain, kept like pod_free */
 
     /* label provenance and left-out nodes (any time) */
     ts_strtab sw_values;
@@ -238,9 +240,17 @@ static inline uint64_t ts_topology_version(const tsched_topology *t) { return t-
  * the O(1) count, and the listing into `paths` (capacity `cap`; returns the count). */
 uint64_t ts_leaf_count(const tsched_topology *t, uint32_t a, uint32_t b);
 size_t ts_list_leaf_paths(ts_path *paths, size_t cap, const tsched_topology *t, uint32_t a, uint32_t b);
-/* The same paths' directed links only, path after path (*hops each: 0, 2 or 4), into
- * `links` (room for cap * 4; cap paths at most). */
+/* The same paths' directed links only, path after path (*hops each: 0, 2, 4, ... up to
+ * ts_max_hops(t)), into `links` (room for cap * ts_max_hops(t); cap paths at most). */
 size_t ts_list_leaf_links(uint32_t *links, uint32_t *hops, size_t cap, const tsched_topology *t, uint32_t a, uint32_t b);
+/* Most fabric links on one path of this fabric: twice its highest tier (at least 2). */
+static inline uint32_t ts_max_hops(const tsched_topology *t) { return t->max_tier > 1 ? 2u * (uint32_t)t->max_tier : 2u; }
+/* Tests: the paths through tier 3 and above listed without the ancestor sets a listing
+ * normally allocates (as when memory runs out); the same answer, slower. */
+size_t ts_list_leaf_paths_nomem(ts_path *paths, size_t cap, const tsched_topology *t, uint32_t a, uint32_t b);
+/* Tests: the path count through tier 3 and above from the ancestor sets (0 when they
+ * cannot be allocated). */
+uint64_t ts_deep_count(const tsched_topology *t, uint32_t a, uint32_t b);
 /* Trunk between two switches, UINT32_MAX if none (binary search in adjacency). */
 /* Paths between two leaves via the profile index (cores = 0: 2-hop, 1: 4-hop). */
 uint64_t ts_profile_count(const ts_profiles *p, int cores, uint32_t a, uint32_t b);
