@@ -33,6 +33,8 @@ int cli_parse_double(const char *s, double *out);
 int cli_write_raw(const char *path, const char *text);
 
 int cmd_topology(int argc, char **argv);
+/* topology export (cmd_export.c) */
+int cmd_topology_export(int argc, char **argv);
 int cmd_place(int argc, char **argv);
 int cmd_flows(int argc, char **argv);
 int cmd_route(int argc, char **argv);

@@ -78,5 +78,7 @@ int cmd_topology(int argc, char **argv)
         return show(argc - 1, argv + 1);
     if (strcmp(argv[1], "import-slurm") == 0)
         return import_slurm(argc - 1, argv + 1);
+    if (strcmp(argv[1], "export") == 0)
+        return cmd_topology_export(argc - 1, argv + 1);
     return cli_usage_error("topology: unknown subcommand '%s'", argv[1]);
 }
