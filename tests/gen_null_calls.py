@@ -207,6 +207,9 @@ FUNCS = {
     'tsched_topology_set_rails': {'topo': 'nt_fresh_unbuilt(c)', 'node': '0'},
     'tsched_topology_add_link': {'topo': 'nt_fresh_unbuilt(c)', 'a': '"leaf0"', 'b': '"spine0"'},
     'tsched_topology_build': {'topo': 'nt_fresh_unbuilt(c)'},
+    'tsched_topology_set_nvl_domain': {'topo': 'nt_fresh_unbuilt(c)', 'node': '0'},
+    # one tier key (c->leaves[0]), so that a NULL tier_keys is an error
+    'tsched_topology_set_labels': {'ntiers': '1'},
     'tsched_topology_set_up': {'name': '"node0"'},
     'tsched_topology_find_node': {'name': '"node0"'},
     'tsched_topology_find_switch': {'name': '"leaf0"'},

@@ -67,6 +67,9 @@ static const struct {
     {"tsched_topology_add_node", "index"},         /* as add_switch */
     {"tsched_topology_add_node", "gpu_type"},      /* "`gpu_type` may be NULL ("GPU")" */
     {"tsched_topology_import_slurm_file", "opts"}, /* "`opts` may be NULL for the defaults" */
+    {"tsched_topology_set_nvl_domain", "domain"},  /* "NULL or "" clears it" */
+    {"tsched_topology_set_switch_value", "value"}, /* "NULL or "" clears it" */
+    {"tsched_topology_set_labels", "nvl_key"},     /* "`nvl_key` may be NULL" */
     {"tsched_topology_import_slurm_string", "opts"},
     {"tsched_topology_check_identity", "what"},    /* "prefixed by `what` (may be NULL)" */
     {"tsched_topology_export", "opts"},            /* "`opts` may be NULL (slurm-conf)" */
@@ -146,6 +149,7 @@ static const struct {
     {"tsched_topology_trunk_first_member", TSCHED_NONE},
     {"tsched_topology_member_trunk", TSCHED_NONE},
     {"tsched_topology_member_index", TSCHED_NONE},
+    {"tsched_topology_node_nvl", TSCHED_NONE},
     {"tsched_topology_find_member", TSCHED_NONE},
     {"tsched_placement_node", TSCHED_NONE}, /* "or TSCHED_NONE for a bad cell" */
     {"tsched_placement_rank", TSCHED_NONE},

@@ -21,6 +21,7 @@ static uint64_t tu_rng(uint64_t *s)
 TCase *topology_json_tcase(void);
 TCase *topology_slurm_tcase(void);
 TCase *topology_real_tcase(void);
+TCase *topology_deep_tcase(void);
 
 static tsched_topology *gen_leaf_spine(uint32_t leaves, uint32_t spines, uint32_t npl, uint32_t gpus, double over)
 {
@@ -585,8 +586,9 @@ START_TEST(builder_states_and_errors)
     ck_assert_status(tsched_topology_add_switch(NULL, t, "a#1", 0, NULL), TSCHED_E_RANGE);
     ck_assert_status(tsched_topology_add_switch(NULL, t, "", 0, NULL), TSCHED_E_RANGE);
     ck_assert_status(tsched_topology_add_switch(NULL, t, NULL, 0, NULL), TSCHED_E_INVALID);
-    ck_assert_status(tsched_topology_add_switch(NULL, t, "s", 3, NULL), TSCHED_E_RANGE);
+    ck_assert_status(tsched_topology_add_switch(NULL, t, "s", TSCHED_MAX_TIERS, NULL), TSCHED_E_RANGE);
     ck_assert_errmsg_has("switches[0].tier");
+    ck_assert_errmsg_has("\"s\"");
     ck_assert_ok(tsched_topology_add_switch(NULL, t, "l0", 0, NULL));
     ck_assert_status(tsched_topology_add_switch(NULL, t, "l0", 0, NULL), TSCHED_E_DUPLICATE);
     ck_assert_status(tsched_topology_add_node(NULL, t, "l0", "l0", 8, 8, NULL, 100), TSCHED_E_DUPLICATE);
@@ -1322,6 +1324,7 @@ int main(void)
     suite_add_tcase(s, topology_json_tcase());
     suite_add_tcase(s, topology_slurm_tcase());
     suite_add_tcase(s, topology_real_tcase());
+    suite_add_tcase(s, topology_deep_tcase());
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);
     int failed = srunner_ntests_failed(sr);

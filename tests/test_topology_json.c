@@ -390,9 +390,9 @@ static const bad_doc range_cases[] = {
                                  "'gpus_per_node':8,'nic_gbps':400,'oversubscription':0.999}}",
      TSCHED_E_RANGE, "generate.oversubscription", "0.999"},
     /* tiers */
-    {"switches[2].tier 3", F "'switches':[{'name':'leaf0','tier':0},{'name':'spine0','tier':1},"
-                             "{'name':'core0','tier':3}]}",
-     TSCHED_E_RANGE, "switches[2].tier", "3"},
+    {"switches[2].tier 8", F "'switches':[{'name':'leaf0','tier':0},{'name':'spine0','tier':1},"
+                             "{'name':'core0','tier':8}]}",
+     TSCHED_E_RANGE, "switches[2].tier", "core0"},
     {"switches[0].tier -1", F "'switches':[{'name':'leaf0','tier':-1}]}", TSCHED_E_RANGE, "switches[0].tier", "-1"},
     {"switches[0].tier 256", F "'switches':[{'name':'leaf0','tier':256}]}", TSCHED_E_RANGE, "switches[0].tier",
      "256"},

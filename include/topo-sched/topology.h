@@ -26,15 +26,20 @@ extern "C" {
 /** Opaque fabric handle. */
 typedef struct tsched_topology tsched_topology;
 
-/** Switch tiers. A link always joins two adjacent tiers. */
+/**
+ * Switch tiers. A link always joins two adjacent tiers. Tiers 0..2 have the names below;
+ * a fabric may use tiers up to TSCHED_MAX_TIERS - 1 (tier k >= 3 is named `tier<k>`).
+ */
 typedef enum tsched_tier {
     TSCHED_TIER_LEAF = 0,  /**< leaf / ToR: nodes attach here */
     TSCHED_TIER_SPINE = 1, /**< spine / pod switch (Arnold's minipod = a pod) */
     TSCHED_TIER_CORE = 2   /**< core: joins pods */
 } tsched_tier;
 
-/** Number of tiers the model knows. */
+/** Number of named tiers (leaf, spine, core). */
 #define TSCHED_TIERS 3
+/** Number of tiers a fabric may use: switch tiers are 0 .. TSCHED_MAX_TIERS - 1. */
+#define TSCHED_MAX_TIERS 8
 
 /**
  * Domains used by the free-capacity queries. One numbering of levels for the whole library
@@ -45,7 +50,7 @@ typedef enum tsched_level {
     TSCHED_LEVEL_LEAF = 0,    /**< one leaf switch */
     TSCHED_LEVEL_POD = 1,     /**< one pod */
     TSCHED_LEVEL_CLUSTER = 2, /**< the whole fabric (index ignored) */
-    TSCHED_LEVEL_NVL = 3      /**< a multi-node NVLink domain; reserved: no fabric has them yet */
+    TSCHED_LEVEL_NVL = 3      /**< a multi-node NVLink domain (a node without one is alone) */
 } tsched_level;
 
 /** Generator kinds of `tsched.topology.v1` "generate.kind". */
@@ -94,7 +99,7 @@ typedef struct tsched_slurm_options {
 /** Fill `opts` with the defaults and set its `size`. */
 TSCHED_API void tsched_slurm_options_init(tsched_slurm_options *opts);
 
-/** Most switches on one path: up and down through 8 tiers. */
+/** Most switches on one path: up and down through 8 tiers (TSCHED_MAX_TIERS). */
 #define TSCHED_PATH_MAX_SWITCHES 15
 /** Most links on one path. */
 #define TSCHED_PATH_MAX_LINKS 14
@@ -109,7 +114,7 @@ TSCHED_API void tsched_slurm_options_init(tsched_slurm_options *opts);
  */
 typedef struct tsched_path {
     size_t size;                                 /**< sizeof(tsched_path), set by the caller */
-    uint32_t nswitches;                          /**< 1 (same leaf), 3 (via a spine), 5 (via a core), ... */
+    uint32_t nswitches;                          /**< 1 (same leaf), 3 (via a spine), 5 (via a core), ... 15 */
     uint32_t switches[TSCHED_PATH_MAX_SWITCHES]; /**< switch indices, source leaf first */
     uint32_t links[TSCHED_PATH_MAX_LINKS];       /**< nswitches - 1 directed link ids */
 } tsched_path;
@@ -132,8 +137,9 @@ TSCHED_API tsched_status tsched_topology_new(tsched_topology **out, const char *
 
 /**
  * Add a switch. `pod` may be NULL (cores, two-tier fabrics); pods are created by name on
- * first use. `*index` (may be NULL) receives the switch index. Errors: TSCHED_E_STATE
- * after build, TSCHED_E_DUPLICATE (name used by a node or switch), TSCHED_E_RANGE (tier).
+ * first use. `*index` (may be NULL) receives the switch index. `tier` is 0 ..
+ * TSCHED_MAX_TIERS - 1. Errors: TSCHED_E_STATE after build, TSCHED_E_DUPLICATE (name used
+ * by a node or switch), TSCHED_E_RANGE (tier, naming the switch).
  */
 TSCHED_API tsched_status tsched_topology_add_switch(uint32_t *index, tsched_topology *topo, const char *name,
                                                     int tier, const char *pod);
@@ -243,7 +249,7 @@ TSCHED_API tsched_status tsched_topology_check_identity(const tsched_topology *t
 TSCHED_API uint32_t tsched_topology_num_nodes(const tsched_topology *topo);
 /** Number of switches of all tiers. */
 TSCHED_API uint32_t tsched_topology_num_switches(const tsched_topology *topo);
-/** Number of switches of one tier. */
+/** Number of switches of one tier (0 .. TSCHED_MAX_TIERS - 1; 0 for any other). */
 TSCHED_API uint32_t tsched_topology_num_tier(const tsched_topology *topo, int tier);
 /** Number of pods (0 on a fabric without pods). */
 TSCHED_API uint32_t tsched_topology_num_pods(const tsched_topology *topo);
@@ -287,7 +293,7 @@ TSCHED_API int tsched_topology_node_is_free(const tsched_topology *topo, uint32_
 TSCHED_API uint32_t tsched_topology_find_switch(const tsched_topology *topo, const char *name);
 /** Name of a switch (owned by the handle). */
 TSCHED_API const char *tsched_topology_switch_name(const tsched_topology *topo, uint32_t sw);
-/** Tier of a switch (0, 1, 2), or -1 for a bad index. */
+/** Tier of a switch (0 .. TSCHED_MAX_TIERS - 1), or -1 for a bad index. */
 TSCHED_API int tsched_topology_switch_tier(const tsched_topology *topo, uint32_t sw);
 /** Pod of a switch, or TSCHED_NONE (cores, two-tier fabrics). */
 TSCHED_API uint32_t tsched_topology_switch_pod(const tsched_topology *topo, uint32_t sw);
@@ -355,6 +361,71 @@ TSCHED_API int tsched_topology_member_is_up(const tsched_topology *topo, uint32_
  */
 TSCHED_API uint32_t tsched_topology_find_member(const tsched_topology *topo, const char *name);
 
+/* ---- NVLink domains, label provenance, left-out nodes ------------------------------------
+ * Optional facts of `tsched.topology.v1` that imports write and exports read. None of them
+ * changes routing. Strings returned are owned by the handle and stay valid until the next
+ * call that sets the same kind of fact (or the handle is freed). */
+
+/**
+ * Put node `node` in the NVLink domain named `domain` (nodes sharing a name form one
+ * multi-node NVLink domain); NULL or "" clears it. Before build only. Name rules as for
+ * node names (DESIGN 3). Errors: TSCHED_E_INVALID (NULL handle, bad index), TSCHED_E_STATE
+ * (built), TSCHED_E_RANGE (a bad name, naming `nodes[i].nvl_domain`).
+ */
+TSCHED_API tsched_status tsched_topology_set_nvl_domain(tsched_topology *topo, uint32_t node, const char *domain);
+/** The node's NVLink domain name, NULL when it has none (or for a bad index). */
+TSCHED_API const char *tsched_topology_node_nvl_domain(const tsched_topology *topo, uint32_t node);
+/**
+ * Number of named NVLink domains of a built fabric (0 when unbuilt). Domains are numbered
+ * from 0 in order of their first node.
+ */
+TSCHED_API uint32_t tsched_topology_num_nvl_domains(const tsched_topology *topo);
+/** Index of the node's NVLink domain, or TSCHED_NONE (UINT32_MAX) when it has none. */
+TSCHED_API uint32_t tsched_topology_node_nvl(const tsched_topology *topo, uint32_t node);
+/** Name of NVLink domain `domain`, NULL for a bad index. */
+TSCHED_API const char *tsched_topology_nvl_name(const tsched_topology *topo, uint32_t domain);
+
+/**
+ * Label provenance, any time: record the raw label value a switch came from (its `name`
+ * may have been made unique); NULL or "" clears it. The value is UTF-8 text without
+ * control characters, 1 to name_bytes bytes. Errors: TSCHED_E_INVALID (NULL handle, bad
+ * index), TSCHED_E_RANGE (a bad value, naming `switches[i].value`).
+ */
+TSCHED_API tsched_status tsched_topology_set_switch_value(tsched_topology *topo, uint32_t sw, const char *value);
+/** The raw label value of a switch, NULL when unset (or for a bad index). */
+TSCHED_API const char *tsched_topology_switch_value(const tsched_topology *topo, uint32_t sw);
+
+/**
+ * Label provenance, any time: the document's `"labels": {"tiers": [K0, K1, ...], "nvl": K}`,
+ * Ki being the label key of tier i. `tier_keys` holds `ntiers` keys (at most
+ * TSCHED_MAX_TIERS; it may be NULL when `ntiers` is 0); `nvl_key` may be NULL. `ntiers` 0
+ * with a NULL `nvl_key` clears the labels. The strings are copied. Errors: TSCHED_E_INVALID
+ * (NULL handle, NULL array or entry), TSCHED_E_RANGE (too many tiers, a bad key, naming
+ * `labels.tiers[i]` or `labels.nvl`).
+ */
+TSCHED_API tsched_status tsched_topology_set_labels(tsched_topology *topo, const char *const *tier_keys, uint32_t ntiers,
+                                                    const char *nvl_key);
+/** Number of tier label keys; 0 when no labels are set. */
+TSCHED_API uint32_t tsched_topology_label_tiers(const tsched_topology *topo);
+/** Label key of tier `tier`, NULL when unset or out of range. */
+TSCHED_API const char *tsched_topology_label_tier(const tsched_topology *topo, uint32_t tier);
+/** Label key of the NVLink domains, NULL when unset. */
+TSCHED_API const char *tsched_topology_label_nvl(const tsched_topology *topo);
+
+/**
+ * Record a node an import left out, with the reason (the document's `"excluded"` object,
+ * kept in insertion order), any time. `node` follows the node-name rules; `reason` is UTF-8
+ * text without control characters (may be empty). Errors: TSCHED_E_INVALID (NULL),
+ * TSCHED_E_RANGE (a bad name or reason), TSCHED_E_DUPLICATE (node already listed).
+ */
+TSCHED_API tsched_status tsched_topology_add_excluded(tsched_topology *topo, const char *node, const char *reason);
+/** Number of left-out nodes. */
+TSCHED_API uint32_t tsched_topology_num_excluded(const tsched_topology *topo);
+/** Name of left-out node `i` (insertion order), NULL for a bad index. */
+TSCHED_API const char *tsched_topology_excluded_node(const tsched_topology *topo, uint32_t i);
+/** Reason of left-out node `i`, NULL for a bad index. */
+TSCHED_API const char *tsched_topology_excluded_reason(const tsched_topology *topo, uint32_t i);
+
 /* ---- state ---------------------------------------------------------------------------- */
 
 /**
@@ -421,16 +492,20 @@ TSCHED_API tsched_status tsched_topology_free_nodes(uint32_t *nodes, size_t cap,
 
 /**
  * Number of equal-cost valley-free paths between NIC `src_nic` of `src` and NIC
- * `dst_nic` of `dst`, without building them. O(1) on generated fabrics. 0 when an end is
- * down or no path survives; 1 when both NICs sit on one leaf.
+ * `dst_nic` of `dst`, without building them: the shortest ones, which climb to the lowest
+ * tier where the two leaves share a usable ancestor (a switch reached by up-going links
+ * whose switches and trunks are all up) and come down. O(1) when that tier is 1 or 2 (all
+ * pairs of a generated fabric); above, it costs the size of the two leaves' ancestor
+ * sets. 0 when an end is down or no path survives; 1 when both NICs sit on one leaf.
  * Errors: TSCHED_E_INVALID (node or NIC index).
  */
 TSCHED_API tsched_status tsched_topology_path_count(uint64_t *count, const tsched_topology *topo, uint32_t src,
                                                     uint32_t src_nic, uint32_t dst, uint32_t dst_nic);
 
 /**
- * List the paths counted by tsched_topology_path_count() in the documented order:
- * through a common spine, by spine index; otherwise by (source spine, core) index pairs.
+ * List the paths counted by tsched_topology_path_count() in lexicographic order of their
+ * switch index sequences: through a common spine, by spine index; via cores, by (source
+ * spine, core, destination spine); deeper paths alike, switch after switch.
  * `paths[0].size` is the stride of the array (see ::tsched_path); `paths` may be NULL when
  * `cap` is 0. `*count` receives the number of paths. Errors: TSCHED_E_INVALID (NULL, bad
  * index, bad size), TSCHED_E_BUFFER when `cap` < `*count` (the first `cap` are written).

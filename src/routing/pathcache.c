@@ -164,11 +164,10 @@ static tsched_status pair_find(uint32_t *id, ts_pathcache *c, const tsched_topol
 }
 
 /* List the paths of pairs [from, npairs) (recorded by pair_find) into memory sized once
- * from their counts: a path has at most 2 fabric links, 4 when the fabric has cores. */
+ * from their counts: a path has at most twice the fabric's highest tier links. */
 static tsched_status fill_pairs(ts_pathcache *c, const tsched_topology *t, uint32_t from, const ts_deadline *d)
 {
-    /* 4 hops need a core above the spines */
-    size_t maxh = t->tier_count[2] ? 4 : 2, bound = 0;
+    size_t maxh = ts_max_hops(t), bound = 0;
     for (uint32_t q = from; q < c->npairs; q++) {
         const ts_pair *p = &c->pairs[q];
         bound += p->a == p->b ? 0 : (size_t)p->npaths * maxh;

@@ -125,11 +125,13 @@ static tsched_status prepare(tsched_routes **out, tsched_router *rt, const tsche
     r->n = f->n;
     r->topo_id = rt->topo_id;
     r->topo_gen = rt->topo_gen;
+    r->ls = ts_max_hops(rt->t);
     size_t n = f->n ? f->n : 1;
     tsched_status st = TSCHED_E_NOMEM;
     if ((r->pair = ts_malloc(n, sizeof *r->pair)) && (r->pidx = ts_calloc(n, sizeof *r->pidx)) &&
         (r->rate = ts_calloc(n, sizeof *r->rate)) && (r->hops = ts_malloc(n, 1)) &&
-        (r->plinks = ts_malloc(4 * n, sizeof *r->plinks)) && (r->psw = ts_malloc(5 * n, sizeof *r->psw)))
+        (r->plinks = ts_malloc((size_t)r->ls * n, sizeof *r->plinks)) &&
+        (r->psw = ts_malloc((size_t)(r->ls + 1) * n, sizeof *r->psw)))
         st = ts_flows_pairs(r->pair, r->cache, rt->t, f, d);
     /* every pair is listed now: the cache's links are all the links this call can load */
     if (st == TSCHED_OK) {
@@ -151,10 +153,10 @@ static void materialize(tsched_routes *r, const tsched_topology *t)
     for (uint32_t i = 0; i < r->n; i++) {
         const ts_pair *p = &r->cache->pairs[r->pair[i]];
         const uint32_t *l = r->cache->links + p->off + (size_t)r->pidx[i] * p->hops;
-        uint32_t *pl = r->plinks + 4 * (size_t)i, *ps = r->psw + 5 * (size_t)i;
+        uint32_t *pl = r->plinks + (size_t)r->ls * i, *ps = r->psw + (size_t)(r->ls + 1) * i;
         r->hops[i] = (uint8_t)p->hops;
         ps[0] = p->a;
-        for (uint32_t h = 0; h < 4; h++) {
+        for (uint32_t h = 0; h < r->ls; h++) {
             pl[h] = h < p->hops ? r->cache->gl[l[h]] : TSCHED_NONE;
             ps[h + 1] = h < p->hops ? ts_link_head(t, pl[h]) : TSCHED_NONE;
         }
@@ -357,7 +359,7 @@ static int survives(const tsched_routes *prev, uint32_t i, const tsched_topology
         if (!tsched_topology_trunk_is_up(t, l[h] / 2))
             return 0;
     for (uint32_t h = 0; h <= hops; h++)
-        if (!tsched_topology_switch_is_up(t, prev->psw[5 * (size_t)i + h]))
+        if (!tsched_topology_switch_is_up(t, prev->psw[(size_t)(prev->ls + 1) * i + h]))
             return 0;
     return 1;
 }
@@ -448,7 +450,7 @@ tsched_status tsched_routes_path(tsched_path *path, const tsched_routes *routes,
         return ts_error(TSCHED_E_INVALID, "tsched_routes_path: flow %u does not exist (%u flows)", i, r->n);
     uint32_t hops;
     const uint32_t *l = ts_route_links(r, i, &hops);
-    const uint32_t *sw = r->psw + 5 * (size_t)i;
+    const uint32_t *sw = r->psw + (size_t)(r->ls + 1) * i;
     ts_path p;
     memset(&p, 0xff, sizeof p);
     p.nswitches = hops + 1;

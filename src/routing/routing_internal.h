@@ -76,8 +76,9 @@ struct tsched_routes {
     uint32_t *load;      /* flows per compact link */
     /* the result, per flow, independent of the cache */
     uint8_t *hops;       /* trunk hops of the chosen path (0: same leaf) */
-    uint32_t *plinks;    /* 4 per flow: directed link ids */
-    uint32_t *psw;       /* 5 per flow: switches */
+    uint32_t ls;         /* links per flow in plinks: the fabric's longest path (ts_max_hops) */
+    uint32_t *plinks;    /* ls per flow: directed link ids */
+    uint32_t *psw;       /* ls + 1 per flow: switches */
     uint32_t nused;      /* directed links carrying flows */
     uint32_t *used;      /* their fabric ids, increasing */
     uint32_t *used_load; /* and their flow counts */
@@ -102,7 +103,7 @@ static inline uint32_t ts_link_head(const tsched_topology *t, uint32_t l)
 static inline const uint32_t *ts_route_links(const tsched_routes *r, uint32_t i, uint32_t *hops)
 {
     *hops = r->hops[i];
-    return r->plinks + 4 * (size_t)i;
+    return r->plinks + (size_t)r->ls * i;
 }
 
 /* Index of the least loaded path of pair p (busiest link first, ties to the first). */

@@ -23,12 +23,6 @@ static int cmp_trunk_in(const void *a, const void *b)
     return x->seq < y->seq ? -1 : x->seq > y->seq;
 }
 
-static const char *tier_word(int tier)
-{
-    static const char *const w[] = {"leaf", "spine", "core"};
-    return tier >= 0 && tier < TSCHED_TIERS ? w[tier] : "?";
-}
-
 /* The name behind a ref id that is not a switch: say what it is instead. */
 static tsched_status dangling(const tsched_topology *t, uint32_t ref, const char *field)
 {
@@ -93,7 +87,7 @@ static tsched_status resolve_links(tsched_topology *t, const uint32_t *ref_sw, t
             return ts_error(TSCHED_E_CYCLE,
                             "links[%lld]: \"%s\" and \"%s\" are both tier %d (%s); a link inside one tier makes a "
                             "cycle in the switch hierarchy",
-                            li, an, bn, ta, tier_word(ta));
+                            li, an, bn, ta, ts_tier_word(ta));
         if (ta - tb != 1 && tb - ta != 1)
             return ts_error(TSCHED_E_RANGE,
                             "links[%lld]: \"%s\" (tier %d) and \"%s\" (tier %d) are not in adjacent tiers", li, an,
@@ -238,11 +232,15 @@ static tsched_status make_lists(tsched_topology *t)
     uint32_t ns = t->nswitches, np = ts_strtab_count(&t->pod_names);
     if (!(t->sw_ord = ts_malloc(ns, sizeof(uint32_t))))
         return TSCHED_E_NOMEM;
-    for (int k = 0; k < TSCHED_TIERS; k++)
+    for (int k = 0; k < TSCHED_MAX_TIERS; k++)
         t->tier_count[k] = 0;
-    for (uint32_t s = 0; s < ns; s++)
+    t->max_tier = -1;
+    for (uint32_t s = 0; s < ns; s++) {
         t->sw_ord[s] = t->tier_count[t->sw_tier[s]]++;
-    for (int k = 0; k < TSCHED_TIERS; k++)
+        if (t->sw_tier[s] > t->max_tier)
+            t->max_tier = t->sw_tier[s];
+    }
+    for (int k = 0; k < TSCHED_MAX_TIERS; k++)
         if (!(t->tier_list[k] = ts_malloc(t->tier_count[k], sizeof(uint32_t))))
             return TSCHED_E_NOMEM;
     for (uint32_t s = 0; s < ns; s++)
@@ -333,7 +331,7 @@ tsched_status tsched_topology_build(tsched_topology *t)
     if ((st = make_trunks(t, tin, t->nlinks_in)) != TSCHED_OK || (st = make_adjacency(t)) != TSCHED_OK)
         goto out;
     inherit_pods(t);
-    if ((st = make_lists(t)) != TSCHED_OK)
+    if ((st = make_lists(t)) != TSCHED_OK || (st = ts_topology_nvl_build(t)) != TSCHED_OK)
         goto out;
     t->built = 1;
     if ((st = ts_topology_index_init(t)) != TSCHED_OK) {

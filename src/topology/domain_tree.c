@@ -14,15 +14,9 @@
 
 /* ---- NVLink domains of the model (design: interop §1) -------------------------------- */
 
-#ifdef TSCHED_MAX_TIERS
 static uint32_t nvl_count(const tsched_topology *t) { return tsched_topology_num_nvl_domains(t); }
-static uint32_t nvl_of(const tsched_topology *t, uint32_t n) { return tsched_topology_node_nvl_domain(t, n); }
+static uint32_t nvl_of(const tsched_topology *t, uint32_t n) { return tsched_topology_node_nvl(t, n); }
 static const char *nvl_name(const tsched_topology *t, uint32_t d) { return tsched_topology_nvl_name(t, d); }
-#else
-static uint32_t nvl_count(const tsched_topology *t) { return (void)t, 0; }
-static uint32_t nvl_of(const tsched_topology *t, uint32_t n) { return (void)t, (void)n, NONE; }
-static const char *nvl_name(const tsched_topology *t, uint32_t d) { return (void)t, (void)d, ""; }
-#endif
 
 const char *ts_tier_name(char *buf, size_t cap, int tier)
 {

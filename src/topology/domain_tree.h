@@ -22,11 +22,7 @@
 #include "topo-sched/topology.h"
 
 /* Most tiers a fabric may have. */
-#ifdef TSCHED_MAX_TIERS
 #define TS_DT_MAX_TIERS TSCHED_MAX_TIERS
-#else
-#define TS_DT_MAX_TIERS TSCHED_TIERS
-#endif
 
 typedef struct ts_dlevel {
     int nvl;               /* 1: the NVLink level; 0: a tier */

@@ -70,13 +70,7 @@ double ts_export_trunk_gbps(const tsched_topology *t, uint32_t trunk)
 /* The label value an import recorded for a switch (design: interop §1), or NULL. */
 static const char *switch_value(const tsched_topology *t, uint32_t sw)
 {
-#ifdef TSCHED_MAX_TIERS
     return tsched_topology_switch_value(t, sw);
-#else
-    (void)t;
-    (void)sw;
-    return NULL;
-#endif
 }
 
 const char *ts_export_domain_value(const ts_export *x, const ts_dlevel *lv, uint32_t dom)

@@ -92,14 +92,8 @@ static tsched_status own(kx *k, char *s)
 /* Labels an import recorded (design: interop §1). */
 static const char *import_key(const tsched_topology *t, const ts_dlevel *lv)
 {
-#ifdef TSCHED_MAX_TIERS
-    const char *k = lv->nvl ? tsched_topology_label_nvl(t) : tsched_topology_label_tier(t, lv->tier);
+    const char *k = lv->nvl ? tsched_topology_label_nvl(t) : tsched_topology_label_tier(t, (uint32_t)lv->tier);
     return k && *k ? k : NULL;
-#else
-    (void)t;
-    (void)lv;
-    return NULL;
-#endif
 }
 
 static tsched_status choose_keys(kx *k)

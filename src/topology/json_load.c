@@ -81,11 +81,14 @@ static tsched_status read_switches(tsched_topology *t, const json_t *arr)
         snprintf(where, sizeof where, "switches[%zu]", i);
         if (!json_is_object(v))
             return ts_error(TSCHED_E_TYPE, "%s: expected an object, got %s", where, ts_json_type_name(v));
-        const char *name, *pod = NULL;
-        uint32_t tier;
-        if ((st = ts_json_str(&name, v, where, "name", 1)) || (st = ts_json_u32(&tier, v, where, "tier", 1, 0, 2)) ||
-            (st = ts_json_str(&pod, v, where, "pod", 0)) ||
-            (st = tsched_topology_add_switch(NULL, t, name, (int)tier, pod)))
+        const char *name, *pod = NULL, *value = NULL;
+        uint32_t tier, idx;
+        /* any tier reaches add_switch, whose range error names the switch */
+        if ((st = ts_json_str(&name, v, where, "name", 1)) ||
+            (st = ts_json_u32(&tier, v, where, "tier", 1, 0, INT32_MAX)) ||
+            (st = ts_json_str(&pod, v, where, "pod", 0)) || (st = ts_json_str(&value, v, where, "value", 0)) ||
+            (st = tsched_topology_add_switch(&idx, t, name, (int)tier, pod)) ||
+            (value && (st = tsched_topology_set_switch_value(t, idx, value))))
             return st;
     }
     return TSCHED_OK;
@@ -125,7 +128,7 @@ static tsched_status read_nodes(tsched_topology *t, const json_t *arr, double de
         snprintf(where, sizeof where, "nodes[%zu]", i);
         if (!json_is_object(v))
             return ts_error(TSCHED_E_TYPE, "%s: expected an object, got %s", where, ts_json_type_name(v));
-        const char *name, *leaf = NULL, *type = NULL;
+        const char *name, *leaf = NULL, *type = NULL, *nvl = NULL;
         uint32_t gpus, nics = 0, idx;
         double gbps = default_gbps;
         const json_t *rails;
@@ -134,7 +137,8 @@ static tsched_status read_nodes(tsched_topology *t, const json_t *arr, double de
             (st = ts_json_u32(&gpus, v, where, "gpus", 1, 1, TS_MAX_GPUS_PER_NODE)) ||
             (st = ts_json_u32(&nics, v, where, "nics", 0, 1, TS_MAX_NICS_PER_NODE)) ||
             (st = ts_json_str(&type, v, where, "gpu_type", 0)) ||
-            (st = ts_json_num(&gbps, v, where, "nic_gbps", 0, 0, 1, TS_MAX_GBPS)))
+            (st = ts_json_num(&gbps, v, where, "nic_gbps", 0, 0, 1, TS_MAX_GBPS)) ||
+            (st = ts_json_str(&nvl, v, where, "nvl_domain", 0)))
             return st;
         if (nics == 0)
             nics = rails ? (uint32_t)json_array_size(rails) : gpus;
@@ -148,6 +152,12 @@ static tsched_status read_nodes(tsched_topology *t, const json_t *arr, double de
             return st;
         if (rails && (st = read_rails(t, idx, rails, where)) != TSCHED_OK)
             return st;
+        if (nvl) {
+            if (!*nvl)
+                return ts_error(TSCHED_E_RANGE, "%s.nvl_domain: a name must not be empty", where);
+            if ((st = tsched_topology_set_nvl_domain(t, idx, nvl)) != TSCHED_OK)
+                return st;
+        }
     }
     return TSCHED_OK;
 }
@@ -219,15 +229,54 @@ static tsched_status read_state(tsched_topology *t, const json_t *state)
     return TSCHED_OK;
 }
 
+/* "labels": { "tiers": [K0, K1, ...], "nvl": K } */
+static tsched_status read_labels(tsched_topology *t, const json_t *labels)
+{
+    tsched_status st;
+    const json_t *tiers;
+    const char *nvl = NULL;
+    if ((st = ts_json_arr(&tiers, labels, "labels", "tiers", 0)) ||
+        (st = ts_json_str(&nvl, labels, "labels", "nvl", 0)))
+        return st;
+    size_t n = tiers ? json_array_size(tiers) : 0;
+    if (n > TSCHED_MAX_TIERS)
+        return ts_error(TSCHED_E_RANGE, "labels.tiers: %zu keys; at most %d tiers", n, TSCHED_MAX_TIERS);
+    const char *keys[TSCHED_MAX_TIERS];
+    for (size_t i = 0; i < n; i++) {
+        const json_t *k = json_array_get(tiers, i);
+        if (!json_is_string(k))
+            return ts_error(TSCHED_E_TYPE, "labels.tiers[%zu]: expected a label key, got %s", i, ts_json_type_name(k));
+        keys[i] = json_string_value(k);
+    }
+    return tsched_topology_set_labels(t, keys, (uint32_t)n, nvl);
+}
+
+/* "excluded": { "NODE": "REASON", ... } in document order */
+static tsched_status read_excluded(tsched_topology *t, const json_t *excl)
+{
+    tsched_status st;
+    const char *key;
+    const json_t *v;
+    json_object_foreach((json_t *)excl, key, v)
+    {
+        const char *reason;
+        if ((st = ts_json_str(&reason, excl, "excluded", key, 1)) ||
+            (st = tsched_topology_add_excluded(t, key, reason)))
+            return st;
+    }
+    return TSCHED_OK;
+}
+
 static tsched_status load_doc(tsched_topology **out, const json_t *root)
 {
     tsched_status st;
     const char *name = NULL;
-    const json_t *gen, *nodes, *switches, *links, *state, *pods;
+    const json_t *gen, *nodes, *switches, *links, *state, *pods, *labels, *excluded;
     if ((st = ts_json_check_format(root, TOPOLOGY_FORMAT)) || (st = ts_json_str(&name, root, "", "name", 0)) ||
         (st = ts_json_obj(&gen, root, "", "generate", 0)) || (st = ts_json_arr(&nodes, root, "", "nodes", 0)) ||
         (st = ts_json_arr(&switches, root, "", "switches", 0)) || (st = ts_json_arr(&links, root, "", "links", 0)) ||
-        (st = ts_json_obj(&state, root, "", "state", 0)) || (st = ts_json_arr(&pods, root, "", "pods", 0)))
+        (st = ts_json_obj(&state, root, "", "state", 0)) || (st = ts_json_arr(&pods, root, "", "pods", 0)) ||
+        (st = ts_json_obj(&labels, root, "", "labels", 0)) || (st = ts_json_obj(&excluded, root, "", "excluded", 0)))
         return st;
     if (!gen && !nodes && !switches)
         return ts_error(TSCHED_E_NOT_FOUND, "document: neither \"generate\" nor \"nodes\"/\"switches\": the fabric is empty");
@@ -243,7 +292,8 @@ static tsched_status load_doc(tsched_topology **out, const json_t *root)
     }
     if ((pods && (st = read_pods(t, pods))) || (switches && (st = read_switches(t, switches))) || (nodes && (st = read_nodes(t, nodes, default_gbps))) ||
         (links && (st = read_links(t, links))) || (st = tsched_topology_build(t)) ||
-        (state && (st = read_state(t, state))))
+        (state && (st = read_state(t, state))) || (labels && (st = read_labels(t, labels))) ||
+        (excluded && (st = read_excluded(t, excluded))))
         goto fail;
     *out = t;
     return TSCHED_OK;

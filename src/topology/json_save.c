@@ -37,6 +37,9 @@ static tsched_status node_json(json_t **out, const tsched_topology *t, uint32_t 
         (st = ts_json_set(o, "nics", json_integer(t->node_nics[n]))) ||
         (st = ts_json_set(o, "nic_gbps", json_real(t->node_gbps[n]))))
         goto fail;
+    const char *nvl = tsched_topology_node_nvl_domain(t, n);
+    if (nvl && (st = ts_json_set(o, "nvl_domain", json_string(nvl))) != TSCHED_OK)
+        goto fail;
     if (t->node_rail[n] != UINT32_MAX) {
         json_t *r = json_array();
         if ((st = ts_json_set(o, "rails", r)) != TSCHED_OK)
@@ -61,6 +64,9 @@ static tsched_status switch_json(json_t **out, const tsched_topology *t, uint32_
     if ((st = ts_json_set(o, "name", json_string(sw_name(t, s)))) ||
         (st = ts_json_set(o, "tier", json_integer(t->sw_tier[s]))) ||
         (t->sw_pod[s] != UINT32_MAX && (st = ts_json_set(o, "pod", json_string(ts_strtab_str(&t->pod_names, t->sw_pod[s]))))))
+        goto fail;
+    const char *value = tsched_topology_switch_value(t, s);
+    if (value && (st = ts_json_set(o, "value", json_string(value))) != TSCHED_OK)
         goto fail;
     *out = o;
     return TSCHED_OK;
@@ -144,6 +150,35 @@ fail:
     return st;
 }
 
+/* "labels" and "excluded", each only when set (design interop 1). */
+static tsched_status attrs_json(json_t *root, const tsched_topology *t)
+{
+    tsched_status st;
+    if (t->nlabel_tiers || t->label_nvl) {
+        json_t *labels = json_object(), *tiers = json_array();
+        if ((st = ts_json_set(root, "labels", labels)))
+            return st;
+        if ((st = ts_json_set(labels, "tiers", tiers)))
+            return st;
+        for (uint32_t i = 0; i < t->nlabel_tiers; i++)
+            if ((st = ts_json_push(tiers, json_string(t->label_tier[i]))))
+                return st;
+        if (t->label_nvl && (st = ts_json_set(labels, "nvl", json_string(t->label_nvl))))
+            return st;
+    }
+    uint32_t nx = tsched_topology_num_excluded(t);
+    if (nx) {
+        json_t *excl = json_object();
+        if ((st = ts_json_set(root, "excluded", excl)))
+            return st;
+        for (uint32_t i = 0; i < nx; i++)
+            if ((st = ts_json_set(excl, tsched_topology_excluded_node(t, i),
+                                  json_string(tsched_topology_excluded_reason(t, i)))))
+                return st;
+    }
+    return TSCHED_OK;
+}
+
 static tsched_status build_doc(json_t *root, const tsched_topology *t)
 {
     tsched_status st;
@@ -173,6 +208,8 @@ static tsched_status build_doc(json_t *root, const tsched_topology *t)
         for (uint32_t i = t->tr_run_off[r]; i < t->tr_run_off[r + 1]; i++)
             if ((st = link_json(&o, t, r, i)) || (st = ts_json_push(links, o)))
                 return st;
+    if ((st = attrs_json(root, t)) != TSCHED_OK)
+        return st;
     json_t *dn, *ds, *dt, *dm;
     if ((st = down_lists(&dn, &ds, &dt, &dm, t)) != TSCHED_OK)
         return st;
@@ -227,6 +264,23 @@ tsched_status tsched_topology_save_file(const tsched_topology *t, const char *pa
     return bad ? ts_error(TSCHED_E_IO, "%s: write failed", path) : TSCHED_OK;
 }
 
+/* "tier3".. keys of `switches` when present, and "tiers": [n0, n1, ...] up to the highest
+ * tier used. */
+static tsched_status tier_summary(json_t *root, json_t *sw, const tsched_topology *t)
+{
+    tsched_status st;
+    for (int k = TSCHED_TIERS; k <= t->max_tier; k++)
+        if (t->tier_count[k] && (st = ts_json_set(sw, ts_tier_word(k), json_integer(t->tier_count[k]))))
+            return st;
+    json_t *tiers = json_array();
+    if ((st = ts_json_set(root, "tiers", tiers)))
+        return st;
+    for (int k = 0; k <= t->max_tier; k++)
+        if ((st = ts_json_push(tiers, json_integer(t->tier_count[k]))))
+            return st;
+    return TSCHED_OK;
+}
+
 tsched_status tsched_topology_summary_json(char **out, const tsched_topology *t)
 {
     tsched_status st;
@@ -257,7 +311,9 @@ tsched_status tsched_topology_summary_json(char **out, const tsched_topology *t)
         (st = ts_json_set(sw, "leaf", json_integer(t->tier_count[0]))) ||
         (st = ts_json_set(sw, "spine", json_integer(t->tier_count[1]))) ||
         (st = ts_json_set(sw, "core", json_integer(t->tier_count[2]))) ||
+        (st = tier_summary(root, sw, t)) ||
         (st = ts_json_set(root, "pods", json_integer(ts_strtab_count(&t->pod_names)))) ||
+        (st = ts_json_set(root, "nvl_domains", json_integer(t->nnvl))) ||
         (st = ts_json_set(root, "trunks", json_integer(t->ntrunks))) || (st = ts_json_set(root, "down", down)) ||
         (st = down_lists(&dn, &ds, &dt, &dm, t)) || (st = ts_json_set(down, "nodes", dn)) ||
         (st = ts_json_set(down, "switches", ds)) || (st = ts_json_set(down, "trunks", dt)))

@@ -60,8 +60,9 @@ void tsched_topology_free(tsched_topology *t)
     free(t->sw_up);
     free(t->sw_pod);
     free(t->sw_ord);
-    for (int i = 0; i < TSCHED_TIERS; i++)
+    for (int i = 0; i < TSCHED_MAX_TIERS; i++)
         free(t->tier_list[i]);
+    ts_topology_attrs_free(t);
     free(t->links_in);
     free(t->tr_lower);
     free(t->tr_upper);
@@ -127,8 +128,9 @@ tsched_status tsched_topology_add_switch(uint32_t *index, tsched_topology *t, co
     snprintf(where, sizeof where, "switches[%u]", t->nswitches - t->switch_base);
     if ((st = check_name(name, where, "name")) != TSCHED_OK)
         return st;
-    if (tier < 0 || tier >= TSCHED_TIERS)
-        return ts_error(TSCHED_E_RANGE, "%s.tier: %d is out of range [0, 2] (switch \"%s\")", where, tier, name);
+    if (tier < 0 || tier >= TSCHED_MAX_TIERS)
+        return ts_error(TSCHED_E_RANGE, "%s.tier: %d is out of range [0, %d] (switch \"%s\")", where, tier,
+                        TSCHED_MAX_TIERS - 1, name);
     if ((st = ts_limit_check("switches", (unsigned long long)t->nswitches + 1, "switches", ts_limits()->switches)))
         return st;
     if (ts_strtab_find(&t->node_names, name) != UINT32_MAX ||
@@ -150,6 +152,9 @@ tsched_status tsched_topology_add_switch(uint32_t *index, tsched_topology *t, co
     cap = t->switch_cap;
     if ((st = TS_GROW(t->sw_pod, cap, need)) != TSCHED_OK)
         return st;
+    cap = t->switch_cap;
+    if ((st = TS_GROW(t->sw_value, cap, need)) != TSCHED_OK)
+        return st;
     t->switch_cap = cap;
     uint32_t id;
     if ((st = ts_strtab_intern(&t->switch_names, name, &id, NULL)) != TSCHED_OK)
@@ -157,6 +162,7 @@ tsched_status tsched_topology_add_switch(uint32_t *index, tsched_topology *t, co
     t->sw_tier[id] = (uint8_t)tier;
     t->sw_up[id] = 1;
     t->sw_pod[id] = pod_id;
+    t->sw_value[id] = UINT32_MAX;
     t->nswitches++;
     t->shape_gen++;
     if (index)
@@ -219,6 +225,7 @@ tsched_status tsched_topology_add_node(uint32_t *index, tsched_topology *t, cons
     GROW_NODE(t->node_rail);
     GROW_NODE(t->node_gbps);
     GROW_NODE(t->node_up);
+    GROW_NODE(t->node_nvl_ref);
 #undef GROW_NODE
     t->node_cap = cap;
     uint32_t id;
@@ -232,6 +239,7 @@ tsched_status tsched_topology_add_node(uint32_t *index, tsched_topology *t, cons
     t->node_rail[id] = UINT32_MAX;
     t->node_gbps[id] = nic_gbps;
     t->node_up[id] = 1;
+    t->node_nvl_ref[id] = UINT32_MAX;
     t->nnodes++;
     t->shape_gen++;
     if (index)
@@ -344,7 +352,7 @@ uint32_t tsched_topology_num_nodes(const tsched_topology *t) { return t ? t->nno
 uint32_t tsched_topology_num_switches(const tsched_topology *t) { return t ? t->nswitches : 0; }
 uint32_t tsched_topology_num_tier(const tsched_topology *t, int tier)
 {
-    return t && t->built && tier >= 0 && tier < TSCHED_TIERS ? t->tier_count[tier] : 0;
+    return t && t->built && tier >= 0 && tier < TSCHED_MAX_TIERS ? t->tier_count[tier] : 0;
 }
 uint32_t tsched_topology_num_pods(const tsched_topology *t) { return t ? ts_strtab_count(&t->pod_names) : 0; }
 uint32_t tsched_topology_num_trunks(const tsched_topology *t) { return t ? t->ntrunks : 0; }
@@ -406,7 +414,7 @@ uint32_t tsched_topology_switch_pod(const tsched_topology *t, uint32_t s)
 int tsched_topology_switch_is_up(const tsched_topology *t, uint32_t s) { return t && s < t->nswitches && t->sw_up[s]; }
 uint32_t tsched_topology_tier_switch(const tsched_topology *t, int tier, uint32_t i)
 {
-    if (!t || !t->built || tier < 0 || tier >= TSCHED_TIERS || i >= t->tier_count[tier])
+    if (!t || !t->built || tier < 0 || tier >= TSCHED_MAX_TIERS || i >= t->tier_count[tier])
         return TSCHED_NONE;
     return t->tier_list[tier][i];
 }

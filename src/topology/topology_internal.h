@@ -10,12 +10,12 @@
 
 #include "../common/strtab.h"
 
-/* The library's own path record (three tiers: at most 5 switches); public tsched_path
- * arrays are filled from it with the caller's stride. */
+/* The library's own path record (up to 8 tiers: 15 switches); public tsched_path arrays
+ * are filled from it with the caller's stride. */
 typedef struct ts_path {
     uint32_t nswitches;
-    uint32_t switches[5];
-    uint32_t links[4];
+    uint32_t switches[TSCHED_PATH_MAX_SWITCHES];
+    uint32_t links[TSCHED_PATH_MAX_LINKS];
 } ts_path;
 
 /* Copy `n` internal paths into the caller's array of stride `paths[0].size` (checked);
@@ -110,8 +110,9 @@ struct tsched_topology {
     uint8_t *sw_tier, *sw_up;
     uint32_t *sw_pod;      /* pod id or UINT32_MAX */
     uint32_t *sw_ord;      /* position within its tier (after build) */
-    uint32_t *tier_list[TSCHED_TIERS];
-    uint32_t tier_count[TSCHED_TIERS];
+    uint32_t *tier_list[TSCHED_MAX_TIERS];
+    uint32_t tier_count[TSCHED_MAX_TIERS];
+    int max_tier;          /* highest tier with a switch (after build), -1 without switches */
 
     /* pending links */
     ts_link_in *links_in;
@@ -161,12 +162,36 @@ struct tsched_topology {
     /* bumped by every up/down change: caches of paths (routing) compare it */
     uint64_t version;
 
+    /* NVLink domains (design interop 1): names as set, ids in nvl_names; after build the
+     * named domains are numbered in order of first node */
+    ts_strtab nvl_names;
+    uint32_t *node_nvl_ref; /* per node: id in nvl_names or UINT32_MAX (grows with nodes) */
+    uint32_t nnvl;          /* after build: number of named domains */
+    uint32_t *node_nvl;     /* after build: per node, domain index or UINT32_MAX */
+    uint32_t *nvl_ref;      /* after build: per domain, id in nvl_names */
+
+    /* label provenance and left-out nodes (any time) */
+    ts_strtab sw_values;
+    uint32_t *sw_value;     /* per switch: id in sw_values or UINT32_MAX (grows with switches) */
+    char *label_tier[TSCHED_MAX_TIERS];
+    uint32_t nlabel_tiers;
+    char *label_nvl;
+    ts_strtab excl_nodes;   /* left-out nodes in insertion order */
+    char **excl_reason;
+    size_t excl_cap;
+
     /* message bases: explicit elements are named nodes[i - base] etc. in errors */
     uint32_t node_base, switch_base;
     size_t link_base;
 };
 
 /* Shared between the topology files. */
+/* "leaf", "spine", "core", "tier3" .. "tier7"; "?" out of range. */
+const char *ts_tier_word(int tier);
+/* After build: number the NVLink domains in order of first node. */
+tsched_status ts_topology_nvl_build(tsched_topology *t);
+/* Free the interop additions (NVLink domains, values, labels, excluded). */
+void ts_topology_attrs_free(tsched_topology *t);
 /* TSCHED_E_INVALID for NULL, TSCHED_E_STATE before build; `fn` names the caller. */
 tsched_status ts_check_built(const tsched_topology *t, const char *fn);
 /* Add the elements of a generated fabric to an unbuilt handle (the JSON loader extends
@@ -213,9 +238,17 @@ static inline uint64_t ts_topology_version(const tsched_topology *t) { return t-
  * the O(1) count, and the listing into `paths` (capacity `cap`; returns the count). */
 uint64_t ts_leaf_count(const tsched_topology *t, uint32_t a, uint32_t b);
 size_t ts_list_leaf_paths(ts_path *paths, size_t cap, const tsched_topology *t, uint32_t a, uint32_t b);
-/* The same paths' directed links only, path after path (*hops each: 0, 2 or 4), into
- * `links` (room for cap * 4; cap paths at most). */
+/* The same paths' directed links only, path after path (*hops each: 0, 2, 4, ... up to
+ * ts_max_hops(t)), into `links` (room for cap * ts_max_hops(t); cap paths at most). */
 size_t ts_list_leaf_links(uint32_t *links, uint32_t *hops, size_t cap, const tsched_topology *t, uint32_t a, uint32_t b);
+/* Most fabric links on one path of this fabric: twice its highest tier (at least 2). */
+static inline uint32_t ts_max_hops(const tsched_topology *t) { return t->max_tier > 1 ? 2u * (uint32_t)t->max_tier : 2u; }
+/* Tests: the paths through tier 3 and above listed without the ancestor sets a listing
+ * normally allocates (as when memory runs out); the same answer, slower. */
+size_t ts_list_leaf_paths_nomem(ts_path *paths, size_t cap, const tsched_topology *t, uint32_t a, uint32_t b);
+/* Tests: the path count through tier 3 and above from the ancestor sets (0 when they
+ * cannot be allocated). */
+uint64_t ts_deep_count(const tsched_topology *t, uint32_t a, uint32_t b);
 /* Trunk between two switches, UINT32_MAX if none (binary search in adjacency). */
 /* Paths between two leaves via the profile index (cores = 0: 2-hop, 1: 4-hop). */
 uint64_t ts_profile_count(const ts_profiles *p, int cores, uint32_t a, uint32_t b);
