@@ -69,6 +69,7 @@ tsched_status ts_sbuf_take(char **out, ts_sbuf *b)
         *out = NULL;
         return ts_error(TSCHED_E_NOMEM, "out of memory writing a document");
     }
+    b->s[b->len] = '\0';
     *out = b->s;
     memset(b, 0, sizeof *b);
     return TSCHED_OK;

@@ -30,6 +30,10 @@ static void split(hc_name *h, const char *s)
         h->value = h->value * 10 + (uint64_t)(s[i] - '0');
 }
 
+/* Digits written without zero padding: a range starting there prints every later value
+ * the same way, whatever its width ("[8-10]" is 8 9 10). */
+static int natural(const char *digits, size_t n) { return n == 1 || digits[0] != '0'; }
+
 static tsched_status check(const char *name, const char *what)
 {
     if (!name || !*name)
@@ -82,8 +86,9 @@ tsched_status ts_hostlist_compress(ts_sbuf *out, const char *const *names, size_
             split(&hk, names[k]);
             prev = hk;
             size_t m = k + 1;
-            while (m < j && (split(&hm, names[m]), hm.dlen == hk.dlen && prev.value != UINT64_MAX &&
-                                                       hm.value == prev.value + 1)) {
+            while (m < j && (split(&hm, names[m]), prev.value != UINT64_MAX && hm.value == prev.value + 1 &&
+                                                       (hm.dlen == hk.dlen || (natural(names[k] + hk.plen, hk.dlen) &&
+                                                                               natural(names[m] + hm.plen, hm.dlen))))) {
                 prev = hm;
                 m++;
             }

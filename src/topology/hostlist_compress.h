@@ -1,8 +1,9 @@
 /* Internal: the inverse of ts_hostlist_expand() for a list of names, used by the exports
  * (doc/export.md): names split into a prefix and trailing digits (at most
  * TS_HOSTLIST_MAX_DIGITS); consecutive names of one prefix share one bracket group, in which
- * runs of consecutive numbers of one digit width become `a-b` ("gpu[01-04,07]"); anything
- * else is written as it is, items joined by commas. The order of the list is kept, so
+ * runs of consecutive numbers of one digit width become `a-b` ("gpu[01-04,07]"), as do runs
+ * written without zero padding across widths ("n[8-10]"); anything else is written as it
+ * is, items joined by commas. The order of the list is kept, so
  * expanding the text gives back exactly the same names. */
 #ifndef TS_TOPOLOGY_HOSTLIST_COMPRESS_H
 #define TS_TOPOLOGY_HOSTLIST_COMPRESS_H
