@@ -1,7 +1,8 @@
 #!/bin/sh
 # Without installing: PKG_CONFIG_PATH=BUILD_DIR/meson-uninstalled pkg-config --cflags --libs
 # topo-sched builds and links examples/free_capacity.c against the source tree's public
-# headers (include/, not src/) and the just-built library, and the program runs.
+# headers (include/, not src/) and the just-built library, and the program runs; the
+# --static flags name the libraries the static archive needs.
 # usage: check_uninstalled_pc.sh BUILD_DIR SOURCE_DIR CC [CC_ARGS...]
 set -eu
 build=$1 src=$2
@@ -18,6 +19,13 @@ case " $cflags " in
     *" -I$src/include "*) ;;
     *) echo "uninstalled pkg-config --cflags lacks -I$src/include: $cflags"; exit 1 ;;
 esac
+# Static linking from the build tree: libtopo-sched.a sits beside the shared library and
+# --static adds the libraries it needs.
+static_libs=$(pkg-config --static --libs topo-sched)
+for l in -ltopo-sched -lglpk -ljansson -lm; do
+    case " $static_libs " in *" $l "*) ;; *) echo "uninstalled pkg-config --static --libs lacks $l: $static_libs"; exit 1 ;; esac
+done
+[ -f "$build/src/libtopo-sched.a" ] || { echo "no $build/src/libtopo-sched.a beside the shared library"; exit 1; }
 work=$(mktemp -d "${TMPDIR:-/tmp}/tsched-uninst.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 # A sanitized library (-Db_sanitize or -Dfuzz) needs the program built the same way.

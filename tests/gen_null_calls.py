@@ -54,6 +54,7 @@ TYPES = {
     'tsched_op_profile *': 'nt_fresh_profile(c)',
     'tsched_cell *': 'nt_fresh_cell(c)',
     'tsched_crius *': 'nt_fresh_crius(c)',
+    'tsched_service *': 'nt_fresh_service(c)',
     'void *': 'nt_fresh_mem(c)',
     # handle out-parameters: slots freed after the call when set
     'tsched_topology * *': '&c->o_topo',
@@ -74,6 +75,7 @@ TYPES = {
     'tsched_op_profile * *': '&c->o_profile',
     'tsched_cell * *': '&c->o_cell',
     'tsched_crius * *': '&c->o_crius',
+    'tsched_service * *': '&c->o_service',
     'const tsched_cell * *': '&c->o_ccell',
     'char * * *': '&c->o_strs',
     'char * *': '&c->o_str',
@@ -84,6 +86,7 @@ TYPES = {
     'uint32_t *': 'nt_u32(c)',
     'uint64_t *': 'nt_u64(c)',
     'size_t *': 'nt_size(c)',
+    'int *': '&c->o_int',
     'double *': 'nt_dbl(c)',
     'const uint32_t *': 'c->zeros',
     'const int *': '(const int[]){1, 1, 1, 1}',
@@ -259,10 +262,14 @@ FUNCS = {
                                  'nodes': 'c->cell_busy', 'node_gpus': 'c->cell_busy_gpus', 'count': '1'},
     'tsched_crius_load_queue': {'path': 'c->queue_path'},
     'tsched_crius_load_queue_string': {'json': 'c->queue_json'},
+    'tsched_cell_list_to_json': {'topo': 'c->cell_topo', 'job': 'c->cell_job', 'type': '"A100"', 'gpus': '4',
+                                 'stages': '2'},
+    # service: a fresh service holds fabric "x" (loaded from c->topo_json)
+    'tsched_service_handle': {'request': '"{\\"id\\": 1, \\"op\\": \\"version\\"}"'},
 }
 
 # `len` is the length of the text parameter of the same call (even when that one is NULL).
-LEN_OF = ('json', 'text')
+LEN_OF = ('json', 'text', 'request')
 
 # Return kinds of null_calls.h, by canonical return type.
 RETURNS = {

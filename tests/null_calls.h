@@ -106,6 +106,7 @@ struct nt_ctx {
     tsched_op_profile *s_profile;
     tsched_cell *s_cell;
     tsched_crius *s_crius;
+    tsched_service *s_service;
     /* out-parameters of one call, freed after it when set */
     tsched_topology *o_topo;
     tsched_job *o_job;
@@ -125,6 +126,8 @@ struct nt_ctx {
     tsched_op_profile *o_profile;
     tsched_cell *o_cell;
     tsched_crius *o_crius;
+    tsched_service *o_service;
+    int o_int;
     const tsched_cell *o_ccell;
     char **o_strs;
     tsched_gpu_info o_gpu_info;
@@ -169,6 +172,7 @@ tsched_gpu_catalog *nt_fresh_cat(struct nt_ctx *c);
 tsched_op_profile *nt_fresh_profile(struct nt_ctx *c);
 tsched_cell *nt_fresh_cell(struct nt_ctx *c);
 tsched_crius *nt_fresh_crius(struct nt_ctx *c);
+tsched_service *nt_fresh_service(struct nt_ctx *c);
 tsched_gpu_info *nt_gpu_info(struct nt_ctx *c);
 tsched_flows *nt_fresh_flows(struct nt_ctx *c);
 tsched_dag *nt_fresh_dag(struct nt_ctx *c);

@@ -116,6 +116,9 @@ static const struct {
     {"tsched_cell_stage", "time_s"},
     {"tsched_cell_stage", "mem_bytes"},
     {"tsched_crius_add_job", "index"},             /* "`*index` (may be NULL)" */
+    {"tsched_service_handle", "stop"},
+    {"tsched_cell_list_to_json", "profile"},      /* "`profile` (may be NULL)" */
+    {"tsched_cell_list_to_json", "type"},         /* "`type` (may be NULL)" */             /* "`*stop` (may be NULL)" */
 };
 
 /* Words that name a parameter in an error message besides its own name. */
@@ -717,6 +720,8 @@ static void scratch_free(struct nt_ctx *c)
     tsched_vclos_free(c->o_vclos);
     tsched_crius_free(c->s_crius);
     tsched_crius_free(c->o_crius);
+    tsched_service_free(c->s_service);
+    tsched_service_free(c->o_service);
     tsched_cell_free(c->s_cell);
     tsched_cell_free(c->o_cell);
     tsched_op_profile_free(c->s_profile);
@@ -874,6 +879,29 @@ tsched_crius *nt_fresh_crius(struct nt_ctx *c)
 {
     tsched_crius_free(c->s_crius);
     return c->s_crius = cell_crius_build(c);
+}
+
+tsched_service *nt_fresh_service(struct nt_ctx *c)
+{
+    static const char head[] = "{\"op\": \"load-topology\", \"name\": \"x\", \"topology\": ";
+    tsched_service_free(c->s_service);
+    c->s_service = NULL;
+    FIX(tsched_service_new(&c->s_service));
+    size_t n = strlen(c->topo_json);
+    char *text = malloc(sizeof head + n + 1), *answer = NULL;
+    if (!text)
+        FIX(TSCHED_E_NOMEM);
+    memcpy(text, head, sizeof head - 1);
+    memcpy(text + sizeof head - 1, c->topo_json, n);
+    memcpy(text + sizeof head - 1 + n, "}", 2);
+    FIX(tsched_service_handle(&answer, NULL, c->s_service, text, strlen(text)));
+    if (!strstr(answer, "\"ok\":true")) {
+        fprintf(stderr, "service fixture: %s\n", answer);
+        abort();
+    }
+    free(text);
+    tsched_free(answer);
+    return c->s_service;
 }
 
 tsched_gpu_info *nt_gpu_info(struct nt_ctx *c)

@@ -179,6 +179,24 @@ TSCHED_API tsched_status tsched_cell_to_json(char **out, const tsched_cell *c);
 /** Free a Cell (NULL is ignored). */
 TSCHED_API void tsched_cell_free(tsched_cell *c);
 
+/**
+ * The document `topo-sched cells` prints (`tsched.cells.v1`, doc/cell.md §8): the job's
+ * candidate Cells on every pool of `topo` whose GPU type is in `cat` (the others listed in
+ * `unknown_gpu_types`), N = N_G/2 (N_G even), N_G and 2 N_G GPUs (or `gpus` when not 0),
+ * S = 1, 2, 4, ... up to min(N, layers) stages (or `stages` when not 0), best plan of
+ * `plans`; `type` (may be NULL) keeps only the pools of that GPU type; `profile` (may be
+ * NULL) applies to the pools of its GPU type; `timing` 0 leaves out `solve_ms`. The caller
+ * frees `*out` with tsched_free(). Errors begin with the input they concern, so a caller can
+ * name its source: "job: " (no model, MoE without a fitting profile, sizes the estimate
+ * refuses), "profile: " (layer count, a profile the estimate refuses), "type: " (no pool of
+ * that type), "gpus: " (`gpus` above the Cell size limit), "topology: "; TSCHED_E_INVALID
+ * (NULL `out`, `topo`, `job` or `cat`, a bad `plans`), TSCHED_E_NOMEM.
+ */
+TSCHED_API tsched_status tsched_cell_list_to_json(char **out, const tsched_topology *topo, const tsched_job *job,
+                                                  const tsched_gpu_catalog *cat, const tsched_op_profile *profile,
+                                                  const char *type, uint32_t gpus, uint32_t stages,
+                                                  tsched_plan_space plans, int timing);
+
 /* ---- the Cell-based scheduler --------------------------------------------------------------- */
 
 /**

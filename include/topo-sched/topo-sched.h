@@ -15,5 +15,6 @@
 #include "sim.h"
 #include "vclos.h"
 #include "cell.h"
+#include "service.h"
 
 #endif /* TOPO_SCHED_H */

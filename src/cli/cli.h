@@ -32,6 +32,13 @@ int cli_parse_double(const char *s, double *out);
 /* Write `text` as it is (no newline added) to `path` ("-": stdout). */
 int cli_write_raw(const char *path, const char *text);
 
+/* Help (help.c): the usage text of `cmd` as typed ("topology export"; "" = every command), or
+ * NULL. */
+const char *cli_help_text(const char *cmd);
+/* If the command line asks for help (`help [CMD]`, or --help / -h anywhere), print it on
+ * stdout and return the exit status; otherwise return -1. */
+int cli_help(int argc, char **argv);
+
 int cmd_topology(int argc, char **argv);
 /* topology export (cmd_export.c) */
 int cmd_topology_export(int argc, char **argv);
@@ -46,6 +53,8 @@ int cmd_simulate(int argc, char **argv);
 int cmd_vclos(int argc, char **argv);
 int cmd_cells(int argc, char **argv);
 int cmd_crius_schedule(int argc, char **argv);
+int cmd_draw(int argc, char **argv);
+int cmd_serve(int argc, char **argv);
 
 /* Shared by cells and crius-schedule (cmd_cells.c). */
 struct tsched_gpu_catalog;

@@ -107,33 +107,19 @@ static int parse_count(const char *opt, const char *s, unsigned *out)
     return CLI_OK;
 }
 
-/* GPU type of pool "TYPE/G" into `buf` (the part before the last '/'); G into *g. */
-static void split_pool(const char *pool, char *buf, size_t cap, unsigned *g)
+/* The library's error, its leading input label ("job: ") replaced by where that input came
+ * from on this command line (the file name, or the option). */
+static int fail_relabel(tsched_status st, const char *const (*labels)[2], size_t n)
 {
-    const char *slash = strrchr(pool, '/');
-    size_t n = slash ? (size_t)(slash - pool) : strlen(pool);
-    if (n >= cap)
-        n = cap - 1;
-    memcpy(buf, pool, n);
-    buf[n] = '\0';
-    *g = slash ? (unsigned)strtoul(slash + 1, NULL, 10) : 0;
-}
-
-/* Append one Cell's element (from the library) to `cells`; returns an exit status. */
-static int add_cell(json_t *cells, const tsched_cell *c)
-{
-    char *text = NULL;
-    tsched_status st = tsched_cell_to_json(&text, c);
-    if (st != TSCHED_OK)
-        return cli_fail(st);
-    json_error_t err;
-    json_t *el = json_loads(text, 0, &err);
-    tsched_free(text);
-    if (!el || json_array_append_new(cells, el) != 0) {
-        fprintf(stderr, "topo-sched: cells: the library's Cell element did not parse: %s\n", el ? "append" : err.text);
-        return CLI_INTERNAL;
+    const char *msg = tsched_last_error();
+    for (size_t i = 0; i < n; i++) {
+        size_t k = strlen(labels[i][0]);
+        if (labels[i][1] && strncmp(msg, labels[i][0], k) == 0 && msg[k] == ':') {
+            fprintf(stderr, "topo-sched: %s%s\n", labels[i][1], msg + k);
+            return cli_fail_status(st);
+        }
     }
-    return CLI_OK;
+    return cli_fail(st);
 }
 
 int cmd_cells(int argc, char **argv)
@@ -184,12 +170,9 @@ int cmd_cells(int argc, char **argv)
     tsched_job *job = NULL;
     tsched_gpu_catalog *cat = NULL;
     tsched_op_profile *prof = NULL;
-    char **pools = NULL;
-    uint32_t npools = 0;
-    json_t *doc = NULL, *cells = NULL, *unknown = NULL;
+    char *json = NULL;
+    json_t *doc = NULL;
     tsched_status st;
-    tsched_model model;
-    tsched_model_init(&model);
     if ((st = tsched_topology_load_file(&t, topo))) {
         rc = cli_cell_fail_file(st, topo);
         goto done;
@@ -198,126 +181,35 @@ int cmd_cells(int argc, char **argv)
         rc = cli_cell_fail_file(st, jobf);
         goto done;
     }
-    if ((st = tsched_job_model(&model, job))) {
-        if (st == TSCHED_E_NOT_FOUND)
-            rc = cli_cell_opt_error("%s: model: missing; a Cell estimate needs the model",
-                                    strcmp(jobf, "-") ? jobf : "<stdin>");
-        else
-            rc = cli_cell_fail_file(st, jobf);
-        goto done;
-    }
     if ((rc = cli_cell_catalog(&cat, catf)) != CLI_OK)
         goto done;
-    if (proff) {
-        if ((st = tsched_op_profile_load_file(&prof, proff))) {
-            rc = cli_cell_fail_file(st, proff);
+    if (proff && (st = tsched_op_profile_load_file(&prof, proff))) {
+        rc = cli_cell_fail_file(st, proff);
+        goto done;
+    }
+    if ((st = tsched_cell_list_to_json(&json, t, job, cat, prof, type, only_n, only_s, (tsched_plan_space)space,
+                                       timing))) {
+        const char *const labels[][2] = {{"job", strcmp(jobf, "-") ? jobf : "<stdin>"},
+                                         {"profile", !proff ? NULL : strcmp(proff, "-") ? proff : "<stdin>"},
+                                         {"type", "--type"},
+                                         {"gpus", "--gpus"},
+                                         {"topology", "-t"}};
+        rc = fail_relabel(st, labels, sizeof labels / sizeof labels[0]);
+        goto done;
+    }
+    if (compact) {
+        json_error_t err;
+        if (!(doc = json_loads(json, 0, &err))) {
+            fprintf(stderr, "topo-sched: cells: the library's document did not parse: %s\n", err.text);
+            rc = CLI_INTERNAL;
             goto done;
         }
-        if (tsched_op_profile_layers(prof) != model.layers) {
-            rc = cli_cell_opt_error("%s: layers: %u entries, model has %u", strcmp(proff, "-") ? proff : "<stdin>",
-                                    tsched_op_profile_layers(prof), model.layers);
-            goto done;
-        }
-    }
-    if ((st = tsched_cell_pools(&pools, &npools, t))) {
-        rc = cli_fail_in(st, "-t");
-        goto done;
-    }
-    char ptype[256];
-    unsigned g;
-    if (type) {
-        int found = 0;
-        for (uint32_t p = 0; p < npools && !found; p++) {
-            split_pool(pools[p], ptype, sizeof ptype, &g);
-            found = strcmp(ptype, type) == 0;
-        }
-        if (!found) {
-            rc = cli_cell_opt_error("--type: no pool of gpu type \"%s\" in fabric \"%s\"", type,
-                                    tsched_topology_name(t));
-            goto done;
-        }
-    }
-
-    double t0 = cli_cell_now_ms();
-    doc = json_object();
-    cells = json_array();
-    unknown = json_array();
-    if (!doc || !cells || !unknown || json_object_set_new(doc, "format", json_string("tsched.cells.v1")) ||
-        json_object_set_new(doc, "job", json_string(tsched_job_name(job))) ||
-        json_object_set_new(doc, "plans", json_string(spaces[space]))) {
-        rc = cli_cell_nomem();
-        goto done;
-    }
-    /* N: N_G/2 (N_G even), N_G, 2 N_G; or --gpus */
-    uint32_t ng = tsched_job_gpus(job), ns[3], nn = 0;
-    if (only_n)
-        ns[nn++] = only_n;
-    else {
-        if (ng % 2 == 0)
-            ns[nn++] = ng / 2;
-        ns[nn++] = ng;
-        if (ng <= UINT32_MAX / 2)
-            ns[nn++] = 2 * ng;
-    }
-    for (uint32_t p = 0; p < npools && rc == CLI_OK; p++) {
-        split_pool(pools[p], ptype, sizeof ptype, &g);
-        if (type && strcmp(ptype, type) != 0)
-            continue;
-        tsched_gpu_info info = {.size = sizeof info};
-        if (tsched_gpu_catalog_find(&info, cat, ptype) != TSCHED_OK) {
-            size_t k = json_array_size(unknown);
-            int seen = 0;
-            for (size_t i = 0; i < k && !seen; i++)
-                seen = strcmp(json_string_value(json_array_get(unknown, i)), ptype) == 0;
-            if (!seen && json_array_append_new(unknown, json_string(ptype)) != 0)
-                rc = cli_cell_nomem();
-            continue;
-        }
-        const tsched_op_profile *use = prof && strcmp(tsched_op_profile_gpu_type(prof), ptype) == 0 ? prof : NULL;
-        if (model.moe_experts > 0 && prof && !use) {
-            rc = cli_cell_opt_error("%s: model.moe_experts: MoE is not in the cell cost model; supply an op profile "
-                                    "(--profile covers gpu type \"%s\" only: add --type %s)",
-                                    strcmp(jobf, "-") ? jobf : "<stdin>", tsched_op_profile_gpu_type(prof),
-                                    tsched_op_profile_gpu_type(prof));
-            break;
-        }
-        for (uint32_t a = 0; a < nn && rc == CLI_OK; a++) {
-            uint32_t n = ns[a];
-            uint32_t smax = n < model.layers ? n : model.layers;
-            for (uint32_t s = only_s ? only_s : 1; rc == CLI_OK && (only_s ? s == only_s : s <= smax);
-                 s = only_s ? s + 1 : 2 * s) {
-                tsched_cell *c = NULL;
-                if ((st = tsched_cell_estimate(&c, t, pools[p], cat, job, use, n, s, (tsched_plan_space)space))) {
-                    /* a profile or model the estimate refuses: name the file it came from */
-                    if (st == TSCHED_E_TOO_LARGE) /* N above the library's Cell size limit */
-                        rc = only_n ? cli_fail_in(st, "--gpus") : cli_cell_fail_file(st, jobf);
-                    else if (st == TSCHED_E_RANGE || st == TSCHED_E_NOT_FOUND)
-                        rc = cli_cell_fail_file(st, use ? proff : jobf);
-                    else
-                        rc = cli_fail(st);
-                    break;
-                }
-                rc = add_cell(cells, c);
-                tsched_cell_free(c);
-                if (!only_s && s > UINT32_MAX / 2)
-                    break;
-            }
-        }
-    }
-    if (rc != CLI_OK)
-        goto done;
-    if ((json_array_size(unknown) && json_object_set(doc, "unknown_gpu_types", unknown)) ||
-        json_object_set(doc, "cells", cells) ||
-        (timing && json_object_set_new(doc, "solve_ms", json_real(cli_cell_now_ms() - t0)))) {
-        rc = cli_cell_nomem();
-        goto done;
-    }
-    rc = cli_cell_emit(doc, compact, out);
+        rc = cli_cell_emit(doc, 1, out);
+    } else
+        rc = cli_write(out, json);
 done:
-    json_decref(unknown);
-    json_decref(cells);
     json_decref(doc);
-    tsched_free(pools);
+    tsched_free(json);
     tsched_op_profile_free(prof);
     tsched_gpu_catalog_free(cat);
     tsched_job_free(job);

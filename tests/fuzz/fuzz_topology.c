@@ -1,12 +1,14 @@
 /* libFuzzer target: any bytes given to any of the library's readers must give a status,
- * never a crash, a leak or a hang. The first byte picks the reader (mod 13): 0 topology
+ * never a crash, a leak or a hang. The first byte picks the reader (mod 14): 0 topology
  * JSON, 1 Slurm topology.conf, 2 job, 3 DAG (then compressed), 4 flows, 5 job set (then
  * prioritised), 6 placement (4-6 against a small fixed fabric), 7 trace, 8 scenario, 9 vclos
  * requests and state (tsched.vclos-requests.v1 applied, tsched.vclos.v1 loaded, on a small
  * leaf-spine), 10 GPU catalogue (tsched.gpus.v1: written back, loaded again, merged over the
  * built-in one), 11 op profile (tsched.op-profile.v1, then stage determination with it), 12
  * Crius queue (tsched.crius-queue.v1 on a small heterogeneous fabric with the built-in
- * catalogue, then one event when it holds at most 4 jobs). */
+ * catalogue, then one event when it holds at most 4 jobs), 13 service requests (one per line,
+ * at most 8, to tsched_service_handle() with a small fabric attached as "c": every answer
+ * must be one line of JSON, whatever the request). */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -190,13 +192,57 @@ out:
     tsched_topology_free(t);
 }
 
+/* 13: lines of requests to one service. Simulations are fuzzed by cases 7 and 8 (a request
+ * may ask for a long run): lines naming "simulate" are skipped, and the limits keep every
+ * other request small. */
+static void service_requests(const char *text, size_t n)
+{
+    tsched_limits lim = {.size = sizeof lim};
+    tsched_limits_get(&lim);
+    lim.nodes = 1u << 12;
+    lim.switches = 1u << 10;
+    lim.trunks = 1u << 14;
+    lim.flows = 2000;
+    lim.kcut_orders = 16;
+    lim.dag_nodes = 2000;
+    tsched_limits_set(&lim);
+    tsched_topology *t = small_fabric();
+    tsched_service *svc = NULL;
+    if (t && tsched_service_new(&svc) == TSCHED_OK && tsched_service_attach(svc, "c", t) == TSCHED_OK) {
+        const char *p = text, *end = text + n;
+        for (int k = 0; k < 8 && p < end; k++) {
+            const char *nl = memchr(p, '\n', (size_t)(end - p));
+            size_t len = nl ? (size_t)(nl - p) : (size_t)(end - p);
+            char *answer = NULL;
+            int stop = 0;
+            int skip = 0;
+            for (size_t i = 0; i + 8 <= len && !skip; i++)
+                skip = memcmp(p + i, "simulate", 8) == 0;
+            if (!skip) {
+                tsched_status st = tsched_service_handle(&answer, &stop, svc, p, len);
+                if (st == TSCHED_OK &&
+                    (!answer || strncmp(answer, "{\"id\":", 6) != 0 || strchr(answer, '\n') ||
+                     answer[strlen(answer) - 1] != '}'))
+                    abort(); /* an answer is one line holding one object */
+                tsched_free(answer);
+                if (stop)
+                    break;
+            }
+            p += len + 1;
+        }
+    }
+    tsched_service_free(svc);
+    tsched_topology_free(t);
+    tsched_limits_reset();
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     if (size == 0)
         return 0;
     const char *text = (const char *)data + 1;
     size_t n = size - 1;
-    unsigned sel = data[0] % 13;
+    unsigned sel = data[0] % 14;
     switch (sel) {
     case 0:
         topology_json(text, n);
@@ -257,6 +303,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         break;
     case 12:
         crius_queue(text, n);
+        break;
+    case 13:
+        service_requests(text, n);
         break;
     default: {
         tsched_topology *t = small_fabric();

@@ -1,0 +1,3 @@
+module toposched
+
+go 1.19

@@ -1,0 +1,581 @@
+// libtopo-sched: network-topology-aware scheduling for GPU clusters.
+// Copyright (C) 2026 The libtopo-sched authors. GPL-3.0-or-later.
+
+// Package toposched is the Go binding of libtopo-sched (cgo, found through pkg-config).
+//
+// Documents go in and come out as JSON bytes: LoadTopology and LoadJob take the
+// tsched.topology.v1 and tsched.job.v1 documents and hold the library's handles; the module
+// calls (Place, Flows, Route, Prioritize, Kcut, Vclos, Cells, CriusSchedule, Simulate) take a
+// Topology, the command's documents and an option struct whose fields are the command's long
+// options, and return the document the topo-sched command prints for the same inputs
+// (compact). Every failure of the library is an *Error carrying the library's status number and its
+// one-line message naming the offending field.
+//
+// Handles free themselves when garbage collected; Close frees them at once. A Topology may
+// be used from several goroutines: calls on one Topology take turns.
+//
+// Linking libtopo-sched brings its licence, GPL-3.0-or-later, with it: a program built with
+// this package forms one work with the library.
+package toposched
+
+// #cgo pkg-config: topo-sched
+// #include <stdlib.h>
+// #include <topo-sched/topo-sched.h>
+import "C"
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"runtime"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"unsafe"
+)
+
+// Status numbers of the library (tsched_status) that the binding itself reports.
+const (
+	StatusInvalid  = 2
+	StatusParse    = 3
+	StatusType     = 5
+	StatusRange    = 6
+	StatusNotFound = 7
+	StatusInternal = 18
+)
+
+// Error is a failure reported by libtopo-sched: Status is the tsched_status number, Msg the
+// library's message. Exit is the exit status the topo-sched command gives for it (set by the
+// module calls, 0 for the handle calls).
+type Error struct {
+	Status int
+	Msg    string
+	Exit   int
+}
+
+func (e *Error) Error() string { return e.Msg }
+
+// StatusName is the constant name of the status ("TSCHED_E_PARSE").
+func (e *Error) StatusName() string { return StatusName(e.Status) }
+
+// ErrClosed is returned by calls on a handle after its Close.
+var ErrClosed = errors.New("toposched: handle is closed")
+
+// StatusName is the constant name of a status number, as tsched_status_str.
+func StatusName(status int) string {
+	return C.GoString(C.tsched_status_str(C.tsched_status(status)))
+}
+
+var (
+	statusOnce   sync.Once
+	statusByName map[string]int
+)
+
+// StatusNumber is the status number of a constant name ("TSCHED_E_PARSE" -> 3), or -1.
+func StatusNumber(name string) int {
+	statusOnce.Do(func() {
+		statusByName = map[string]int{}
+		for i := 0; i < 256; i++ {
+			if s := StatusName(i); s != "TSCHED_E_UNKNOWN" {
+				statusByName[s] = i
+			}
+		}
+	})
+	if n, ok := statusByName[name]; ok {
+		return n
+	}
+	return -1
+}
+
+// call runs f and, on failure, reads the library's per-thread message on the same OS thread.
+func call(f func() C.tsched_status) error {
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	if s := f(); s != C.TSCHED_OK {
+		return &Error{Status: int(s), Msg: C.GoString(C.tsched_last_error())}
+	}
+	return nil
+}
+
+// takeString copies a string the library allocated and frees it.
+func takeString(p *C.char) []byte {
+	defer C.tsched_free(unsafe.Pointer(p))
+	return []byte(C.GoString(p))
+}
+
+// cBytes copies a document into C memory (a Go slice may be empty: C needs a valid pointer).
+func cBytes(b []byte) (*C.char, C.size_t) {
+	return (*C.char)(C.CBytes(append(b[:len(b):len(b)], 0))), C.size_t(len(b))
+}
+
+// LibraryVersion is the version of the library actually linked, "MAJOR.MINOR.PATCH".
+func LibraryVersion() string { return C.GoString(C.tsched_version()) }
+
+// ---- Topology ------------------------------------------------------------------------------
+
+// Topology holds a fabric (tsched_topology) and its state.
+type Topology struct {
+	mu sync.Mutex
+	h  *C.tsched_topology
+}
+
+func newTopology(h *C.tsched_topology) *Topology {
+	t := &Topology{h: h}
+	runtime.SetFinalizer(t, (*Topology).Close)
+	return t
+}
+
+// LoadTopology loads a tsched.topology.v1 document (a "generate" block is allowed).
+func LoadTopology(doc []byte) (*Topology, error) {
+	s, n := cBytes(doc)
+	defer C.free(unsafe.Pointer(s))
+	var h *C.tsched_topology
+	if err := call(func() C.tsched_status { return C.tsched_topology_load_string(&h, s, n) }); err != nil {
+		return nil, err
+	}
+	return newTopology(h), nil
+}
+
+// LoadTopologyFile loads a tsched.topology.v1 file; errors name the file and the field.
+func LoadTopologyFile(path string) (*Topology, error) {
+	p := C.CString(path)
+	defer C.free(unsafe.Pointer(p))
+	var h *C.tsched_topology
+	if err := call(func() C.tsched_status { return C.tsched_topology_load_file(&h, p) }); err != nil {
+		return nil, err
+	}
+	return newTopology(h), nil
+}
+
+// Close frees the fabric; later calls on it return ErrClosed. A second Close does nothing.
+func (t *Topology) Close() error {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.h != nil {
+		C.tsched_topology_free(t.h)
+		t.h = nil
+		runtime.SetFinalizer(t, nil)
+	}
+	return nil
+}
+
+func (t *Topology) text(f func(out **C.char, h *C.tsched_topology) C.tsched_status) ([]byte, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.h == nil {
+		return nil, ErrClosed
+	}
+	var out *C.char
+	if err := call(func() C.tsched_status { return f(&out, t.h) }); err != nil {
+		return nil, err
+	}
+	return takeString(out), nil
+}
+
+// Summary is the tsched.topology-summary.v1 document of `topo-sched topology show`.
+func (t *Topology) Summary() ([]byte, error) {
+	return t.text(func(out **C.char, h *C.tsched_topology) C.tsched_status {
+		return C.tsched_topology_summary_json(out, h)
+	})
+}
+
+// ToJSON is the fabric and its state as an explicit tsched.topology.v1 document.
+func (t *Topology) ToJSON() ([]byte, error) {
+	return t.text(func(out **C.char, h *C.tsched_topology) C.tsched_status {
+		return C.tsched_topology_to_json(out, h)
+	})
+}
+
+// SetFreeGPUs sets the free GPUs of the node named node.
+func (t *Topology) SetFreeGPUs(node string, n int) error {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.h == nil {
+		return ErrClosed
+	}
+	p := C.CString(node)
+	defer C.free(unsafe.Pointer(p))
+	idx := C.tsched_topology_find_node(t.h, p)
+	if idx == C.TSCHED_NONE {
+		return &Error{Status: StatusNotFound, Msg: fmt.Sprintf("SetFreeGPUs: no node named '%s'", node)}
+	}
+	if n < 0 || uint64(n) > 0xFFFFFFFF {
+		return &Error{Status: StatusRange, Msg: fmt.Sprintf("SetFreeGPUs: free GPUs of '%s' out of range: %d", node, n)}
+	}
+	return call(func() C.tsched_status { return C.tsched_topology_set_free_gpus(t.h, idx, C.uint32_t(n)) })
+}
+
+// SetUp puts a node, switch, trunk ("a~b") or member link ("a~b#k") in (true) or out of service.
+func (t *Topology) SetUp(name string, up bool) error {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.h == nil {
+		return ErrClosed
+	}
+	p := C.CString(name)
+	defer C.free(unsafe.Pointer(p))
+	u := C.int(0)
+	if up {
+		u = 1
+	}
+	return call(func() C.tsched_status { return C.tsched_topology_set_up(t.h, p, u) })
+}
+
+// ---- Job -----------------------------------------------------------------------------------
+
+// Job holds a job (tsched_job).
+type Job struct {
+	mu sync.Mutex
+	h  *C.tsched_job
+}
+
+func newJob(h *C.tsched_job) *Job {
+	j := &Job{h: h}
+	runtime.SetFinalizer(j, (*Job).Close)
+	return j
+}
+
+// LoadJob loads a tsched.job.v1 document.
+func LoadJob(doc []byte) (*Job, error) {
+	s, n := cBytes(doc)
+	defer C.free(unsafe.Pointer(s))
+	var h *C.tsched_job
+	if err := call(func() C.tsched_status { return C.tsched_job_load_string(&h, s, n) }); err != nil {
+		return nil, err
+	}
+	return newJob(h), nil
+}
+
+// LoadJobFile loads a tsched.job.v1 file.
+func LoadJobFile(path string) (*Job, error) {
+	p := C.CString(path)
+	defer C.free(unsafe.Pointer(p))
+	var h *C.tsched_job
+	if err := call(func() C.tsched_status { return C.tsched_job_load_file(&h, p) }); err != nil {
+		return nil, err
+	}
+	return newJob(h), nil
+}
+
+// Close frees the job; later calls on it return ErrClosed. A second Close does nothing.
+func (j *Job) Close() error {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	if j.h != nil {
+		C.tsched_job_free(j.h)
+		j.h = nil
+		runtime.SetFinalizer(j, nil)
+	}
+	return nil
+}
+
+// ToJSON is the job as a tsched.job.v1 document.
+func (j *Job) ToJSON() ([]byte, error) {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	if j.h == nil {
+		return nil, ErrClosed
+	}
+	var out *C.char
+	if err := call(func() C.tsched_status { return C.tsched_job_to_json(&out, j.h) }); err != nil {
+		return nil, err
+	}
+	return takeString(out), nil
+}
+
+// ---- module calls: one request to a private service ------------------------------------------
+
+// Uint64, Float64 and Int return a pointer to their argument, for the option fields whose
+// zero is a meaningful value distinct from the command's default.
+func Uint64(v uint64) *uint64    { return &v }
+func Float64(v float64) *float64 { return &v }
+func Int(v int) *int             { return &v }
+
+var serial uint64
+
+type doc struct {
+	key      string
+	value    []byte
+	optional bool
+}
+
+type answer struct {
+	OK     bool            `json:"ok"`
+	Result json.RawMessage `json:"result"`
+	Exit   int             `json:"exit"`
+	Status string          `json:"status"`
+	Error  string          `json:"error"`
+}
+
+// options turns an option struct into the request's "options" object; extra holds options
+// the struct does not have yet, by their long name.
+func options(o interface{}, extra map[string]interface{}) (map[string]interface{}, error) {
+	b, err := json.Marshal(o)
+	if err != nil {
+		return nil, err
+	}
+	m := map[string]interface{}{}
+	if err := json.Unmarshal(b, &m); err != nil {
+		return nil, err
+	}
+	for k, v := range extra {
+		m[strings.TrimPrefix(k, "--")] = v
+	}
+	return m, nil
+}
+
+func run(op string, t *Topology, docs []doc, opts interface{}, extra map[string]interface{}) ([]byte, error) {
+	req := map[string]interface{}{"id": 1, "op": op}
+	for _, d := range docs {
+		if d.value == nil {
+			if !d.optional {
+				return nil, &Error{Status: StatusInvalid, Msg: fmt.Sprintf("%s: the %s document is required", op, d.key)}
+			}
+			continue
+		}
+		var raw json.RawMessage
+		if err := json.Unmarshal(d.value, &raw); err != nil {
+			return nil, &Error{Status: StatusParse, Msg: fmt.Sprintf("%s: not JSON: %v", d.key, err)}
+		}
+		req[d.key] = raw
+	}
+	o, err := options(opts, extra)
+	if err != nil {
+		return nil, &Error{Status: StatusInvalid, Msg: fmt.Sprintf("%s: options: %v", op, err)}
+	}
+	if len(o) > 0 {
+		req["options"] = o
+	}
+
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	var svc *C.tsched_service
+	if err := call(func() C.tsched_status { return C.tsched_service_new(&svc) }); err != nil {
+		return nil, err
+	}
+	defer C.tsched_service_free(svc)
+	if t != nil {
+		t.mu.Lock()
+		defer t.mu.Unlock()
+		if t.h == nil {
+			return nil, ErrClosed
+		}
+		name := fmt.Sprintf("go.%d", atomic.AddUint64(&serial, 1))
+		cname := C.CString(name)
+		defer C.free(unsafe.Pointer(cname))
+		if err := call(func() C.tsched_status { return C.tsched_service_attach(svc, cname, t.h) }); err != nil {
+			return nil, err
+		}
+		defer C.tsched_service_detach(svc, cname)
+		req["topology"] = name
+	}
+	text, err := json.Marshal(req)
+	if err != nil {
+		return nil, &Error{Status: StatusInvalid, Msg: fmt.Sprintf("%s: %v", op, err)}
+	}
+	s, n := cBytes(text)
+	defer C.free(unsafe.Pointer(s))
+	var out *C.char
+	var stop C.int
+	if err := call(func() C.tsched_status { return C.tsched_service_handle(&out, &stop, svc, s, n) }); err != nil {
+		return nil, err
+	}
+	var a answer
+	if err := json.Unmarshal(takeString(out), &a); err != nil {
+		return nil, &Error{Status: StatusInternal, Msg: fmt.Sprintf("%s: the service's answer is not JSON: %v", op, err)}
+	}
+	if !a.OK {
+		status := StatusNumber(a.Status)
+		if status < 0 {
+			status = StatusInternal
+		}
+		return nil, &Error{Status: status, Msg: a.Error, Exit: a.Exit}
+	}
+	return []byte(a.Result), nil
+}
+
+// PlaceOptions are the options of `topo-sched place`.
+type PlaceOptions struct {
+	Algo        string   `json:"algo,omitempty"`  // mip (default), best-fit, random-fit, gpu-pack, topo-aware, exhaustive
+	Alpha       *float64 `json:"alpha,omitempty"` // the job's alpha when nil
+	Seed        *uint64  `json:"seed,omitempty"`  // 1 when nil
+	TimeLimitMs int      `json:"time-limit-ms,omitempty"`
+	NoTiming    bool     `json:"no-timing,omitempty"` // leave solve_ms out
+	// Extra: further long options by name ("time-limit-ms": 100), for options newer than
+	// this struct.
+	Extra map[string]interface{} `json:"-"`
+}
+
+// Place places a job on the fabric: the tsched.placement.v1 document of `topo-sched place`.
+func Place(t *Topology, j *Job, o PlaceOptions) ([]byte, error) {
+	if j == nil {
+		return nil, &Error{Status: StatusInvalid, Msg: "Place: the job is nil"}
+	}
+	job, err := j.ToJSON()
+	if err != nil {
+		return nil, err
+	}
+	return PlaceJSON(t, job, o)
+}
+
+// PlaceJSON is Place with the job as a tsched.job.v1 document.
+func PlaceJSON(t *Topology, job []byte, o PlaceOptions) ([]byte, error) {
+	if t == nil {
+		return nil, &Error{Status: StatusInvalid, Msg: "Place: the topology is nil"}
+	}
+	return run("place", t, []doc{{"job", job, false}}, o, o.Extra)
+}
+
+// FlowsOptions are the options of `topo-sched flows`.
+type FlowsOptions struct {
+	Pattern string                 `json:"pattern,omitempty"` // dp-ring, dp-hd, pp, alltoall (required)
+	Step    int                    `json:"step,omitempty"`
+	Gbits   float64                `json:"gbits,omitempty"`
+	Job     []byte                 `json:"-"` // -j JOB: a tsched.job.v1 document with a model, for the volumes
+	Extra   map[string]interface{} `json:"-"`
+}
+
+// Flows is the tsched.flows.v1 document of `topo-sched flows` for a placement.
+func Flows(t *Topology, placement []byte, o FlowsOptions) ([]byte, error) {
+	if t == nil {
+		return nil, &Error{Status: StatusInvalid, Msg: "Flows: the topology is nil"}
+	}
+	return run("flows", t, []doc{{"placement", placement, false}, {"job", o.Job, true}}, o, o.Extra)
+}
+
+// RouteOptions are the options of `topo-sched route`.
+type RouteOptions struct {
+	Algo        string                 `json:"algo,omitempty"` // greedy (default), ecmp, balanced-ecmp, ilp
+	Seed        *uint64                `json:"seed,omitempty"`
+	Threads     int                    `json:"threads,omitempty"`
+	TimeLimitMs int                    `json:"time-limit-ms,omitempty"`
+	NoTiming    bool                   `json:"no-timing,omitempty"`
+	Extra       map[string]interface{} `json:"-"`
+}
+
+// Route routes flows: the tsched.routes.v1 document of `topo-sched route`.
+func Route(t *Topology, flows []byte, o RouteOptions) ([]byte, error) {
+	if t == nil {
+		return nil, &Error{Status: StatusInvalid, Msg: "Route: the topology is nil"}
+	}
+	return run("route", t, []doc{{"flows", flows, false}}, o, o.Extra)
+}
+
+// PrioritizeOptions are the options of `topo-sched prioritize`.
+type PrioritizeOptions struct {
+	Levels int                    `json:"levels,omitempty"` // K (required)
+	Algo   string                 `json:"algo,omitempty"`   // crux (default), sincronia, varys, exhaustive
+	Orders int                    `json:"orders,omitempty"`
+	Seed   *uint64                `json:"seed,omitempty"`
+	Extra  map[string]interface{} `json:"-"`
+}
+
+// Prioritize is the tsched.priorities.v1 document of `topo-sched prioritize` for a job set.
+func Prioritize(t *Topology, jobset []byte, o PrioritizeOptions) ([]byte, error) {
+	if t == nil {
+		return nil, &Error{Status: StatusInvalid, Msg: "Prioritize: the topology is nil"}
+	}
+	return run("prioritize", t, []doc{{"jobset", jobset, false}}, o, o.Extra)
+}
+
+// KcutOptions are the options of `topo-sched kcut`.
+type KcutOptions struct {
+	Levels  int                    `json:"levels,omitempty"` // K (required)
+	Algo    string                 `json:"algo,omitempty"`
+	Orders  int                    `json:"orders,omitempty"`
+	Seed    *uint64                `json:"seed,omitempty"`
+	Threads int                    `json:"threads,omitempty"`
+	Extra   map[string]interface{} `json:"-"`
+}
+
+// Kcut compresses a tsched.dag.v1 to K levels: the tsched.levels.v1 document of `topo-sched kcut`.
+func Kcut(dag []byte, o KcutOptions) ([]byte, error) {
+	return run("kcut", nil, []doc{{"dag", dag, false}}, o, o.Extra)
+}
+
+// VclosOptions are the options of `topo-sched vclos`.
+type VclosOptions struct {
+	Mode        string                 `json:"mode,omitempty"`   // vclos (default), ocs-vclos, free
+	Shapes      string                 `json:"shapes,omitempty"` // all (default), pow2
+	Pattern     string                 `json:"pattern,omitempty"`
+	Step        int                    `json:"step,omitempty"`
+	Routing     string                 `json:"routing,omitempty"`
+	Seed        *uint64                `json:"seed,omitempty"`
+	TimeLimitMs int                    `json:"time-limit-ms,omitempty"`
+	NoTiming    bool                   `json:"no-timing,omitempty"`
+	State       []byte                 `json:"-"` // --state VCLOS: an earlier tsched.vclos.v1 result
+	Extra       map[string]interface{} `json:"-"`
+}
+
+// Vclos allocates vClos sub-fabrics: the tsched.vclos.v1 document of `topo-sched vclos`.
+func Vclos(t *Topology, requests []byte, o VclosOptions) ([]byte, error) {
+	if t == nil {
+		return nil, &Error{Status: StatusInvalid, Msg: "Vclos: the topology is nil"}
+	}
+	return run("vclos", t, []doc{{"requests", requests, false}, {"state", o.State, true}}, o, o.Extra)
+}
+
+// CellsOptions are the options of `topo-sched cells`.
+type CellsOptions struct {
+	Catalog  []byte                 `json:"-"`              // -c GPUS: a GPU catalog document
+	Profile  []byte                 `json:"-"`              // --profile PROFILE: a profile document
+	Type     string                 `json:"type,omitempty"` // --type T
+	Gpus     int                    `json:"gpus,omitempty"` // --gpus N
+	Stages   int                    `json:"stages,omitempty"`
+	Plans    string                 `json:"plans,omitempty"` // assembled (default), tuned, exhaustive
+	NoTiming bool                   `json:"no-timing,omitempty"`
+	Extra    map[string]interface{} `json:"-"`
+}
+
+// Cells is the tsched.cells.v1 document of `topo-sched cells`: a job's Crius Cells.
+func Cells(t *Topology, job []byte, o CellsOptions) ([]byte, error) {
+	if t == nil {
+		return nil, &Error{Status: StatusInvalid, Msg: "Cells: the topology is nil"}
+	}
+	return run("cells", t, []doc{{"job", job, false}, {"catalog", o.Catalog, true}, {"profile", o.Profile, true}}, o, o.Extra)
+}
+
+// CriusScheduleOptions are the options of `topo-sched crius-schedule`.
+type CriusScheduleOptions struct {
+	Catalog   []byte                 `json:"-"`                   // -c GPUS: a GPU catalog document
+	Depth     *int                   `json:"depth,omitempty"`     // 3 when nil
+	Objective string                 `json:"objective,omitempty"` // normalized (default), throughput
+	Event     string                 `json:"event,omitempty"`     // arrival (default), departure
+	NoTiming  bool                   `json:"no-timing,omitempty"`
+	Extra     map[string]interface{} `json:"-"`
+}
+
+// CriusSchedule is one Crius scheduling event: the tsched.crius-schedule.v1 document of
+// `topo-sched crius-schedule`.
+func CriusSchedule(t *Topology, queue []byte, o CriusScheduleOptions) ([]byte, error) {
+	if t == nil {
+		return nil, &Error{Status: StatusInvalid, Msg: "CriusSchedule: the topology is nil"}
+	}
+	return run("crius-schedule", t, []doc{{"queue", queue, false}, {"catalog", o.Catalog, true}}, o, o.Extra)
+}
+
+// SimulateOptions are the options of `topo-sched simulate`.
+type SimulateOptions struct {
+	Scenario    []byte                 `json:"-"` // -s SCENARIO: a tsched.scenario.v1 document
+	Until       float64                `json:"until,omitempty"`
+	Seed        *uint64                `json:"seed,omitempty"`
+	Placement   string                 `json:"placement,omitempty"`
+	Routing     string                 `json:"routing,omitempty"`
+	Reroute     string                 `json:"reroute,omitempty"`
+	Priority    string                 `json:"priority,omitempty"`
+	Levels      int                    `json:"levels,omitempty"`
+	Links       string                 `json:"links,omitempty"`
+	Queue       string                 `json:"queue,omitempty"`
+	SampleMs    int                    `json:"sample-ms,omitempty"`
+	LinksReport bool                   `json:"links-report,omitempty"`
+	NoTiming    bool                   `json:"no-timing,omitempty"`
+	Extra       map[string]interface{} `json:"-"`
+}
+
+// Simulate is the tsched.simresult.v1 document of `topo-sched simulate` for a trace.
+func Simulate(t *Topology, trace []byte, o SimulateOptions) ([]byte, error) {
+	if t == nil {
+		return nil, &Error{Status: StatusInvalid, Msg: "Simulate: the topology is nil"}
+	}
+	return run("simulate", t, []doc{{"trace", trace, false}, {"scenario", o.Scenario, true}}, o, o.Extra)
+}

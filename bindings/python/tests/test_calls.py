@@ -1,0 +1,168 @@
+# topo_sched: every module call exists and answers as the topo-sched command does for the
+# same documents and options (both parsed; timings left out with no_timing).
+import json
+import os
+import tempfile
+import unittest
+
+import _common
+from _common import data, read, run_cli
+import topo_sched as ts
+
+CALLS = ("place", "flows", "route", "prioritize", "kcut", "vclos", "cells", "crius_schedule", "simulate")
+
+
+class CallsExistTest(unittest.TestCase):
+    def test_every_call_exists(self):
+        for name in CALLS:
+            self.assertTrue(callable(getattr(ts, name, None)), name)
+            self.assertIn(name, ts.__all__)
+
+
+class PlaceTest(unittest.TestCase):
+    def setUp(self):
+        self.topo = ts.Topology.load(data("cli", "cluster.json"))
+        self.job = ts.Job.load(data("cli", "job.json"))
+
+    def tearDown(self):
+        self.topo.close()
+        self.job.close()
+
+    def check_placement(self, pl, topo):
+        nodes = {n["name"]: n for n in topo.to_json()["nodes"]}
+        state = topo.to_json().get("state", {})
+        down, busy = set(state.get("down", [])), state.get("free_gpus", {})
+        self.assertEqual(pl["format"], "tsched.placement.v1")
+        n = pl["rows"] * pl["cols"]
+        self.assertEqual(len(pl["assignment"]), n)
+        used = [a["node"] for a in pl["assignment"]]
+        for node in used:
+            self.assertIn(node, nodes)
+            self.assertNotIn(node, down)
+            self.assertNotIn(node, busy)  # whole free nodes only
+        self.assertEqual(len(set(used)), n)
+        self.assertEqual(sorted(a["rank"] for a in pl["assignment"]), list(range(n)))
+        return used
+
+    def test_placement_is_valid_and_the_cli_one(self):
+        pl = ts.place(self.topo, self.job, no_timing=True)
+        self.check_placement(pl, self.topo)
+        self.assertNotIn("solve_ms", pl)
+        self.assertEqual(pl, run_cli("place", "-t", data("cli", "cluster.json"), "-j", data("cli", "job.json"),
+                                     "--no-timing"))
+        self.assertIn("solve_ms", ts.place(self.topo, self.job))
+
+    def test_options_are_the_long_options(self):
+        for opts, args in (({"algo": "best-fit"}, ["--algo", "best-fit"]),
+                           ({"algo": "random-fit", "seed": 7}, ["--algo", "random-fit", "--seed", "7"]),
+                           ({"alpha": 0.9, "time_limit_ms": 5000}, ["--alpha", "0.9", "--time-limit-ms", "5000"])):
+            pl = ts.place(self.topo, read("cli", "job.json"), no_timing=True, **opts)
+            self.check_placement(pl, self.topo)
+            self.assertEqual(pl, run_cli("place", "-t", data("cli", "cluster.json"), "-j", data("cli", "job.json"),
+                                         "--no-timing", *args), opts)
+
+    def test_state_changes_are_seen(self):
+        first = self.check_placement(ts.place(self.topo, self.job, no_timing=True), self.topo)
+        for node in first:
+            self.topo.set_free_gpus(node, 0)
+        second = self.check_placement(ts.place(self.topo, self.job, no_timing=True), self.topo)
+        self.assertFalse(set(first) & set(second))
+
+    def test_errors_carry_status_and_exit(self):
+        with self.assertRaises(ts.TopoSchedError) as cm:
+            ts.place(self.topo, self.job, algo="nosuch")
+        self.assertEqual(cm.exception.exit, 2)
+        self.assertIn("nosuch", str(cm.exception))
+        with self.assertRaises(ts.TopoSchedError) as cm:
+            ts.place(self.topo, read("cli", "job-huge.json"))
+        self.assertEqual(cm.exception.exit, 1)
+        self.assertEqual(cm.exception.status, ts.STATUS["TSCHED_E_INFEASIBLE"])
+        with self.assertRaises(ts.TopoSchedError) as cm:
+            ts.place(self.topo, {"format": "tsched.job.v1", "gpus": 64, "tp": "4", "pp": 2})
+        self.assertEqual(cm.exception.exit, 2)
+        self.assertIn("tp", str(cm.exception))
+        with self.assertRaises(ts.TopoSchedError) as cm:
+            ts.place(self.topo, "{not json")
+        self.assertEqual(cm.exception.status, ts.STATUS["TSCHED_E_PARSE"])
+        self.topo.close()
+        with self.assertRaises(ValueError):
+            ts.place(self.topo, self.job)
+
+
+class ModuleCallsTest(unittest.TestCase):
+    """One call per command, compared with the command's output."""
+
+    def test_flows(self):
+        with ts.Topology.load(data("cli", "cluster.json")) as topo:
+            pl = ts.place(topo, read("cli", "job.json"), no_timing=True)
+            got = ts.flows(topo, pl, pattern="dp-ring", gbits=10)
+            with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as f:
+                json.dump(pl, f)
+            try:
+                want = run_cli("flows", "-t", data("cli", "cluster.json"), "-p", f.name, "--pattern", "dp-ring",
+                               "--gbits", "10")
+            finally:
+                os.unlink(f.name)
+        self.assertEqual(got["format"], "tsched.flows.v1")
+        self.assertTrue(got["flows"])
+        self.assertEqual(got, want)
+
+    def test_route(self):
+        with ts.Topology.load(data("routing", "fabric.json")) as topo:
+            for algo in ("greedy", "ecmp"):
+                got = ts.route(topo, read("routing", "flows.json"), algo=algo, no_timing=True)
+                self.assertEqual(got["format"], "tsched.routes.v1")
+                self.assertEqual(got, run_cli("route", "-t", data("routing", "fabric.json"), "-f",
+                                              data("routing", "flows.json"), "--algo", algo, "--no-timing"))
+
+    def test_prioritize(self):
+        with ts.Topology.load(data("priority", "crux-topo.json")) as topo:
+            got = ts.prioritize(topo, read("priority", "crux-jobset.json"), levels=4)
+        self.assertEqual(got["format"], "tsched.priorities.v1")
+        self.assertEqual(got, run_cli("prioritize", "-t", data("priority", "crux-topo.json"), "-s",
+                                      data("priority", "crux-jobset.json"), "--levels", "4"))
+
+    def test_kcut(self):
+        got = ts.kcut(json.loads(read("priority", "dag-small.json")), levels=2, seed=3)
+        self.assertEqual(got["format"], "tsched.levels.v1")
+        self.assertEqual(got, run_cli("kcut", "-d", data("priority", "dag-small.json"), "--levels", "2",
+                                      "--seed", "3"))
+        with self.assertRaises(ts.TopoSchedError) as cm:
+            ts.kcut(read("priority", "dag-cycle.json"), levels=2)
+        self.assertEqual(cm.exception.status, ts.STATUS["TSCHED_E_CYCLE"])
+
+    def test_vclos(self):
+        with ts.Topology.load(data("vclos-leaf-spine.json")) as topo:
+            got = ts.vclos(topo, read("vclos-requests.json"), no_timing=True)
+        self.assertEqual(got["format"], "tsched.vclos.v1")
+        self.assertEqual(got, run_cli("vclos", "-t", data("vclos-leaf-spine.json"), "-r",
+                                      data("vclos-requests.json"), "--no-timing"))
+
+    def test_cells(self):
+        with ts.Topology.load(data("cell", "cli", "hetero.json")) as topo:
+            got = ts.cells(topo, read("cell", "cli", "job-small.json"), catalog=read("cell", "cli", "gpus.json"),
+                           no_timing=True)
+        self.assertEqual(got["format"], "tsched.cells.v1")
+        self.assertEqual(got, run_cli("cells", "-t", data("cell", "cli", "hetero.json"), "-j",
+                                      data("cell", "cli", "job-small.json"), "-c", data("cell", "cli", "gpus.json"),
+                                      "--no-timing"))
+
+    def test_crius_schedule(self):
+        with ts.Topology.load(data("cell", "cli", "hetero.json")) as topo:
+            got = ts.crius_schedule(topo, read("cell", "cli", "queue.json"), catalog=read("cell", "cli", "gpus.json"),
+                                    no_timing=True)
+        self.assertEqual(got["format"], "tsched.crius-schedule.v1")
+        self.assertEqual(got, run_cli("crius-schedule", "-t", data("cell", "cli", "hetero.json"), "-q",
+                                      data("cell", "cli", "queue.json"), "-c", data("cell", "cli", "gpus.json"),
+                                      "--no-timing"))
+
+    def test_simulate(self):
+        with ts.Topology.load(data("sim", "fabric.json")) as topo:
+            got = ts.simulate(topo, read("sim", "trace.json"), scenario=read("sim", "scenario.json"), no_timing=True)
+        self.assertEqual(got["format"], "tsched.simresult.v1")
+        self.assertEqual(got, run_cli("simulate", "-t", data("sim", "fabric.json"), "-w", data("sim", "trace.json"),
+                                      "-s", data("sim", "scenario.json"), "--no-timing"))
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -1,0 +1,479 @@
+# libtopo-sched: network-topology-aware scheduling for GPU clusters.
+# Copyright (C) 2026 The libtopo-sched authors. GPL-3.0-or-later.
+"""Python bindings of libtopo-sched over ctypes.
+
+The package is pure Python: it loads the shared library ``libtopo-sched.so.0`` at import
+time, in this order:
+
+1. the path in the environment variable ``TOPO_SCHED_LIBRARY``, when it is set;
+2. ``libtopo-sched.so.0`` through the dynamic loader (``LD_LIBRARY_PATH``, ldconfig);
+3. the library directory recorded at install time in ``topo_sched/_paths.py``.
+
+Documents are passed and returned as JSON: a document argument may be a ``dict`` (or
+another JSON value), a ``str`` or ``bytes`` holding JSON, or, where the call takes one, a
+:class:`Topology` or :class:`Job` handle. Results are the ``dict`` the ``topo-sched``
+command prints for the same inputs. Keyword arguments are the command's long options with
+dashes written as underscores (``time_limit_ms=100`` is ``--time-limit-ms 100``; a flag is
+``no_timing=True``; ``None`` and ``False`` leave an option out).
+
+Every failure raises :class:`TopoSchedError`, whose ``status`` is the library's
+``tsched_status`` number and whose text is the library's one-line message naming the
+offending field.
+
+Linking or loading libtopo-sched brings its licence, GPL-3.0-or-later, with it: a program
+that imports this package forms one work with the library.
+"""
+
+import ctypes as _C
+import itertools as _itertools
+import json as _json
+import os as _os
+import threading as _threading
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "TopoSchedError", "Topology", "Job", "library_version", "status_name", "STATUS",
+    "place", "flows", "route", "prioritize", "kcut", "vclos", "cells", "crius_schedule", "simulate",
+]
+
+_SONAME = "libtopo-sched.so.0"
+
+
+def _load_library():
+    path = _os.environ.get("TOPO_SCHED_LIBRARY")
+    if path:
+        try:
+            return _C.CDLL(path)
+        except OSError as exc:
+            raise ImportError("topo_sched: cannot load TOPO_SCHED_LIBRARY=%s: %s" % (path, exc)) from exc
+    tried = []
+    try:
+        return _C.CDLL(_SONAME)
+    except OSError as exc:
+        tried.append("%s through the dynamic loader (%s)" % (_SONAME, exc))
+    try:
+        from . import _paths
+        libdir = _paths.LIBDIR
+    except ImportError:
+        libdir = None
+    if libdir:
+        full = _os.path.join(libdir, _SONAME)
+        try:
+            return _C.CDLL(full)
+        except OSError as exc:
+            tried.append("%s (%s)" % (full, exc))
+    else:
+        tried.append("no install libdir recorded (topo_sched/_paths.py absent)")
+    raise ImportError("topo_sched: cannot find libtopo-sched; set TOPO_SCHED_LIBRARY to the path of "
+                      "libtopo-sched.so.0 or LD_LIBRARY_PATH to its directory. Tried: " + "; ".join(tried))
+
+
+_lib = _load_library()
+
+_P = _C.c_void_p
+_PP = _C.POINTER(_C.c_void_p)
+_U32 = _C.c_uint32
+
+
+def _proto(name, restype, *argtypes):
+    fn = getattr(_lib, name)
+    fn.restype = restype
+    fn.argtypes = list(argtypes)
+    return fn
+
+
+_version = _proto("tsched_version", _C.c_char_p)
+_last_error = _proto("tsched_last_error", _C.c_char_p)
+_status_str = _proto("tsched_status_str", _C.c_char_p, _C.c_int)
+_free = _proto("tsched_free", None, _P)
+_topo_load_string = _proto("tsched_topology_load_string", _C.c_int, _PP, _C.c_char_p, _C.c_size_t)
+_topo_load_file = _proto("tsched_topology_load_file", _C.c_int, _PP, _C.c_char_p)
+_topo_free = _proto("tsched_topology_free", None, _P)
+_topo_to_json = _proto("tsched_topology_to_json", _C.c_int, _PP, _P)
+_topo_summary = _proto("tsched_topology_summary_json", _C.c_int, _PP, _P)
+_topo_find_node = _proto("tsched_topology_find_node", _U32, _P, _C.c_char_p)
+_topo_set_free = _proto("tsched_topology_set_free_gpus", _C.c_int, _P, _U32, _U32)
+_topo_set_up = _proto("tsched_topology_set_up", _C.c_int, _P, _C.c_char_p, _C.c_int)
+_job_load_string = _proto("tsched_job_load_string", _C.c_int, _PP, _C.c_char_p, _C.c_size_t)
+_job_load_file = _proto("tsched_job_load_file", _C.c_int, _PP, _C.c_char_p)
+_job_free = _proto("tsched_job_free", None, _P)
+_job_to_json = _proto("tsched_job_to_json", _C.c_int, _PP, _P)
+
+
+def _service_fns():
+    # Looked up at first use so that the rest of the package works with a library that
+    # predates the service module.
+    return (_proto("tsched_service_new", _C.c_int, _PP),
+            _proto("tsched_service_free", None, _P),
+            _proto("tsched_service_handle", _C.c_int, _PP, _C.POINTER(_C.c_int), _P, _C.c_char_p, _C.c_size_t),
+            _proto("tsched_service_attach", _C.c_int, _P, _C.c_char_p, _P),
+            _proto("tsched_service_detach", _C.c_int, _P, _C.c_char_p))
+
+
+_NONE = 0xFFFFFFFF
+_E_PARSE = 3
+_E_TYPE = 5
+_E_NOT_FOUND = 7
+_E_STATE = 12
+_E_INTERNAL = 18
+
+#: Status numbers by name ("TSCHED_E_PARSE" -> 3), read from the library.
+STATUS = {}
+for _n in range(0, 256):
+    _s = _status_str(_n).decode()
+    if _s != "TSCHED_E_UNKNOWN":
+        STATUS[_s] = _n
+_STATUS_NAMES = {n: s for s, n in STATUS.items()}
+
+
+def status_name(status):
+    """The constant name of a status number (3 -> "TSCHED_E_PARSE"), as tsched_status_str."""
+    return _STATUS_NAMES.get(status, "TSCHED_E_UNKNOWN")
+
+
+class TopoSchedError(Exception):
+    """A failure reported by libtopo-sched.
+
+    ``status`` is the ``tsched_status`` number, ``status_name`` its constant name,
+    ``exit`` the exit status the ``topo-sched`` command gives for it (None for the
+    handle calls, which do not go through the command's rules), and ``str(err)`` the
+    library's one-line message.
+    """
+
+    def __init__(self, status, message, exit=None):
+        super().__init__(message)
+        self.status = status
+        self.status_name = status_name(status)
+        self.message = message
+        self.exit = exit
+
+    def __repr__(self):
+        return "TopoSchedError(%s, %r)" % (self.status_name, self.message)
+
+    def __reduce__(self):
+        return (TopoSchedError, (self.status, self.message, self.exit))
+
+
+def _raise_last(status):
+    raise TopoSchedError(status, (_last_error() or b"").decode("utf-8", "replace"))
+
+
+def _check(status):
+    if status != 0:
+        _raise_last(status)
+
+
+def _take_string(ptr):
+    try:
+        return _C.string_at(ptr.value).decode("utf-8")
+    finally:
+        _free(ptr)
+
+
+def library_version():
+    """Version of the library actually loaded, "MAJOR.MINOR.PATCH" (tsched_version)."""
+    return _version().decode()
+
+
+def _doc_bytes(doc, what):
+    """A document argument as the JSON text the library's loaders read."""
+    if isinstance(doc, bytes):
+        return doc
+    if isinstance(doc, str):
+        return doc.encode("utf-8")
+    if isinstance(doc, (dict, list)):
+        try:
+            return _json.dumps(doc, allow_nan=False).encode("utf-8")
+        except ValueError as exc:
+            raise TopoSchedError(_E_PARSE, "%s: %s" % (what, exc)) from None
+    raise TypeError("%s: expected a dict, str or bytes holding JSON, not %s" % (what, type(doc).__name__))
+
+
+def _doc_value(doc, what):
+    """A document argument as a JSON value to put into a service request."""
+    if isinstance(doc, (Topology, Job)):
+        return doc.to_json()
+    if isinstance(doc, (bytes, str)):
+        try:
+            return _json.loads(doc)
+        except ValueError as exc:
+            raise TopoSchedError(_E_PARSE, "%s: not JSON: %s" % (what, exc)) from None
+    if isinstance(doc, (dict, list)):
+        return doc
+    raise TypeError("%s: expected a dict, str or bytes holding JSON, not %s" % (what, type(doc).__name__))
+
+
+class _Handle:
+    """Owns one library handle; freed by close(), by leaving a with block, or by __del__."""
+
+    _free_fn = None
+    _what = "handle"
+
+    def __init__(self, handle):
+        self._h = handle
+        self._lock = _threading.RLock()
+
+    def _handle(self):
+        if self._h is None:
+            raise ValueError("%s is closed" % self._what)
+        return self._h
+
+    @property
+    def closed(self):
+        """True once close() ran."""
+        return self._h is None
+
+    def close(self):
+        """Free the library handle. A second close() does nothing."""
+        with self._lock:
+            h, self._h = self._h, None
+            if h is not None:
+                type(self)._free_fn(h)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+        return False
+
+    def __del__(self):
+        try:
+            self.close()
+        except Exception:  # interpreter shutdown: the library may be gone already
+            pass
+
+
+class Topology(_Handle):
+    """A fabric (``tsched_topology``): loaded from ``tsched.topology.v1``, with its state."""
+
+    _free_fn = staticmethod(_topo_free)
+    _what = "Topology"
+
+    @classmethod
+    def from_json(cls, doc):
+        """Load a ``tsched.topology.v1`` document (dict, str or bytes; ``generate`` allowed)."""
+        text = _doc_bytes(doc, "topology")
+        h = _P()
+        _check(_topo_load_string(_C.byref(h), text, len(text)))
+        return cls(h)
+
+    @classmethod
+    def load(cls, path):
+        """Load a ``tsched.topology.v1`` file; errors name the file and the field."""
+        h = _P()
+        _check(_topo_load_file(_C.byref(h), _os.fsencode(path)))
+        return cls(h)
+
+    def _string(self, fn):
+        with self._lock:
+            out = _P()
+            _check(fn(_C.byref(out), self._handle()))
+            return _json.loads(_take_string(out))
+
+    def summary(self):
+        """The ``tsched.topology-summary.v1`` dict of ``topo-sched topology show``."""
+        return self._string(_topo_summary)
+
+    def to_json(self):
+        """The fabric and its state as an explicit ``tsched.topology.v1`` dict."""
+        return self._string(_topo_to_json)
+
+    def set_free_gpus(self, node, n):
+        """Set the free GPUs of node ``node`` (its name) to ``n``."""
+        with self._lock:
+            h = self._handle()
+            idx = _topo_find_node(h, str(node).encode("utf-8"))
+            if idx == _NONE:
+                raise TopoSchedError(_E_NOT_FOUND, "set_free_gpus: no node named '%s'" % node)
+            if isinstance(n, bool) or not isinstance(n, int):
+                raise TypeError("set_free_gpus: the GPU count must be an int")
+            if n < 0 or n > 0xFFFFFFFF:
+                raise TopoSchedError(6, "set_free_gpus: free GPUs of '%s' out of range: %d" % (node, n))
+            _check(_topo_set_free(h, idx, n))
+
+    def set_up(self, name, up):
+        """Put a node, switch, trunk (``a~b``) or member link (``a~b#k``) in (True) or out of service."""
+        with self._lock:
+            _check(_topo_set_up(self._handle(), str(name).encode("utf-8"), 1 if up else 0))
+
+
+class Job(_Handle):
+    """A job (``tsched_job``) loaded from ``tsched.job.v1``."""
+
+    _free_fn = staticmethod(_job_free)
+    _what = "Job"
+
+    @classmethod
+    def from_json(cls, doc):
+        """Load a ``tsched.job.v1`` document (dict, str or bytes)."""
+        text = _doc_bytes(doc, "job")
+        h = _P()
+        _check(_job_load_string(_C.byref(h), text, len(text)))
+        return cls(h)
+
+    @classmethod
+    def load(cls, path):
+        """Load a ``tsched.job.v1`` file."""
+        h = _P()
+        _check(_job_load_file(_C.byref(h), _os.fsencode(path)))
+        return cls(h)
+
+    def to_json(self):
+        """The job as a ``tsched.job.v1`` dict."""
+        with self._lock:
+            out = _P()
+            _check(_job_to_json(_C.byref(out), self._handle()))
+            return _json.loads(_take_string(out))
+
+
+# ---- the module calls: one request to a private, per-thread service ----------------------
+
+_names = _itertools.count(1)
+_local = _threading.local()
+
+
+class _Service:
+    def __init__(self):
+        self.new, self.free, self.handle, self.attach, self.detach = _service_fns()
+        h = _P()
+        _check(self.new(_C.byref(h)))
+        self.h = h
+
+    def __del__(self):
+        try:
+            self.free(self.h)
+        except Exception:
+            pass
+
+
+def _service():
+    svc = getattr(_local, "service", None)
+    if svc is None:
+        svc = _local.service = _Service()
+    return svc
+
+
+def _options(options):
+    out = {}
+    for key, value in options.items():
+        if value is None or value is False:
+            continue
+        out[key.replace("_", "-")] = value
+    return out
+
+
+def _request(svc, req):
+    text = _json.dumps(req, allow_nan=False).encode("utf-8")
+    out, stop = _P(), _C.c_int(0)
+    _check(svc.handle(_C.byref(out), _C.byref(stop), svc.h, text, len(text)))
+    answer = _json.loads(_take_string(out))
+    if answer.get("ok"):
+        return answer.get("result")
+    name = answer.get("status", "")
+    raise TopoSchedError(STATUS.get(name, _E_INTERNAL), answer.get("error", ""), answer.get("exit"))
+
+
+def _run(op, topo, docs, options):
+    """Send {"op": op, "topology": <topo>, <docs>, "options": options} and return the result."""
+    req = {"id": 1, "op": op}
+    for key, (doc, optional) in docs.items():
+        if doc is None:
+            if not optional:
+                raise TypeError("%s: the %s document is required" % (op.replace("-", "_"), key))
+            continue
+        req[key] = _doc_value(doc, key)
+    opts = _options(options)
+    if opts:
+        req["options"] = opts
+    svc = _service()
+    if topo is None:
+        return _request(svc, req)
+    if not isinstance(topo, Topology):
+        raise TypeError("%s: the fabric must be a Topology, not %s" % (op.replace("-", "_"), type(topo).__name__))
+    name = "python.%d.%d" % (_os.getpid(), next(_names))
+    with topo._lock:
+        _check(svc.attach(svc.h, name.encode(), topo._handle()))
+        try:
+            req["topology"] = name
+            return _request(svc, req)
+        finally:
+            svc.detach(svc.h, name.encode())
+
+
+def place(topo, job, **options):
+    """Place a job on the fabric: the ``tsched.placement.v1`` dict of ``topo-sched place``.
+
+    Options: ``algo``, ``alpha``, ``seed``, ``time_limit_ms``, ``no_timing``.
+    """
+    return _run("place", topo, {"job": (job, False)}, options)
+
+
+def flows(topo, placement, job=None, **options):
+    """The ``tsched.flows.v1`` dict of ``topo-sched flows`` for a placement.
+
+    Options: ``pattern`` (required), ``step``, ``gbits``.
+    """
+    return _run("flows", topo, {"placement": (placement, False), "job": (job, True)}, options)
+
+
+def route(topo, flows, **options):
+    """Route flows: the ``tsched.routes.v1`` dict of ``topo-sched route``.
+
+    Options: ``algo``, ``seed``, ``threads``, ``time_limit_ms``, ``no_timing``.
+    """
+    return _run("route", topo, {"flows": (flows, False)}, options)
+
+
+def prioritize(topo, jobset, **options):
+    """CRUX priorities of a job set: the document of ``topo-sched prioritize``.
+
+    Options: ``levels`` (required), ``algo``, ``orders``, ``seed``.
+    """
+    return _run("prioritize", topo, {"jobset": (jobset, False)}, options)
+
+
+def kcut(dag, **options):
+    """Compress a ``tsched.dag.v1`` to K levels: the document of ``topo-sched kcut``.
+
+    Options: ``levels`` (required), ``algo``, ``orders``, ``seed``, ``threads``.
+    """
+    return _run("kcut", None, {"dag": (dag, False)}, options)
+
+
+def vclos(topo, requests, state=None, **options):
+    """Allocate vClos sub-fabrics: the ``tsched.vclos.v1`` dict of ``topo-sched vclos``.
+
+    ``state`` is an earlier ``tsched.vclos.v1`` result (``--state``). Options: ``mode``,
+    ``shapes``, ``pattern``, ``step``, ``routing``, ``seed``, ``time_limit_ms``, ``no_timing``.
+    """
+    return _run("vclos", topo, {"requests": (requests, False), "state": (state, True)}, options)
+
+
+def cells(topo, job, catalog=None, profile=None, **options):
+    """Crius Cells of a job: the ``tsched.cells.v1`` dict of ``topo-sched cells``.
+
+    ``catalog`` is a GPU catalog document (the command's ``-c GPUS``), ``profile`` a profile
+    document (``--profile``). Options: ``type``, ``gpus`` (``--gpus N``), ``stages``,
+    ``plans``, ``no_timing``.
+    """
+    return _run("cells", topo, {"job": (job, False), "catalog": (catalog, True), "profile": (profile, True)}, options)
+
+
+def crius_schedule(topo, queue, catalog=None, **options):
+    """One Crius scheduling event: the ``tsched.crius-schedule.v1`` dict of ``topo-sched crius-schedule``.
+
+    ``catalog`` is a GPU catalog document (the command's ``-c GPUS``). Options: ``depth``,
+    ``objective``, ``event``, ``no_timing``.
+    """
+    return _run("crius-schedule", topo, {"queue": (queue, False), "catalog": (catalog, True)}, options)
+
+
+def simulate(topo, trace, scenario=None, **options):
+    """Flow-level simulation: the ``tsched.simresult.v1`` dict of ``topo-sched simulate``.
+
+    Options: ``until``, ``seed``, ``placement``, ``routing``, ``reroute``, ``priority``,
+    ``levels``, ``links``, ``queue``, ``sample_ms``, ``links_report``, ``no_timing``.
+    """
+    return _run("simulate", topo, {"trace": (trace, False), "scenario": (scenario, True)}, options)

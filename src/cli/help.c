@@ -1,0 +1,541 @@
+/* Help texts: `topo-sched CMD --help`, `-h` anywhere, `topo-sched help [CMD]`.
+ * One text per command, as typed: the usage line, one line per option with its default,
+ * the exit statuses. tests/test_help.sh checks that every option a parser in src/cli/cmd_*.c
+ * accepts appears in its command's text and in doc/topo-sched.1: keep all three in step. */
+#include <string.h>
+
+#include "cli.h"
+
+#define HELP_LINE "  -h, --help              print this help and exit 0 (default: off)\n"
+#define OUT_LINE "  -o FILE                 write the result to FILE (default: standard output)\n"
+#define COMPACT_LINE "  --compact               print the document on one line (default: indented)\n"
+#define NO_TIMING(field) "  --no-timing             leave out `" field "`: same bytes on every run (default: written)\n"
+#define EXIT_0123(one)                                                                                     \
+    "\nexit status: 0 success; 1 " one ";\n"                                                               \
+    "2 bad usage or bad input (one line on standard error naming the file and field, nothing on\n"        \
+    "standard output); 3 internal or solver failure.\n"
+#define EXIT_023                                                                                           \
+    "\nexit status: 0 success; 2 bad usage or bad input (one line on standard error naming the\n"          \
+    "file and field, nothing on standard output); 3 internal failure.\n"
+#define NODE_OPTS                                                                                          \
+    "  --gpus-per-node N       GPUs of every node (default: 8)\n"                                          \
+    "  --nics-per-node N       NICs of every node (default: one per GPU)\n"                                \
+    "  --nic-gbps X            Gbit/s of every NIC (default: 400)\n"                                       \
+    "  --gpu-type T            GPU type of every node (default: GPU)\n"                                    \
+    "  --name NAME             fabric name (default: slurm)\n"
+
+static const char help_all[] =
+    "usage: topo-sched [--limit NAME=N]... COMMAND [ARGS]\n"
+    "       topo-sched COMMAND --help | topo-sched help [COMMAND] | topo-sched --version\n"
+    "\n"
+    "commands (each prints its options and their defaults with --help):\n"
+    "  demo                          the embedded showcase: no files needed\n"
+    "  topology show                 summary of a fabric: counts per tier, GPUs, free, down\n"
+    "  topology import-slurm         Slurm topology.conf (tree or block form) -> tsched.topology.v1\n"
+    "  topology import-slurm-yaml    Slurm topology.yaml -> tsched.topology.v1\n"
+    "  topology import-k8s-nodes     `kubectl get nodes -o json` and label keys -> tsched.topology.v1\n"
+    "  topology export               a fabric as Slurm topology.conf/.yaml, Kueue, KAI or Volcano objects\n"
+    "  place                         place a job: tsched.placement.v1, host files, pod order\n"
+    "  flows                         the flows one step of a collective puts on the fabric\n"
+    "  route                         a path and a max-min fair rate for every flow\n"
+    "  prioritize                    CRUX intensities, priorities and K hardware levels\n"
+    "  kcut                          compress a tsched.dag.v1 to K levels\n"
+    "  simulate                      flow-level simulation of jobs sharing the fabric\n"
+    "  trace convert-alibaba         Alibaba GPU pods (v2023) -> tsched.trace.v1\n"
+    "  trace convert-dcn             dcn-simulators ring pairs -> tsched.trace.v1\n"
+    "  trace poisson                 synthetic jobs -> tsched.trace.v1\n"
+    "  vclos                         vClos: an isolated leaf-spine sub-fabric per job\n"
+    "  cells                         Crius Cells of a job on every GPU pool\n"
+    "  crius-schedule                one Crius scheduling event\n"
+    "  draw                          the fabric as an SVG picture or Graphviz DOT\n"
+    "  serve                         answer JSON requests line by line (stdin or a Unix socket)\n"
+    "  help [COMMAND]                this list, or one command's options\n"
+    "\n"
+    "options before the command:\n"
+    "  --limit NAME=N          raise or lower a resource limit, repeatable; N = 0 restores the default\n"
+    "                          (defaults: input_bytes 268435456, nodes 1048576, switches 262144,\n"
+    "                          nics_per_node 256, gpus_per_node 1024, trunks 4194304, name_bytes 255,\n"
+    "                          flows 67108864, kcut_orders 10000, kcut_levels 64, dag_nodes 16777216)\n"
+    "  --version               print the library version and exit 0\n"
+    "  -h, --help              print this list and exit 0\n"
+    "\n"
+    "Files may be '-' for standard input (at most one per command line); results go to standard\n"
+    "output unless -o FILE. The manual page topo-sched(1) describes every command.\n"
+    "\nexit status: 0 success; 1 no feasible answer; 2 bad usage or bad input (one line on standard\n"
+    "error naming the file and field, nothing on standard output); 3 internal or solver failure.\n";
+
+static const char help_help[] = "usage: topo-sched help [COMMAND]\n"
+                                "\n"
+                                "Print the options of COMMAND (as typed, e.g. `help topology export`), or\n"
+                                "the list of commands. `topo-sched COMMAND --help` and `-h` anywhere on the\n"
+                                "line do the same.\n"
+                                "\n"
+                                "options:\n" HELP_LINE "\nexit status: 0 success; 2 unknown command.\n";
+
+static const char help_demo[] = "usage: topo-sched demo\n"
+                                "\n"
+                                "The embedded showcase: builds a 16,384-GPU clos3 fabric and shows the\n"
+                                "topology, placement, routing, CRUX, simulation, vClos and Crius parts on it.\n"
+                                "Takes no files; the output is the same on every run.\n"
+                                "\n"
+                                "options:\n" HELP_LINE
+                                "\nexit status: 0 success; 2 an argument was given; 3 internal failure.\n";
+
+static const char help_topology[] =
+    "usage: topo-sched topology SUBCOMMAND ...\n"
+    "\n"
+    "subcommands (each prints its options with --help):\n"
+    "  show -t TOPO                        summary: tsched.topology-summary.v1\n"
+    "  import-slurm FILE                   Slurm topology.conf (tree or block form)\n"
+    "  import-slurm-yaml FILE              Slurm topology.yaml\n"
+    "  import-k8s-nodes FILE --levels K,...  `kubectl get nodes -o json` with label keys\n"
+    "  export -t TOPO --to FORMAT          slurm-conf, slurm-yaml, kueue, kai or volcano\n"
+    "\n"
+    "options:\n" HELP_LINE EXIT_023;
+
+static const char help_topology_show[] =
+    "usage: topo-sched topology show -t TOPO [-o FILE]\n"
+    "\n"
+    "Load a tsched.topology.v1 fabric and print its tsched.topology-summary.v1: nodes, GPUs, free\n"
+    "GPUs, switches per tier, pods, trunks, NVLink domains and what is down.\n"
+    "\n"
+    "options:\n"
+    "  -t, --topology TOPO     the fabric, tsched.topology.v1 (required; '-' = standard input)\n" OUT_LINE HELP_LINE
+        EXIT_023;
+
+static const char help_import_slurm[] =
+    "usage: topo-sched topology import-slurm FILE [--no-nvl] [--gpus-per-node N] [--nics-per-node N]\n"
+    "           [--nic-gbps X] [--gpu-type T] [--name NAME] [-o FILE]\n"
+    "\n"
+    "Read a Slurm topology.conf, tree form (SwitchName= Switches= Nodes= LinkSpeed=) or block form\n"
+    "(BlockName= Nodes=, BlockSizes=; also `scontrol show topology` output), and print the fabric as\n"
+    "tsched.topology.v1. The file has no GPU or NIC facts: the options supply them.\n"
+    "\n"
+    "options:\n"
+    "  FILE                    the topology.conf (required; '-' = standard input)\n"
+    "  --no-nvl                block form: blocks are not NVLink domains (default: one per block)\n" NODE_OPTS
+        OUT_LINE HELP_LINE EXIT_023;
+
+static const char help_import_slurm_yaml[] =
+    "usage: topo-sched topology import-slurm-yaml FILE [--topology NAME] [--nvl-topology NAME] [--no-nvl]\n"
+    "           [--gpus-per-node N] [--nics-per-node N] [--nic-gbps X] [--gpu-type T] [--name NAME]\n"
+    "           [-o FILE]\n"
+    "\n"
+    "Read a Slurm topology.yaml (a list of tree, block or flat topologies) and print the selected one\n"
+    "as tsched.topology.v1; trunks are non-blocking (the file has no link speed).\n"
+    "\n"
+    "options:\n"
+    "  FILE                    the topology.yaml (required; '-' = standard input)\n"
+    "  --topology NAME         the entry to import (default: the first with cluster_default: true,\n"
+    "                          else the first tree or block entry)\n"
+    "  --nvl-topology NAME     a block entry that only sets the nodes' NVLink domains (default: none)\n"
+    "  --no-nvl                an imported block entry sets no NVLink domains (default: one per block)\n" NODE_OPTS
+        OUT_LINE HELP_LINE EXIT_023;
+
+static const char help_import_k8s[] =
+    "usage: topo-sched topology import-k8s-nodes FILE (--levels K1,K2,... | --kueue-topology FILE)\n"
+    "           [--nvl-label KEY] [--gpu-resource NAME] [--gpu-type T] [--nics-per-node N]\n"
+    "           [--nic-gbps X] [-o FILE]\n"
+    "\n"
+    "Read the JSON of `kubectl get nodes -o json` and build the fabric from node labels, one switch\n"
+    "tier per label key (the finest key is the leaf); print it as tsched.topology.v1. Nodes without\n"
+    "GPUs or without a level label are left out (listed in `excluded`); NotReady or unschedulable\n"
+    "nodes are kept but marked down.\n"
+    "\n"
+    "options:\n"
+    "  FILE                    the node list (required; '-' = standard input)\n"
+    "  --levels K1,K2,...      label keys, coarsest first (required unless --kueue-topology); a last\n"
+    "                          kubernetes.io/hostname stands for the node and is dropped\n"
+    "  --kueue-topology FILE   read the keys from a Kueue Topology object, JSON or YAML (default: none)\n"
+    "  --nvl-label KEY         label naming a node's NVLink domain (default: nvidia.com/gpu.clique)\n"
+    "  --gpu-resource NAME     allocatable resource counting GPUs (default: nvidia.com/gpu)\n"
+    "  --gpu-type T            GPU type when a node has no nvidia.com/gpu.product label (default: GPU)\n"
+    "  --nics-per-node N       NICs of every node (default: one per GPU)\n"
+    "  --nic-gbps X            Gbit/s of every NIC (default: 400)\n" OUT_LINE HELP_LINE EXIT_023;
+
+static const char help_export[] =
+    "usage: topo-sched topology export -t TOPO --to slurm-conf|slurm-yaml|kueue|kai|volcano\n"
+    "           [--levels K1,...] [--block] [--physical] [--kueue-api v1beta1|v1beta2] [--tier-names]\n"
+    "           [--sanitize] [--format yaml|json] [--name NAME] [-o FILE]\n"
+    "\n"
+    "Write the fabric's domain tree (every tier, plus the NVLink level where it nests) for a\n"
+    "scheduler: Slurm topology.conf or topology.yaml, or a Kueue or KAI Topology with node labels,\n"
+    "or Volcano HyperNodes (a YAML stream). An NVLink level that nests nowhere is left out with one\n"
+    "warning line on standard error (exit status 0).\n"
+    "\n"
+    "options:\n"
+    "  -t TOPO                 the fabric, tsched.topology.v1 (required; '-' = standard input)\n"
+    "  --to FORMAT             slurm-conf, slurm-yaml, kueue, kai or volcano (required)\n"
+    "  --levels K1,...         label keys, one per written level, coarsest first (default: the import's\n"
+    "                          labels, else tsched.topology/leaf, /spine, /core, /tier<k>, /nvl)\n"
+    "  --block                 slurm-conf: the block form, one block per NVLink domain (default: tree)\n"
+    "  --physical              Slurm: every switch and link, not the domain tree (default: domain tree)\n"
+    "  --kueue-api VERSION     kueue: v1beta1 (Kueue before 0.15) or v1beta2 (default: v1beta2)\n"
+    "  --tier-names            volcano: also write spec.tierName (default: off)\n"
+    "  --sanitize              lower-case names and values, invalid characters to '-' (default: off,\n"
+    "                          an invalid name is exit 2)\n"
+    "  --format yaml|json      Kubernetes objects as a YAML stream or one v1 List (default: yaml)\n"
+    "  --name NAME             Topology object name (default: the fabric's name)\n" OUT_LINE HELP_LINE EXIT_023;
+
+static const char help_place[] =
+    "usage: topo-sched place -t TOPO -j JOB\n"
+    "           [--algo mip|best-fit|random-fit|gpu-pack|topo-aware|exhaustive] [--alpha A] [--seed N]\n"
+    "           [--time-limit-ms N] [--hostfile FILE [--hostfile-per-task] [--tasks-per-node N]]\n"
+    "           [--pod-order FILE [--index-label KEY]] [--no-timing] [-o FILE]\n"
+    "\n"
+    "Place a tsched.job.v1 job on the fabric's free GPUs and print its tsched.placement.v1.\n"
+    "\n"
+    "options:\n"
+    "  -t TOPO                 the fabric, tsched.topology.v1 (required; '-' = standard input)\n"
+    "  -j JOB                  the job, tsched.job.v1 (required)\n"
+    "  --algo A                mip, best-fit, random-fit, gpu-pack, topo-aware, exhaustive (default: mip)\n"
+    "  --alpha A               DP/PP weight in [0, 1] (default: the job's alpha)\n"
+    "  --seed N                seed of random-fit (default: 1)\n"
+    "  --time-limit-ms N       solver time limit, > 0 (default: 10000)\n"
+    "  --hostfile FILE         also write the nodes, one per line in rank order (default: none)\n"
+    "  --hostfile-per-task     one line per task, for srun --distribution=arbitrary (default: off)\n"
+    "  --tasks-per-node N      tasks per node of the per-task host file and pod order (default: the\n"
+    "                          GPUs per node of the job's nodes)\n"
+    "  --pod-order FILE        also write tsched.pod-order.v1: pod index -> node (default: none)\n"
+    "  --index-label KEY       pod label the index is matched against (default:\n"
+    "                          batch.kubernetes.io/job-completion-index)\n" NO_TIMING("solve_ms") OUT_LINE HELP_LINE
+        EXIT_0123("no feasible placement");
+
+static const char help_flows[] =
+    "usage: topo-sched flows -t TOPO -p PLACEMENT --pattern dp-ring|dp-hd|pp|alltoall [--step S]\n"
+    "           [--gbits X] [-j JOB] [-o FILE]\n"
+    "\n"
+    "Print the flows (tsched.flows.v1) one step of a collective puts on the fabric, one per NIC rail\n"
+    "of every node pair.\n"
+    "\n"
+    "options:\n"
+    "  -t TOPO                 the fabric, tsched.topology.v1 (required; '-' = standard input)\n"
+    "  -p PLACEMENT            a tsched.placement.v1 on TOPO (required)\n"
+    "  --pattern P             dp-ring, dp-hd, pp or alltoall (required)\n"
+    "  --step S                the collective's step (default: 0)\n"
+    "  --gbits X               gigabits of every flow (default: none; required unless -j)\n"
+    "  -j JOB                  the job, whose model gives the App. C volumes (default: none)\n" OUT_LINE HELP_LINE
+        EXIT_023;
+
+static const char help_route[] =
+    "usage: topo-sched route -t TOPO -f FLOWS [--algo greedy|ecmp|balanced-ecmp|ilp] [--seed N]\n"
+    "           [--threads N] [--time-limit-ms N] [--no-timing] [-o FILE]\n"
+    "\n"
+    "Give every flow of a tsched.flows.v1 document a path and a max-min fair rate; print\n"
+    "tsched.routes.v1. Down switches and trunks are avoided.\n"
+    "\n"
+    "options:\n"
+    "  -t TOPO                 the fabric, tsched.topology.v1 (required; '-' = standard input)\n"
+    "  -f FLOWS                the flows, tsched.flows.v1 (required)\n"
+    "  --algo A                greedy, ecmp, balanced-ecmp or ilp (default: greedy)\n"
+    "  --seed N                seed of the two ECMP variants (default: 1)\n"
+    "  --threads N             greedy on N threads over independent components, 1 to 64 (default: 1)\n"
+    "  --time-limit-ms N       bound of the ILP, > 0 (default: 10000)\n" NO_TIMING("solve_ms") OUT_LINE HELP_LINE
+        EXIT_0123("a flow has no surviving path");
+
+#define KCUT_OPTS                                                                                          \
+    "  --levels K              hardware priority levels, >= 1 (required)\n"                                \
+    "  --algo A                crux, sincronia, varys or exhaustive (default: crux)\n"                     \
+    "  --orders M              random orders tried by crux, >= 1 (default: 10)\n"                          \
+    "  --seed N                seed of those orders (default: 1)\n"
+
+static const char help_prioritize[] =
+    "usage: topo-sched prioritize -t TOPO -s JOBSET --levels K [--algo crux|sincronia|varys|exhaustive]\n"
+    "           [--orders M] [--seed N] [-o FILE]\n"
+    "\n"
+    "Run CRUX on a tsched.jobset.v1 job set and print tsched.priorities.v1: per job its GPU\n"
+    "intensity, correction factor, priority, order and level; the contention DAG.\n"
+    "\n"
+    "options:\n"
+    "  -t TOPO                 the fabric, tsched.topology.v1 (required; '-' = standard input)\n"
+    "  -s JOBSET               the job set, tsched.jobset.v1 (required)\n" KCUT_OPTS OUT_LINE HELP_LINE
+        EXIT_0123("a job's flow has no path");
+
+static const char help_kcut[] =
+    "usage: topo-sched kcut -d DAG --levels K [--algo crux|sincronia|varys|exhaustive] [--orders M]\n"
+    "           [--seed N] [--threads N] [-o FILE]\n"
+    "\n"
+    "Compress a tsched.dag.v1 to K levels (max K-cut) and print tsched.levels.v1. A cycle is an\n"
+    "input error.\n"
+    "\n"
+    "options:\n"
+    "  -d DAG                  the DAG, tsched.dag.v1 (required; '-' = standard input)\n" KCUT_OPTS
+    "  --threads N             threads cutting crux's orders; 0 = every online CPU (default: 0)\n" OUT_LINE HELP_LINE
+        EXIT_023;
+
+static const char help_simulate[] =
+    "usage: topo-sched simulate -t TOPO -w TRACE [-s SCENARIO] [--until S] [--seed N] [--placement P]\n"
+    "           [--routing R] [--reroute none|refresh] [--priority X] [--levels K] [--links trunk|member]\n"
+    "           [--queue fifo|ff] [--timeseries FILE] [--sample-ms N] [--links-report]\n"
+    "           [--progress | --quiet] [--no-timing] [--compact] [-o FILE]\n"
+    "\n"
+    "Replay the jobs of a tsched.trace.v1 trace on the fabric under a scenario's policies and print\n"
+    "tsched.simresult.v1. The options override the scenario's fields.\n"
+    "\n"
+    "options:\n"
+    "  -t TOPO                 the fabric, tsched.topology.v1 (required; '-' = standard input)\n"
+    "  -w TRACE                the jobs, tsched.trace.v1 (required)\n"
+    "  -s SCENARIO             policies, tsched.scenario.v1 (default: every default below)\n"
+    "  --until S               stop at S simulated seconds if jobs are pending (default: run to the end)\n"
+    "  --seed N                seed of every random choice (default: 1)\n"
+    "  --placement P           the placement policy (default: best-fit): first-fit, best-fit,\n"
+    "                          random-fit, gpu-pack, topo-aware, exhaustive, mip, vclos, ocs-vclos,\n"
+    "                          vclos-free or crius\n"
+    "  --routing R             greedy, ecmp, balanced-ecmp, ilp, ideal, source or vclos (default: greedy)\n"
+    "  --reroute none|refresh  re-route running jobs at every start and finish (default: none)\n"
+    "  --priority X            none, fixed, crux, sincronia or varys (default: none)\n"
+    "  --levels K              priority levels, 1 to 64 (default: 8)\n"
+    "  --links trunk|member    one link per trunk or per member (default: trunk; member with vClos)\n"
+    "  --queue fifo|ff         queue policy (default: fifo)\n"
+    "  --timeseries FILE       also write the CSV time series (default: none)\n"
+    "  --sample-ms N           time series interval (default: 1000)\n"
+    "  --links-report          add the per-link `links` array (default: off)\n"
+    "  --progress              a progress line on standard error even off a terminal (default: on a\n"
+    "                          terminal only)\n"
+    "  --quiet                 never a progress line (default: on a terminal only)\n" NO_TIMING("wall_ms")
+        COMPACT_LINE OUT_LINE HELP_LINE
+    "\nexit status: 0 the run ended (whatever the result's status); 2 bad usage or bad input (one\n"
+    "line on standard error naming the file and field, nothing on standard output); 3 internal\n"
+    "failure.\n";
+
+static const char help_trace[] =
+    "usage: topo-sched trace SUBCOMMAND ...\n"
+    "\n"
+    "subcommands (each prints its options with --help), all writing tsched.trace.v1:\n"
+    "  convert-alibaba POD_CSV           the Alibaba GPU pod list (v2023)\n"
+    "  convert-dcn DIR                   a ring_size_R folder of the dcn-simulators flow sets\n"
+    "  poisson --jobs N ...              synthetic jobs with Poisson arrivals\n"
+    "\n"
+    "options:\n" HELP_LINE EXIT_023;
+
+#define TRACE_MODEL_OPTS                                                                                   \
+    "  --model-mix FILE        tsched.model-mix.v1: one model drawn per job (default: none)\n"             \
+    "  --gpus-per-node N       node size assumed for a drawn model, 1 to 65536 (default: 8)\n"             \
+    "  --gbits X               Gbit per flow of the one dp-ring phase without a model (default: 1)\n"
+
+static const char help_trace_alibaba[] =
+    "usage: topo-sched trace convert-alibaba POD_CSV [--scale-gpus K] [--model-mix FILE]\n"
+    "           [--gpus-per-node N] [--seed N] [--gbits X] [--compute-ms C] [--compact] [-o FILE]\n"
+    "\n"
+    "Convert the Alibaba GPU pod list (v2023) to tsched.trace.v1. POD_CSV and --model-mix may be\n"
+    "'-', not both.\n"
+    "\n"
+    "options:\n"
+    "  POD_CSV                 the pod list (required; '-' = standard input)\n"
+    "  --scale-gpus K          multiply every GPU count, a power of two 1 to 65536 (default: 1)\n" TRACE_MODEL_OPTS
+    "  --compute-ms C          computation per iteration without a model (default: 1000)\n"
+    "  --seed N                seed (default: 1)\n" COMPACT_LINE OUT_LINE HELP_LINE EXIT_023;
+
+static const char help_trace_dcn[] =
+    "usage: topo-sched trace convert-dcn DIR [--seed N] [--compute-ms C] [--iterations I]\n"
+    "           [--arrival-window-s W] [--compact] [-o FILE]\n"
+    "\n"
+    "Convert a ring_size_R folder of the dcn-simulators flow sets to tsched.trace.v1: one job per\n"
+    "file on fixed nodes with one phase of explicit flows. --model-mix, --gbits and\n"
+    "--gpus-per-node are refused.\n"
+    "\n"
+    "options:\n"
+    "  DIR                     the folder (required)\n"
+    "  --seed N                seed of the arrivals (default: 1)\n"
+    "  --compute-ms C          computation per iteration (default: 1)\n"
+    "  --iterations I          iterations per job, >= 1 (default: 10)\n"
+    "  --arrival-window-s W    arrivals uniform in [0, W) seconds (default: 10)\n" COMPACT_LINE OUT_LINE HELP_LINE
+        EXIT_023;
+
+static const char help_trace_poisson[] =
+    "usage: topo-sched trace poisson --jobs N --mean-interarrival-s L --sizes G:W,... --duration-dist D\n"
+    "           [--model-mix FILE] [--gpus-per-node N] [--gbits X] [--compute-ms C] [--seed N]\n"
+    "           [--compact] [-o FILE]\n"
+    "\n"
+    "Synthetic jobs with exponential inter-arrival times, as tsched.trace.v1.\n"
+    "\n"
+    "options:\n"
+    "  --jobs N                number of jobs, 1 to 10000000 (required)\n"
+    "  --mean-interarrival-s L mean inter-arrival time in seconds, > 0 (required)\n"
+    "  --sizes G:W,...         GPU counts and their weights (required)\n"
+    "  --duration-dist D       fixed:S, exp:MEAN or lognormal:MU,SIGMA seconds (required)\n" TRACE_MODEL_OPTS
+    "  --compute-ms C          computation per iteration without a model (default: 1000)\n"
+    "  --seed N                seed (default: 1)\n" COMPACT_LINE OUT_LINE HELP_LINE EXIT_023;
+
+static const char help_vclos[] =
+    "usage: topo-sched vclos -t TOPO -r REQUESTS [--mode vclos|ocs-vclos|free] [--shapes all|pow2]\n"
+    "           [--state VCLOS] [--pattern ring|alltoall|hd [--step S]]\n"
+    "           [--routing source|ecmp|balanced-ecmp] [--seed N] [--time-limit-ms N] [--no-timing]\n"
+    "           [--compact] [-o FILE]\n"
+    "\n"
+    "Apply a tsched.vclos-requests.v1 document (alloc, release, down, up) to a two-tier fabric and\n"
+    "print tsched.vclos.v1: allocations, reserved member links, source routes, waiting jobs.\n"
+    "\n"
+    "options:\n"
+    "  -t TOPO                 a two-tier fabric, tsched.topology.v1 (required; '-' = standard input)\n"
+    "  -r REQUESTS             the requests, tsched.vclos-requests.v1 (required)\n"
+    "  --mode M                vclos (reserved links), ocs-vclos or free (default: vclos)\n"
+    "  --shapes all|pow2       shapes tried for a multi-leaf job (default: all)\n"
+    "  --state VCLOS           an earlier output whose jobs run already (default: none)\n"
+    "  --pattern P             ring, alltoall or hd: add each job's flows (default: none)\n"
+    "  --step S                the pattern's step (default: 0)\n"
+    "  --routing R             mode free only: source, ecmp or balanced-ecmp (default: source)\n"
+    "  --seed N                mode free only: seed of the ECMP choices (default: 1)\n"
+    "  --time-limit-ms N       bound of one allocation, 0 = none (default: 1000)\n" NO_TIMING("solve_ms")
+        COMPACT_LINE OUT_LINE HELP_LINE
+    "\nexit status: 0 every request was processed (waiting jobs included); 2 bad usage or bad input\n"
+    "(one line on standard error naming the file and field, nothing on standard output); 3 solver\n"
+    "or internal failure.\n";
+
+static const char help_cells[] =
+    "usage: topo-sched cells -t TOPO -j JOB [-c GPUS] [--profile PROFILE] [--type T] [--gpus N]\n"
+    "           [--stages S] [--plans assembled|tuned|exhaustive] [--no-timing] [--compact] [-o FILE]\n"
+    "\n"
+    "List the Crius Cells of a job with a model on every GPU pool of the fabric: stage cuts, the\n"
+    "best per-stage plan, iteration time, throughput, memory; print tsched.cells.v1.\n"
+    "\n"
+    "options:\n"
+    "  -t TOPO                 the fabric, tsched.topology.v1 (required; '-' = standard input)\n"
+    "  -j JOB                  the job, tsched.job.v1 with a model (required)\n"
+    "  -c GPUS                 tsched.gpus.v1 merged over the built-in catalogue (default: built-in only)\n"
+    "  --profile PROFILE       measured tsched.op-profile.v1 for its GPU type (default: cost model)\n"
+    "  --type T                only pools of GPU type T (default: every pool)\n"
+    "  --gpus N                only Cells of N GPUs, >= 1 (default: N_G/2, N_G and 2 N_G)\n"
+    "  --stages S              only Cells of S stages, >= 1 (default: 1, 2, 4, ... up to min(N, layers))\n"
+    "  --plans P               assembled, tuned or exhaustive plan space (default: assembled)\n" NO_TIMING(
+        "solve_ms") COMPACT_LINE OUT_LINE HELP_LINE
+    "\nexit status: 0 success, also when no Cell is feasible; 2 bad usage or bad input (one line on\n"
+    "standard error naming the file or option and the field, nothing on standard output); 3\n"
+    "internal failure.\n";
+
+static const char help_crius[] =
+    "usage: topo-sched crius-schedule -t TOPO -q QUEUE [-c GPUS] [--depth D]\n"
+    "           [--objective normalized|throughput] [--event arrival|departure] [--no-timing]\n"
+    "           [--compact] [-o FILE]\n"
+    "\n"
+    "Run one event of the Crius Cell-based scheduler on a tsched.crius-queue.v1 queue and the\n"
+    "fabric's free GPUs; print tsched.crius-schedule.v1.\n"
+    "\n"
+    "options:\n"
+    "  -t TOPO                 the fabric, tsched.topology.v1 (required; '-' = standard input)\n"
+    "  -q QUEUE                the queue, tsched.crius-queue.v1 (required)\n"
+    "  -c GPUS                 tsched.gpus.v1 merged over the built-in catalogue (default: built-in only)\n"
+    "  --depth D               search depth for scaling running jobs, 0 to 16 (default: 3)\n"
+    "  --objective O           normalized or throughput (default: normalized)\n"
+    "  --event E               arrival or departure (default: arrival)\n" NO_TIMING("solve_ms") COMPACT_LINE OUT_LINE
+        HELP_LINE EXIT_0123("every job of a non-empty queue left pending (document still written)");
+
+static const char help_draw[] =
+    "usage: topo-sched draw -t TOPO [-p PLACEMENT] [-r ROUTES] [--format svg|dot] [--max-nodes N]\n"
+    "           [-o FILE]\n"
+    "\n"
+    "Draw the fabric, one row per tier, the top tier first: an SVG picture written without any\n"
+    "external program, or Graphviz DOT. Down elements are dashed.\n"
+    "\n"
+    "options:\n"
+    "  -t TOPO                 the fabric, tsched.topology.v1 (required; '-' = standard input)\n"
+    "  -p PLACEMENT            fill the placement's nodes, labelled with their rank (default: none)\n"
+    "  -r ROUTES               tsched.routes.v1: trunks coloured and widened by load (default: none)\n"
+    "  --format svg|dot        output format (default: svg)\n"
+    "  --max-nodes N           above N nodes under a leaf, one box with their count (default: 64)\n" OUT_LINE HELP_LINE
+        EXIT_023;
+
+static const char help_serve[] =
+    "usage: topo-sched serve [--socket PATH] [--max-line-mb N]\n"
+    "\n"
+    "Answer requests, one JSON object per line (load-topology, update, place, flows, route,\n"
+    "prioritize, kcut, vclos, cells, crius-schedule, simulate, version, unload, shutdown), with one\n"
+    "JSON line each, in order. Stops at shutdown or end of input.\n"
+    "\n"
+    "options:\n"
+    "  --socket PATH           listen on a Unix socket, clients one at a time (default: standard\n"
+    "                          input and output)\n"
+    "  --max-line-mb N         longest request line in MiB (default: 256)\n" HELP_LINE
+    "\nexit status: 0 shutdown or end of input (request errors are answered, not fatal); 2 bad usage;\n"
+    "3 internal failure.\n";
+
+static const struct {
+    const char *cmd;
+    const char *text;
+} helps[] = {
+    {"", help_all},
+    {"help", help_help},
+    {"demo", help_demo},
+    {"topology", help_topology},
+    {"topology show", help_topology_show},
+    {"topology import-slurm", help_import_slurm},
+    {"topology import-slurm-yaml", help_import_slurm_yaml},
+    {"topology import-k8s-nodes", help_import_k8s},
+    {"topology export", help_export},
+    {"place", help_place},
+    {"flows", help_flows},
+    {"route", help_route},
+    {"prioritize", help_prioritize},
+    {"kcut", help_kcut},
+    {"simulate", help_simulate},
+    {"trace", help_trace},
+    {"trace convert-alibaba", help_trace_alibaba},
+    {"trace convert-dcn", help_trace_dcn},
+    {"trace poisson", help_trace_poisson},
+    {"vclos", help_vclos},
+    {"cells", help_cells},
+    {"crius-schedule", help_crius},
+    {"draw", help_draw},
+    {"serve", help_serve},
+};
+
+const char *cli_help_text(const char *cmd)
+{
+    for (size_t i = 0; cmd && i < sizeof helps / sizeof helps[0]; i++)
+        if (strcmp(helps[i].cmd, cmd) == 0)
+            return helps[i].text;
+    return NULL;
+}
+
+static int is_help_flag(const char *a) { return strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0; }
+
+/* Commands with subcommands: the second word belongs to the name. */
+static int is_group(const char *a) { return strcmp(a, "topology") == 0 || strcmp(a, "trace") == 0; }
+
+int cli_help(int argc, char **argv)
+{
+    int i = 1;
+    while (i + 1 < argc && strcmp(argv[i], "--limit") == 0)
+        i += 2;
+    int flag = 0, form = i < argc && strcmp(argv[i], "help") == 0;
+    for (int k = i; k < argc; k++)
+        flag |= is_help_flag(argv[k]);
+    if (!flag && !form)
+        return -1;
+    /* The command's words: after `help`, every word but the flags; else the command itself,
+     * and its subcommand when it has some and the next word is not an option. */
+    const char *w[3] = {NULL, NULL, NULL};
+    int n = 0;
+    if (form) {
+        for (int k = i + 1; k < argc; k++)
+            if (!is_help_flag(argv[k])) {
+                if (n == 3)
+                    return cli_usage_error("help: unexpected argument '%s'", argv[k]);
+                w[n++] = argv[k];
+            }
+        if (n == 0 && flag)
+            w[n++] = "help";
+    } else if (i < argc && argv[i][0] != '-') {
+        w[n++] = argv[i];
+        if (is_group(argv[i]) && i + 1 < argc && argv[i + 1][0] != '-')
+            w[n++] = argv[i + 1];
+    }
+    if (n > 2 || (n == 2 && !is_group(w[0])))
+        return cli_usage_error("help: unexpected argument '%s'", w[n - 1]);
+    char name[128] = "";
+    if (n > 0 && strlen(w[0]) + (n == 2 ? strlen(w[1]) + 1 : 0) < sizeof name) {
+        strcpy(name, w[0]);
+        if (n == 2) {
+            strcat(name, " ");
+            strcat(name, w[1]);
+        }
+    }
+    const char *text = cli_help_text(name);
+    if (!text || (n > 0 && !name[0]))
+        return cli_usage_error("unknown command '%s%s%s'", n ? w[0] : "", n == 2 ? " " : "", n == 2 ? w[1] : "");
+    if (fputs(text, stdout) == EOF || fflush(stdout) != 0) {
+        fputs("topo-sched: <stdout>: write failed\n", stderr);
+        return CLI_INTERNAL;
+    }
+    return CLI_OK;
+}

@@ -1,0 +1,374 @@
+#!/usr/bin/env python3
+"""topo-sched serve (doc/serve.md), driven as a scheduler would.
+
+Every op's answer is compared with what the CLI command prints for the same files and
+options (parsed JSON equality, --no-timing / "no-timing": true); error answers carry the
+CLI's exit code; bad lines get error answers and the service reads on; a socket client that
+disconnects mid-request loses only its own answers; a soak checks that the resident memory
+stays flat (SOAK_SECONDS, default 30; 0 skips it).
+
+usage: test_serve.py PATH/TO/topo-sched TESTS_DATA_DIR   (python3 standard library only)
+"""
+import json
+import os
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+
+TS, DATA = sys.argv[1], sys.argv[2]
+TMP = tempfile.mkdtemp(prefix='tsched-serve.')
+failures = []
+checks = 0
+
+
+def check(cond, what):
+    global checks
+    checks += 1
+    if not cond:
+        failures.append(what)
+        print('FAIL:', what)
+
+
+def path(*p):
+    return os.path.join(DATA, *p)
+
+
+def load(p):
+    with open(p, encoding='utf-8') as f:
+        return json.load(f)
+
+
+def cli(args):
+    """The CLI's exit code and parsed standard output (None when it printed nothing)."""
+    r = subprocess.run([TS] + args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=300)
+    out = r.stdout.decode()
+    return r.returncode, (json.loads(out) if out.strip() else None), r.stderr.decode()
+
+
+class Serve:
+    """A `topo-sched serve` on pipes: one request line in, one answer line out."""
+
+    def __init__(self, *args):
+        self.p = subprocess.Popen([TS, 'serve'] + list(args), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                  stderr=subprocess.PIPE)
+
+    def send_raw(self, data):
+        self.p.stdin.write(data)
+        self.p.stdin.flush()
+
+    def answer(self):
+        line = self.p.stdout.readline()
+        if not line:
+            raise RuntimeError('serve closed its output: ' + self.p.stderr.read().decode()[:300])
+        check(line.endswith(b'\n') and line.count(b'\n') == 1, 'one answer per line')
+        return json.loads(line)
+
+    def ask(self, req):
+        self.send_raw(json.dumps(req).encode() + b'\n')
+        return self.answer()
+
+    def close(self):
+        self.p.stdin.close()
+        rc = self.p.wait(timeout=60)
+        self.p.stdout.close()
+        self.p.stderr.close()
+        return rc
+
+
+def opts_argv(opts):
+    argv = []
+    for k, v in opts.items():
+        if v is True:
+            argv.append('--' + k)
+        elif v is not False:
+            argv += ['--' + k, str(v)]
+    return argv
+
+
+def same(svc, op, fields, files, opts, argv, what):
+    """Ask `op` with documents `fields` (name -> file, or a loaded fabric's name) and compare with
+    `topo-sched argv... files... options`."""
+    req = {'id': what, 'op': op, 'options': opts}
+    for k, v in fields.items():
+        req[k] = v if not (isinstance(v, str) and v.endswith('.json')) else load(v)
+    a = svc.ask(req)
+    rc, out, err = cli(argv + files + opts_argv(opts))
+    check(a.get('id') == what, '%s: id echoed' % what)
+    if rc == 0 or (rc == 1 and out is not None):
+        check(a.get('ok') is True, '%s: ok (CLI exit %d), answer %s' % (what, rc, str(a)[:300]))
+        check(a.get('result') == out, '%s: result equals the CLI output\n  service: %s\n  cli:     %s'
+              % (what, json.dumps(a.get('result'))[:400], json.dumps(out)[:400]))
+    else:
+        check(a.get('ok') is False and a.get('exit') == rc,
+              '%s: error answer with the CLI exit %d (%s), got %s' % (what, rc, err.strip(), str(a)[:300]))
+        check(isinstance(a.get('status'), str) and a['status'].startswith('TSCHED_E_'), what + ': status')
+        check(isinstance(a.get('error'), str) and '\n' not in a['error'] and a['error'], what + ': one-line error')
+    return a
+
+
+def equality():
+    cluster, job = path('cli', 'cluster.json'), path('cli', 'job.json')
+    svc = Serve()
+    v = svc.ask({'id': 0, 'op': 'version'})
+    ver = subprocess.run([TS, '--version'], stdout=subprocess.PIPE).stdout.decode().split()[-1]
+    check(v == {'id': 0, 'ok': True, 'result': {'version': ver}}, 'version: %s' % v)
+
+    # load-topology answers the summary `topology show` prints
+    a = svc.ask({'id': 1, 'op': 'load-topology', 'name': 'c1', 'topology': load(cluster)})
+    check(a.get('ok') and a['result'] == cli(['topology', 'show', '-t', cluster])[1], 'load-topology = topology show')
+    for name, f in (('pri', path('priority', 'crux-topo.json')), ('vc', path('vclos-leaf-spine.json')),
+                    ('het', path('cell', 'cli', 'hetero.json')), ('sim', path('sim', 'fabric.json'))):
+        check(svc.ask({'op': 'load-topology', 'name': name, 'topology': load(f)}).get('ok'), 'load ' + name)
+
+    # place, every algorithm; by name and inline
+    for algo in ('mip', 'best-fit', 'random-fit', 'gpu-pack', 'topo-aware'):
+        o = {'algo': algo, 'seed': 3, 'no-timing': True}
+        same(svc, 'place', {'topology': 'c1', 'job': job}, ['-t', cluster, '-j', job], o, ['place'], 'place ' + algo)
+    same(svc, 'place', {'topology': cluster, 'job': job}, ['-t', cluster, '-j', job],
+         {'algo': 'best-fit', 'alpha': 0.5, 'no-timing': True}, ['place'], 'place inline topology')
+    same(svc, 'place', {'topology': 'c1', 'job': path('cli', 'job-huge.json')},
+         ['-t', cluster, '-j', path('cli', 'job-huge.json')], {'no-timing': True}, ['place'], 'place infeasible')
+    same(svc, 'place', {'topology': 'c1', 'job': path('cli', 'job-bad-shape.json')},
+         ['-t', cluster, '-j', path('cli', 'job-bad-shape.json')], {'no-timing': True}, ['place'], 'place bad job')
+
+    # flows and route on a placement the CLI wrote
+    pl = os.path.join(TMP, 'placement.json')
+    subprocess.run([TS, 'place', '-t', cluster, '-j', job, '--algo', 'best-fit', '-o', pl], check=True)
+    for pat in ('dp-ring', 'pp', 'alltoall'):
+        same(svc, 'flows', {'topology': 'c1', 'placement': pl}, ['-t', cluster, '-p', pl],
+             {'pattern': pat, 'gbits': 10}, ['flows'], 'flows ' + pat)
+    same(svc, 'flows', {'topology': 'c1', 'placement': pl, 'job': job}, ['-t', cluster, '-p', pl, '-j', job],
+         {'pattern': 'dp-hd'}, ['flows'], 'flows with the job')
+    fl = os.path.join(TMP, 'flows.json')
+    subprocess.run([TS, 'flows', '-t', cluster, '-p', pl, '--pattern', 'alltoall', '--gbits', '8', '-o', fl],
+                   check=True)
+    for algo in ('greedy', 'ecmp', 'balanced-ecmp', 'ilp'):
+        same(svc, 'route', {'topology': 'c1', 'flows': fl}, ['-t', cluster, '-f', fl],
+             {'algo': algo, 'seed': 2, 'no-timing': True}, ['route'], 'route ' + algo)
+
+    # prioritize, kcut
+    pt, js = path('priority', 'crux-topo.json'), path('priority', 'crux-jobset.json')
+    for algo in ('crux', 'sincronia', 'varys'):
+        same(svc, 'prioritize', {'topology': 'pri', 'jobset': js}, ['-t', pt, '-s', js], {'levels': 4, 'algo': algo},
+             ['prioritize'], 'prioritize ' + algo)
+    dag = path('priority', 'dag-small.json')
+    same(svc, 'kcut', {'dag': dag}, ['-d', dag], {'levels': 2, 'orders': 50, 'seed': 7}, ['kcut'], 'kcut')
+    same(svc, 'kcut', {'dag': path('priority', 'dag-cycle.json')}, ['-d', path('priority', 'dag-cycle.json')],
+         {'levels': 2}, ['kcut'], 'kcut cycle')
+
+    # vclos
+    vt, vr = path('vclos-leaf-spine.json'), path('vclos-requests.json')
+    same(svc, 'vclos', {'topology': 'vc', 'requests': vr}, ['-t', vt, '-r', vr], {'no-timing': True}, ['vclos'],
+         'vclos')
+    same(svc, 'vclos', {'topology': 'vc', 'requests': vr}, ['-t', vt, '-r', vr],
+         {'mode': 'free', 'routing': 'ecmp', 'seed': 5, 'pattern': 'ring', 'no-timing': True}, ['vclos'], 'vclos free')
+    same(svc, 'vclos', {'topology': 'vc', 'requests': path('vclos-bad-requests.json')},
+         ['-t', vt, '-r', path('vclos-bad-requests.json')], {'no-timing': True}, ['vclos'], 'vclos bad requests')
+
+    # cells, crius-schedule
+    cd = path('cell', 'cli')
+    het, small, gpus = os.path.join(cd, 'hetero.json'), os.path.join(cd, 'job-small.json'), os.path.join(cd, 'gpus.json')
+    same(svc, 'cells', {'topology': 'het', 'job': small}, ['-t', het, '-j', small], {'no-timing': True}, ['cells'],
+         'cells')
+    same(svc, 'cells', {'topology': 'het', 'job': small, 'catalog': gpus, 'profile': os.path.join(cd, 'profile-a100.json')},
+         ['-t', het, '-j', small, '-c', gpus, '--profile', os.path.join(cd, 'profile-a100.json')],
+         {'plans': 'tuned', 'type': 'A100', 'no-timing': True}, ['cells'], 'cells with catalogue and profile')
+    same(svc, 'cells', {'topology': 'het', 'job': os.path.join(cd, 'job-nomodel.json')},
+         ['-t', het, '-j', os.path.join(cd, 'job-nomodel.json')], {'no-timing': True}, ['cells'], 'cells no model')
+    q = os.path.join(cd, 'queue.json')
+    same(svc, 'crius-schedule', {'topology': 'het', 'queue': q, 'catalog': gpus}, ['-t', het, '-q', q, '-c', gpus],
+         {'no-timing': True}, ['crius-schedule'], 'crius-schedule')
+    same(svc, 'crius-schedule', {'topology': 'het', 'queue': q}, ['-t', het, '-q', q],
+         {'depth': 1, 'objective': 'throughput', 'event': 'departure', 'no-timing': True}, ['crius-schedule'],
+         'crius-schedule departure')
+
+    # simulate: twice on the loaded fabric (the run must not change it)
+    st, tr, sc = path('sim', 'fabric.json'), path('sim', 'trace.json'), path('sim', 'scenario.json')
+    for i in range(2):
+        same(svc, 'simulate', {'topology': 'sim', 'trace': tr, 'scenario': sc}, ['-t', st, '-w', tr, '-s', sc],
+             {'no-timing': True, 'links-report': True}, ['simulate'], 'simulate %d' % i)
+    same(svc, 'simulate', {'topology': 'sim', 'trace': tr}, ['-t', st, '-w', tr],
+         {'placement': 'topo-aware', 'routing': 'ecmp', 'seed': 4, 'no-timing': True}, ['simulate'],
+         'simulate with policies')
+
+    # update answers the summary of the fabric with that state; place sees it
+    doc = load(cluster)
+    state = doc.setdefault('state', {})
+    state.setdefault('down', []).extend(['node24', 'leaf7'])
+    state.setdefault('free_gpus', {})['node25'] = 0
+    upd = os.path.join(TMP, 'cluster-updated.json')
+    with open(upd, 'w') as f:
+        json.dump(doc, f)
+    a = svc.ask({'id': 'u', 'op': 'update', 'name': 'c1',
+                 'state': {'free_gpus': {'node25': 0}, 'down': ['node24', 'leaf7'], 'up': []}})
+    check(a.get('ok') and a['result'] == cli(['topology', 'show', '-t', upd])[1], 'update = topology show of the state')
+    same(svc, 'place', {'topology': 'c1', 'job': job}, ['-t', upd, '-j', job], {'algo': 'best-fit', 'no-timing': True},
+         ['place'], 'place after update')
+
+    for name in ('c1', 'pri', 'vc', 'het', 'sim'):
+        check(svc.ask({'id': name, 'op': 'unload', 'name': name}) == {'id': name, 'ok': True, 'result': None},
+              'unload ' + name)
+    check(svc.ask({'id': 9, 'op': 'shutdown'}) == {'id': 9, 'ok': True, 'result': None}, 'shutdown answer')
+    check(svc.close() == 0, 'exit 0 after shutdown')
+
+
+def bad_lines():
+    svc = Serve('--max-line-mb', '1')
+    bad = [(b'not json\n', 'TSCHED_E_PARSE'), (b'[1, 2]\n', 'TSCHED_E_TYPE'),
+           (b'{"id": 3, "op": "frobnicate"}\n', 'TSCHED_E_FORMAT'), (b'{"id": 4}\n', 'TSCHED_E_NOT_FOUND'),
+           (b'{"id": 5, "op": "place", "topology": "nope", "job": {}}\n', 'TSCHED_E_NOT_FOUND'),
+           (b'{"id": 6, "op": "version", "extra": 1}\n', 'TSCHED_E_FORMAT'),
+           (b'{"id": 7, "op": "kcut", "dag": {}, "options": {"levels": "x"}}\n', 'TSCHED_E_RANGE'),
+           (b'{"id": 8, "op": "version"', 'TSCHED_E_PARSE')]
+    for line, status in bad:
+        if not line.endswith(b'\n'):
+            line += b'\n'
+        svc.send_raw(line)
+        a = svc.answer()
+        check(a.get('ok') is False and a.get('status') == status and a.get('exit') == 2,
+              'bad line %r: %s' % (line[:40], a))
+    # a line longer than --max-line-mb: one error answer, then the next line is answered
+    svc.send_raw(b'{"id": 10, "pad": "' + b'x' * (1536 * 1024) + b'"}\n\n  \n{"id": 11, "op": "version"}\n')
+    a = svc.answer()
+    check(a.get('ok') is False and a.get('status') == 'TSCHED_E_TOO_LARGE' and 'max-line-mb' in a.get('error', ''),
+          'too long line: %s' % a)
+    a = svc.answer()
+    check(a.get('id') == 11 and a.get('ok') is True, 'the line after a too long one (blank lines skipped): %s' % a)
+    # ids of any JSON type come back as given
+    for ident in (None, 'a', 0, -7, 2.5, True, [1, {'x': None}], {'k': 'v'}):
+        a = svc.ask({'id': ident, 'op': 'version'})
+        check('id' in a and a['id'] == ident, 'id %r echoed: %s' % (ident, a))
+    a = svc.ask({'op': 'version'})
+    check('id' in a and a['id'] is None, 'absent id answers null')
+    # end of input: exit 0
+    check(svc.close() == 0, 'exit 0 at the end of input')
+    # usage errors
+    r = subprocess.run([TS, 'serve', '--max-line-mb', '0'], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    check(r.returncode == 2 and not r.stdout and r.stderr.count(b'\n') == 1, 'serve --max-line-mb 0: exit 2')
+    r = subprocess.run([TS, 'serve', '--bogus'], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    check(r.returncode == 2, 'serve --bogus: exit 2')
+
+
+def connect(sock_path, timeout=30):
+    end = time.time() + timeout
+    while True:
+        s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        try:
+            s.connect(sock_path)
+            return s
+        except OSError:
+            s.close()
+            if time.time() > end:
+                raise
+            time.sleep(0.05)
+
+
+def ask_sock(f, req):
+    f.write(json.dumps(req).encode() + b'\n')
+    f.flush()
+    return json.loads(f.readline())
+
+
+def socket_clients():
+    sp = os.path.join(TMP, 'serve.sock')
+    p = subprocess.Popen([TS, 'serve', '--socket', sp], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    cluster, job = load(path('cli', 'cluster.json')), load(path('cli', 'job.json'))
+    # client 1 loads a fabric and leaves
+    s = connect(sp)
+    f = s.makefile('rwb')
+    check(ask_sock(f, {'id': 1, 'op': 'load-topology', 'name': 'c1', 'topology': cluster}).get('ok'), 'socket load')
+    f.close()
+    s.close()
+    # client 2 sends requests and disconnects without reading any answer, one request half sent
+    s = connect(sp)
+    big = {'op': 'route', 'topology': 'c1', 'flows': {'format': 'tsched.flows.v1', 'flows': []}}
+    s.sendall((json.dumps({'id': 2, 'op': 'place', 'topology': 'c1', 'job': job}) + '\n').encode() * 20 +
+              json.dumps(big).encode()[:30])
+    s.close()
+    # client 3 connects while client 2 may still be served: it is answered, in order, on the same fabric
+    s = connect(sp)
+    f = s.makefile('rwb')
+    a = ask_sock(f, {'id': 3, 'op': 'place', 'topology': 'c1', 'job': job, 'options': {'no-timing': True}})
+    rc, out, _ = cli(['place', '-t', path('cli', 'cluster.json'), '-j', path('cli', 'job.json'), '--no-timing'])
+    check(a.get('id') == 3 and a.get('result') == out, 'socket: the next client is answered like the CLI: %s'
+          % str(a)[:200])
+    check(ask_sock(f, {'id': 4, 'op': 'shutdown'}) == {'id': 4, 'ok': True, 'result': None}, 'socket shutdown')
+    f.close()
+    s.close()
+    try:
+        rc = p.wait(timeout=60)
+    except subprocess.TimeoutExpired:
+        p.kill()
+        rc = -1
+    check(rc == 0, 'socket server exits 0 after shutdown (%s)' % p.stderr.read().decode()[:200])
+    check(not os.path.exists(sp), 'socket file removed at exit')
+    p.stdout.close()
+    p.stderr.close()
+
+
+def rss_kib(pid):
+    with open('/proc/%d/status' % pid) as f:
+        for line in f:
+            if line.startswith('VmRSS:'):
+                return int(line.split()[1])
+    return 0
+
+
+def soak(seconds):
+    if seconds <= 0:
+        print('soak: skipped (SOAK_SECONDS=0)')
+        return
+    cluster, job = load(path('cli', 'cluster.json')), load(path('cli', 'job.json'))
+    fl = load(os.path.join(TMP, 'flows.json'))
+    svc = Serve()
+    reqs = [
+        {'op': 'load-topology', 'name': 'a', 'topology': cluster},
+        {'op': 'update', 'name': 'a', 'state': {'down': ['node3'], 'free_gpus': {'node4': 0}, 'up': []}},
+        {'op': 'place', 'topology': 'a', 'job': job, 'options': {'algo': 'mip'}},
+        {'op': 'place', 'topology': 'a', 'job': job, 'options': {'algo': 'topo-aware'}},
+        {'op': 'route', 'topology': 'a', 'flows': fl, 'options': {'algo': 'balanced-ecmp'}},
+        {'op': 'update', 'name': 'a', 'state': {'up': ['node3'], 'free_gpus': {'node4': 8}}},
+        {'op': 'place', 'topology': 'a', 'job': {'bad': 1}},
+        {'op': 'unload', 'name': 'a'},
+        {'op': 'nope'},
+    ]
+    lines = [json.dumps(r).encode() + b'\n' for r in reqs] + [b'garbage\n']
+    start = time.time()
+    warm = None
+    n = 0
+    samples = []
+    while time.time() - start < seconds:
+        for line in lines:
+            svc.send_raw(line)
+            svc.answer()
+            n += 1
+        el = time.time() - start
+        if warm is None and el > seconds / 3:
+            warm = rss_kib(svc.p.pid)
+        if warm is not None:
+            samples.append(rss_kib(svc.p.pid))
+    end = rss_kib(svc.p.pid)
+    svc.close()
+    warm = warm or end
+    growth = end - warm
+    print('soak: %d requests in %.0f s, VmRSS %d KiB after warm-up, %d KiB at the end (max %d)'
+          % (n, seconds, warm, end, max(samples or [end])))
+    check(growth <= max(2048, warm // 20), 'soak: VmRSS grew by %d KiB after warm-up (%d -> %d)' % (growth, warm, end))
+
+
+def main():
+    try:
+        equality()
+        bad_lines()
+        socket_clients()
+        soak(float(os.environ.get('SOAK_SECONDS', '30')))
+    finally:
+        subprocess.run(['rm', '-rf', TMP])
+    print('%d checks, %d failed' % (checks, len(failures)))
+    sys.exit(1 if failures else 0)
+
+
+if __name__ == '__main__':
+    main()
