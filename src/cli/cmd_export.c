@@ -1,49 +1,21 @@
 /* topo-sched topology export -t TOPO --to slurm-conf|slurm-yaml|kueue|kai|volcano ...
- * (doc/export.md). All the work is tsched_topology_export(); the NVLink warning, when the
- * library gives one, is one line on standard error and the exit status stays 0. */
+ * (doc/export.md; help text in help.c). All the work is tsched_topology_export(); the NVLink
+ * warning, when the library gives one, is one line on standard error and the exit status
+ * stays 0. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
-
-static const char export_usage[] =
-    "usage: topo-sched topology export -t TOPO --to slurm-conf|slurm-yaml|kueue|kai|volcano [options]\n"
-    "\n"
-    "Write the fabric's domain tree for another scheduler (doc/export.md).\n"
-    "\n"
-    "  -t, --topology TOPO   the fabric (tsched.topology.v1); required\n"
-    "  --to FORMAT           slurm-conf, slurm-yaml, kueue, kai or volcano; required\n"
-    "  --levels K1,...       kueue, kai, volcano: one node label key per written level, coarsest\n"
-    "                        first (default: the import's keys, else tsched.topology/leaf, ...)\n"
-    "  --block               slurm-conf: the block form, one block per NVLink domain (default: tree)\n"
-    "  --physical            slurm-conf, slurm-yaml: every switch and link (default: domain tree)\n"
-    "  --kueue-api V         kueue: v1beta2 (default) or v1beta1 (Kueue before 0.15)\n"
-    "  --tier-names          volcano: also write spec.tierName (default: off)\n"
-    "  --sanitize            kueue, kai, volcano: lower-case names and values, invalid characters\n"
-    "                        become '-' (default: invalid ones are an error)\n"
-    "  --format yaml|json    kueue, kai, volcano: a YAML stream (default) or one v1 List in JSON\n"
-    "  --name NAME           Topology or topology.yaml name (default: the fabric's name)\n"
-    "  -o FILE               write to FILE (default: standard output)\n"
-    "  -h, --help            this text\n"
-    "\n"
-    "Exit status: 0 success (an NVLink level that nests nowhere is left out with one warning\n"
-    "line on standard error), 2 bad usage or input (a name or label value Kubernetes or Slurm\n"
-    "cannot carry, a collision, a wrong number of --levels), 3 internal failure.\n";
 
 int cmd_topology_export(int argc, char **argv)
 {
     const char *topo = NULL, *out = NULL, *to = NULL, *levels_arg = NULL;
     tsched_export_options o;
     tsched_export_options_init(&o);
-    for (int i = 1; i < argc; i++)
-        if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0) {
-            fputs(export_usage, stdout);
-            return CLI_OK;
-        }
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         int has = i + 1 < argc;
-        if ((strcmp(a, "-t") == 0 || strcmp(a, "--topology") == 0) && has) {
+        if (strcmp(a, "-t") == 0 && has) {
             topo = argv[++i];
         } else if (strcmp(a, "-o") == 0 && has) {
             out = argv[++i];
