@@ -498,6 +498,11 @@ def main():
             docs[1]["metadata"]["labels"] != {"example.com/block": "b1", "example.com/rack": "r1"}:
         fail("--levels: %s" % docs)
     expect_error(["topology", "export", "-t", two_racks("r1", "r 1"), "--to", "slurm-conf"], ['switch "r 1"'])
+    bad_node = {"format": "tsched.topology.v1", "name": "f", "switches": [{"name": "l", "tier": 0}], "links": [],
+                "nodes": [{"name": "a=b", "leaf": "l", "gpus": 8}]}
+    expect_error(["topology", "export", "-t", write("bn.json", bad_node), "--to", "slurm-yaml"], ['node "a=b"'])
+    expect_error(["topology", "export", "-t", write("bn.json", bad_node), "--to", "volcano", "--sanitize"],
+                 ['node "a=b"'])
 
     # per-task host files and pod order against the placement's ranks
     topo = write("ls.json", dict(ls, generate=dict(ls["generate"], nodes_per_leaf=4)))

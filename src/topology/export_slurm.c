@@ -294,12 +294,11 @@ static tsched_status members_text(ts_sbuf *b, const sl_list *l, const sl_entry *
     char what[160], q[TS_TEXT_QUOTE_CAP(80)];
     snprintf(what, sizeof what, "%s %s", e->nodes ? "nodes of" : "children of",
              ts_text_quote(q, sizeof q, e->name, strlen(e->name), 80));
-    for (size_t i = 0; i < e->n; i++)
-        if (!e->nodes) {
-            tsched_status st = check_name(l->mem[e->off + i], "switch");
-            if (st != TSCHED_OK)
-                return st;
-        }
+    for (size_t i = 0; i < e->n; i++) {
+        tsched_status st = check_name(l->mem[e->off + i], e->nodes ? "node" : "switch");
+        if (st != TSCHED_OK)
+            return st;
+    }
     return ts_hostlist_compress(b, l->mem + e->off, e->n, what);
 }
 
