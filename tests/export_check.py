@@ -435,6 +435,67 @@ def main():
         if (a[0], a[1], a[3]) != (b[0], b[1], b[3]):  # LinkSpeed may appear where the import made trunks even
             fail("round trip %d: the re-export differs:\n%s\n%s" % (i, conf, conf2))
 
+    # Through the other importers: topology.yaml (tree entry and NVLink blocks), the block
+    # form of topology.conf, and Kubernetes nodes carrying the exported labels
+    for i in range(40):
+        doc = random_fabric(rng, 1 + rng.randrange(6), rng.random() < 0.3, rng.randrange(4), rng.random() < 0.5)
+        doc["name"] = "rnd"
+        path = write("rt.json", doc)
+        levels, left_out, nvl = reference(doc)
+        order = [n["name"] for n in doc["nodes"]]
+        leaf_of = {n["name"]: n["leaf"] for n in doc["nodes"]}
+        raw = {n["name"]: n.get("nvl_domain") for n in doc["nodes"]}
+
+        def load(p):
+            d = json.loads(p.stdout)
+            d["nodes"].sort(key=lambda n: order.index(n["name"]))
+            return d
+
+        def same_tree(back, what):
+            if [n["name"] for n in back["nodes"]] != order:
+                fail("%s %d: nodes differ" % (what, i))
+                return False
+            if [p for k, p in reference(back)[0] if k != "nvl"] != [p for k, p in levels if k != "nvl"]:
+                fail("%s %d: the domain tree differs" % (what, i))
+                return False
+            return True
+
+        def blocks_of(back):
+            return canon([n.get("nvl_domain") for n in back["nodes"]])
+
+        want_blocks = canon([raw[n] if raw[n] is not None else ("leaf", leaf_of[n]) for n in order])
+        ypath = write("rt.yaml", export(path, "slurm-yaml")[0])
+        yargs = ["--nvl-topology", "rnd-nvl"] if nvl else []
+        back = load(run("topology", "import-slurm-yaml", ypath, *yargs))
+        if same_tree(back, "slurm-yaml") and nvl and blocks_of(back) != want_blocks:
+            fail("slurm-yaml %d: the NVLink blocks differ" % i)
+        back = load(run("topology", "import-slurm", write("rt.conf", export(path, "slurm-conf", "--block")[0])))
+        if blocks_of(back) != want_blocks or canon([n["leaf"] for n in back["nodes"]]) != want_blocks:
+            fail("slurm-conf --block %d: blocks differ" % i)
+        # Kubernetes: nodes labelled as exported; the import keeps the domain tree and the
+        # NVLink domains, and exports the same objects again
+        text = export(path, "kueue")[0]
+        docs = list(yaml.safe_load_all(text))
+        keys = [l["nodeLabel"] for l in docs[0]["spec"]["levels"]][:-1]
+        items = [{"metadata": {"name": d["metadata"]["name"],
+                               "labels": dict(d["metadata"]["labels"],
+                                              **{"kubernetes.io/hostname": d["metadata"]["name"]})},
+                  "spec": {}, "status": {"allocatable": {"nvidia.com/gpu": "8"},
+                                         "conditions": [{"type": "Ready", "status": "True"}]}} for d in docs[1:]]
+        npath = write("nodes.json", {"apiVersion": "v1", "kind": "List", "items": items})
+        if any(k == "nvl" for k, _ in levels):
+            kargs = ["--levels", ",".join(k for k in keys if k != "tsched.topology/nvl"),
+                     "--nvl-label", "tsched.topology/nvl"]
+        else:
+            kargs = ["--kueue-topology", write("topo.yaml", yaml.safe_dump(docs[0]))]
+        back = load(run("topology", "import-k8s-nodes", npath, *kargs))
+        if same_tree(back, "kueue") and nvl and not left_out and \
+                canon([n.get("nvl_domain", ("alone", j)) for j, n in enumerate(back["nodes"])]) != nvl:
+            fail("kueue %d: the NVLink domains differ" % i)
+        again = export(write("back.json", back), "kueue", "--name", "rnd")[0]
+        if again != text:
+            fail("kueue %d: the import's export differs:\n%s\n---\n%s" % (i, text[:400], again[:400]))
+
     # Hostlists: expand(compress(list)) == list, through the export of one leaf's nodes
     for i in range(200):
         names, seen = [], set()

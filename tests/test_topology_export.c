@@ -600,7 +600,7 @@ START_TEST(slurm_round_trip)
 {
     for (unsigned seed = 1; seed <= tu_n(150); seed++) {
         rng_state = 1000 + seed;
-        fab_opts fo = {.tiers = 1 + (int)rnd(3), .uneven = (int)rnd(2)};
+        fab_opts fo = {.tiers = 1 + (int)rnd(6), .uneven = (int)rnd(2)};
         tsched_topology *t = random_fabric(&fo), *u;
         char *s = export_text(t, TSCHED_EXPORT_SLURM_CONF, 0, 0);
         ck_assert_msg(tsched_topology_import_slurm_string(&u, s, strlen(s), NULL) == TSCHED_OK, "seed %u: %s\n%s", seed,
