@@ -901,6 +901,11 @@ START_TEST(names_and_levels)
                         "      - switch: r1\n        nodes: gpu01\n      - switch: r2\n        nodes: gpu02\n"
                         "      - switch: b1\n        children: r[1-2]\n");
     tsched_free(s);
+    o.size = offsetof(tsched_export_options, levels) + 1; /* inside a field */
+    ck_assert_status(tsched_topology_export(&s, t, &o), TSCHED_E_INVALID);
+    ck_assert_errmsg_has("tsched_export_options");
+    o.size = sizeof o + 8;
+    ck_assert_status(tsched_topology_export(&s, t, &o), TSCHED_E_INVALID);
     tsched_topology_free(t);
 }
 END_TEST
