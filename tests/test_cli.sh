@@ -138,6 +138,23 @@ expect 2 "flows bad pattern" -- "$ts" flows -t "$data/cli/cluster.json" -p "$tmp
 has "$tmp/err" "tree" "bad pattern named"
 expect 2 "flows bad step" -- "$ts" flows -t "$data/cli/cluster.json" -p "$tmp/pl.json" --pattern dp-ring --step 3 --gbits 1
 has "$tmp/err" "step" "bad step named"
+# numbers: the shortest text that reads back to the same double, an integral real keeps ".0"
+expect 0 "flows --gbits 0.3" -- "$ts" flows -t "$data/cli/cluster.json" -p "$tmp/pl.json" --pattern dp-ring --gbits 0.3
+if grep -qE '"gbits": 0\.3$' "$tmp/out"; then ok; else bad "0.3 does not print as 0.3: $(grep -m1 gbits "$tmp/out")"; fi
+if grep -q '0\.29999' "$tmp/out"; then bad "0.3 printed with 17 digits"; else ok; fi
+expect 0 "flows --gbits 12" -- "$ts" flows -t "$data/cli/cluster.json" -p "$tmp/pl.json" --pattern dp-ring --gbits 12
+if grep -qE '"gbits": 12\.0$' "$tmp/out"; then ok; else bad "12 does not print as 12.0: $(grep -m1 gbits "$tmp/out")"; fi
+# --compact: the same document on one line without whitespace (names here have no spaces)
+compact_same() { # compact_same DESCRIPTION -- command... (run once indented, once with --compact)
+    what=$1
+    shift 2
+    "$@" > "$tmp/indented" 2>/dev/null && "$@" --compact > "$tmp/compact" 2>/dev/null || { bad "$what: failed"; return; }
+    lines "$tmp/compact" 1 "$what --compact: one line"
+    if [ "$(tr -d ' \n' < "$tmp/indented")" = "$(tr -d '\n' < "$tmp/compact")" ] && ! grep -q ': ' "$tmp/compact"; then ok
+    else bad "$what --compact: not the indented document without whitespace: $(head -c 200 "$tmp/compact")"; fi
+}
+compact_same "flows" -- "$ts" flows -t "$data/cli/cluster.json" -p "$tmp/pl.json" --pattern dp-ring --gbits 0.3
+has "$tmp/compact" '"gbits":0.3}' "--compact keeps the number text"
 expect 0 "route greedy" -- "$ts" route -t "$data/cli/cluster.json" -f "$tmp/fl.json" --no-timing -o "$tmp/rt1.json"
 for f in '"format": "tsched.routes.v1"' '"algorithm": "greedy"' '"status": "ok"' '"max_link_flows"' \
          '"min_rate_gbps"' '"hops"' '"rate_gbps"'; do
@@ -146,6 +163,7 @@ done
 "$ts" route -t "$data/cli/cluster.json" -f "$tmp/fl.json" --no-timing --threads 3 -o "$tmp/rt2.json"
 if cmp -s "$tmp/rt1.json" "$tmp/rt2.json"; then ok; else bad "threaded route differs from sequential"; fi
 if grep -q solve_ms "$tmp/rt1.json"; then bad "--no-timing still prints solve_ms"; else ok; fi
+compact_same "route" -- "$ts" route -t "$data/cli/cluster.json" -f "$tmp/fl.json" --no-timing
 expect 0 "route ilp" -- "$ts" route -t "$data/cli/cluster.json" -f "$tmp/fl.json" --algo ilp --no-timing
 has "$tmp/out" '"status": "optimal"' "ilp proves its answer"
 expect 0 "route ecmp" -- "$ts" route -t "$data/cli/cluster.json" -f "$tmp/fl.json" --algo ecmp --seed 9
@@ -165,6 +183,7 @@ for n in 1 2 5; do
     "$ts" kcut -d "$data/priority/dag-small.json" --levels 2 --orders 7 --threads $n > "$tmp/kt$n"
 done
 if cmp -s "$tmp/kt1" "$tmp/kt2" && cmp -s "$tmp/kt1" "$tmp/kt5"; then ok; else bad "kcut --threads changes the answer"; fi
+compact_same "kcut" -- "$ts" kcut -d "$data/priority/dag-small.json" --levels 2
 expect 2 "kcut threads not a number" -- "$ts" kcut -d "$data/priority/dag-small.json" --levels 2 --threads x
 expect 0 "kcut varys" -- "$ts" kcut -d "$data/priority/dag-small.json" --levels 3 --algo varys
 expect 2 "kcut cycle" -- "$ts" kcut -d "$data/priority/dag-cycle.json" --levels 2
@@ -176,6 +195,7 @@ expect 0 "prioritize" -- "$ts" prioritize -t "$data/priority/crux-topo.json" -s 
 for f in '"format": "tsched.priorities.v1"' '"intensity"' '"priority"' '"order"' '"level"' '"dag"' '"cut_weight"'; do
     has "$tmp/out" "$f" "prioritize output"
 done
+compact_same "prioritize" -- "$ts" prioritize -t "$data/priority/crux-topo.json" -s "$data/priority/crux-jobset.json" --levels 2
 expect 2 "prioritize job without flows" -- "$ts" prioritize -t "$data/priority/crux-topo.json" -s "$data/priority/jobset-no-flows.json" --levels 2
 has "$tmp/err" "flows" "job without flows named"
 

@@ -1,6 +1,8 @@
 /* common: status codes (ABI numbers), per-thread last error, allocation, RNG, string
  * table, JSON field readers, and the GLPK guard. */
 #include <fcntl.h>
+#include <locale.h>
+#include <math.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stddef.h>
@@ -13,6 +15,7 @@
 #include "common/json.h"
 #include "common/limits.h"
 #include "common/names.h"
+#include "common/numfmt.h"
 #include "common/structsize.h"
 #include "common/rng.h"
 #include "common/strtab.h"
@@ -687,6 +690,265 @@ START_TEST(reading_is_bounded)
 }
 END_TEST
 
+/* ---- numbers (design: shortest text that reads back) and the JSON writer ---- */
+
+/* The method written out plainly, apart from src/common/numfmt.c (which never formats with
+ * "%g" nor parses a radix character): least p whose "%.{p}g" reads back, then ".0". This
+ * test process never calls setlocale() for it, so it runs in the C locale. */
+static void ref_fmt(char *out, size_t cap, double x)
+{
+    for (int p = 1; p <= 17; p++) {
+        snprintf(out, cap, "%.*g", p, x);
+        double y = strtod(out, NULL);
+        if (memcmp(&x, &y, sizeof x) == 0 || isnan(x))
+            break;
+    }
+    if (!strchr(out, '.') && !strchr(out, 'e') && !strstr(out, "inf") && !strstr(out, "nan"))
+        strcat(out, ".0");
+}
+
+static void ck_fmt_matches_ref(double x)
+{
+    char got[TS_FMT_DOUBLE_CAP], want[64];
+    int n = ts_fmt_double(got, sizeof got, x);
+    ref_fmt(want, sizeof want, x);
+    ck_assert_msg(strcmp(got, want) == 0, "%a: \"%s\", reference \"%s\"", x, got, want);
+    ck_assert_int_eq(n, (int)strlen(got));
+    double y = strtod(got, NULL);
+    ck_assert_msg(memcmp(&x, &y, sizeof x) == 0, "%a: \"%s\" reads back as %a", x, got, y);
+}
+
+START_TEST(numbers_print_shortest)
+{
+    static const struct {
+        double x;
+        const char *text;
+    } table[] = {
+        {0.3, "0.3"},
+        {0.1 + 0.2, "0.30000000000000004"},
+        {1.3, "1.3"},
+        {1.2999999999999998, "1.2999999999999998"}, /* another double than 1.3 */
+        {0.1, "0.1"},
+        {1.0 / 3, "0.3333333333333333"},
+        {2.0 / 3, "0.6666666666666666"},
+        {0.125, "0.125"},
+        {-2.5, "-2.5"},
+        {0.0, "0.0"},
+        {-0.0, "-0.0"},
+        {3.0, "3.0"},
+        {123.0, "123.0"},
+        {1234567.0, "1234567.0"},
+        {100.0, "1e+02"}, /* "%.1g": the exponent form of C's %g, as 1.2e+10 */
+        {400.0, "4e+02"},
+        {1.2e10, "1.2e+10"},
+        {1e15, "1e+15"},
+        {1e22, "1e+22"},
+        {1e23, "1e+23"},
+        {9007199254740992.0, "9007199254740992.0"},
+        {12345678901234567.0, "12345678901234568.0"},
+        {123456789012345680.0, "1.2345678901234568e+17"},
+        {0.0001, "0.0001"},
+        {0.000123, "0.000123"},
+        {1e-5, "1e-05"},
+        {1.5e-5, "1.5e-05"},
+        {5e-324, "5e-324"},
+        {2.2250738585072014e-308, "2.2250738585072014e-308"},
+        {1.7976931348623157e+308, "1.7976931348623157e+308"},
+        {-1.7976931348623157e+308, "-1.7976931348623157e+308"},
+        {INFINITY, "inf"},
+        {-INFINITY, "-inf"},
+        {NAN, "nan"},
+    };
+    char buf[TS_FMT_DOUBLE_CAP];
+    for (size_t i = 0; i < sizeof table / sizeof *table; i++) {
+        ts_fmt_double(buf, sizeof buf, table[i].x);
+        ck_assert_msg(strcmp(buf, table[i].text) == 0, "table[%zu] %a: \"%s\", expected \"%s\"", i, table[i].x, buf,
+                      table[i].text);
+        if (!isnan(table[i].x))
+            ck_fmt_matches_ref(table[i].x);
+    }
+    /* snprintf's contract: the whole length back, the text cut and terminated */
+    ck_assert_int_eq(ts_fmt_double(buf, 5, 0.30000000000000004), 19);
+    ck_assert_str_eq(buf, "0.30");
+    ck_assert_int_eq(ts_fmt_double(NULL, 0, -0.0), 4);
+    /* the longest texts fit the documented capacity */
+    ck_assert_int_lt(ts_fmt_double(buf, sizeof buf, -2.2250738585072009e-308), TS_FMT_DOUBLE_CAP);
+    ck_assert_int_lt(ts_fmt_double(buf, sizeof buf, -0.00012345678901234567), TS_FMT_DOUBLE_CAP);
+
+    ts_rng rng;
+    ts_rng_seed(&rng, 14);
+    /* any bit pattern */
+    for (unsigned i = 0; i < 100000; i++) {
+        uint64_t u = ts_rng_next(&rng);
+        double x;
+        memcpy(&x, &u, sizeof x);
+        if (isfinite(x))
+            ck_fmt_matches_ref(x);
+    }
+    /* short decimals and exact binary fractions: where rounding digits twice could differ
+     * from rounding once (ties of "50...0" after the 17 digits) */
+    for (unsigned i = 0; i < 100000; i++) {
+        char dec[64];
+        double x;
+        if (i % 2) {
+            snprintf(dec, sizeof dec, "%llue%d", (unsigned long long)ts_rng_below(&rng, UINT64_C(100000000000000000)),
+                     (int)ts_rng_below(&rng, 80) - 40);
+            x = strtod(dec, NULL);
+        } else {
+            x = ldexp((double)ts_rng_below(&rng, UINT64_C(1) << (1 + ts_rng_below(&rng, 53))),
+                      (int)ts_rng_below(&rng, 120) - 80);
+        }
+        ck_fmt_matches_ref(i % 3 ? x : -x);
+    }
+}
+END_TEST
+
+START_TEST(numbers_ignore_the_locale)
+{
+    /* The library runs in programs that set a locale; "0,3" would be a broken document. Runs
+     * where such a locale is installed (this Check test is forked: the locale stays here). */
+    static const char *const names[] = {"de_DE.UTF-8", "de_DE.utf8", "fr_FR.UTF-8", "ps_AF.UTF-8", "ru_RU.UTF-8"};
+    static const double xs[] = {0.3, 1.2999999999999998, 2.5e-7, 123.0, 1.2e10, -0.0, 5e-324};
+    char c_text[sizeof xs / sizeof *xs][TS_FMT_DOUBLE_CAP], buf[TS_FMT_DOUBLE_CAP];
+    for (size_t k = 0; k < sizeof xs / sizeof *xs; k++)
+        ts_fmt_double(c_text[k], sizeof c_text[k], xs[k]);
+    for (size_t i = 0; i < sizeof names / sizeof *names; i++) {
+        if (!setlocale(LC_NUMERIC, names[i]))
+            continue;
+        for (size_t k = 0; k < sizeof xs / sizeof *xs; k++) {
+            ts_fmt_double(buf, sizeof buf, xs[k]);
+            ck_assert_msg(strcmp(buf, c_text[k]) == 0, "%s: \"%s\", in C \"%s\"", names[i], buf, c_text[k]);
+        }
+        json_t *doc = json_pack("{s:f}", "x", 0.3);
+        char *text = ts_json_write(doc, TS_JSON_COMPACT, NULL);
+        ck_assert_str_eq(text, "{\"x\":0.3}");
+        free(text);
+        json_decref(doc);
+    }
+    setlocale(LC_NUMERIC, "C");
+}
+END_TEST
+
+/* A random tree: objects, arrays, strings with escapes and UTF-8, integers, reals (if
+ * `reals`), true, false, null. */
+static json_t *random_tree(ts_rng *rng, int depth, int reals)
+{
+    static const char *const bits[] = {"a", "b", "node", "\"", "\\", "/", "\n", "\t", "\r", "\b", "\f", "\x01",
+                                       "\x1f", "\x7f", " ", "\xc3\xa9", "\xe2\x80\xa8", "\xf0\x9f\x98\x80", "0"};
+    unsigned kind = (unsigned)ts_rng_below(rng, depth >= 4 ? 6 : 8);
+    if (!reals && kind == 1)
+        kind = 0;
+    switch (kind) {
+    case 0: {
+        static const json_int_t edge[] = {0, -1, 1, INT64_MAX, INT64_MIN, 9007199254740993LL};
+        return ts_rng_below(rng, 4) ? json_integer((json_int_t)ts_rng_below(rng, 2000) - 1000)
+                                    : json_integer(edge[ts_rng_below(rng, 6)]);
+    }
+    case 1: {
+        double x;
+        do {
+            uint64_t u = ts_rng_next(rng);
+            memcpy(&x, &u, sizeof x);
+            if (ts_rng_below(rng, 2))
+                x = (double)ts_rng_below(rng, 100000) / (double)(1 + ts_rng_below(rng, 1000));
+        } while (!isfinite(x));
+        return json_real(x);
+    }
+    case 2: {
+        char s[64] = "";
+        size_t n = 0, parts = ts_rng_below(rng, 6);
+        for (size_t k = 0; k < parts; k++) {
+            const char *b = bits[ts_rng_below(rng, sizeof bits / sizeof *bits)];
+            memcpy(s + n, b, strlen(b));
+            n += strlen(b);
+        }
+        if (ts_rng_below(rng, 8) == 0)
+            s[n++] = '\0'; /* a NUL inside a string: \u0000 */
+        return json_stringn(s, n);
+    }
+    case 3: return json_true();
+    case 4: return json_false();
+    case 5: return json_null();
+    case 6: {
+        json_t *a = json_array();
+        for (size_t k = ts_rng_below(rng, 5); k > 0; k--)
+            json_array_append_new(a, random_tree(rng, depth + 1, reals));
+        return a;
+    }
+    default: {
+        json_t *o = json_object();
+        for (size_t k = ts_rng_below(rng, 5); k > 0; k--) {
+            char key[32];
+            size_t n = 0, parts = 1 + ts_rng_below(rng, 3);
+            for (size_t q = 0; q < parts; q++) {
+                const char *b = bits[ts_rng_below(rng, sizeof bits / sizeof *bits)];
+                memcpy(key + n, b, strlen(b));
+                n += strlen(b);
+            }
+            key[n] = '\0';
+            json_object_set_new(o, key, random_tree(rng, depth + 1, reals));
+        }
+        return o;
+    }
+    }
+}
+
+START_TEST(json_writer_is_jansson_layout_with_short_reals)
+{
+    /* the layout by hand once */
+    json_t *doc = json_pack("{s:s, s:[i, f, f, f], s:{}, s:[], s:{s:b, s:n}}", "format", "x\"y\n", "v", 7, 0.3,
+                            100.0, 0.1 + 0.2, "e", "a", "o", "t", 1, "z");
+    char *text = ts_json_write(doc, TS_JSON_COMPACT, NULL);
+    ck_assert_str_eq(text, "{\"format\":\"x\\\"y\\n\",\"v\":[7,0.3,1e+02,0.30000000000000004],\"e\":{},\"a\":[],"
+                           "\"o\":{\"t\":true,\"z\":null}}");
+    free(text);
+    size_t len = 0;
+    text = ts_json_write(doc, TS_JSON_INDENT, &len);
+    ck_assert_str_eq(text, "{\n  \"format\": \"x\\\"y\\n\",\n  \"v\": [\n    7,\n    0.3,\n    1e+02,\n"
+                           "    0.30000000000000004\n  ],\n  \"e\": {},\n  \"a\": [],\n  \"o\": {\n    \"t\": true,\n"
+                           "    \"z\": null\n  }\n}");
+    ck_assert_uint_eq(len, strlen(text));
+    free(text);
+    /* ts_json_dump is the indented writer */
+    ck_assert_ok(ts_json_dumps(&text, doc, TS_JSON_INDENT));
+    char *again;
+    ck_assert_ok(ts_json_dump(&again, doc));
+    ck_assert_str_eq(text, again);
+    tsched_free(again);
+    tsched_free(text);
+    json_decref(doc);
+
+    ts_rng rng;
+    ts_rng_seed(&rng, 7);
+    for (unsigned i = 0; i < 3000; i++) {
+        int reals = i % 2;
+        json_t *t = random_tree(&rng, 0, reals);
+        for (int compact = 0; compact <= 1; compact++) {
+            char *mine = ts_json_write(t, compact, NULL);
+            ck_assert_ptr_nonnull(mine);
+            size_t lay = (compact ? JSON_COMPACT : JSON_INDENT(2)) | JSON_PRESERVE_ORDER | JSON_ENCODE_ANY;
+            if (!reals) { /* byte for byte what jansson writes */
+                char *theirs = json_dumps(t, lay);
+                ck_assert_str_eq(mine, theirs);
+                free(theirs);
+            }
+            /* reads back as the same tree; the reals' bits too (%.17g keeps the sign of 0) */
+            json_error_t err;
+            json_t *back = json_loads(mine, JSON_DECODE_ANY | JSON_ALLOW_NUL, &err);
+            ck_assert_msg(back != NULL, "case %u: %s in %s", i, err.text, mine);
+            ck_assert_msg(json_equal(t, back), "case %u: reads back different: %s", i, mine);
+            char *a = json_dumps(t, lay | JSON_REAL_PRECISION(17)), *b = json_dumps(back, lay | JSON_REAL_PRECISION(17));
+            ck_assert_str_eq(a, b);
+            free(a);
+            free(b);
+            json_decref(back);
+            free(mine);
+        }
+        json_decref(t);
+    }
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("common");
@@ -707,6 +969,13 @@ int main(void)
     tcase_add_test(tc, old_callers_keep_working);
     tcase_add_test(tc, reading_is_bounded);
     suite_add_tcase(s, tc);
+    /* a few hundred thousand numbers against a reference that prints each up to 17 times */
+    TCase *num = tcase_create("numbers");
+    tcase_set_timeout(num, 120);
+    tcase_add_test(num, numbers_print_shortest);
+    tcase_add_test(num, numbers_ignore_the_locale);
+    tcase_add_test(num, json_writer_is_jansson_layout_with_short_reals);
+    suite_add_tcase(s, num);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);
     int failed = srunner_ntests_failed(sr);

@@ -281,8 +281,8 @@ START_TEST(json_fields_and_order)
     const char *job[] = {"\"name\"", "\"gpus\"", "\"level\"", "\"nodes\"", "\"arrival_s\"", "\"start_s\"",
                          "\"finish_s\"", "\"wait_s\"", "\"run_s\"", "\"jct_s\"", "\"iterations\"",
                          "\"iterations_done\"", "\"iter_mean_s\"", "\"iter_min_s\"", "\"iter_max_s\"",
-                         "\"iter_alone_s\"", "\"compute_s\"", "\"restarts\"", "\"gbits_demanded\": 100",
-                         "\"gbits_delivered\": 100", "\"wait_cause\""};
+                         "\"iter_alone_s\"", "\"compute_s\"", "\"restarts\"", "\"gbits_demanded\": 1e+02",
+                         "\"gbits_delivered\": 1e+02", "\"wait_cause\""};
     const char *first_job = strstr(text, "\"jobs\": [");
     for (int k = 0; k + 1 < 21; k++)
         ck_order(first_job, job[k], job[k + 1]);
@@ -377,9 +377,10 @@ START_TEST(csv_rows)
     tsched_sim_result *r = build_result(3);
     char *csv, *again;
     ck_assert_ok(tsched_sim_result_timeseries_csv(&csv, r, 0));
-    ck_assert_str_eq(csv, HEADER "0,0,8,0,1,10,100,0,0.5\n"
-                              "1,0.25,16,2,2,11,101,0.125,0.625\n"
-                              "2,0.5,24,4,3,12,102,0.25,0.75\n");
+    /* reals in the shortest text that reads back, as in JSON: "%.{p}g" plus ".0" */
+    ck_assert_str_eq(csv, HEADER "0.0,0.0,8,0.0,1,10,100,0.0,0.5\n"
+                              "1.0,0.25,16,2.0,2,11,101,0.125,0.625\n"
+                              "2.0,0.5,24,4.0,3,12,102,0.25,0.75\n");
     /* the result's own interval given explicitly is the same */
     ck_assert_ok(tsched_sim_result_timeseries_csv(&again, r, 1000000000));
     ck_assert_str_eq(csv, again);
@@ -402,9 +403,9 @@ START_TEST(csv_aggregates_by_two)
     tsched_sim_result *r = build_result(5);
     char *csv;
     ck_assert_ok(tsched_sim_result_timeseries_csv(&csv, r, 2000000000));
-    ck_assert_str_eq(csv, HEADER "0,0.125,8,1,1,10,100,0.0625,0.5625\n"
-                              "2,0.625,24,5,3,12,102,0.3125,0.8125\n"
-                              "4,1,40,8,5,14,104,0.5,1\n");
+    ck_assert_str_eq(csv, HEADER "0.0,0.125,8,1.0,1,10,100,0.0625,0.5625\n"
+                              "2.0,0.625,24,5.0,3,12,102,0.3125,0.8125\n"
+                              "4.0,1.0,40,8.0,5,14,104,0.5,1.0\n");
     tsched_free(csv);
     free_result(r);
 }

@@ -1,6 +1,7 @@
 /* The model additions of issue 14: tiers up to 7, NVLink domains, label provenance and
  * left-out nodes (doc/topology.md). */
 #include <check.h>
+#include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -509,7 +510,7 @@ END_TEST
 
 /* A fabric whose two halves meet only at tier 7: 15-switch paths, through the public
  * API with the caller's stride. */
-START_TEST(deep_eight_tiers_chain)
+static tsched_topology *chain8(void)
 {
     tsched_topology *t = NULL;
     ck_assert_ok(tsched_topology_new(&t, "chain"));
@@ -535,6 +536,12 @@ START_TEST(deep_eight_tiers_chain)
     ck_assert_ok(tsched_topology_add_node(NULL, t, "x", "s0L", 8, 8, NULL, 400));
     ck_assert_ok(tsched_topology_add_node(NULL, t, "y", "s0M", 8, 8, NULL, 400));
     ck_assert_ok(tsched_topology_build(t));
+    return t;
+}
+
+START_TEST(deep_eight_tiers_chain)
+{
+    tsched_topology *t = chain8();
     uint64_t c = 0;
     ck_assert_ok(tsched_topology_path_count(&c, t, 0, 3, 1, 5));
     ck_assert_uint_eq(c, 2);
@@ -661,6 +668,260 @@ START_TEST(deep_routing_all_algorithms)
 }
 END_TEST
 
+/* ---- NVLink domains in placement and the free-capacity queries ---- */
+
+/* 4 leaves of 6 nodes (8 GPUs each); nodes get random NVLink domains among `ndom` names,
+ * about one in five none. */
+static tsched_topology *random_nvl(uint64_t seed, uint32_t ndom, int allow_none)
+{
+    uint64_t r = seed;
+    tsched_topology *t = NULL;
+    ck_assert_ok(tsched_topology_new(&t, "nvl"));
+    char name[32], leaf[32];
+    for (int s = 0; s < 2; s++) {
+        snprintf(name, sizeof name, "spine%d", s);
+        ck_assert_ok(tsched_topology_add_switch(NULL, t, name, 1, NULL));
+    }
+    for (uint32_t l = 0; l < 4; l++) {
+        snprintf(leaf, sizeof leaf, "leaf%u", l);
+        ck_assert_ok(tsched_topology_add_switch(NULL, t, leaf, 0, NULL));
+        ck_assert_ok(tsched_topology_add_link(t, leaf, "spine0", 400, 1));
+        ck_assert_ok(tsched_topology_add_link(t, leaf, "spine1", 400, 1));
+        for (uint32_t k = 0; k < 6; k++) {
+            uint32_t n;
+            snprintf(name, sizeof name, "n%u", l * 6 + k);
+            ck_assert_ok(tsched_topology_add_node(&n, t, name, leaf, 8, 8, NULL, 400));
+            if (!allow_none || rng_below(&r, 5)) {
+                snprintf(name, sizeof name, "rack%u", rng_below(&r, ndom));
+                ck_assert_ok(tsched_topology_set_nvl_domain(t, n, name));
+            }
+        }
+    }
+    ck_assert_ok(tsched_topology_build(t));
+    return t;
+}
+
+/* A node's NVLink domain as the user sees it: its domain's name, or its own name. */
+static const char *nvl_key(const tsched_topology *t, uint32_t n)
+{
+    const char *d = tsched_topology_node_nvl_domain(t, n);
+    return d ? d : tsched_topology_node_name(t, n);
+}
+
+static uint32_t distinct_keys(const tsched_topology *t, const uint32_t *nodes, uint32_t n)
+{
+    uint32_t c = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        int dup = 0;
+        for (uint32_t j = 0; j < i && !dup; j++)
+            dup = strcmp(nvl_key(t, nodes[i]), nvl_key(t, nodes[j])) == 0;
+        c += !dup;
+    }
+    return c;
+}
+
+static void check_nvl_free(const tsched_topology *t)
+{
+    uint32_t nn = tsched_topology_num_nodes(t), nd = tsched_topology_num_nvl_domains(t);
+    for (uint32_t d = 0; d < nd; d++) {
+        uint32_t want[64], nw = 0, got[64];
+        for (uint32_t n = 0; n < nn; n++)
+            if (tsched_topology_node_nvl(t, n) == d && tsched_topology_node_is_free(t, n))
+                want[nw++] = n;
+        ck_assert_uint_eq(tsched_topology_free_node_count(t, TSCHED_LEVEL_NVL, d), nw);
+        size_t ng = 0;
+        ck_assert_ok(tsched_topology_free_nodes(got, 64, &ng, t, TSCHED_LEVEL_NVL, d));
+        ck_assert_uint_eq(ng, nw);
+        for (uint32_t i = 0; i < nw; i++)
+            ck_assert_uint_eq(got[i], want[i]);
+    }
+    ck_assert_uint_eq(tsched_topology_free_node_count(t, TSCHED_LEVEL_NVL, nd), 0);
+    size_t ng = 0;
+    ck_assert_status(tsched_topology_free_nodes(NULL, 0, &ng, t, TSCHED_LEVEL_NVL, nd), TSCHED_E_INVALID);
+}
+
+START_TEST(nvl_free_capacity)
+{
+    for (unsigned i = 0; i < 10; i++) {
+        tsched_topology *t = random_nvl(100 + i, 2 + i % 5, 1);
+        check_nvl_free(t);
+        uint64_t r = 9 + i;
+        for (int k = 0; k < 8; k++) {
+            uint32_t n = rng_below(&r, tsched_topology_num_nodes(t));
+            if (k % 3 == 0)
+                ck_assert_ok(tsched_topology_set_node_up(t, n, rng_below(&r, 2)));
+            else if (k % 3 == 1)
+                ck_assert_ok(tsched_topology_set_free_gpus(t, n, rng_below(&r, 9)));
+            else
+                ck_assert_ok(tsched_topology_set_up(t, rng_below(&r, 2) ? "leaf1" : "leaf2", rng_below(&r, 2)));
+            check_nvl_free(t);
+        }
+        tsched_topology_free(t);
+    }
+}
+END_TEST
+
+/* Every algorithm with "domain": "nvl": the spread it reports equals a count of distinct
+ * NVLink domains (names, a node without one counted alone) over its rows and columns;
+ * mip and exhaustive agree on the optimum; the placement document says "nvl" and reads
+ * back to the same metric. */
+START_TEST(nvl_placement_spread)
+{
+    static const tsched_place_algo algos[] = {TSCHED_PLACE_MIP, TSCHED_PLACE_BEST_FIT, TSCHED_PLACE_RANDOM_FIT,
+                                              TSCHED_PLACE_GPU_PACK, TSCHED_PLACE_TOPO_AWARE,
+                                              TSCHED_PLACE_EXHAUSTIVE};
+    for (unsigned i = 0; i < tu_n(12); i++) {
+        tsched_topology *t = random_nvl(500 + i, 3 + i % 2, i % 2);
+        tsched_job *job = NULL;
+        /* 4 x 2 or 3 x 4 nodes of 8 GPUs */
+        uint32_t pp = 2 + 2 * (i % 2), rows = pp == 2 ? 4 : 3;
+        ck_assert_ok(tsched_job_new(&job, "j", rows * 8 * pp, 8, pp));
+        ck_assert_ok(tsched_job_set_domain(job, TSCHED_DOMAIN_NVL));
+        ck_assert_ok(tsched_job_set_alpha(job, 0.25 + 0.25 * (i % 3)));
+        double opt[2] = {-1, -1};
+        for (size_t a = 0; a < sizeof algos / sizeof algos[0]; a++) {
+            tsched_place_options o;
+            tsched_place_options_init(&o);
+            o.algo = algos[a];
+            o.seed = 3 + i;
+            tsched_placement *p = NULL;
+            tsched_status st = tsched_place(&p, t, job, &o);
+            if (algos[a] == TSCHED_PLACE_EXHAUSTIVE && st == TSCHED_E_INVALID)
+                continue; /* more domains than exhaustive takes */
+            ck_assert_msg(st == TSCHED_OK, "%s: %s", tsched_place_algo_name(algos[a]), tsched_last_error());
+            uint32_t R = tsched_placement_rows(p), C = tsched_placement_cols(p), all[64], grp[16];
+            uint32_t dp = 0, ppm = 0;
+            for (uint32_t c = 0; c < C; c++) {
+                for (uint32_t rr = 0; rr < R; rr++)
+                    grp[rr] = tsched_placement_node(p, rr, c);
+                uint32_t k = distinct_keys(t, grp, R);
+                dp = k > dp ? k : dp;
+            }
+            for (uint32_t rr = 0; rr < R; rr++) {
+                for (uint32_t c = 0; c < C; c++)
+                    all[rr * C + c] = grp[c] = tsched_placement_node(p, rr, c);
+                uint32_t k = distinct_keys(t, grp, C);
+                ppm = k > ppm ? k : ppm;
+            }
+            ck_assert_uint_eq(tsched_placement_dp_max(p), dp);
+            ck_assert_uint_eq(tsched_placement_pp_max(p), ppm);
+            ck_assert_uint_eq(tsched_placement_domains_used(p), distinct_keys(t, all, R * C));
+            double alpha = tsched_placement_alpha(p);
+            ck_assert(fabs(tsched_placement_weighted(p) - (alpha * dp + (1 - alpha) * ppm)) < 1e-9);
+            if (tsched_placement_status(p) == TSCHED_PLACE_OPTIMAL && (algos[a] == TSCHED_PLACE_MIP ||
+                                                                      algos[a] == TSCHED_PLACE_EXHAUSTIVE))
+                opt[algos[a] == TSCHED_PLACE_MIP ? 0 : 1] = tsched_placement_weighted(p);
+            char *js = NULL;
+            ck_assert_ok(tsched_placement_to_json(&js, p, t, "j", 0));
+            ck_assert_ptr_nonnull(strstr(js, "\"domain\": \"nvl\""));
+            char want[48];
+            snprintf(want, sizeof want, "\"pods_used\": %u", distinct_keys(t, all, R * C));
+            ck_assert_ptr_nonnull(strstr(js, want));
+            tsched_placement *q = NULL;
+            ck_assert_ok(tsched_placement_load_string(&q, t, js, strlen(js)));
+            ck_assert_uint_eq(tsched_placement_dp_max(q), dp);
+            ck_assert_uint_eq(tsched_placement_domains_used(q), tsched_placement_domains_used(p));
+            tsched_placement_free(q);
+            tsched_free(js);
+            tsched_spread sp = {.size = sizeof sp};
+            ck_assert_ok(tsched_spread_eval(&sp, t, all, R, C, alpha, TSCHED_DOMAIN_NVL));
+            ck_assert_uint_eq(sp.pp_max, ppm);
+            tsched_placement_free(p);
+        }
+        if (i % 2 == 0) /* four domains at most: exhaustive ran */
+            ck_assert_msg(opt[1] >= 0, "exhaustive did not run on fabric %u", i);
+        if (opt[0] >= 0 && opt[1] >= 0)
+            ck_assert_msg(fabs(opt[0] - opt[1]) < 1e-9, "mip %g, exhaustive %g", opt[0], opt[1]);
+        /* the job document keeps the domain */
+        char *js = NULL;
+        ck_assert_ok(tsched_job_to_json(&js, job));
+        ck_assert_ptr_nonnull(strstr(js, "\"domain\": \"nvl\""));
+        tsched_job *j2 = NULL;
+        ck_assert_ok(tsched_job_load_string(&j2, js, strlen(js)));
+        ck_assert_int_eq(tsched_job_domain(j2), TSCHED_DOMAIN_NVL);
+        tsched_job_free(j2);
+        tsched_free(js);
+        tsched_job_free(job);
+        tsched_topology_free(t);
+    }
+}
+END_TEST
+
+/* Without any NVLink domain every node is its own: nvl spread = number of nodes per group. */
+START_TEST(nvl_placement_without_domains)
+{
+    tsched_topology *t = tu_leaf_spine(4, 2, 1, 4, 8, 8);
+    tsched_job *job = NULL;
+    ck_assert_ok(tsched_job_new(&job, "j", 64, 8, 2));
+    tsched_place_options o;
+    tsched_place_options_init(&o);
+    o.domain = TSCHED_DOMAIN_NVL;
+    o.algo = TSCHED_PLACE_BEST_FIT;
+    tsched_placement *p = NULL;
+    ck_assert_ok(tsched_place(&p, t, job, &o));
+    ck_assert_uint_eq(tsched_placement_pp_max(p), 2);
+    ck_assert_uint_eq(tsched_placement_dp_max(p), 4);
+    ck_assert_uint_eq(tsched_placement_domains_used(p), 8);
+    tsched_placement_free(p);
+    tsched_job_free(job);
+    tsched_topology_free(t);
+}
+END_TEST
+
+/* The simulator on the 8-tier chain: one flow across tier 7, at NIC speed (every link is
+ * 400 Gbit/s), finishes when the analytic model says, under each routing policy that
+ * takes a fabric with cores. */
+START_TEST(deep_sim_one_flow)
+{
+    static const char *const routings[] = {"greedy", "ecmp", "balanced-ecmp", "ilp"};
+    for (size_t k = 0; k < sizeof routings / sizeof routings[0]; k++) {
+        tsched_topology *t = chain8();
+        tsched_sim *s = NULL;
+        ck_assert_ok(tsched_sim_new(&s, t));
+        ck_assert_ok(tsched_sim_set_policy(s, TSCHED_SIM_ROUTING, routings[k]));
+        uint32_t nodes[2] = {0, 1}, ji, ph;
+        const int64_t ms = 1000000;
+        tsched_sim_job j = {sizeof j, "a", 0, 0, 0, 0, 100 * ms, 0.25, 7, 0, 0, 0, NULL, nodes, 2};
+        ck_assert_ok(tsched_sim_add_job(&ji, s, &j));
+        tsched_sim_phase p = {sizeof p, -1, 0, 1};
+        ck_assert_ok(tsched_sim_job_add_phase(&ph, s, ji, &p));
+        ck_assert_ok(tsched_sim_phase_add_flow(s, ji, ph, 0, 0, 1, 0, 20.0, NULL, 0));
+        ck_assert_ok(tsched_sim_run_until(s, INT64_MAX));
+        tsched_sim_result *r = NULL;
+        ck_assert_ok(tsched_sim_result_new(&r, s));
+        tsched_sim_job_stats js = {.size = sizeof js};
+        ck_assert_ok(tsched_sim_result_job(&js, r, 0));
+        /* 75 ms of compute not overlapped + 20 Gbit at 400 Gbit/s = 50 ms, seven times */
+        ck_assert_msg(js.finish_ns == 7 * 125 * ms, "%s: finish %lld", routings[k], (long long)js.finish_ns);
+        tsched_sim_result_free(r);
+        tsched_sim_free(s);
+        tsched_topology_free(t);
+    }
+}
+END_TEST
+
+/* CRUX priorities route through the path cache: a job set on the deep chain works. */
+START_TEST(deep_prioritize)
+{
+    tsched_topology *t = chain8();
+    tsched_jobset *js = NULL;
+    ck_assert_ok(tsched_jobset_new(&js, t));
+    uint32_t a, b;
+    ck_assert_ok(tsched_jobset_add_job(&a, js, "a", 8, 1.0, 1.0, 0.0));
+    ck_assert_ok(tsched_jobset_add_job(&b, js, "b", 8, 2.0, 1.0, 0.0));
+    ck_assert_ok(tsched_jobset_add_flow(js, a, 0, 0, 1, 0, 10.0, NULL));
+    ck_assert_ok(tsched_jobset_add_flow(js, b, 0, 1, 1, 1, 10.0, NULL));
+    tsched_priorities *pr = NULL;
+    ck_assert_ok(tsched_prioritize(&pr, t, js, NULL));
+    ck_assert(tsched_priorities_intensity(pr, 0) > 0);
+    /* both cross the chains below the tops: they contend */
+    ck_assert_uint_eq(tsched_priorities_dag_edges(pr), 1);
+    tsched_priorities_free(pr);
+    tsched_jobset_free(js);
+    tsched_topology_free(t);
+}
+END_TEST
+
 TCase *topology_deep_tcase(void)
 {
     TCase *tc = tcase_create("deep");
@@ -674,5 +935,10 @@ TCase *topology_deep_tcase(void)
     tcase_add_test(tc, deep_search_agrees_on_clos3);
     tcase_add_test(tc, deep_eight_tiers_chain);
     tcase_add_test(tc, deep_routing_all_algorithms);
+    tcase_add_test(tc, deep_sim_one_flow);
+    tcase_add_test(tc, deep_prioritize);
+    tcase_add_test(tc, nvl_free_capacity);
+    tcase_add_test(tc, nvl_placement_spread);
+    tcase_add_test(tc, nvl_placement_without_domains);
     return tc;
 }

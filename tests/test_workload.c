@@ -192,8 +192,12 @@ START_TEST(setters_and_getters)
     ck_assert_int_eq(tsched_job_unit(j), TSCHED_UNIT_DP);
     ck_assert_ok(tsched_job_set_domain(j, TSCHED_DOMAIN_LEAF));
     ck_assert_int_eq(tsched_job_domain(j), TSCHED_DOMAIN_LEAF);
-    ck_assert_status(tsched_job_set_domain(j, (tsched_domain)3), TSCHED_E_RANGE);
+    ck_assert_status(tsched_job_set_domain(j, (tsched_domain)2), TSCHED_E_RANGE); /* cluster: no spread */
     ck_assert_errmsg_has("domain");
+    ck_assert_status(tsched_job_set_domain(j, (tsched_domain)4), TSCHED_E_RANGE);
+    ck_assert_ok(tsched_job_set_domain(j, TSCHED_DOMAIN_NVL));
+    ck_assert_int_eq(tsched_job_domain(j), TSCHED_DOMAIN_NVL);
+    ck_assert_ok(tsched_job_set_domain(j, TSCHED_DOMAIN_LEAF));
 
     /* model: copied in and out */
     tsched_model m = model_of(6144, 48, 64000, 4096, 1024, 2, 3, 8), got;

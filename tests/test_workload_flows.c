@@ -613,6 +613,10 @@ START_TEST(json_round_trip)
     json_decref(doc);
     ck_assert_str_eq(a, want);
     tsched_free(want);
+    /* reals as the shortest text that reads back (doc/FORMATS.md) */
+    ck_assert_ptr_nonnull(strstr(a, "\"gbits\": 0.1\n"));
+    ck_assert_ptr_nonnull(strstr(a, "\"gbits\": 0.3333333333333333\n"));
+    ck_assert_ptr_nonnull(strstr(a, "\"gbits\": 12345678.9\n"));
     int jobs = 0; /* "job" only where a flow has one */
     for (const char *q = a; (q = strstr(q, "\"job\"")) != NULL; q++)
         jobs++;

@@ -552,14 +552,15 @@ TSCHED_API tsched_status tsched_topology_set_member_up(tsched_topology *topo, ui
 /* ---- free capacity ----------------------------------------------------------------------- */
 
 /**
- * Number of up nodes with all GPUs free in one domain: a leaf (switch index), a pod, or
- * the cluster. O(1). A bad index gives 0.
+ * Number of up nodes with all GPUs free in one domain: a leaf (switch index), a pod, a
+ * named NVLink domain (TSCHED_LEVEL_NVL, index below tsched_topology_num_nvl_domains()),
+ * or the cluster. O(1). A bad index gives 0.
  */
 TSCHED_API uint32_t tsched_topology_free_node_count(const tsched_topology *topo, tsched_level level, uint32_t index);
 
 /**
- * List the up nodes with all GPUs free in one domain into `nodes` (a leaf or the cluster:
- * node index order; a pod: leaf by leaf in the pod's leaf order)
+ * List the up nodes with all GPUs free in one domain into `nodes` (a leaf, an NVLink
+ * domain or the cluster: node index order; a pod: leaf by leaf in the pod's leaf order)
  * (capacity `cap`). `*count` receives the number that exist. Errors: TSCHED_E_INVALID,
  * TSCHED_E_BUFFER when `cap` < `*count` (the first `cap` are written).
  */

@@ -35,7 +35,7 @@ typedef enum tsched_domain {
     TSCHED_DOMAIN_AUTO = -1,               /**< pod when the fabric has pods, else leaf */
     TSCHED_DOMAIN_LEAF = TSCHED_LEVEL_LEAF, /**< one leaf switch (0) */
     TSCHED_DOMAIN_POD = TSCHED_LEVEL_POD,   /**< Arnold's minipod (1) */
-    TSCHED_DOMAIN_NVL = TSCHED_LEVEL_NVL    /**< a multi-node NVLink domain (3); reserved: no fabric has them yet */
+    TSCHED_DOMAIN_NVL = TSCHED_LEVEL_NVL    /**< a multi-node NVLink domain (3); a node without one is its own */
 } tsched_domain;
 
 /** Model configuration of a job (the "model" object of `tsched.job.v1`). */

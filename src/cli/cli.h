@@ -31,6 +31,13 @@ int cli_parse_double(const char *s, double *out);
 
 /* Write `text` as it is (no newline added) to `path` ("-": stdout). */
 int cli_write_raw(const char *path, const char *text);
+/* Write the library's JSON document `json` plus a newline to `path`: as it is, or with
+ * `compact` on one line without whitespace (--compact; the numbers keep their text). */
+int cli_write_json(const char *path, const char *json, int compact);
+/* Write the document `doc` (indented, or on one line with `compact`) plus a newline to
+ * `path`, with the library's number format (shortest text that reads back). */
+struct json_t;
+int cli_write_doc(const char *path, const struct json_t *doc, int compact);
 
 /* Help (help.c): the usage text of `cmd` as typed ("topology export"; "" = every command), or
  * NULL. */

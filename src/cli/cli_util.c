@@ -4,6 +4,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <jansson.h>
+
+#include "../common/json_write.h"
 #include "cli.h"
 
 int cli_fail(tsched_status st)
@@ -57,6 +60,33 @@ static int write_text(const char *path, const char *text, int newline)
 int cli_write(const char *path, const char *text) { return write_text(path, text, 1); }
 
 int cli_write_raw(const char *path, const char *text) { return write_text(path, text, 0); }
+
+int cli_write_doc(const char *path, const json_t *doc, int compact)
+{
+    char *text = ts_json_write(doc, compact ? TS_JSON_COMPACT : TS_JSON_INDENT, NULL);
+    if (!text) {
+        fputs("topo-sched: out of memory writing the output\n", stderr);
+        return CLI_INTERNAL;
+    }
+    int rc = cli_write(path, text);
+    free(text);
+    return rc;
+}
+
+int cli_write_json(const char *path, const char *json, int compact)
+{
+    if (!compact)
+        return cli_write(path, json);
+    json_error_t err;
+    json_t *doc = json_loads(json, 0, &err);
+    if (!doc) {
+        fprintf(stderr, "topo-sched: the library's document did not parse: %s\n", err.text);
+        return CLI_INTERNAL;
+    }
+    int rc = cli_write_doc(path, doc, 1);
+    json_decref(doc);
+    return rc;
+}
 
 int cli_emit(tsched_status st, char *json, const char *path)
 {

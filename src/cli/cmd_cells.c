@@ -66,18 +66,7 @@ int cli_cell_nomem(void)
     return CLI_INTERNAL;
 }
 
-int cli_cell_emit(json_t *doc, int compact, const char *path)
-{
-    size_t flags = JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(17) | (compact ? JSON_COMPACT : JSON_INDENT(2));
-    char *text = json_dumps(doc, flags);
-    if (!text) {
-        fputs("topo-sched: out of memory writing the output\n", stderr);
-        return CLI_INTERNAL;
-    }
-    int rc = cli_write(path, text);
-    free(text);
-    return rc;
-}
+int cli_cell_emit(json_t *doc, int compact, const char *path) { return cli_write_doc(path, doc, compact); }
 
 double cli_cell_now_ms(void)
 {

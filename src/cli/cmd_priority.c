@@ -1,12 +1,14 @@
-/* topo-sched prioritize -t TOPO -s JOBSET --levels K [--algo A] [--orders M] [--seed N] [-o FILE]
- * topo-sched kcut -d DAG --levels K [--algo A] [--orders M] [--seed N] [--threads N] [-o FILE] */
+/* topo-sched prioritize -t TOPO -s JOBSET --levels K [--algo A] [--orders M] [--seed N]
+ *                       [--compact] [-o FILE]
+ * topo-sched kcut -d DAG --levels K [--algo A] [--orders M] [--seed N] [--threads N]
+ *                 [--compact] [-o FILE] */
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
 
 /* Options shared by both commands; returns CLI_OK, or a usage error's exit status. */
-static int kcut_option(tsched_kcut_options *k, int *levels_given, int argc, char **argv, int *i)
+static int kcut_option(tsched_kcut_options *k, int *levels_given, int *compact, int argc, char **argv, int *i)
 {
     const char *a = argv[*i];
     int has = *i + 1 < argc;
@@ -26,6 +28,8 @@ static int kcut_option(tsched_kcut_options *k, int *levels_given, int argc, char
     } else if (strcmp(a, "--seed") == 0 && has) {
         if (cli_parse_u64(argv[++*i], &k->seed) != 0)
             return cli_usage_error("--seed: '%s' is not a whole number", argv[*i]);
+    } else if (strcmp(a, "--compact") == 0) {
+        *compact = 1;
     } else {
         return -1; /* not one of ours */
     }
@@ -35,11 +39,11 @@ static int kcut_option(tsched_kcut_options *k, int *levels_given, int argc, char
 int cmd_kcut(int argc, char **argv)
 {
     const char *dagf = NULL, *out = NULL;
-    int levels_given = 0;
+    int levels_given = 0, compact = 0;
     tsched_kcut_options k;
     tsched_kcut_options_init(&k);
     for (int i = 1; i < argc; i++) {
-        int rc = kcut_option(&k, &levels_given, argc, argv, &i);
+        int rc = kcut_option(&k, &levels_given, &compact, argc, argv, &i);
         if (rc > 0)
             return rc;
         if (rc == 0)
@@ -78,7 +82,7 @@ int cmd_kcut(int argc, char **argv)
         rc = cli_fail(st);
         goto out;
     }
-    rc = cli_write(out, json);
+    rc = cli_write_json(out, json, compact);
 out:
     tsched_free(json);
     free(levels);
@@ -89,7 +93,7 @@ out:
 int cmd_prioritize(int argc, char **argv)
 {
     const char *topo = NULL, *setf = NULL, *out = NULL;
-    int levels_given = 0;
+    int levels_given = 0, compact = 0;
     tsched_prio_options o;
     tsched_prio_options_init(&o);
     tsched_kcut_options k;
@@ -99,7 +103,7 @@ int cmd_prioritize(int argc, char **argv)
     k.orders = o.orders;
     k.seed = o.seed;
     for (int i = 1; i < argc; i++) {
-        int rc = kcut_option(&k, &levels_given, argc, argv, &i);
+        int rc = kcut_option(&k, &levels_given, &compact, argc, argv, &i);
         if (rc > 0)
             return rc;
         if (rc == 0)
@@ -130,7 +134,7 @@ int cmd_prioritize(int argc, char **argv)
         rc = cli_fail(st);
         goto out;
     }
-    rc = cli_write(out, json);
+    rc = cli_write_json(out, json, compact);
 out:
     tsched_free(json);
     tsched_priorities_free(p);

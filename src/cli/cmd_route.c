@@ -1,6 +1,7 @@
-/* topo-sched flows -t TOPO -p PLACEMENT --pattern P [--step S] [--gbits X] [-j JOB] [-o FILE]
+/* topo-sched flows -t TOPO -p PLACEMENT --pattern P [--step S] [--gbits X] [-j JOB]
+ *                  [--compact] [-o FILE]
  * topo-sched route -t TOPO -f FLOWS [--algo A] [--seed N] [--threads N] [--time-limit-ms N]
- *                  [--no-timing] [-o FILE] */
+ *                  [--no-timing] [--compact] [-o FILE] */
 #include <stdlib.h>
 #include <string.h>
 
@@ -11,6 +12,7 @@ int cmd_flows(int argc, char **argv)
     const char *topo = NULL, *plf = NULL, *jobf = NULL, *out = NULL, *pattern = NULL;
     unsigned step = 0;
     double gbits = 0;
+    int compact = 0;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         int has = i + 1 < argc;
@@ -24,6 +26,8 @@ int cmd_flows(int argc, char **argv)
             out = argv[++i];
         else if (strcmp(a, "--pattern") == 0 && has)
             pattern = argv[++i];
+        else if (strcmp(a, "--compact") == 0)
+            compact = 1;
         else if (strcmp(a, "--step") == 0 && has) {
             if (cli_parse_u32(argv[++i], &step) != 0)
                 return cli_usage_error("--step: '%s' is not a whole number", argv[i]);
@@ -55,7 +59,7 @@ int cmd_flows(int argc, char **argv)
         rc = cli_fail(st);
         goto out;
     }
-    rc = cli_write(out, json);
+    rc = cli_write_json(out, json, compact);
 out:
     tsched_free(json);
     tsched_flows_free(f);
@@ -68,7 +72,7 @@ out:
 int cmd_route(int argc, char **argv)
 {
     const char *topo = NULL, *flowsf = NULL, *out = NULL;
-    int timing = 1;
+    int timing = 1, compact = 0;
     tsched_route_options o;
     tsched_route_options_init(&o);
     for (int i = 1; i < argc; i++) {
@@ -97,6 +101,8 @@ int cmd_route(int argc, char **argv)
             o.time_limit_ms = u;
         } else if (strcmp(a, "--no-timing") == 0) {
             timing = 0;
+        } else if (strcmp(a, "--compact") == 0) {
+            compact = 1;
         } else {
             return cli_usage_error("route: unknown or incomplete option '%s'", a);
         }
@@ -114,7 +120,7 @@ int cmd_route(int argc, char **argv)
         rc = cli_fail(st);
         goto out;
     }
-    rc = cli_write(out, json);
+    rc = cli_write_json(out, json, compact);
 out:
     tsched_free(json);
     tsched_routes_free(r);

@@ -115,13 +115,8 @@ static int set(json_t *obj, const char *key, json_t *v) { return !v || json_obje
 
 static int emit(json_t *doc, const char *out, int compact)
 {
-    size_t flags = JSON_REAL_PRECISION(17) | JSON_PRESERVE_ORDER | (compact ? JSON_COMPACT : JSON_INDENT(2));
-    char *text = json_dumps(doc, flags);
+    int rc = cli_write_doc(out, doc, compact);
     json_decref(doc);
-    if (!text)
-        return nomem();
-    int rc = cli_write(out, text);
-    free(text);
     return rc;
 }
 

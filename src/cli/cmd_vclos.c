@@ -8,8 +8,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <jansson.h>
-
 #include "cli.h"
 
 /* Index of `s` in the NULL-terminated `names`, or -1. */
@@ -19,18 +17,6 @@ static int pick(const char *s, const char *const *names)
         if (!strcmp(s, names[i]))
             return i;
     return -1;
-}
-
-/* The document without indentation (same field order, same numbers); free() the result. */
-static char *compact(const char *json)
-{
-    json_error_t err;
-    json_t *root = json_loads(json, 0, &err);
-    char *c = root ? json_dumps(root, JSON_COMPACT | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(17)) : NULL;
-    json_decref(root);
-    if (!c)
-        fputs("topo-sched: out of memory writing the compact output\n", stderr);
-    return c;
 }
 
 int cmd_vclos(int argc, char **argv)
@@ -98,7 +84,7 @@ int cmd_vclos(int argc, char **argv)
 
     tsched_topology *t = NULL;
     tsched_vclos *v = NULL;
-    char *reqs = NULL, *state = NULL, *json = NULL, *small = NULL;
+    char *reqs = NULL, *state = NULL, *json = NULL;
     size_t rlen = 0, slen = 0;
     tsched_status st;
     int rc;
@@ -132,13 +118,8 @@ int cmd_vclos(int argc, char **argv)
         rc = cli_fail_in(st, strcmp(reqf, "-") ? reqf : "<stdin>");
         goto done;
     }
-    if (compact_out && !(small = compact(json))) {
-        rc = CLI_INTERNAL;
-        goto done;
-    }
-    rc = cli_write(out, small ? small : json);
+    rc = cli_write_json(out, json, compact_out);
 done:
-    free(small);
     tsched_free(json);
     free(reqs);
     free(state);

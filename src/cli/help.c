@@ -203,7 +203,7 @@ static const char help_place[] =
 
 static const char help_flows[] =
     "usage: topo-sched flows -t TOPO -p PLACEMENT --pattern dp-ring|dp-hd|pp|alltoall [--step S]\n"
-    "           [--gbits X] [-j JOB] [-o FILE]\n"
+    "           [--gbits X] [-j JOB] [--compact] [-o FILE]\n"
     "\n"
     "Print the flows (tsched.flows.v1) one step of a collective puts on the fabric, one per NIC rail\n"
     "of every node pair.\n"
@@ -214,12 +214,12 @@ static const char help_flows[] =
     "  --pattern P             dp-ring, dp-hd, pp or alltoall (required)\n"
     "  --step S                the collective's step (default: 0)\n"
     "  --gbits X               gigabits of every flow (default: none; required unless -j)\n"
-    "  -j JOB                  the job, whose model gives the App. C volumes (default: none)\n" OUT_LINE HELP_LINE
+    "  -j JOB                  the job, whose model gives the App. C volumes (default: none)\n" COMPACT_LINE OUT_LINE HELP_LINE
         EXIT_023;
 
 static const char help_route[] =
     "usage: topo-sched route -t TOPO -f FLOWS [--algo greedy|ecmp|balanced-ecmp|ilp] [--seed N]\n"
-    "           [--threads N] [--time-limit-ms N] [--no-timing] [-o FILE]\n"
+    "           [--threads N] [--time-limit-ms N] [--no-timing] [--compact] [-o FILE]\n"
     "\n"
     "Give every flow of a tsched.flows.v1 document a path and a max-min fair rate; print\n"
     "tsched.routes.v1. Down switches and trunks are avoided.\n"
@@ -230,7 +230,7 @@ static const char help_route[] =
     "  --algo A                greedy, ecmp, balanced-ecmp or ilp (default: greedy)\n"
     "  --seed N                seed of the two ECMP variants (default: 1)\n"
     "  --threads N             greedy on N threads over independent components, 1 to 64 (default: 1)\n"
-    "  --time-limit-ms N       bound of the ILP, > 0 (default: 10000)\n" NO_TIMING("solve_ms") OUT_LINE HELP_LINE
+    "  --time-limit-ms N       bound of the ILP, > 0 (default: 10000)\n" NO_TIMING("solve_ms") COMPACT_LINE OUT_LINE HELP_LINE
         EXIT_0123("a flow has no surviving path");
 
 #define KCUT_OPTS                                                                                          \
@@ -241,26 +241,26 @@ static const char help_route[] =
 
 static const char help_prioritize[] =
     "usage: topo-sched prioritize -t TOPO -s JOBSET --levels K [--algo crux|sincronia|varys|exhaustive]\n"
-    "           [--orders M] [--seed N] [-o FILE]\n"
+    "           [--orders M] [--seed N] [--compact] [-o FILE]\n"
     "\n"
     "Run CRUX on a tsched.jobset.v1 job set and print tsched.priorities.v1: per job its GPU\n"
     "intensity, correction factor, priority, order and level; the contention DAG.\n"
     "\n"
     "options:\n"
     "  -t TOPO                 the fabric, tsched.topology.v1 (required; '-' = standard input)\n"
-    "  -s JOBSET               the job set, tsched.jobset.v1 (required)\n" KCUT_OPTS OUT_LINE HELP_LINE
+    "  -s JOBSET               the job set, tsched.jobset.v1 (required)\n" KCUT_OPTS COMPACT_LINE OUT_LINE HELP_LINE
         EXIT_0123("a job's flow has no path");
 
 static const char help_kcut[] =
     "usage: topo-sched kcut -d DAG --levels K [--algo crux|sincronia|varys|exhaustive] [--orders M]\n"
-    "           [--seed N] [--threads N] [-o FILE]\n"
+    "           [--seed N] [--threads N] [--compact] [-o FILE]\n"
     "\n"
     "Compress a tsched.dag.v1 to K levels (max K-cut) and print tsched.levels.v1. A cycle is an\n"
     "input error.\n"
     "\n"
     "options:\n"
     "  -d DAG                  the DAG, tsched.dag.v1 (required; '-' = standard input)\n" KCUT_OPTS
-    "  --threads N             threads cutting crux's orders; 0 = every online CPU (default: 0)\n" OUT_LINE HELP_LINE
+    "  --threads N             threads cutting crux's orders; 0 = every online CPU (default: 0)\n" COMPACT_LINE OUT_LINE HELP_LINE
         EXIT_023;
 
 static const char help_simulate[] =

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "alloc.h"
+#include "json_write.h"
 #include "limits.h"
 
 tsched_status ts_json_parse(json_t **out, const char *data, size_t len)
@@ -131,13 +132,15 @@ tsched_status ts_json_check_format(const json_t *root, const char *format)
     return TSCHED_OK;
 }
 
-tsched_status ts_json_dump(char **out, const json_t *root)
+tsched_status ts_json_dumps(char **out, const json_t *root, int compact)
 {
-    *out = json_dumps(root, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(17));
+    *out = ts_json_write(root, compact, NULL);
     if (!*out)
         return ts_error(TSCHED_E_NOMEM, "out of memory writing JSON");
     return TSCHED_OK;
 }
+
+tsched_status ts_json_dump(char **out, const json_t *root) { return ts_json_dumps(out, root, TS_JSON_INDENT); }
 
 #define WHERE_FMT "%s%s%s"
 #define WHERE_ARGS(where, key) (where && *where ? where : ""), (where && *where ? "." : ""), key

@@ -7,6 +7,7 @@
 #include <stdint.h>
 
 #include "error.h"
+#include "json_write.h"
 
 /* Parse `len` bytes; rejects duplicate keys. Errors: TSCHED_E_PARSE with line:column. */
 tsched_status ts_json_parse(json_t **out, const char *data, size_t len);
@@ -22,7 +23,11 @@ tsched_status ts_json_load_string(void *slot, ts_doc_reader read, const void *ct
 tsched_status ts_json_load_file(void *slot, ts_doc_reader read, const void *ctx, const char *path, const char *fn);
 /* Check that root is an object whose "format" equals `format`. */
 tsched_status ts_json_check_format(const json_t *root, const char *format);
-/* Serialise; the caller frees with tsched_free(). Keys keep insertion order. */
+/* Serialise `root` with ts_json_write() (json_write.h): jansson's layout, keys in insertion
+ * order, reals as the shortest text that reads back (numfmt.h); `compact` is TS_JSON_INDENT
+ * or TS_JSON_COMPACT. The caller frees *out with tsched_free(). Errors: TSCHED_E_NOMEM. */
+tsched_status ts_json_dumps(char **out, const json_t *root, int compact);
+/* ts_json_dumps(out, root, TS_JSON_INDENT). */
 tsched_status ts_json_dump(char **out, const json_t *root);
 
 /* Where-prefixed field readers. `required`: absent -> TSCHED_E_NOT_FOUND; otherwise the

@@ -5,6 +5,7 @@
 
 #include "limits.h"
 #include "text.h"
+#include "topo-sched/topology.h"
 
 tsched_status ts_name_check(const char *name, const char *field)
 {
@@ -31,4 +32,14 @@ tsched_status ts_name_check(const char *name, const char *field)
         i += n;
     }
     return TSCHED_OK;
+}
+
+const char *ts_domain_name(int domain)
+{
+    switch (domain) {
+    case TSCHED_LEVEL_LEAF: return "leaf";
+    case TSCHED_LEVEL_POD: return "pod";
+    case TSCHED_LEVEL_NVL: return "nvl";
+    default: return domain < 0 ? "auto" : "?";
+    }
 }

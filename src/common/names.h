@@ -10,4 +10,8 @@
  * NULL is TSCHED_E_INVALID. */
 tsched_status ts_name_check(const char *name, const char *field);
 
+/* Name of a placement domain level in the formats (DESIGN 5.2/5.3): "leaf", "pod", "nvl";
+ * "auto" for a negative value, "?" for any other. */
+const char *ts_domain_name(int domain);
+
 #endif

@@ -128,7 +128,7 @@ out:
 static tsched_status recompute(tsched_placement *p, const tsched_topology *t)
 {
     size_t cells = (size_t)p->rows * p->cols;
-    uint32_t ndom = p->domain == TSCHED_DOMAIN_POD ? tsched_topology_num_pods(t) : tsched_topology_num_switches(t);
+    uint32_t ndom = ts_domain_count(t, p->domain);
     uint32_t *dom = ts_malloc(cells, sizeof *dom);
     if (!dom)
         return TSCHED_E_NOMEM;
@@ -156,7 +156,8 @@ out:
 static tsched_status read_doc(tsched_placement *p, const json_t *root, const tsched_topology *t)
 {
     static const char *const status_names[] = {"optimal", "feasible"};
-    static const char *const domain_names[] = {"pod", "leaf"};
+    static const char *const domain_names[] = {"pod", "leaf", "nvl"};
+    static const tsched_domain domain_values[] = {TSCHED_DOMAIN_POD, TSCHED_DOMAIN_LEAF, TSCHED_DOMAIN_NVL};
     tsched_status st;
     if ((st = ts_json_check_format(root, PLACEMENT_FORMAT)) != TSCHED_OK)
         return st;
@@ -171,14 +172,14 @@ static tsched_status read_doc(tsched_placement *p, const json_t *root, const tsc
         (st = ts_json_u32(&p->rows, root, "", "rows", 1, 1, UINT32_MAX)) ||
         (st = ts_json_u32(&p->cols, root, "", "cols", 1, 1, UINT32_MAX)) ||
         (st = ts_json_num(&p->alpha, root, "", "alpha", 1, 0, 0, 1)) ||
-        (st = read_choice(&domain, root, "domain", domain_names, 2, "\"pod\" or \"leaf\"", 0)) ||
+        (st = read_choice(&domain, root, "domain", domain_names, 3, "\"pod\", \"leaf\" or \"nvl\"", 0)) ||
         (st = ts_json_num(&p->solve_ms, root, "", "solve_ms", 0, 0, 0, DBL_MAX)))
         return st;
     p->status = status == 0 ? TSCHED_PLACE_OPTIMAL : TSCHED_PLACE_FEASIBLE;
     if (domain < 0)
         p->domain = tsched_topology_num_pods(t) > 0 ? TSCHED_DOMAIN_POD : TSCHED_DOMAIN_LEAF;
     else
-        p->domain = domain == 0 ? TSCHED_DOMAIN_POD : TSCHED_DOMAIN_LEAF;
+        p->domain = domain_values[domain];
     if ((uint64_t)p->rows * p->cols > nn)
         return ts_error(TSCHED_E_RANGE, "rows, cols: a %u x %u matrix needs %llu nodes; fabric \"%s\" has %u",
                         p->rows, p->cols, (unsigned long long)p->rows * p->cols, tsched_topology_name(t), nn);

@@ -5,6 +5,7 @@
 #include "../common/structsize.h"
 #include "../common/alloc.h"
 #include "../common/json.h"
+#include "../common/names.h"
 #include "placement_internal.h"
 #include "solver.h"
 
@@ -36,7 +37,7 @@ tsched_status tsched_placement_to_json(char **out, const tsched_placement *p, co
         (st = ts_json_set(root, "cols", json_integer(p->cols))) ||
         (st = ts_json_set(root, "alpha", json_real(p->alpha))) ||
         (st = ts_json_set(root, "beta", json_real(1.0 - p->alpha))) ||
-        (st = ts_json_set(root, "domain", json_string(p->domain == TSCHED_DOMAIN_LEAF ? "leaf" : "pod"))) ||
+        (st = ts_json_set(root, "domain", json_string(ts_domain_name(p->domain)))) ||
         (st = ts_json_set(root, "spread", spread)) ||
         (st = ts_json_set(spread, "dp_max", json_integer(p->dp_max))) ||
         (st = ts_json_set(spread, "pp_max", json_integer(p->pp_max))) ||
@@ -108,10 +109,10 @@ tsched_status tsched_spread_eval(tsched_spread *out, const tsched_topology *t, c
         return ts_error(TSCHED_E_INVALID, "alpha: %g is out of range [0, 1]", alpha);
     if (domain == TSCHED_DOMAIN_AUTO)
         domain = tsched_topology_num_pods(t) > 0 ? TSCHED_DOMAIN_POD : TSCHED_DOMAIN_LEAF;
-    if (domain != TSCHED_DOMAIN_POD && domain != TSCHED_DOMAIN_LEAF)
+    if (domain != TSCHED_DOMAIN_POD && domain != TSCHED_DOMAIN_LEAF && domain != TSCHED_DOMAIN_NVL)
         return ts_error(TSCHED_E_INVALID, "domain: unknown value %d", (int)domain);
     uint32_t nn = tsched_topology_num_nodes(t);
-    uint32_t ndom = domain == TSCHED_DOMAIN_POD ? tsched_topology_num_pods(t) : tsched_topology_num_switches(t);
+    uint32_t ndom = ts_domain_count(t, domain);
     size_t cells = (size_t)rows * cols;
     uint32_t *dom = ts_malloc(cells, sizeof *dom);
     uint8_t *used = ts_calloc(nn, 1);

@@ -50,7 +50,18 @@ tsched_status tsched_place_algo_from_name(tsched_place_algo *a, const char *name
 
 uint32_t ts_node_domain(const tsched_topology *t, uint32_t node, tsched_domain level)
 {
+    if (level == TSCHED_DOMAIN_NVL) {
+        uint32_t d = tsched_topology_node_nvl(t, node);
+        return d != TSCHED_NONE ? d : tsched_topology_num_nvl_domains(t) + node;
+    }
     return level == TSCHED_DOMAIN_LEAF ? tsched_topology_node_leaf(t, node) : tsched_topology_node_pod(t, node);
+}
+
+uint32_t ts_domain_count(const tsched_topology *t, tsched_domain level)
+{
+    if (level == TSCHED_DOMAIN_NVL)
+        return tsched_topology_num_nvl_domains(t) + tsched_topology_num_nodes(t);
+    return level == TSCHED_DOMAIN_POD ? tsched_topology_num_pods(t) : tsched_topology_num_switches(t);
 }
 
 /* The candidate set of the options' `nodes` (doc/cell.md §5): NULL when every node is a
@@ -161,9 +172,57 @@ static uint32_t leaf_eligible(const tsched_topology *t, uint32_t leaf, uint32_t 
     return f;
 }
 
+/* NVLink domains in order of first node, a node without one alone in its place; the
+ * nodes of a domain in index order. */
+static tsched_status build_nvl_domains(domains *d, const tsched_topology *t, uint32_t gpn, const uint8_t *cand)
+{
+    uint32_t nn = tsched_topology_num_nodes(t), nv = tsched_topology_num_nvl_domains(t);
+    memset(d, 0, sizeof *d);
+    uint32_t *seen = ts_calloc(nv ? nv : 1, sizeof *seen);
+    d->cap = ts_malloc(nn, sizeof *d->cap);
+    d->off = ts_malloc((size_t)nn + 1, sizeof *d->off);
+    d->nodes = ts_malloc(nn, sizeof *d->nodes);
+    if (!seen || !d->cap || !d->off || !d->nodes) {
+        free(seen);
+        domains_free(d);
+        return TSCHED_E_NOMEM;
+    }
+    uint32_t len = 0;
+    d->off[0] = 0;
+    for (uint32_t n = 0; n < nn; n++) {
+        uint32_t v = tsched_topology_node_nvl(t, n), before = len;
+        if (v == TSCHED_NONE) {
+            if (eligible(t, n, gpn, cand))
+                d->nodes[len++] = n;
+        } else if (!seen[v]) {
+            /* the domain's free nodes, index order, into the tail of d->nodes (it has room:
+             * they are not placed yet), then kept where eligible */
+            seen[v] = 1;
+            size_t cnt = 0, room = nn - len;
+            tsched_status st = tsched_topology_free_nodes(d->nodes + len, room, &cnt, t, TSCHED_LEVEL_NVL, v);
+            if (st != TSCHED_OK) {
+                free(seen);
+                domains_free(d);
+                return st;
+            }
+            for (size_t i = 0; i < cnt; i++)
+                if (eligible(t, d->nodes[before + i], gpn, cand))
+                    d->nodes[len++] = d->nodes[before + i];
+        }
+        if (len > before) {
+            d->cap[d->n] = len - before;
+            d->off[++d->n] = len;
+        }
+    }
+    free(seen);
+    return TSCHED_OK;
+}
+
 static tsched_status build_domains(domains *d, const tsched_topology *t, tsched_domain level, uint32_t gpn,
                                    const uint8_t *cand)
 {
+    if (level == TSCHED_DOMAIN_NVL)
+        return build_nvl_domains(d, t, gpn, cand);
     uint32_t nn = tsched_topology_num_nodes(t), nleaves = tsched_topology_num_tier(t, TSCHED_TIER_LEAF);
     uint32_t nd = level == TSCHED_DOMAIN_POD ? tsched_topology_num_pods(t) : nleaves;
     memset(d, 0, sizeof *d);
@@ -254,7 +313,7 @@ static tsched_status resolve(ts_pproblem *p, tsched_domain *level, uint32_t *gpn
     int dl = o->domain >= 0 ? o->domain : (int)tsched_job_domain(job);
     if (dl == TSCHED_DOMAIN_AUTO)
         dl = tsched_topology_num_pods(t) > 0 ? TSCHED_DOMAIN_POD : TSCHED_DOMAIN_LEAF;
-    if (dl != TSCHED_DOMAIN_POD && dl != TSCHED_DOMAIN_LEAF)
+    if (dl != TSCHED_DOMAIN_POD && dl != TSCHED_DOMAIN_LEAF && dl != TSCHED_DOMAIN_NVL)
         return ts_error(TSCHED_E_RANGE, "domain: unknown value %d", dl);
     if (dl == TSCHED_DOMAIN_POD && tsched_topology_num_pods(t) == 0)
         return ts_error(TSCHED_E_INVALID, "domain: \"pod\" asked for, but fabric \"%s\" has no pods",

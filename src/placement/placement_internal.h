@@ -20,5 +20,8 @@ struct tsched_placement {
 /* Domain of a node for a resolved domain level: its pod or its leaf; TSCHED_NONE if the
  * node has no pod at the pod level. */
 uint32_t ts_node_domain(const tsched_topology *t, uint32_t node, tsched_domain level);
+/* Size of the id space of ts_node_domain() at `level`: pods, switches (leaves), or the
+ * named NVLink domains followed by one per node (a node without a domain is its own). */
+uint32_t ts_domain_count(const tsched_topology *t, tsched_domain level);
 
 #endif

@@ -7,18 +7,18 @@
 
 #include "common/alloc.h"
 #include "common/error.h"
+#include "common/numfmt.h"
 #include "sim/sim_result.h"
 
 #define CSV_HEADER                                                                                                  \
     "time_s,gpu_util,alloc_gpus,busy_gpus_avg,running_jobs,queued_jobs,active_flows,link_util_mean,link_util_max\n"
-/* a "%.17g" double is at most 24 characters */
-#define NUM_CAP 32
+#define NUM_CAP TS_FMT_DOUBLE_CAP
 
-/* Every double of the CSV goes through here. "%.17g" reads back to the same double; the
- * shortest round-trip printer of DESIGN 5 (design/interop.md §7) will replace it. */
+/* Every double of the CSV goes through here: the shortest text that reads back to the same
+ * double, as in the JSON documents. */
 static const char *num(char buf[NUM_CAP], double x)
 {
-    snprintf(buf, NUM_CAP, "%.17g", x);
+    ts_fmt_double(buf, NUM_CAP, x);
     return buf;
 }
 

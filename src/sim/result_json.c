@@ -196,8 +196,7 @@ tsched_status tsched_sim_result_to_json(char **out, const tsched_sim_result *res
         return ts_error(TSCHED_E_NOMEM, "out of memory building tsched.simresult.v1");
     tsched_status st = build(root, result, flags);
     if (st == TSCHED_OK) {
-        size_t fmt = (flags & TSCHED_SIM_JSON_COMPACT) ? JSON_COMPACT : JSON_INDENT(2);
-        *out = json_dumps(root, fmt | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(17));
+        *out = ts_json_write(root, (flags & TSCHED_SIM_JSON_COMPACT) ? TS_JSON_COMPACT : TS_JSON_INDENT, NULL);
         if (!*out)
             st = ts_error(TSCHED_E_NOMEM, "out of memory writing tsched.simresult.v1");
     }

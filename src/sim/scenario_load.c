@@ -74,7 +74,7 @@ static tsched_status read_gpus(tsched_gpu_catalog **out, const json_t *root)
     if (json_is_string(v)) {
         st = tsched_gpu_catalog_load_file(out, json_string_value(v));
     } else if (json_is_object(v)) {
-        char *txt = json_dumps(v, JSON_COMPACT | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(17));
+        char *txt = ts_json_write(v, TS_JSON_COMPACT, NULL);
         if (!txt)
             return ts_error(TSCHED_E_NOMEM, "gpus: out of memory");
         st = tsched_gpu_catalog_load_string(out, txt, strlen(txt));

@@ -112,6 +112,22 @@ tsched_status ts_topology_nvl_build(tsched_topology *t)
         t->node_nvl[n] = dom_of[r];
     }
     free(dom_of);
+    if (!(t->nvl_node_off = ts_calloc((size_t)t->nnvl + 1, sizeof *t->nvl_node_off)) ||
+        !(t->nvl_node_list = ts_malloc(t->nnodes ? t->nnodes : 1, sizeof *t->nvl_node_list)) ||
+        !(t->nvl_free = ts_calloc(t->nnvl ? t->nnvl : 1, sizeof *t->nvl_free)))
+        return TSCHED_E_NOMEM;
+    for (uint32_t n = 0; n < t->nnodes; n++)
+        if (t->node_nvl[n] != UINT32_MAX)
+            t->nvl_node_off[t->node_nvl[n] + 1]++;
+    for (uint32_t d = 0; d < t->nnvl; d++)
+        t->nvl_node_off[d + 1] += t->nvl_node_off[d];
+    /* off[d] serves as domain d's cursor, ending at the start of d + 1: shift back after */
+    for (uint32_t n = 0; n < t->nnodes; n++)
+        if (t->node_nvl[n] != UINT32_MAX)
+            t->nvl_node_list[t->nvl_node_off[t->node_nvl[n]]++] = n;
+    for (uint32_t d = t->nnvl; d > 0; d--)
+        t->nvl_node_off[d] = t->nvl_node_off[d - 1];
+    t->nvl_node_off[0] = 0;
     return TSCHED_OK;
 }
 
@@ -250,6 +266,9 @@ void ts_topology_attrs_free(tsched_topology *t)
     free(t->node_nvl_ref);
     free(t->node_nvl);
     free(t->nvl_ref);
+    free(t->nvl_node_off);
+    free(t->nvl_node_list);
+    free(t->nvl_free);
     ts_strtab_free(&t->sw_values);
     free(t->sw_value);
     for (int i = 0; i < TSCHED_MAX_TIERS; i++)

@@ -44,6 +44,8 @@ void ts_topology_recount_free(tsched_topology *t)
     memset(t->leaf_free, 0, t->nswitches * sizeof(uint32_t));
     if (np)
         memset(t->pod_free, 0, np * sizeof(uint32_t));
+    if (t->nnvl)
+        memset(t->nvl_free, 0, t->nnvl * sizeof(uint32_t));
     t->cluster_free = 0;
     t->free_gpus = 0;
     for (uint32_t n = 0; n < t->nnodes; n++) {
@@ -56,6 +58,8 @@ void ts_topology_recount_free(tsched_topology *t)
         t->leaf_free[leaf]++;
         if (t->sw_pod[leaf] != UINT32_MAX)
             t->pod_free[t->sw_pod[leaf]]++;
+        if (t->node_nvl[n] != UINT32_MAX)
+            t->nvl_free[t->node_nvl[n]]++;
         t->cluster_free++;
     }
 }

@@ -20,6 +20,8 @@ static void free_account(tsched_topology *t, uint32_t v, int add)
     t->leaf_free[leaf] += d;
     if (pod != UINT32_MAX)
         t->pod_free[pod] += d;
+    if (t->node_nvl[v] != UINT32_MAX)
+        t->nvl_free[t->node_nvl[v]] += d;
     t->cluster_free += d;
 }
 
@@ -376,8 +378,8 @@ uint32_t tsched_topology_free_node_count(const tsched_topology *t, tsched_level 
         return index < ts_strtab_count(&t->pod_names) ? t->pod_free[index] : 0;
     case TSCHED_LEVEL_CLUSTER:
         return t->cluster_free;
-    case TSCHED_LEVEL_NVL: /* no fabric describes NVLink domains yet */
-        return 0;
+    case TSCHED_LEVEL_NVL:
+        return index < t->nnvl ? t->nvl_free[index] : 0;
     }
     return 0;
 }
@@ -419,6 +421,15 @@ tsched_status tsched_topology_free_nodes(uint32_t *nodes, size_t cap, size_t *co
          * sort anyway is not needed for the documented order "by leaf, then node". */
         for (uint32_t i = t->pod_leaf_off[index]; i < t->pod_leaf_off[index + 1]; i++)
             free_on_leaf(t, t->pod_leaf_list[i], nodes, cap, &n);
+    } else if (level == TSCHED_LEVEL_NVL) {
+        if (index >= t->nnvl)
+            return ts_error(TSCHED_E_INVALID, "tsched_topology_free_nodes: NVLink domain %u does not exist (%u)", index,
+                            t->nnvl);
+        for (uint32_t i = t->nvl_node_off[index]; i < t->nvl_node_off[index + 1]; i++) {
+            uint32_t v = t->nvl_node_list[i];
+            if (ts_node_usable(t, v) && t->node_free[v] == t->node_gpus[v])
+                push(nodes, cap, &n, v);
+        }
     } else if (level == TSCHED_LEVEL_CLUSTER) {
         for (uint32_t v = 0; v < t->nnodes; v++)
             if (ts_node_usable(t, v) && t->node_free[v] == t->node_gpus[v])

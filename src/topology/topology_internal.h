@@ -169,6 +169,8 @@ struct tsched_topology {
     uint32_t nnvl;          /* after build: number of named domains */
     uint32_t *node_nvl;     /* after build: per node, domain index or UINT32_MAX */
     uint32_t *nvl_ref;      /* after build: per domain, id in nvl_names */
+    uint32_t *nvl_node_off, *nvl_node_list; /* after build: nodes per domain (CSR), index order */
+    uint32_t *nvl_free;     /* after build: free nodes per domain, kept like pod_free */
 
     /* label provenance and left-out nodes (any time) */
     ts_strtab sw_values;

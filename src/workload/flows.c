@@ -1,8 +1,8 @@
 /* The flow set (struct of arrays, see flows_internal.h), pattern names, and
  * `tsched.flows.v1` (DESIGN 5.4). The writer streams text instead of building a jansson
  * tree: a tree costs several hundred bytes per flow, which matters at a million flows.
- * Scalars are still formatted by jansson, so the bytes are those ts_json_dump() would
- * give for the same document. */
+ * Names are quoted by jansson and reals printed by ts_fmt_double(), so the bytes are those
+ * ts_json_dump() would give for the same document. */
 #include <float.h>
 #include <math.h>
 #include <stdio.h>
@@ -13,6 +13,7 @@
 #include "../common/json.h"
 #include "../common/limits.h"
 #include "../common/names.h"
+#include "../common/numfmt.h"
 #include "../topology/topology_internal.h"
 #include "flows_internal.h"
 
@@ -263,18 +264,11 @@ static tsched_status put(sbuf *b, const char *s, size_t n)
 
 static tsched_status puts_(sbuf *b, const char *s) { return put(b, s, strlen(s)); }
 
-/* A scalar exactly as ts_json_dump() formats it inside a document. Takes `v`. */
-static tsched_status put_scalar(sbuf *b, json_t *v)
+/* A real exactly as ts_json_dump() formats it inside a document. */
+static tsched_status put_real(sbuf *b, double x)
 {
-    if (!v)
-        return ts_error(TSCHED_E_NOMEM, "out of memory building JSON");
-    char *s = json_dumps(v, JSON_ENCODE_ANY | JSON_REAL_PRECISION(17));
-    json_decref(v);
-    if (!s)
-        return ts_error(TSCHED_E_NOMEM, "out of memory writing JSON");
-    tsched_status st = puts_(b, s);
-    free(s);
-    return st;
+    char s[TS_FMT_DOUBLE_CAP];
+    return put(b, s, (size_t)ts_fmt_double(s, sizeof s, x));
 }
 
 /* JSON text of a name, cached by index: a fabric's names repeat across many flows. */
@@ -284,7 +278,7 @@ static tsched_status quoted(const char **out, char **cache, const char *name)
         json_t *v = json_string(name);
         if (!v)
             return ts_error(TSCHED_E_INVALID, "name \"%s\" is not valid UTF-8", name);
-        *cache = json_dumps(v, JSON_ENCODE_ANY);
+        *cache = ts_json_write(v, TS_JSON_COMPACT, NULL);
         json_decref(v);
         if (!*cache)
             return ts_error(TSCHED_E_NOMEM, "out of memory writing JSON");
@@ -347,7 +341,7 @@ tsched_status tsched_flows_to_json(char **out, const tsched_flows *f, const tsch
         if ((st = puts_(&b, i ? ",\n    {\n" : "\n    {\n")) || (job && (st = put_field(&b, "job", job, 0))) ||
             (st = put_field(&b, "src", src, 0)) || (st = put_field(&b, "dst", dst, 0)) ||
             (st = put_field(&b, "src_nic", num[0], 0)) || (st = put_field(&b, "dst_nic", num[1], 0)) ||
-            (st = puts_(&b, "      \"gbits\": ")) || (st = put_scalar(&b, json_real(f->gbits[i]))) ||
+            (st = puts_(&b, "      \"gbits\": ")) || (st = put_real(&b, f->gbits[i])) ||
             (st = puts_(&b, "\n    }")))
             goto out;
     }

@@ -147,7 +147,8 @@ tsched_status tsched_job_set_domain(tsched_job *job, tsched_domain domain)
 {
     if (!job)
         return ts_error(TSCHED_E_INVALID, "tsched_job_set_domain: job is NULL");
-    if (domain != TSCHED_DOMAIN_AUTO && domain != TSCHED_DOMAIN_POD && domain != TSCHED_DOMAIN_LEAF)
+    if (domain != TSCHED_DOMAIN_AUTO && domain != TSCHED_DOMAIN_POD && domain != TSCHED_DOMAIN_LEAF &&
+        domain != TSCHED_DOMAIN_NVL)
         return ts_error(TSCHED_E_RANGE, "domain: unknown value %d", (int)domain);
     job->domain = domain;
     return TSCHED_OK;
@@ -264,8 +265,8 @@ static tsched_status load_doc(tsched_job **out, const json_t *root)
 {
     static const char *const unit_names[] = {"pp", "dp"};
     static const int unit_values[] = {TSCHED_UNIT_PP, TSCHED_UNIT_DP};
-    static const char *const domain_names[] = {"pod", "leaf"};
-    static const int domain_values[] = {TSCHED_DOMAIN_POD, TSCHED_DOMAIN_LEAF};
+    static const char *const domain_names[] = {"pod", "leaf", "nvl"};
+    static const int domain_values[] = {TSCHED_DOMAIN_POD, TSCHED_DOMAIN_LEAF, TSCHED_DOMAIN_NVL};
     tsched_status st;
     const char *name = NULL;
     uint32_t gpus, tp, pp;
@@ -281,8 +282,8 @@ static tsched_status load_doc(tsched_job **out, const json_t *root)
         return st;
     int unit = TSCHED_UNIT_PP, domain = TSCHED_DOMAIN_AUTO;
     if ((st = read_enum(&unit, root, "unit", unit_names, unit_values, 2, "\"pp\" or \"dp\"")) ||
-        (st = read_enum(&domain, root, "domain", domain_names, domain_values, 2,
-                        "\"pod\" or \"leaf\" (omit the field for automatic)")) ||
+        (st = read_enum(&domain, root, "domain", domain_names, domain_values, 3,
+                        "\"pod\", \"leaf\" or \"nvl\" (omit the field for automatic)")) ||
         (st = read_alpha(j, root)))
         goto fail;
     j->unit = (tsched_unit)unit;
@@ -359,7 +360,7 @@ tsched_status tsched_job_to_json(char **out, const tsched_job *job)
         (st = ts_json_set(root, "alpha", job->alpha_auto ? json_string("auto") : json_real(job->alpha))))
         goto out;
     if (job->domain != TSCHED_DOMAIN_AUTO &&
-        (st = ts_json_set(root, "domain", json_string(job->domain == TSCHED_DOMAIN_POD ? "pod" : "leaf"))))
+        (st = ts_json_set(root, "domain", json_string(ts_domain_name(job->domain)))))
         goto out;
     if (job->has_model &&
         ((st = model_json(&model, &job->model)) || (st = ts_json_set(root, "model", model))))
