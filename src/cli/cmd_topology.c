@@ -126,7 +126,7 @@ static int import_k8s_nodes(int argc, char **argv)
 {
     const char *cmd = "topology import-k8s-nodes";
     const char *file = NULL, *out = NULL, *kueue = NULL;
-    char *levels = NULL;
+    const char *levels = NULL;
     const char *keys[64];
     tsched_k8s_options o;
     tsched_k8s_options_init(&o);
@@ -165,11 +165,13 @@ static int import_k8s_nodes(int argc, char **argv)
         return cli_usage_error("%s: FILE is required", cmd);
     if (!levels == !kueue)
         return cli_usage_error("%s: give exactly one of --levels K1,K2,... and --kueue-topology FILE", cmd);
-    char *ktext = NULL;
+    char *ktext = NULL, *copy = NULL;
     if (levels) {
-        int n = split_keys(levels, keys, (int)(sizeof keys / sizeof keys[0]));
-        if (n < 0)
+        int n = (copy = strdup(levels)) ? split_keys(copy, keys, (int)(sizeof keys / sizeof keys[0])) : -1;
+        if (n < 0) {
+            free(copy);
             return cli_usage_error("--levels: '%s' is not a comma-separated list of label keys", levels);
+        }
         o.levels = keys;
         o.nlevels = (uint32_t)n;
     } else {
@@ -183,6 +185,7 @@ static int import_k8s_nodes(int argc, char **argv)
     tsched_topology *t;
     tsched_status st = tsched_topology_import_k8s_nodes_file(&t, file, &o);
     free(ktext);
+    free(copy);
     if (st != TSCHED_OK) {
         /* an error in the levels names --levels as the user typed it */
         static const char field[] = "tsched_k8s_options.levels";

@@ -135,7 +135,7 @@ static const char help_import_slurm_yaml[] =
 static const char help_import_k8s[] =
     "usage: topo-sched topology import-k8s-nodes FILE (--levels K1,K2,... | --kueue-topology FILE)\n"
     "           [--nvl-label KEY] [--gpu-resource NAME] [--gpu-type T] [--nics-per-node N]\n"
-    "           [--nic-gbps X] [-o FILE]\n"
+    "           [--nic-gbps X] [--name NAME] [-o FILE]\n"
     "\n"
     "Read the JSON of `kubectl get nodes -o json` and build the fabric from node labels, one switch\n"
     "tier per label key (the finest key is the leaf); print it as tsched.topology.v1. Nodes without\n"
@@ -151,7 +151,8 @@ static const char help_import_k8s[] =
     "  --gpu-resource NAME     allocatable resource counting GPUs (default: nvidia.com/gpu)\n"
     "  --gpu-type T            GPU type when a node has no nvidia.com/gpu.product label (default: GPU)\n"
     "  --nics-per-node N       NICs of every node (default: one per GPU)\n"
-    "  --nic-gbps X            Gbit/s of every NIC (default: 400)\n" OUT_LINE HELP_LINE EXIT_023;
+    "  --nic-gbps X            Gbit/s of every NIC (default: 400)\n"
+    "  --name NAME             fabric name (default: k8s)\n" OUT_LINE HELP_LINE EXIT_023;
 
 static const char help_export[] =
     "usage: topo-sched topology export -t TOPO --to slurm-conf|slurm-yaml|kueue|kai|volcano\n"
