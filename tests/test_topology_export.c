@@ -992,6 +992,34 @@ START_TEST(nvl_levels)
 }
 END_TEST
 
+
+/* LinkSpeed is the shortest decimal of the capacity, never with an exponent. */
+START_TEST(linkspeed_text)
+{
+    static const double v[] = {6400, 12.5, 0.1, 1e-5, 2.5e-6, 1234567.125, 1e9, 3.0000000000000004, 1.0 / 3, 400};
+    static const char *const want[] = {"6400", "12.5", "0.1", "0.00001", "0.0000025", "1234567.125", "1000000000",
+                                       "3.0000000000000004", "0.3333333333333333", "400"};
+    for (size_t i = 0; i < sizeof v / sizeof v[0]; i++) {
+        tsched_topology *t;
+        ck_assert_ok(tsched_topology_new(&t, "f"));
+        ck_assert_ok(tsched_topology_add_switch(NULL, t, "l", 0, NULL));
+        ck_assert_ok(tsched_topology_add_switch(NULL, t, "s", 1, NULL));
+        ck_assert_ok(tsched_topology_add_link(t, "l", "s", v[i], 1));
+        ck_assert_ok(tsched_topology_add_node(NULL, t, "n1", "l", 8, 8, NULL, 400));
+        ck_assert_ok(tsched_topology_build(t));
+        char *s = export_text(t, TSCHED_EXPORT_SLURM_CONF, 0, 0), want_line[128];
+        snprintf(want_line, sizeof want_line, "SwitchName=l Nodes=n1\nSwitchName=s Switches=l LinkSpeed=%s\n", want[i]);
+        ck_assert_str_eq(s, want_line);
+        tsched_topology *u;
+        ck_assert_ok(tsched_topology_import_slurm_string(&u, s, strlen(s), NULL));
+        ck_assert_double_eq(tsched_topology_trunk_gbps(u, tu_trunk(u, "l", "s")), v[i]);
+        tsched_free(s);
+        tsched_topology_free(u);
+        tsched_topology_free(t);
+    }
+}
+END_TEST
+
 Suite *export_suite(void);
 Suite *export_suite(void)
 {
@@ -1005,6 +1033,7 @@ Suite *export_suite(void)
     tcase_add_test(tc, launch_files);
     tcase_add_test(tc, names_and_levels);
     tcase_add_test(tc, nvl_levels);
+    tcase_add_test(tc, linkspeed_text);
     suite_add_tcase(s, tc);
     return s;
 }

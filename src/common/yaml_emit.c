@@ -1,6 +1,8 @@
 /* Block YAML writer (see yaml_emit.h). */
 #include "yaml_emit.h"
 
+#include "numfmt.h"
+
 #include <stdio.h>
 #include <string.h>
 #include <strings.h>
@@ -59,8 +61,11 @@ static void scalar(ts_sbuf *b, const json_t *v)
         ts_yaml_scalar(b, json_string_value(v));
     else if (json_is_integer(v))
         ts_sbuf_printf(b, "%" JSON_INTEGER_FORMAT, json_integer_value(v));
-    else if (json_is_real(v))
-        ts_sbuf_printf(b, "%.17g", json_real_value(v));
+    else if (json_is_real(v)) {
+        char t[TS_FMT_DOUBLE_CAP];
+        ts_fmt_double(t, sizeof t, json_real_value(v));
+        ts_sbuf_puts(b, t);
+    }
     else if (json_is_true(v))
         ts_sbuf_puts(b, "true");
     else if (json_is_false(v))

@@ -8,6 +8,7 @@
 
 #include "../common/alloc.h"
 #include "../common/json.h"
+#include "../common/numfmt.h"
 #include "../common/strtab.h"
 #include "../common/text.h"
 #include "../common/yaml_emit.h"
@@ -277,16 +278,53 @@ out:
     return st;
 }
 
-/* Shortest plain decimal (no exponent: the import reads plain numbers) that reads back to
- * `v`; 0 if there is none within 30 decimals. */
+/* LinkSpeed: the shortest decimal that reads back to `v` (the project's one number
+ * printer), rewritten without exponent ("6.4e+03" is 6400, "1.25e-05" is 0.0000125), since
+ * the import reads plain decimals only; 0 for a value that is not finite and positive. */
 static int speed_text(char *buf, size_t cap, double v)
 {
-    for (int dec = 0; dec <= 30; dec++) {
-        snprintf(buf, cap, "%.*f", dec, v);
-        if (strtod(buf, NULL) == v)
-            return 1;
+    char t[TS_FMT_DOUBLE_CAP], digits[TS_FMT_DOUBLE_CAP];
+    if (!(v > 0) || v > SL_MAX_SPEED || ts_fmt_double(t, sizeof t, v) >= (int)sizeof t)
+        return 0;
+    /* digits of the mantissa, and where the point goes among them */
+    size_t nd = 0;
+    long point = -1;
+    const char *p = t;
+    for (; *p && *p != 'e'; p++) {
+        if (*p == '.')
+            point = (long)nd;
+        else if (*p >= '0' && *p <= '9')
+            digits[nd++] = *p;
+        else
+            return 0;
     }
-    return 0;
+    if (point < 0)
+        point = (long)nd;
+    if (*p == 'e')
+        point += strtol(p + 1, NULL, 10);
+    while (nd > 0 && digits[nd - 1] == '0' && (long)nd > point) /* trailing zeros after the point */
+        nd--;
+    size_t w = 0;
+    if (point <= 0) {
+        if (cap < (size_t)(-point) + nd + 3)
+            return 0;
+        buf[w++] = '0';
+        buf[w++] = '.';
+        for (long i = point; i < 0; i++)
+            buf[w++] = '0';
+        for (size_t i = 0; i < nd; i++)
+            buf[w++] = digits[i];
+    } else {
+        if (cap < (size_t)point + nd + 3)
+            return 0;
+        for (long i = 0; i < point || i < (long)nd; i++) {
+            if (i == point)
+                buf[w++] = '.';
+            buf[w++] = i < (long)nd ? digits[i] : '0';
+        }
+    }
+    buf[w] = '\0';
+    return 1;
 }
 
 static tsched_status members_text(ts_sbuf *b, const sl_list *l, const sl_entry *e)
@@ -314,7 +352,7 @@ static tsched_status write_conf(ts_sbuf *b, const sl_list *l, int block, uint32_
                 return st;
         }
         char sp[64];
-        if (e->speed > 0 && e->speed <= SL_MAX_SPEED && speed_text(sp, sizeof sp, e->speed))
+        if (e->speed > 0 && speed_text(sp, sizeof sp, e->speed))
             ts_sbuf_printf(b, " LinkSpeed=%s", sp);
         ts_sbuf_putc(b, '\n');
     }
