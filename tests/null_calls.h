@@ -42,6 +42,7 @@ struct nt_ctx {
     tsched_limits limits;
     tsched_gen_params gen_params;
     tsched_slurm_options slurm_opts;
+    tsched_export_options export_opts;
     tsched_k8s_options k8s_opts;
     tsched_place_options place_opts;
     tsched_route_options route_opts;
@@ -141,6 +142,8 @@ struct nt_ctx {
     tsched_admit o_admit;
     tsched_pattern o_pattern;
     tsched_place_algo o_place_algo;
+    tsched_export_format o_export_format;
+    tsched_export_options o_export_opts;
     tsched_route_algo o_route_algo;
     tsched_kcut_algo o_kcut_algo;
     tsched_gen_params o_gen_params;

@@ -74,6 +74,9 @@ static const struct {
     {"tsched_topology_import_slurm_yaml_file", "opts"},
     {"tsched_topology_import_slurm_yaml_string", "opts"},
     {"tsched_topology_check_identity", "what"},    /* "prefixed by `what` (may be NULL)" */
+    {"tsched_topology_export", "opts"},            /* "`opts` may be NULL (slurm-conf)" */
+    {"tsched_placement_pod_order", "job_name"},    /* "`job_name` may be NULL" */
+    {"tsched_placement_pod_order", "index_label"}, /* "NULL for batch.kubernetes.io/..." */
     {"tsched_affinity_record", "gpu_type"},        /* "any out-parameter may be NULL" */
     {"tsched_affinity_record", "r1"},
     {"tsched_affinity_record", "r2"},
@@ -507,6 +510,7 @@ static void fixture_new(struct nt_ctx *c)
     c->gen_params.gpus_per_node = 8;
     c->gen_params.nic_gbps = 100.0;
     tsched_slurm_options_init(&c->slurm_opts);
+    tsched_export_options_init(&c->export_opts);
     tsched_k8s_options_init(&c->k8s_opts);
     c->k8s_opts.levels = k8s_levels;
     c->k8s_opts.nlevels = 1;

@@ -602,6 +602,78 @@ TSCHED_API tsched_status tsched_topology_leaf_paths(tsched_path *paths, size_t c
                                                     const tsched_topology *topo, uint32_t src_leaf,
                                                     uint32_t dst_leaf);
 
+/* ---- export to schedulers (doc/export.md) ---------------------------------------------- */
+
+/** What tsched_topology_export() writes. */
+typedef enum tsched_export_format {
+    TSCHED_EXPORT_SLURM_CONF = 0, /**< Slurm `topology.conf`, tree form (block form with `block`) */
+    TSCHED_EXPORT_SLURM_YAML = 1, /**< Slurm `topology.yaml`: a tree entry, and a block entry for NVLink */
+    TSCHED_EXPORT_KUEUE = 2,      /**< a Kueue `Topology` and labelled `Node` objects */
+    TSCHED_EXPORT_KAI = 3,        /**< a KAI scheduler `Topology` and labelled `Node` objects */
+    TSCHED_EXPORT_VOLCANO = 4     /**< Volcano `HyperNode` objects */
+} tsched_export_format;
+
+/** API version of the Kueue `Topology` written by ::TSCHED_EXPORT_KUEUE. */
+typedef enum tsched_kueue_api {
+    TSCHED_KUEUE_V1BETA2 = 0, /**< `kueue.x-k8s.io/v1beta2` (Kueue 0.15 and later) */
+    TSCHED_KUEUE_V1BETA1 = 1  /**< `kueue.x-k8s.io/v1beta1` (earlier releases) */
+} tsched_kueue_api;
+
+/**
+ * Options of tsched_topology_export(). Initialise with tsched_export_options_init(); fields
+ * may be appended in later versions (`size` tells the library which ones the caller knows).
+ * An option that does not apply to the chosen format is TSCHED_E_INVALID naming it.
+ */
+typedef struct tsched_export_options {
+    size_t size;                /**< sizeof(tsched_export_options), set by the init function */
+    tsched_export_format to;    /**< default TSCHED_EXPORT_SLURM_CONF */
+    /**
+     * Kueue, KAI, Volcano: one node label key per written level, coarsest first, without
+     * `kubernetes.io/hostname` (a last such key is dropped). NULL / 0: the keys the import
+     * recorded, else `tsched.topology/leaf`, `/spine`, `/core`, `/tier<k>`, `/nvl`. Read
+     * during the call only.
+     */
+    const char *const *levels;
+    uint32_t num_levels;        /**< entries of `levels` */
+    int block;                  /**< slurm-conf: the block form (one block per NVLink domain) */
+    int physical;               /**< Slurm: every switch and link instead of the domain tree */
+    tsched_kueue_api kueue_api; /**< Kueue: default TSCHED_KUEUE_V1BETA2 */
+    int tier_names;             /**< Volcano: also write `spec.tierName` */
+    int sanitize;               /**< Kubernetes: lower-case names and values, invalid characters become `-` */
+    int json;                   /**< Kubernetes: one `v1` `List` in JSON instead of a YAML stream */
+    const char *name;           /**< Topology / Slurm topology name; NULL = the fabric's name */
+} tsched_export_options;
+
+/** Fill `opts` with the defaults and set its `size`. */
+TSCHED_API void tsched_export_options_init(tsched_export_options *opts);
+
+/** Format from its name (`slurm-conf`, `slurm-yaml`, `kueue`, `kai`, `volcano`). Errors: TSCHED_E_FORMAT. */
+TSCHED_API tsched_status tsched_export_format_from_name(tsched_export_format *to, const char *name);
+/** Name of a format; "?" for an unknown value. Static string. */
+TSCHED_API const char *tsched_export_format_name(tsched_export_format to);
+
+/**
+ * Write `topo` for another scheduler (doc/export.md): its domain tree (or, for Slurm with
+ * `physical`, every switch and link) as `topology.conf`, `topology.yaml`, Kueue or KAI
+ * `Topology` plus node labels, or Volcano HyperNodes. `opts` may be NULL (slurm-conf).
+ * `*out` is a NUL-terminated text the caller frees with tsched_free(). When the NVLink
+ * domains nest nowhere in the domain tree, their level is left out and
+ * tsched_topology_export_warning() says so; that is not an error.
+ * Errors: TSCHED_E_INVALID (NULL, bad size, an option that does not apply),
+ * TSCHED_E_FORMAT (a name or label value Kubernetes or Slurm cannot carry, naming the switch
+ * or node; a bad `levels` key), TSCHED_E_DUPLICATE (two domains or HyperNodes given one
+ * name or value, naming both), TSCHED_E_RANGE (`levels` of the wrong count),
+ * TSCHED_E_NOMEM.
+ */
+TSCHED_API tsched_status tsched_topology_export(char **out, const tsched_topology *topo,
+                                                const tsched_export_options *opts);
+
+/**
+ * The warning of the calling thread's last tsched_topology_export() (one line, owned by
+ * the library, valid until the thread's next export), or "" when it had none.
+ */
+TSCHED_API const char *tsched_topology_export_warning(void);
+
 #ifdef __cplusplus
 }
 #endif

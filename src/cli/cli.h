@@ -47,6 +47,8 @@ const char *cli_help_text(const char *cmd);
 int cli_help(int argc, char **argv);
 
 int cmd_topology(int argc, char **argv);
+/* topology export (cmd_export.c) */
+int cmd_topology_export(int argc, char **argv);
 int cmd_place(int argc, char **argv);
 int cmd_flows(int argc, char **argv);
 int cmd_route(int argc, char **argv);

@@ -210,6 +210,8 @@ int cmd_topology(int argc, char **argv)
         return show(argc - 1, argv + 1);
     if (strcmp(argv[1], "import-slurm") == 0)
         return import_slurm(argc - 1, argv + 1);
+    if (strcmp(argv[1], "export") == 0)
+        return cmd_topology_export(argc - 1, argv + 1);
     if (strcmp(argv[1], "import-slurm-yaml") == 0)
         return import_slurm_yaml(argc - 1, argv + 1);
     if (strcmp(argv[1], "import-k8s-nodes") == 0)
