@@ -394,7 +394,8 @@ static size_t brute(bf_path **out, const tsched_topology *t, uint32_t a, uint32_
     for (size_t i = 0; i < x.n; i++)
         if (x.out[i].n == best)
             x.out[m++] = x.out[i];
-    qsort(x.out, m, sizeof *x.out, bf_cmp);
+    if (m > 1)
+        qsort(x.out, m, sizeof *x.out, bf_cmp);
     *out = x.out;
     return m;
 }
