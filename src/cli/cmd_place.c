@@ -1,6 +1,6 @@
 /* topo-sched place -t TOPO -j JOB [--algo A] [--alpha A] [--seed N] [--time-limit-ms N]
  *                  [--hostfile FILE [--hostfile-per-task] [--tasks-per-node N]]
- *                  [--pod-order FILE [--index-label KEY]] [--no-timing] [-o FILE] */
+ *                  [--pod-order FILE [--index-label KEY]] [--no-timing] [--compact] [-o FILE] */
 #include <stdlib.h>
 #include <string.h>
 
@@ -10,7 +10,7 @@ int cmd_place(int argc, char **argv)
 {
     const char *topo = NULL, *jobf = NULL, *out = NULL, *hostfile = NULL;
     const char *pod_order = NULL, *index_label = NULL;
-    int timing = 1, per_task = 0, tpn_set = 0;
+    int timing = 1, per_task = 0, tpn_set = 0, compact = 0;
     unsigned tasks_per_node = 0;
     tsched_place_options o;
     tsched_place_options_init(&o);
@@ -53,6 +53,8 @@ int cmd_place(int argc, char **argv)
             o.time_limit_ms = u;
         } else if (strcmp(a, "--no-timing") == 0) {
             timing = 0;
+        } else if (strcmp(a, "--compact") == 0) {
+            compact = 1;
         } else {
             return cli_usage_error("place: unknown or incomplete option '%s'", a);
         }
@@ -84,7 +86,7 @@ int cmd_place(int argc, char **argv)
     if (rc == CLI_OK && pod_order)
         rc = cli_write(pod_order, pods);
     if (rc == CLI_OK)
-        rc = cli_write(out, json);
+        rc = cli_write_json(out, json, compact);
 out:
     tsched_free(json);
     tsched_free(hosts);

@@ -7,11 +7,14 @@
 static int show(int argc, char **argv)
 {
     const char *topo = NULL, *out = NULL;
+    int compact = 0;
     for (int i = 1; i < argc; i++) {
         if ((strcmp(argv[i], "-t") == 0 || strcmp(argv[i], "--topology") == 0) && i + 1 < argc)
             topo = argv[++i];
         else if (strcmp(argv[i], "-o") == 0 && i + 1 < argc)
             out = argv[++i];
+        else if (strcmp(argv[i], "--compact") == 0)
+            compact = 1;
         else
             return cli_usage_error("topology show: unexpected argument '%s'", argv[i]);
     }
@@ -24,7 +27,7 @@ static int show(int argc, char **argv)
     char *json;
     st = tsched_topology_summary_json(&json, t);
     tsched_topology_free(t);
-    return cli_emit(st, json, out);
+    return cli_emit_doc(st, json, out, compact);
 }
 
 /* ---- imports of foreign formats (import-slurm, import-slurm-yaml, import-k8s-nodes) ---- */
@@ -61,6 +64,7 @@ static int import_slurm_any(int argc, char **argv, int yaml)
 {
     const char *cmd = yaml ? "topology import-slurm-yaml" : "topology import-slurm";
     const char *file = NULL, *out = NULL;
+    int compact = 0;
     tsched_slurm_options o;
     tsched_slurm_options_init(&o);
     for (int i = 1; i < argc; i++) {
@@ -72,6 +76,8 @@ static int import_slurm_any(int argc, char **argv, int yaml)
             continue;
         if (strcmp(a, "-o") == 0 && has) {
             out = argv[++i];
+        } else if (strcmp(a, "--compact") == 0) {
+            compact = 1;
         } else if (strcmp(a, "--no-nvl") == 0) {
             o.block_nvl = 0;
         } else if (yaml && strcmp(a, "--topology") == 0 && has) {
@@ -96,7 +102,7 @@ static int import_slurm_any(int argc, char **argv, int yaml)
     char *json;
     st = tsched_topology_to_json(&json, t);
     tsched_topology_free(t);
-    return cli_emit(st, json, out);
+    return cli_emit_doc(st, json, out, compact);
 }
 
 static int import_slurm(int argc, char **argv) { return import_slurm_any(argc, argv, 0); }
@@ -126,6 +132,7 @@ static int import_k8s_nodes(int argc, char **argv)
 {
     const char *cmd = "topology import-k8s-nodes";
     const char *file = NULL, *out = NULL, *kueue = NULL;
+    int compact = 0;
     const char *levels = NULL;
     const char *keys[64];
     tsched_k8s_options o;
@@ -135,6 +142,8 @@ static int import_k8s_nodes(int argc, char **argv)
         int has = i + 1 < argc;
         if (strcmp(a, "-o") == 0 && has) {
             out = argv[++i];
+        } else if (strcmp(a, "--compact") == 0) {
+            compact = 1;
         } else if (strcmp(a, "--levels") == 0 && has) {
             levels = argv[++i];
         } else if (strcmp(a, "--kueue-topology") == 0 && has) {
@@ -199,7 +208,7 @@ static int import_k8s_nodes(int argc, char **argv)
     char *json;
     st = tsched_topology_to_json(&json, t);
     tsched_topology_free(t);
-    return cli_emit(st, json, out);
+    return cli_emit_doc(st, json, out, compact);
 }
 
 int cmd_topology(int argc, char **argv)
