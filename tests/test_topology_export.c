@@ -9,8 +9,8 @@
 #include <string.h>
 
 #include "test_util.h"
-#include "topology/hostlist.h"
-#include "topology/hostlist_compress.h"
+#include "topology/import/hostlist.h"
+#include "topology/export/hostlist_compress.h"
 
 #define NONE TSCHED_NONE
 #define MAXLEV (TSCHED_MAX_TIERS + 1)

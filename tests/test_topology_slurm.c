@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "test_util.h"
-#include "topology/hostlist.h"
+#include "topology/import/hostlist.h"
 
 #define SLURM_DATA TSCHED_TEST_DATA "/slurm"
 

@@ -4,7 +4,7 @@
 
 #include "topo-sched/topology.h"
 
-#include "../common/sbuf.h"
+#include "../../common/sbuf.h"
 #include "domain_tree.h"
 
 typedef struct ts_export {

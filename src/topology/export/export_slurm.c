@@ -6,12 +6,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../common/alloc.h"
-#include "../common/json.h"
-#include "../common/numfmt.h"
-#include "../common/strtab.h"
-#include "../common/text.h"
-#include "../common/yaml_emit.h"
+#include "../../common/alloc.h"
+#include "../../common/json.h"
+#include "../../common/numfmt.h"
+#include "../../common/strtab.h"
+#include "../../common/text.h"
+#include "../../common/yaml_emit.h"
 #include "export_internal.h"
 #include "hostlist_compress.h"
 

@@ -9,15 +9,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../common/alloc.h"
-#include "../common/json.h"
-#include "../common/limits.h"
-#include "../common/names.h"
-#include "../common/structsize.h"
-#include "../common/text.h"
-#include "../common/yaml.h"
+#include "../../common/alloc.h"
+#include "../../common/json.h"
+#include "../../common/limits.h"
+#include "../../common/names.h"
+#include "../../common/structsize.h"
+#include "../../common/text.h"
+#include "../../common/yaml.h"
 #include "slurm_internal.h"
-#include "topology_internal.h"
+#include "../topology_internal.h"
 
 #define HOSTNAME_KEY "kubernetes.io/hostname"
 #define NONE32 UINT32_MAX

@@ -5,11 +5,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../common/alloc.h"
-#include "../common/structsize.h"
-#include "../common/text.h"
+#include "../../common/alloc.h"
+#include "../../common/structsize.h"
+#include "../../common/text.h"
 #include "export_internal.h"
-#include "topology_internal.h"
+#include "../topology_internal.h"
 
 #define WARN_MAX 512
 

@@ -7,8 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../common/alloc.h"
-#include "../common/sbuf.h"
+#include "../../common/alloc.h"
+#include "../../common/sbuf.h"
 
 #define NONE TSCHED_NONE
 

@@ -3,8 +3,8 @@
 
 #include <string.h>
 
-#include "../common/text.h"
-#include "hostlist.h"
+#include "../../common/text.h"
+#include "../import/hostlist.h"
 
 typedef struct hc_name {
     size_t plen;    /* prefix bytes */

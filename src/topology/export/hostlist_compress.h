@@ -10,7 +10,7 @@
 
 #include <stddef.h>
 
-#include "../common/sbuf.h"
+#include "../../common/sbuf.h"
 
 /* Append the expression of names[0..n) to `out`. Errors: TSCHED_E_FORMAT for a name that a
  * hostlist cannot carry (empty, or holding ',', '[', ']' or a blank), naming `what` (e.g.

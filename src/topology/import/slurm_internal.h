@@ -9,8 +9,8 @@
 
 #include "topo-sched/topology.h"
 
-#include "../common/strtab.h"
-#include "../common/text.h"
+#include "../../common/strtab.h"
+#include "../../common/text.h"
 #include "hostlist.h"
 
 /* Names and text quoted in messages are cut to this many bytes, and escaped so that a

@@ -7,12 +7,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../common/alloc.h"
-#include "../common/json.h"
-#include "../common/k8s_names.h"
-#include "../common/strtab.h"
-#include "../common/text.h"
-#include "../common/yaml_emit.h"
+#include "../../common/alloc.h"
+#include "../../common/json.h"
+#include "../../common/k8s_names.h"
+#include "../../common/strtab.h"
+#include "../../common/text.h"
+#include "../../common/yaml_emit.h"
 #include "export_internal.h"
 
 #define NONE TSCHED_NONE

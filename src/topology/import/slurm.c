@@ -11,12 +11,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../common/alloc.h"
-#include "../common/json.h"
-#include "../common/limits.h"
-#include "../common/structsize.h"
+#include "../../common/alloc.h"
+#include "../../common/json.h"
+#include "../../common/limits.h"
+#include "../../common/structsize.h"
 #include "slurm_internal.h"
-#include "topology_internal.h"
+#include "../topology_internal.h"
 
 const char *sl_qa(sl_q *b, const char *p, size_t n) { return ts_text_quote(b->s, sizeof b->s, p, n, SL_QUOTE); }
 const char *sl_qz(sl_q *b, const char *p) { return sl_qa(b, p, strlen(p)); }

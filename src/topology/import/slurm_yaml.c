@@ -5,10 +5,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../common/alloc.h"
-#include "../common/json.h"
-#include "../common/limits.h"
-#include "../common/yaml.h"
+#include "../../common/alloc.h"
+#include "../../common/json.h"
+#include "../../common/limits.h"
+#include "../../common/yaml.h"
 #include "slurm_internal.h"
 
 enum { T_TREE, T_BLOCK, T_FLAT, T_OTHER };
