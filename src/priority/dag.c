@@ -470,30 +470,23 @@ tsched_status tsched_levels_to_json(char **out, const uint32_t *levels, uint32_t
         return ts_error(TSCHED_E_INVALID, "tsched_levels_to_json: levels is NULL for %u nodes", n);
     if (!isfinite(cut_weight) || cut_weight < 0)
         return ts_error(TSCHED_E_RANGE, "cut_weight: must be finite and >= 0, got %g", cut_weight);
-    json_t *root = json_object(), *arr = json_array();
-    tsched_status st = TSCHED_OK;
-    if (!root || !arr) {
-        json_decref(root);
-        json_decref(arr);
-        return ts_error(TSCHED_E_NOMEM, "out of memory writing JSON");
+    /* streamed: the bytes of ts_json_dump() on the tree, without a node per level */
+    ts_jw w;
+    ts_jw_init(&w, NULL, TS_JSON_INDENT);
+    ts_jw_open(&w, '{');
+    ts_jw_key(&w, "format");
+    ts_jw_str(&w, LEVELS_FORMAT);
+    ts_jw_key(&w, "levels");
+    ts_jw_open(&w, '[');
+    for (uint32_t i = 0; i < n; i++) {
+        ts_jw_elem(&w);
+        ts_jw_int(&w, levels[i]);
     }
-    for (uint32_t i = 0; i < n && st == TSCHED_OK; i++)
-        st = ts_json_push(arr, json_integer((json_int_t)levels[i]));
-    if (st != TSCHED_OK) {
-        json_decref(arr);
-        json_decref(root);
-        return st;
-    }
-    if ((st = ts_json_set(root, "format", json_string(LEVELS_FORMAT))) != TSCHED_OK) {
-        json_decref(arr);
-        json_decref(root);
-        return st;
-    }
-    if ((st = ts_json_set(root, "levels", arr)) || (st = ts_json_set(root, "cut_weight", json_real(cut_weight))) ||
-        (st = ts_json_dump(out, root))) {
-        json_decref(root);
-        return st;
-    }
-    json_decref(root);
-    return TSCHED_OK;
+    ts_jw_close(&w, ']');
+    ts_jw_key(&w, "cut_weight");
+    ts_jw_real(&w, cut_weight);
+    ts_jw_close(&w, '}');
+    tsched_status st = ts_jw_finish(&w, out, NULL) == 0 ? TSCHED_OK : ts_error(TSCHED_E_NOMEM, "out of memory writing JSON");
+    ts_jw_free(&w);
+    return st;
 }
