@@ -39,6 +39,9 @@ typedef struct ts_jr {
     uint32_t nkeys;
     char *buf; /* the last string read, decoded and NUL-terminated */
     size_t cap;
+    char last_text[64]; /* the last real read through strtod, and its value */
+    int last_len;
+    double last_value;
 } ts_jr;
 
 void ts_jr_init(ts_jr *r, const char *text, size_t len);
