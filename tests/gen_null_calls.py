@@ -88,6 +88,7 @@ TYPES = {
     'size_t *': 'nt_size(c)',
     'int *': '&c->o_int',
     'double *': 'nt_dbl(c)',
+    'FILE *': 'nt_file(c)',
     'const uint32_t *': 'c->zeros',
     'const int *': '(const int[]){1, 1, 1, 1}',
     'tsched_admit *': '&c->o_admit',

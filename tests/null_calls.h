@@ -191,6 +191,8 @@ uint32_t *nt_u32(struct nt_ctx *c);
 uint64_t *nt_u64(struct nt_ctx *c);
 size_t *nt_size(struct nt_ctx *c);
 double *nt_dbl(struct nt_ctx *c);
+/* A stream to /dev/null for the writers that take a FILE. */
+FILE *nt_file(struct nt_ctx *c);
 tsched_path *nt_paths(struct nt_ctx *c);
 tsched_volumes *nt_volumes(struct nt_ctx *c);
 tsched_spread *nt_spread(struct nt_ctx *c);

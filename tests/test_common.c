@@ -20,6 +20,7 @@
 #include "common/rng.h"
 #include "common/strtab.h"
 #include "test_util.h"
+#include "jread_oracle.h"
 
 START_TEST(status_numbers_are_fixed)
 {
@@ -952,6 +953,206 @@ START_TEST(json_writer_is_jansson_layout_with_short_reals)
 }
 END_TEST
 
+
+/* ---- the pull reader (jread.h) against jansson ---- */
+
+START_TEST(jread_known_cases)
+{
+    static const struct {
+        const char *text;
+        size_t len; /* 0: strlen */
+        int accept;
+    } cases[] = {
+        {"{}", 0, 1},
+        {" [ ] ", 0, 1},
+        {"{\"a\": [1, -0, 2.5, -0.0, 1e5, 1E-2, 0.1e+3, true, false, null, \"x\"]}", 0, 1},
+        {"{\"s\": \"\\\"\\\\\\/\\b\\f\\n\\r\\t\\u00e9\\u20ac\\ud83d\\ude00\"}", 0, 1},
+        {"{\"k\": \"\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80\"}", 0, 1},
+        {"[123456789012345678, -123456789012345678, 1.7976931348623157e308, 5e-324, 1e-400]", 0, 1},
+        {"{\"a\": {\"a\": {\"a\": 1}}, \"b\": 2}", 0, 1},
+        /* what jansson refuses */
+        {"", 0, 0},
+        {"1", 0, 0},                /* '[' or '{' expected */
+        {"\"x\"", 0, 0},
+        {"{} x", 0, 0},             /* end of file expected */
+        {"{\"a\": 1, \"a\": 2}", 0, 0}, /* duplicate key */
+        {"{\"a\": 1,}", 0, 0},
+        {"[1,]", 0, 0},
+        {"[01]", 0, 0},
+        {"[1.]", 0, 0},
+        {"[.5]", 0, 0},
+        {"[+1]", 0, 0},
+        {"[1e]", 0, 0},
+        {"[-]", 0, 0},
+        {"[1e400]", 0, 0},          /* real number overflow */
+        {"[99999999999999999999]", 0, 0}, /* too big integer */
+        {"[\"\\u0000\"]", 0, 0},
+        {"[\"\\ud800\"]", 0, 0},
+        {"[\"\\udc00\"]", 0, 0},
+        {"[\"\\ud800\\u0041\"]", 0, 0},
+        {"[\"\\x\"]", 0, 0},
+        {"[\"\\u12g4\"]", 0, 0},
+        {"[\"a\nb\"]", 0, 0},
+        {"[\"\x01\"]", 0, 0},
+        {"[\"\xc0\x80\"]", 0, 0},   /* overlong */
+        {"[\"\xed\xa0\x80\"]", 0, 0}, /* a surrogate in UTF-8 */
+        {"[\"\xf4\x90\x80\x80\"]", 0, 0}, /* above U+10FFFF */
+        {"[\"\xc3\"]", 0, 0},
+        {"[\"\xff\"]", 0, 0},
+        {"\xef\xbb\xbf{}", 0, 0},   /* a byte order mark */
+        {"[tru]", 0, 0},
+        {"[truex]", 0, 0},
+        {"[nul]", 0, 0},
+        {"[1 2]", 0, 0},
+        {"{\"a\" 1}", 0, 0},
+        {"{1: 2}", 0, 0},
+        {"[\"abc]", 0, 0},
+        {"[1]\0", 4, 0},
+        {"[\"a\0b\"]", 7, 0},
+        /* what the reader leaves to jansson although jansson takes it */
+        {"{\"\\u0061\": 1}", 0, 0},            /* a key with an escape */
+        {"[1234567890123456789]", 0, 0},       /* 19 digits */
+        {"[1e-999999]", 0, 0},
+        {"[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]", 0, 0}, /* depth 34 */
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        size_t len = cases[i].len ? cases[i].len : strlen(cases[i].text);
+        int mine, theirs;
+        ck_assert_msg(jr_compare(cases[i].text, len, &mine, &theirs) == 0, "case %zu: readers differ", i);
+        ck_assert_msg(mine == cases[i].accept, "case %zu (%s): reader %s", i, cases[i].text,
+                      mine ? "accepted" : "refused");
+    }
+    /* 33 keys in one object: left to jansson; 32 read */
+    char text[1024];
+    size_t n = 0;
+    for (int keys = 32; keys <= 33; keys++) {
+        n = (size_t)snprintf(text, sizeof text, "{");
+        for (int k = 0; k < keys; k++)
+            n += (size_t)snprintf(text + n, sizeof text - n, "%s\"k%d\": %d", k ? ", " : "", k, k);
+        n += (size_t)snprintf(text + n, sizeof text - n, "}");
+        int mine, theirs;
+        ck_assert_int_eq(jr_compare(text, n, &mine, &theirs), 0);
+        ck_assert_int_eq(mine, keys == 32);
+        ck_assert_int_eq(theirs, 1);
+    }
+}
+END_TEST
+
+/* Random documents (random_tree above, written four ways) and random damage to them: the
+ * reader never accepts what jansson refuses and reads the same values where it accepts. */
+START_TEST(jread_random_against_jansson)
+{
+    static const char junk[] = "{}[],:\"\\ -+.eE0123456789tfnulx\n\t\x01\x7f\x80\xbf\xc3\xe2\xed\xf0\xff";
+    ts_rng rng;
+    ts_rng_seed(&rng, 11);
+    unsigned valid = 0, read = 0, damaged = 0, refused_both = 0, read_damaged = 0;
+    for (unsigned i = 0; i < 2500; i++) {
+        json_t *t = random_tree(&rng, 0, 1);
+        if (!json_is_object(t) && !json_is_array(t)) {
+            json_t *a = json_array();
+            json_array_append_new(a, t);
+            t = a;
+        }
+        char *texts[4];
+        texts[0] = ts_json_write(t, TS_JSON_COMPACT, NULL);
+        texts[1] = ts_json_write(t, TS_JSON_INDENT, NULL);
+        texts[2] = json_dumps(t, JSON_PRESERVE_ORDER | JSON_ENSURE_ASCII | JSON_ESCAPE_SLASH | JSON_REAL_PRECISION(17));
+        texts[3] = json_dumps(t, JSON_PRESERVE_ORDER | JSON_INDENT(1) | JSON_REAL_PRECISION(9));
+        for (int w = 0; w < 4; w++) {
+            char *x = texts[w];
+            ck_assert_ptr_nonnull(x);
+            size_t n = strlen(x);
+            int mine, theirs;
+            ck_assert_msg(jr_compare(x, n, &mine, &theirs) == 0, "doc %u/%d: %s", i, w, x);
+            valid += theirs;
+            read += mine;
+            for (int k = 0; k < 8; k++) {
+                char buf[8192];
+                if (n + 8 > sizeof buf)
+                    break;
+                memcpy(buf, x, n);
+                size_t m = n, at = (size_t)ts_rng_below(&rng, n + 1);
+                switch (ts_rng_below(&rng, 4)) {
+                case 0: /* a byte replaced */
+                    if (at < m)
+                        buf[at] = junk[ts_rng_below(&rng, sizeof junk - 1)];
+                    break;
+                case 1: /* a byte inserted */
+                    memmove(buf + at + 1, buf + at, m - at);
+                    buf[at] = junk[ts_rng_below(&rng, sizeof junk - 1)];
+                    m++;
+                    break;
+                case 2: /* a byte removed */
+                    if (at < m) {
+                        memmove(buf + at, buf + at + 1, m - at - 1);
+                        m--;
+                    }
+                    break;
+                default: /* cut short */
+                    m = at;
+                }
+                ck_assert_msg(jr_compare(buf, m, &mine, &theirs) == 0, "doc %u/%d damage %d: %.*s", i, w, k, (int)m,
+                              buf);
+                damaged++;
+                refused_both += !theirs && !mine;
+                read_damaged += mine;
+            }
+        }
+        for (int w = 0; w < 4; w++)
+            free(texts[w]);
+        json_decref(t);
+    }
+    /* the test tests something: most documents are read, and much damage is refused */
+    ck_assert_uint_gt(read, valid / 3);
+    ck_assert_uint_gt(refused_both, damaged / 3);
+    ck_assert_uint_gt(read_damaged, damaged / 20);
+}
+END_TEST
+
+/* Numbers in many spellings: the reader's double has jansson's bits (Clinger's fast path,
+ * the strtod path, integers), also under a locale whose decimal point is ','. */
+START_TEST(jread_numbers_as_jansson)
+{
+    static const char *const locales[] = {"C", "de_DE.UTF-8", "fr_FR.UTF-8"};
+    ts_rng rng;
+    ts_rng_seed(&rng, 5);
+    for (size_t l = 0; l < sizeof locales / sizeof *locales; l++) {
+        if (!setlocale(LC_NUMERIC, locales[l]))
+            continue;
+        for (unsigned i = 0; i < 60000; i++) {
+            double x;
+            uint64_t u = ts_rng_next(&rng);
+            switch (i % 4) {
+            case 0: memcpy(&x, &u, sizeof x); break;
+            case 1: x = (double)(u % 1000000) / (double)(1 + ts_rng_below(&rng, 100000)); break;
+            case 2: x = (double)(int64_t)(u % 2000000000000000000ull) - 1e18; break;
+            default: x = ldexp((double)(u >> 11), (int)ts_rng_below(&rng, 200) - 150);
+            }
+            if (!isfinite(x))
+                continue;
+            static const char *const fmts[] = {"%.17g", "%.15g", "%.3e", "%.6f", "%.0f", "%.20e", "%g", "%.1E"};
+            char text[400];
+            const char *fmt = fmts[ts_rng_below(&rng, sizeof fmts / sizeof *fmts)];
+            /* printf under this locale may write ','; the document is spelled in C */
+            locale_t c = newlocale(LC_NUMERIC_MASK, "C", (locale_t)0);
+            locale_t old = uselocale(c);
+            int n = snprintf(text, sizeof text, "[");
+            n += snprintf(text + n, sizeof text - (size_t)n, fmt, x);
+            n += snprintf(text + n, sizeof text - (size_t)n, "]");
+            uselocale(old);
+            freelocale(c);
+            int mine, theirs;
+            ck_assert_msg(jr_compare(text, (size_t)n, &mine, &theirs) == 0, "%s: %s", locales[l], text);
+            /* refused, by design: 19-digit integers, very long spellings, exponents past 5 digits */
+            int big_int = !strpbrk(text, ".eE") && strspn(text + 1 + (text[1] == '-'), "0123456789") > 18;
+            if (theirs && !big_int && strlen(text) < 42)
+                ck_assert_msg(mine, "%s: refused %s", locales[l], text);
+        }
+    }
+    setlocale(LC_NUMERIC, "C");
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("common");
@@ -978,6 +1179,9 @@ int main(void)
     tcase_add_test(num, numbers_print_shortest);
     tcase_add_test(num, numbers_ignore_the_locale);
     tcase_add_test(num, json_writer_is_jansson_layout_with_short_reals);
+    tcase_add_test(num, jread_known_cases);
+    tcase_add_test(num, jread_random_against_jansson);
+    tcase_add_test(num, jread_numbers_as_jansson);
     suite_add_tcase(s, num);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);

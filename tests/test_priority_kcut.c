@@ -21,6 +21,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/json.h"
+#include "common/rng.h"
 #include "priority/dag_internal.h"
 #include "test_util.h"
 
@@ -1043,6 +1045,129 @@ START_TEST(compress_limits)
 END_TEST
 
 
+
+/* ---- the DAG loader's pull reader against its tree reader; the streamed levels ---- */
+
+static void dput(char **p, size_t *n, size_t *cap, const char *s)
+{
+    size_t k = strlen(s);
+    if (*n + k + 1 > *cap) {
+        *cap = (*n + k + 1) * 2;
+        *p = realloc(*p, *cap);
+        ck_assert_ptr_nonnull(*p);
+    }
+    memcpy(*p + *n, s, k + 1);
+    *n += k;
+}
+
+START_TEST(dag_pull_reader_is_the_tree_reader)
+{
+    static const char *const node_bad[] = {"-1", "1.0", "1.5", "\"1\"", "null", "99", "1e0", "4294967296"};
+    static const char *const w_any[] = {"1", "2.5", "0", "-0.0", "1e-300", "-1", "null", "\"w\"", "1e400", "0.1"};
+    static const char *const n_any[] = {"6", "6", "6", "6.0", "-6", "null", "\"6\"", "0", "2", "16777217"};
+    ts_rng rng;
+    ts_rng_seed(&rng, 9);
+    unsigned loaded = 0, fast = 0, refused = 0;
+    for (unsigned i = 0; i < 3000; i++) {
+        char *p = NULL, tmp[96];
+        size_t n = 0, cap = 0;
+        int bad = ts_rng_below(&rng, 3) == 0, m = (int)ts_rng_below(&rng, 10);
+        int nodes_last = ts_rng_below(&rng, 4) == 0;
+        dput(&p, &n, &cap, "{\"format\": ");
+        dput(&p, &n, &cap, bad && ts_rng_below(&rng, 6) == 0 ? "\"tsched.dag.v2\"" : "\"tsched.dag.v1\"");
+        if (!nodes_last)
+            dput(&p, &n, &cap, ", \"nodes\": "), dput(&p, &n, &cap, bad ? n_any[ts_rng_below(&rng, 10)] : "6");
+        if (ts_rng_below(&rng, 5) == 0)
+            dput(&p, &n, &cap, ", \"comment\": [\"x\", {\"y\": 1}]");
+        if (!(bad && ts_rng_below(&rng, 8) == 0)) {
+            dput(&p, &n, &cap, ", \"edges\": [");
+            for (int e = 0; e < m; e++) {
+                /* forward edges (u < v) are acyclic; a bad document may add a back edge */
+                uint32_t u = (uint32_t)ts_rng_below(&rng, 5);
+                uint32_t v = u + 1 + (uint32_t)ts_rng_below(&rng, 5 - u);
+                int err = bad && ts_rng_below(&rng, 3) == 0;
+                int what = err ? (int)ts_rng_below(&rng, 6) : -1;
+                char us[16], vs[16];
+                snprintf(us, sizeof us, "%u", what == 5 ? v : u);
+                snprintf(vs, sizeof vs, "%u", what == 4 || what == 5 ? u : v); /* self loop; back edge */
+                snprintf(tmp, sizeof tmp, "%s[%s, %s, %s%s]", e ? ", " : "", what == 0 ? node_bad[ts_rng_below(&rng, 8)] : us,
+                         what == 1 ? node_bad[ts_rng_below(&rng, 8)] : vs,
+                         what == 2 ? w_any[ts_rng_below(&rng, 10)] : w_any[ts_rng_below(&rng, 4)],
+                         what == 3 ? ", 1" : "");
+                dput(&p, &n, &cap, what == 3 && ts_rng_below(&rng, 2) ? (e ? ", 7" : "7") : tmp);
+            }
+            dput(&p, &n, &cap, "]");
+        }
+        if (nodes_last)
+            dput(&p, &n, &cap, ", \"nodes\": "), dput(&p, &n, &cap, bad ? n_any[ts_rng_below(&rng, 10)] : "6");
+        dput(&p, &n, &cap, "}");
+        if (i % 4 == 3) { /* damage a byte */
+            static const char junk[] = "{}[],:\"\\ -.e0x";
+            p[ts_rng_below(&rng, n)] = junk[ts_rng_below(&rng, sizeof junk - 1)];
+        }
+        tsched_dag *ref = NULL, *got = NULL, *pull = NULL;
+        tsched_status st_ref = ts_json_load_string(&ref, ts_dag_read_tree, NULL, p, n, "tsched_dag_load_string");
+        char msg[512];
+        snprintf(msg, sizeof msg, "%s", tsched_last_error());
+        tsched_status st = tsched_dag_load_string(&got, p, n);
+        ck_assert_msg(st == st_ref, "doc %u: status %d, tree reader %d (%s): %s", i, st, st_ref, msg, p);
+        if (st != TSCHED_OK) {
+            ck_assert_str_eq(tsched_last_error(), msg);
+            refused++;
+        } else {
+            loaded++;
+        }
+        if (ts_dag_read_text(&pull, NULL, p, n) == TSCHED_OK) {
+            ck_assert_msg(st_ref == TSCHED_OK, "doc %u: the pull reader took what the tree reader refused: %s", i, p);
+            fast++;
+        }
+        for (tsched_dag *x = st == TSCHED_OK ? got : NULL; x; x = x == got ? pull : NULL) {
+            ck_assert_uint_eq(x->n, ref->n);
+            ck_assert_uint_eq(x->m, ref->m);
+            for (uint32_t e = 0; e < ref->m; e++)
+                ck_assert_msg(x->e[e].u == ref->e[e].u && x->e[e].v == ref->e[e].v &&
+                                  memcmp(&x->e[e].w, &ref->e[e].w, sizeof(double)) == 0,
+                              "doc %u: edge %u differs: %s", i, e, p);
+        }
+        tsched_dag_free(ref);
+        tsched_dag_free(got);
+        tsched_dag_free(pull);
+        free(p);
+    }
+    ck_assert_uint_gt(refused, 400);
+    ck_assert_uint_gt(loaded, 1000);
+    ck_assert_uint_gt(fast, loaded / 2);
+}
+END_TEST
+
+/* tsched_levels_to_json streams; the bytes are those of the jansson tree it used to build. */
+START_TEST(levels_json_is_the_tree_layout)
+{
+    ts_rng rng;
+    ts_rng_seed(&rng, 4);
+    for (uint32_t n = 0; n < 300; n += 1 + n / 4) {
+        uint32_t *lv = calloc(n + 1, sizeof *lv);
+        for (uint32_t i = 0; i < n; i++)
+            lv[i] = (uint32_t)ts_rng_below(&rng, 1u << (ts_rng_below(&rng, 32)));
+        double cut = n % 3 ? (double)ts_rng_below(&rng, 100000) / 7.0 : (double)n;
+        json_t *root = json_object(), *arr = json_array();
+        for (uint32_t i = 0; i < n; i++)
+            json_array_append_new(arr, json_integer(lv[i]));
+        json_object_set_new(root, "format", json_string("tsched.levels.v1"));
+        json_object_set_new(root, "levels", arr);
+        json_object_set_new(root, "cut_weight", json_real(cut));
+        char *want = NULL, *got = NULL;
+        ck_assert_ok(ts_json_dump(&want, root));
+        ck_assert_ok(tsched_levels_to_json(&got, lv, n, cut));
+        ck_assert_str_eq(got, want);
+        tsched_free(want);
+        tsched_free(got);
+        json_decref(root);
+        free(lv);
+    }
+}
+END_TEST
+
 TCase *priority_kcut_tcase(void)
 {
     TCase *tc = tcase_create("kcut");
@@ -1065,6 +1190,8 @@ TCase *priority_kcut_tcase(void)
     tcase_add_test(tc, dag_load_fixture_errors);
     tcase_add_test(tc, long_cycle_message);
     tcase_add_test(tc, levels_json_round_trip);
+    tcase_add_test(tc, dag_pull_reader_is_the_tree_reader);
+    tcase_add_test(tc, levels_json_is_the_tree_layout);
     tcase_add_test(tc, compress_limits);
     tcase_add_test(tc, threads_give_identical_results);
     tcase_add_test(tc, threads_option_size_rule);

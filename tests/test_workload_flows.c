@@ -9,6 +9,7 @@
 #include <stdlib.h>
 
 #include "common/json.h"
+#include "common/rng.h"
 #include "test_util.h"
 #include "workload/flows_internal.h"
 
@@ -575,6 +576,162 @@ START_TEST(million_flows)
 }
 END_TEST
 
+
+/* ---- the pull reader of the loaders against the tree reader ---- */
+
+typedef struct tbuf {
+    char *p;
+    size_t n, cap;
+} tbuf;
+
+static void tput(tbuf *b, const char *s)
+{
+    size_t k = strlen(s);
+    if (b->n + k + 1 > b->cap) {
+        b->cap = (b->n + k + 1) * 2;
+        b->p = realloc(b->p, b->cap);
+        ck_assert_ptr_nonnull(b->p);
+    }
+    memcpy(b->p + b->n, s, k + 1);
+    b->n += k;
+}
+
+static const char *pick(ts_rng *rng, const char *const *xs, size_t n) { return xs[ts_rng_below(rng, n)]; }
+#define PICK(rng, xs) pick(rng, xs, sizeof xs / sizeof *xs)
+
+/* A flows document, mostly valid, with every kind of field error now and then. */
+static void random_flows_doc(tbuf *b, ts_rng *rng)
+{
+    static const char *const node[] = {"\"node0\"", "\"node1\"", "\"node2\"", "\"node3\"", "\"node4\"", "\"node5\"",
+                                       "\"node6\"", "\"node7\"", "\"node\\u0037\"", "\"node9\"", "\"\"", "null",
+                                       "3", "[]"};
+    static const char *const nic[] = {"0", "1", "1", "0", "2", "1.0", "-1", "null", "\"0\"", "-0", "4294967296",
+                                      "0.5", "1e0"};
+    static const char *const gbits[] = {"1", "2.5", "0.1", "1e3", "7", "0", "-1", "null", "\"x\"", "1e308",
+                                        "0.30000000000000004", "-0.0", "12345678901234567890"};
+    static const char *const job[] = {"\"a\"", "\"b\"", "\"llm-\\u00e9\"", "\"\"", "null", "\"a#b\"", "1",
+                                      "\"caf\xc3\xa9\""};
+    static const char *const fmt[] = {"\"tsched.flows.v1\"", "\"tsched.flows.v1\"", "\"tsched.flows.v1\"",
+                                      "\"tsched.flows.v2\"", "null", "1", "\"tsched.flows\\u002ev1\""};
+    int bad = ts_rng_below(rng, 3) == 0; /* a third of the documents have some error */
+    int nflows = (int)ts_rng_below(rng, 12);
+    char tmp[64];
+    int fmt_first = (int)ts_rng_below(rng, 4) != 0;
+    tput(b, "{");
+    if (fmt_first)
+        tput(b, "\"format\": "), tput(b, bad ? PICK(rng, fmt) : fmt[0]), tput(b, ", ");
+    if (ts_rng_below(rng, 4) == 0)
+        tput(b, "\"note\": {\"x\": [1, {\"y\": null}], \"z\": \"\\n\"}, ");
+    tput(b, "\"flows\": [");
+    for (int i = 0; i < nflows; i++) {
+        const char *keys[8], *vals[8];
+        int nk = 0;
+        int err = bad && ts_rng_below(rng, 4) == 0;
+        int s = (int)ts_rng_below(rng, 8), d = (int)ts_rng_below(rng, 8);
+        keys[nk] = "src", vals[nk++] = err && ts_rng_below(rng, 3) == 0 ? PICK(rng, node) : node[s];
+        if (!(err && ts_rng_below(rng, 6) == 0))
+            keys[nk] = "dst", vals[nk++] = err && ts_rng_below(rng, 3) == 0 ? PICK(rng, node) : node[d];
+        if (ts_rng_below(rng, 2))
+            keys[nk] = "src_nic", vals[nk++] = err ? PICK(rng, nic) : nic[ts_rng_below(rng, 4)];
+        if (ts_rng_below(rng, 2))
+            keys[nk] = "dst_nic", vals[nk++] = err ? PICK(rng, nic) : nic[ts_rng_below(rng, 4)];
+        if (ts_rng_below(rng, 3))
+            keys[nk] = "gbits", vals[nk++] = err ? PICK(rng, gbits) : gbits[ts_rng_below(rng, 5)];
+        if (ts_rng_below(rng, 2))
+            keys[nk] = "job", vals[nk++] = err ? PICK(rng, job) : job[ts_rng_below(rng, 3)];
+        if (ts_rng_below(rng, 5) == 0)
+            keys[nk] = "extra", vals[nk++] = "[true, false, {\"k\": 1.5e-3}]";
+        if (err && ts_rng_below(rng, 8) == 0)
+            keys[nk] = "src", vals[nk++] = node[0]; /* a duplicate key */
+        for (int k = nk - 1; k > 0; k--) { /* members in any order */
+            int j = (int)ts_rng_below(rng, (uint64_t)k + 1);
+            const char *tk = keys[k], *tv = vals[k];
+            keys[k] = keys[j], vals[k] = vals[j], keys[j] = tk, vals[j] = tv;
+        }
+        tput(b, i ? ",\n  {" : "\n  {");
+        if (err && ts_rng_below(rng, 10) == 0) {
+            tput(b, "}");
+            continue;
+        }
+        for (int k = 0; k < nk; k++) {
+            snprintf(tmp, sizeof tmp, "%s\"%s\": ", k ? ", " : "", keys[k]);
+            tput(b, tmp);
+            tput(b, vals[k]);
+        }
+        tput(b, "}");
+    }
+    tput(b, "]");
+    if (!fmt_first)
+        tput(b, ", \"format\": "), tput(b, bad ? PICK(rng, fmt) : fmt[0]);
+    tput(b, "}\n");
+}
+
+/* The same flows, value for value (gbits to the bit) and job for job. */
+static void same_flows(const tsched_flows *a, const tsched_flows *b, const char *doc)
+{
+    ck_assert_uint_eq(tsched_flows_count(a), tsched_flows_count(b));
+    for (uint32_t i = 0; i < tsched_flows_count(a); i++) {
+        ck_assert_msg(a->src[i] == b->src[i] && a->dst[i] == b->dst[i] && a->src_nic[i] == b->src_nic[i] &&
+                          a->dst_nic[i] == b->dst_nic[i] && memcmp(&a->gbits[i], &b->gbits[i], sizeof(double)) == 0,
+                      "flow %u differs in %s", i, doc);
+        const char *ja = tsched_flows_job(a, i), *jb = tsched_flows_job(b, i);
+        ck_assert_msg((!ja && !jb) || (ja && jb && strcmp(ja, jb) == 0), "flow %u: job differs in %s", i, doc);
+        ck_assert_uint_eq(a->job[i], b->job[i]);
+    }
+    ck_assert_uint_eq(ts_strtab_count(&a->jobs), ts_strtab_count(&b->jobs));
+}
+
+/* Seeded random documents, valid and not, then damaged: tsched_flows_load_string gives the
+ * tree reader's status and message, and, where it loads, the same flows; the pull reader
+ * alone never accepts what the tree reader refuses. */
+START_TEST(json_pull_reader_is_the_tree_reader)
+{
+    tsched_topology *t = leaf_spine(4, 2, 8, 2);
+    ts_rng rng;
+    ts_rng_seed(&rng, 3);
+    unsigned loaded = 0, fast = 0, refused = 0;
+    for (unsigned i = 0; i < 3000; i++) {
+        tbuf b = {NULL, 0, 0};
+        random_flows_doc(&b, &rng);
+        if (i % 3 == 2 && b.n > 2) { /* damage a byte */
+            static const char junk[] = "{}[],:\"\\ -.e0x\x80";
+            b.p[ts_rng_below(&rng, b.n)] = junk[ts_rng_below(&rng, sizeof junk - 1)];
+        }
+        tsched_flows *ref = NULL, *got = NULL, *pull = NULL;
+        tsched_status st_ref = ts_json_load_string(&ref, ts_flows_read_tree, t, b.p, b.n, "tsched_flows_load_string");
+        char msg[512];
+        snprintf(msg, sizeof msg, "%s", tsched_last_error());
+        tsched_status st = tsched_flows_load_string(&got, t, b.p, b.n);
+        ck_assert_msg(st == st_ref, "doc %u: status %d, tree reader %d (%s): %s", i, st, st_ref, msg, b.p);
+        if (st != TSCHED_OK) {
+            ck_assert_str_eq(tsched_last_error(), msg);
+            ck_assert_ptr_null(got);
+            refused++;
+        } else {
+            same_flows(got, ref, b.p);
+            loaded++;
+        }
+        if (ts_flows_read_text(&pull, t, b.p, b.n) == TSCHED_OK) {
+            ck_assert_msg(st_ref == TSCHED_OK, "doc %u: the pull reader took what the tree reader refused: %s", i,
+                          b.p);
+            same_flows(pull, ref, b.p);
+            fast++;
+        } else {
+            ck_assert_ptr_null(pull);
+        }
+        tsched_flows_free(ref);
+        tsched_flows_free(got);
+        tsched_flows_free(pull);
+        free(b.p);
+    }
+    /* both paths were exercised: most loadable documents went the fast way */
+    ck_assert_uint_gt(refused, 500);
+    ck_assert_uint_gt(loaded, 500);
+    ck_assert_uint_gt(fast, loaded / 2);
+    tsched_topology_free(t);
+}
+END_TEST
+
 /* ---- tsched.flows.v1 ---- */
 
 static tsched_flows *load_flows(const tsched_topology *t, const char *json)
@@ -1068,6 +1225,7 @@ TCase *workload_flows_tcase(void)
     tcase_add_test(tc, json_defaults);
     tcase_add_test(tc, json_invalid);
     tcase_add_test(tc, json_files);
+    tcase_add_test(tc, json_pull_reader_is_the_tree_reader);
     tcase_add_test(tc, placement_load_round_trip);
     tcase_add_test(tc, placement_load_recomputes);
     tcase_add_test(tc, placement_load_errors);

@@ -11,6 +11,8 @@
 #ifndef TOPO_SCHED_ROUTING_H
 #define TOPO_SCHED_ROUTING_H
 
+#include <stdio.h>
+
 #include "common.h"
 #include "topology.h"
 #include "workload.h"
@@ -137,6 +139,23 @@ TSCHED_API double tsched_routes_solve_ms(const tsched_routes *routes);
  */
 TSCHED_API tsched_status tsched_routes_to_json(char **out, const tsched_routes *routes, const tsched_topology *topo,
                                                int with_time);
+
+/** tsched_routes_write_json() flags: leave out the volatile `solve_ms`. */
+#define TSCHED_ROUTES_JSON_NO_TIMING 1
+/** tsched_routes_write_json() flags: one line instead of two-space indentation. */
+#define TSCHED_ROUTES_JSON_COMPACT 4
+
+/**
+ * Write `tsched.routes.v1` to `out` as it is produced, in pieces of 64 KiB, without
+ * building the document in memory (a million flows: tens of MB less than
+ * tsched_routes_to_json()). The bytes are those of tsched_routes_to_json(), or with
+ * TSCHED_ROUTES_JSON_COMPACT the same document without whitespace; no newline at the end.
+ * `out` stays open and is not flushed. Errors: TSCHED_E_INVALID (NULL, named; unknown
+ * flags), TSCHED_E_MISMATCH as tsched_routes_to_json(), TSCHED_E_IO when a write fails
+ * (part of the document may have been written).
+ */
+TSCHED_API tsched_status tsched_routes_write_json(FILE *out, const tsched_routes *routes, const tsched_topology *topo,
+                                                  int flags);
 
 /**
  * Max-min fair rates (progressive filling, exact) of `flows` on the given `paths` (one per

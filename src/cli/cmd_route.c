@@ -2,6 +2,8 @@
  *                  [--compact] [-o FILE]
  * topo-sched route -t TOPO -f FLOWS [--algo A] [--seed N] [--threads N] [--time-limit-ms N]
  *                  [--no-timing] [--compact] [-o FILE] */
+#include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -69,6 +71,28 @@ out:
     return rc;
 }
 
+/* The routes document streamed to -o FILE or standard output (a million flows never exist
+ * as one text), then a newline, with cli_write()'s messages and exit codes. */
+static int write_routes(const char *path, const tsched_routes *r, const tsched_topology *t, int flags)
+{
+    int to_stdout = !path || strcmp(path, "-") == 0;
+    FILE *f = to_stdout ? stdout : fopen(path, "w");
+    if (!f) {
+        fprintf(stderr, "topo-sched: %s: cannot open for writing: %s\n", path, strerror(errno));
+        return CLI_BAD_INPUT;
+    }
+    tsched_status st = tsched_routes_write_json(f, r, t, flags);
+    int bad = st == TSCHED_E_IO || (st == TSCHED_OK && fputc('\n', f) == EOF);
+    bad |= to_stdout ? fflush(f) != 0 : fclose(f) != 0;
+    if (st != TSCHED_OK && st != TSCHED_E_IO)
+        return cli_fail(st);
+    if (bad) {
+        fprintf(stderr, "topo-sched: %s: write failed\n", to_stdout ? "<stdout>" : path);
+        return CLI_INTERNAL;
+    }
+    return CLI_OK;
+}
+
 int cmd_route(int argc, char **argv)
 {
     const char *topo = NULL, *flowsf = NULL, *out = NULL;
@@ -112,17 +136,18 @@ int cmd_route(int argc, char **argv)
     tsched_topology *t = NULL;
     tsched_flows *f = NULL;
     tsched_routes *r = NULL;
-    char *json = NULL;
     tsched_status st;
     int rc;
     if ((st = tsched_topology_load_file(&t, topo)) || (st = tsched_flows_load_file(&f, t, flowsf)) ||
-        (st = tsched_route(&r, t, f, &o)) || (st = tsched_routes_to_json(&json, r, t, timing))) {
+        (st = tsched_route(&r, t, f, &o))) {
         rc = cli_fail(st);
         goto out;
     }
-    rc = cli_write_json(out, json, compact);
+    /* the input is no longer needed: its memory goes before the output is written */
+    tsched_flows_free(f);
+    f = NULL;
+    rc = write_routes(out, r, t, (timing ? 0 : TSCHED_ROUTES_JSON_NO_TIMING) | (compact ? TSCHED_ROUTES_JSON_COMPACT : 0));
 out:
-    tsched_free(json);
     tsched_routes_free(r);
     tsched_flows_free(f);
     tsched_topology_free(t);

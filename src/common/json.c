@@ -68,8 +68,8 @@ tsched_status ts_read_file(char **out, size_t *len, const char *path)
     return TSCHED_OK;
 }
 
-tsched_status ts_json_load_string(void *slot, ts_doc_reader read, const void *ctx, const char *json, size_t len,
-                                  const char *fn)
+static tsched_status load_string(void *slot, ts_text_reader fast, ts_doc_reader read, const void *ctx,
+                                 const char *json, size_t len, const char *fn)
 {
     if (!slot)
         return ts_error(TSCHED_E_INVALID, "%s: out is NULL", fn);
@@ -78,6 +78,11 @@ tsched_status ts_json_load_string(void *slot, ts_doc_reader read, const void *ct
         return ts_error(TSCHED_E_INVALID, "%s: json is NULL", fn);
     if (len > ts_limits()->input_bytes)
         return ts_limit_error("document", (unsigned long long)len, "input_bytes", ts_limits()->input_bytes);
+    if (fast) {
+        if (fast(slot, ctx, json, len) == TSCHED_OK)
+            return TSCHED_OK;
+        *(void **)slot = NULL; /* read it again: the tree reader's error is the one reported */
+    }
     json_t *root;
     tsched_status st = ts_json_parse(&root, json, len);
     if (st != TSCHED_OK)
@@ -87,7 +92,8 @@ tsched_status ts_json_load_string(void *slot, ts_doc_reader read, const void *ct
     return st;
 }
 
-tsched_status ts_json_load_file(void *slot, ts_doc_reader read, const void *ctx, const char *path, const char *fn)
+static tsched_status load_file(void *slot, ts_text_reader fast, ts_doc_reader read, const void *ctx, const char *path,
+                               const char *fn)
 {
     if (!slot || !path)
         return ts_error(TSCHED_E_INVALID, "%s: out or path is NULL", fn);
@@ -97,9 +103,32 @@ tsched_status ts_json_load_file(void *slot, ts_doc_reader read, const void *ctx,
     tsched_status st = ts_read_file(&buf, &len, path);
     if (st != TSCHED_OK)
         return st;
-    st = ts_json_load_string(slot, read, ctx, buf, len, fn);
+    st = load_string(slot, fast, read, ctx, buf, len, fn);
     free(buf);
     return st == TSCHED_OK ? st : ts_error_prefix(st, strcmp(path, "-") == 0 ? "<stdin>" : path);
+}
+
+tsched_status ts_json_load_string(void *slot, ts_doc_reader read, const void *ctx, const char *json, size_t len,
+                                  const char *fn)
+{
+    return load_string(slot, NULL, read, ctx, json, len, fn);
+}
+
+tsched_status ts_json_load_file(void *slot, ts_doc_reader read, const void *ctx, const char *path, const char *fn)
+{
+    return load_file(slot, NULL, read, ctx, path, fn);
+}
+
+tsched_status ts_json_load_string_fast(void *slot, ts_text_reader fast, ts_doc_reader read, const void *ctx,
+                                       const char *json, size_t len, const char *fn)
+{
+    return load_string(slot, fast, read, ctx, json, len, fn);
+}
+
+tsched_status ts_json_load_file_fast(void *slot, ts_text_reader fast, ts_doc_reader read, const void *ctx,
+                                     const char *path, const char *fn)
+{
+    return load_file(slot, fast, read, ctx, path, fn);
 }
 
 const char *ts_json_type_name(const json_t *v)

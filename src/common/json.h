@@ -21,6 +21,17 @@ tsched_status ts_json_load_string(void *slot, ts_doc_reader read, const void *ct
                                   const char *fn);
 /* Read a file ("-" = stdin), then ts_json_load_string; errors are prefixed by the path. */
 tsched_status ts_json_load_file(void *slot, ts_doc_reader read, const void *ctx, const char *path, const char *fn);
+/* A reader straight from the text (jread.h): TSCHED_OK with the object in `*(T **)slot`, or
+ * any other status to have the text read again by jansson and a ts_doc_reader, whose error
+ * is the one reported. It must accept only what the tree reader accepts, with the same
+ * result; leaving `*slot` NULL when it fails. */
+typedef tsched_status (*ts_text_reader)(void *slot, const void *ctx, const char *json, size_t len);
+/* ts_json_load_string() that tries `fast` first (same argument checks and limits). */
+tsched_status ts_json_load_string_fast(void *slot, ts_text_reader fast, ts_doc_reader read, const void *ctx,
+                                       const char *json, size_t len, const char *fn);
+/* ts_json_load_file() that tries `fast` first. */
+tsched_status ts_json_load_file_fast(void *slot, ts_text_reader fast, ts_doc_reader read, const void *ctx,
+                                     const char *path, const char *fn);
 /* Check that root is an object whose "format" equals `format`. */
 tsched_status ts_json_check_format(const json_t *root, const char *format);
 /* Serialise `root` with ts_json_write() (json_write.h): jansson's layout, keys in insertion

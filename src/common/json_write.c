@@ -12,11 +12,7 @@
 
 #include "numfmt.h"
 
-typedef struct wbuf {
-    char *p;
-    size_t len, cap;
-    int failed;
-} wbuf;
+typedef ts_wbuf wbuf;
 
 static void put(wbuf *b, const char *s, size_t n)
 {
@@ -167,4 +163,124 @@ char *ts_json_write(const json_t *root, int compact, size_t *len)
     if (len)
         *len = b.len;
     return b.p;
+}
+
+/* ---- streaming ---- */
+
+#define TS_JW_CHUNK 65536
+
+void ts_jw_init(ts_jw *w, FILE *f, int compact)
+{
+    memset(w, 0, sizeof *w);
+    w->f = f;
+    w->compact = compact;
+}
+
+static void jw_flush(ts_jw *w)
+{
+    if (w->f && w->b.len) {
+        if (!w->io_error && fwrite(w->b.p, 1, w->b.len, w->f) != w->b.len)
+            w->io_error = 1;
+        w->b.len = 0;
+    }
+}
+
+static void jw_put(ts_jw *w, const char *s, size_t n)
+{
+    put(&w->b, s, n);
+    if (w->f && w->b.len >= TS_JW_CHUNK)
+        jw_flush(w);
+}
+
+void ts_jw_open(ts_jw *w, char c)
+{
+    jw_put(w, &c, 1);
+    if (w->depth < TS_JW_MAX_DEPTH)
+        w->count[w->depth] = 0;
+    w->depth++;
+}
+
+void ts_jw_close(ts_jw *w, char c)
+{
+    w->depth--;
+    if (w->depth < TS_JW_MAX_DEPTH && w->count[w->depth])
+        newline(&w->b, w->compact, (int)w->depth);
+    jw_put(w, &c, 1);
+}
+
+void ts_jw_elem(ts_jw *w)
+{
+    uint32_t d = w->depth - 1;
+    if (d < TS_JW_MAX_DEPTH && w->count[d]++)
+        put(&w->b, ",", 1);
+    newline(&w->b, w->compact, (int)w->depth);
+}
+
+void ts_jw_key(ts_jw *w, const char *key)
+{
+    ts_jw_elem(w);
+    put_quoted(&w->b, key, strlen(key));
+    jw_put(w, w->compact ? ":" : ": ", w->compact ? 1 : 2);
+}
+
+void ts_jw_str(ts_jw *w, const char *s)
+{
+    put_quoted(&w->b, s, strlen(s));
+    if (w->f && w->b.len >= TS_JW_CHUNK)
+        jw_flush(w);
+}
+
+void ts_jw_int(ts_jw *w, long long x)
+{
+    char t[24], *e = t + sizeof t, *q = e;
+    unsigned long long u = x < 0 ? 0ull - (unsigned long long)x : (unsigned long long)x;
+    do
+        *--q = (char)('0' + u % 10);
+    while (u /= 10);
+    if (x < 0)
+        *--q = '-';
+    jw_put(w, q, (size_t)(e - q));
+}
+
+void ts_jw_real(ts_jw *w, double x)
+{
+    char num[TS_FMT_DOUBLE_CAP];
+    int n = ts_fmt_double(num, sizeof num, x);
+    jw_put(w, num, (size_t)n);
+}
+
+void ts_jw_raw(ts_jw *w, const char *s, size_t n) { jw_put(w, s, n); }
+
+char *ts_jw_quote(const char *s)
+{
+    wbuf b = {NULL, 0, 0, 0};
+    put_quoted(&b, s, strlen(s));
+    if (b.failed) {
+        free(b.p);
+        return NULL;
+    }
+    return b.p;
+}
+
+int ts_jw_finish(ts_jw *w, char **out, size_t *len)
+{
+    if (w->f) {
+        jw_flush(w);
+    } else {
+        put(&w->b, "", 0); /* an empty buffer still becomes "" */
+        if (!w->b.failed && out) {
+            *out = w->b.p;
+            if (len)
+                *len = w->b.len;
+            w->b.p = NULL;
+        }
+    }
+    return w->b.failed || w->io_error ? -1 : 0;
+}
+
+void ts_jw_free(ts_jw *w)
+{
+    free(w->b.p);
+    w->b.p = NULL;
+    w->b.len = w->b.cap = 0;
 }

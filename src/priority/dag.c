@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "../common/alloc.h"
+#include "../common/jread.h"
 #include "../common/json.h"
 #include "../common/limits.h"
 #include "dag_internal.h"
@@ -371,20 +372,91 @@ fail:
     return st;
 }
 
-static tsched_status read_doc(void *slot, const void *ctx, const json_t *root)
+tsched_status ts_dag_read_tree(void *slot, const void *ctx, const json_t *root)
 {
     (void)ctx;
     return load_doc((tsched_dag **)slot, root);
 }
 
+/* One edge [u, v, w] of the pull reader; u and v are checked against n at the end (the
+ * document may give "nodes" after "edges"). */
+static int fast_edge(ts_jr *r, tsched_dag *d)
+{
+    double x[3];
+    for (int j = 0; j < 3; j++) {
+        int64_t i;
+        int is_int;
+        if (ts_jr_elem_next(r) != 1 || ts_jr_number(r, &x[j], &i, &is_int) != 0)
+            return -1;
+        if (j < 2 && (!is_int || i < 0 || i >= (int64_t)TS_DAG_MAX_NODES))
+            return -1; /* integral reals and bad indices: the tree reader */
+    }
+    if (ts_jr_elem_next(r) != 0 || !(x[2] >= 0) || x[0] == x[1] || ts_dag_reserve(d, 1) != TSCHED_OK)
+        return -1;
+    d->e[d->m++] = (ts_dag_edge){(uint32_t)x[0], (uint32_t)x[1], x[2]};
+    return 0;
+}
+
+tsched_status ts_dag_read_text(void *slot, const void *ctx, const char *json, size_t len)
+{
+    (void)ctx;
+    tsched_dag *d = NULL;
+    tsched_status st = tsched_dag_new(&d, 0);
+    if (st != TSCHED_OK)
+        return st;
+    ts_jr r;
+    ts_jr_init(&r, json, len);
+    ts_jr_key k;
+    const char *s;
+    size_t n;
+    double x;
+    int64_t nodes = -1;
+    int more, is_int, format_ok = 0, bad = ts_jr_object(&r) != 0;
+    while (!bad && (more = ts_jr_key_next(&r, &k)) != 0) {
+        int type = ts_jr_peek(&r);
+        if (more < 0) {
+            bad = 1;
+        } else if (ts_jr_key_is(&k, "format")) {
+            bad = ts_jr_string(&r, &s, &n) != 0 || strcmp(s, DAG_FORMAT) != 0;
+            format_ok = 1;
+        } else if (ts_jr_key_is(&k, "nodes")) {
+            bad = ts_jr_number(&r, &x, &nodes, &is_int) != 0 || !is_int || nodes < 0 ||
+                  nodes > (int64_t)TS_DAG_MAX_NODES || (uint64_t)nodes > ts_limits()->dag_nodes;
+        } else if (ts_jr_key_is(&k, "edges") && type != TS_JR_NULL) {
+            if ((bad = ts_jr_array(&r) != 0))
+                break;
+            while (!bad && (more = ts_jr_elem_next(&r)) != 0)
+                bad = more < 0 || ts_jr_array(&r) != 0 || fast_edge(&r, d) != 0;
+        } else {
+            bad = ts_jr_skip(&r) != 0;
+        }
+    }
+    if (!bad && format_ok && nodes >= 0 && ts_jr_finish(&r) == 0) {
+        d->n = (uint32_t)nodes;
+        for (uint32_t e = 0; e < d->m && !bad; e++)
+            bad = d->e[e].u >= d->n || d->e[e].v >= d->n;
+    } else {
+        bad = 1;
+    }
+    ts_jr_free(&r);
+    if (bad || ts_dag_check_acyclic(d, "edges") != TSCHED_OK) {
+        tsched_dag_free(d);
+        d = NULL;
+        st = TSCHED_E_PARSE;
+    }
+    *(tsched_dag **)slot = d;
+    return st;
+}
+
 tsched_status tsched_dag_load_string(tsched_dag **out, const char *json, size_t len)
 {
-    return ts_json_load_string(out, read_doc, NULL, json, len, "tsched_dag_load_string");
+    return ts_json_load_string_fast(out, ts_dag_read_text, ts_dag_read_tree, NULL, json, len,
+                                    "tsched_dag_load_string");
 }
 
 tsched_status tsched_dag_load_file(tsched_dag **out, const char *path)
 {
-    return ts_json_load_file(out, read_doc, NULL, path, "tsched_dag_load_file");
+    return ts_json_load_file_fast(out, ts_dag_read_text, ts_dag_read_tree, NULL, path, "tsched_dag_load_file");
 }
 
 /* ---- tsched.levels.v1 ---------------------------------------------------------------- */
@@ -398,30 +470,23 @@ tsched_status tsched_levels_to_json(char **out, const uint32_t *levels, uint32_t
         return ts_error(TSCHED_E_INVALID, "tsched_levels_to_json: levels is NULL for %u nodes", n);
     if (!isfinite(cut_weight) || cut_weight < 0)
         return ts_error(TSCHED_E_RANGE, "cut_weight: must be finite and >= 0, got %g", cut_weight);
-    json_t *root = json_object(), *arr = json_array();
-    tsched_status st = TSCHED_OK;
-    if (!root || !arr) {
-        json_decref(root);
-        json_decref(arr);
-        return ts_error(TSCHED_E_NOMEM, "out of memory writing JSON");
+    /* streamed: the bytes of ts_json_dump() on the tree, without a node per level */
+    ts_jw w;
+    ts_jw_init(&w, NULL, TS_JSON_INDENT);
+    ts_jw_open(&w, '{');
+    ts_jw_key(&w, "format");
+    ts_jw_str(&w, LEVELS_FORMAT);
+    ts_jw_key(&w, "levels");
+    ts_jw_open(&w, '[');
+    for (uint32_t i = 0; i < n; i++) {
+        ts_jw_elem(&w);
+        ts_jw_int(&w, levels[i]);
     }
-    for (uint32_t i = 0; i < n && st == TSCHED_OK; i++)
-        st = ts_json_push(arr, json_integer((json_int_t)levels[i]));
-    if (st != TSCHED_OK) {
-        json_decref(arr);
-        json_decref(root);
-        return st;
-    }
-    if ((st = ts_json_set(root, "format", json_string(LEVELS_FORMAT))) != TSCHED_OK) {
-        json_decref(arr);
-        json_decref(root);
-        return st;
-    }
-    if ((st = ts_json_set(root, "levels", arr)) || (st = ts_json_set(root, "cut_weight", json_real(cut_weight))) ||
-        (st = ts_json_dump(out, root))) {
-        json_decref(root);
-        return st;
-    }
-    json_decref(root);
-    return TSCHED_OK;
+    ts_jw_close(&w, ']');
+    ts_jw_key(&w, "cut_weight");
+    ts_jw_real(&w, cut_weight);
+    ts_jw_close(&w, '}');
+    tsched_status st = ts_jw_finish(&w, out, NULL) == 0 ? TSCHED_OK : ts_error(TSCHED_E_NOMEM, "out of memory writing JSON");
+    ts_jw_free(&w);
+    return st;
 }

@@ -107,4 +107,11 @@ void ts_kcut_varys(uint32_t *levels, const uint32_t *order, uint32_t n, uint32_t
  * Errors: TSCHED_E_INVALID (n > 10), TSCHED_E_RANGE (K < 1), TSCHED_E_NOMEM. */
 tsched_status ts_kcut_exhaustive(uint32_t *levels, double *cut_weight, const tsched_dag *dag, uint32_t K);
 
+/* The tsched.dag.v1 readers of the loaders: the jansson tree reader, whose errors are the
+ * contract, and the pull reader tried first (json.h, ts_json_load_string_fast), which must
+ * give the same DAG or fail. */
+struct json_t;
+tsched_status ts_dag_read_tree(void *slot, const void *ctx, const struct json_t *root);
+tsched_status ts_dag_read_text(void *slot, const void *ctx, const char *json, size_t len);
+
 #endif

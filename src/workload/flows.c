@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "../common/alloc.h"
+#include "../common/jread.h"
 #include "../common/json.h"
 #include "../common/limits.h"
 #include "../common/names.h"
@@ -213,7 +214,7 @@ static tsched_status read_doc(tsched_flows *f, const tsched_topology *t, const j
 }
 
 /* The loaders' reader: the object is made here so a failed read frees it. */
-static tsched_status read_into(void *slot, const void *ctx, const json_t *root)
+tsched_status ts_flows_read_tree(void *slot, const void *ctx, const json_t *root)
 {
     const tsched_topology *topo = ctx;
     tsched_flows *obj = NULL;
@@ -230,18 +231,136 @@ static tsched_status read_into(void *slot, const void *ctx, const json_t *root)
     return TSCHED_OK;
 }
 
+/* One flow object of the pull reader, checked as read_doc() checks it; anything it does
+ * not accept (including what read_doc() would accept, such as NICs written 1.0) sends
+ * the document to read_doc(). `job` keeps the job name until the flow is complete. */
+static int fast_flow(ts_jr *r, tsched_flows *f, const tsched_topology *t, char **job, size_t *jcap)
+{
+    uint32_t node[2] = {UINT32_MAX, UINT32_MAX}, nic[2] = {0, 0}, id;
+    double gbits = 1;
+    int has_job = 0, more;
+    ts_jr_key k;
+    const char *s;
+    size_t len;
+    double d;
+    int64_t x;
+    int is_int;
+    if (ts_jr_object(r) != 0)
+        return -1;
+    while ((more = ts_jr_key_next(r, &k)) == 1) {
+        int type = ts_jr_peek(r), end = -1;
+        if (ts_jr_key_is(&k, "src") || (end = ts_jr_key_is(&k, "dst"))) {
+            end = end == 1;
+            if (type != TS_JR_STRING || ts_jr_string(r, &s, &len) != 0 || len == 0)
+                return -1;
+            if ((node[end] = tsched_topology_find_node(t, s)) == TSCHED_NONE)
+                return -1;
+        } else if (ts_jr_key_is(&k, "src_nic") || (end = ts_jr_key_is(&k, "dst_nic"))) {
+            end = end == 1;
+            if (type == TS_JR_NULL) {
+                nic[end] = 0;
+                if (ts_jr_skip(r) != 0)
+                    return -1;
+                continue;
+            }
+            if (type != TS_JR_NUMBER || ts_jr_number(r, &d, &x, &is_int) != 0 || !is_int || x < 0 ||
+                x > UINT32_MAX)
+                return -1;
+            nic[end] = (uint32_t)x;
+        } else if (ts_jr_key_is(&k, "gbits")) {
+            if (type == TS_JR_NULL) {
+                gbits = 1;
+                if (ts_jr_skip(r) != 0)
+                    return -1;
+                continue;
+            }
+            if (type != TS_JR_NUMBER || ts_jr_number(r, &d, &x, &is_int) != 0 || !(d > 0) || d > DBL_MAX)
+                return -1;
+            gbits = d;
+        } else if (ts_jr_key_is(&k, "job") && type != TS_JR_NULL) {
+            if (type != TS_JR_STRING || ts_jr_string(r, &s, &len) != 0 || len == 0 || strlen(s) != len)
+                return -1;
+            if (TS_GROW(*job, *jcap, len + 1) != TSCHED_OK)
+                return -1;
+            memcpy(*job, s, len + 1);
+            has_job = 1;
+        } else {
+            if (ts_jr_key_is(&k, "job"))
+                has_job = 0;
+            if (ts_jr_skip(r) != 0)
+                return -1;
+        }
+    }
+    if (more != 0 || node[0] == UINT32_MAX || node[1] == UINT32_MAX)
+        return -1;
+    for (int e = 0; e < 2; e++)
+        if (nic[e] >= tsched_topology_node_nics(t, node[e]))
+            return -1;
+    if (node[0] == node[1] && nic[0] == nic[1])
+        return -1;
+    if (ts_flows_reserve(f, 1) != TSCHED_OK || ts_flows_job_id(&id, f, has_job ? *job : NULL) != TSCHED_OK)
+        return -1;
+    ts_flows_push(f, id, node[0], nic[0], node[1], nic[1], gbits);
+    return 0;
+}
+
+tsched_status ts_flows_read_text(void *slot, const void *ctx, const char *json, size_t len)
+{
+    const tsched_topology *t = ctx;
+    tsched_flows *f = NULL;
+    tsched_status st = tsched_flows_new(&f);
+    if (st != TSCHED_OK)
+        return st;
+    ts_jr r;
+    ts_jr_init(&r, json, len);
+    ts_jr_key k;
+    const char *s;
+    size_t n;
+    char *job = NULL;
+    size_t jcap = 0;
+    int more, format_ok = 0, has_flows = 0, bad = 0;
+    if (ts_jr_object(&r) != 0)
+        bad = 1;
+    while (!bad && (more = ts_jr_key_next(&r, &k)) != 0) {
+        if (more < 0) {
+            bad = 1;
+        } else if (ts_jr_key_is(&k, "format")) {
+            bad = ts_jr_string(&r, &s, &n) != 0 || strcmp(s, FLOWS_FORMAT) != 0;
+            format_ok = 1;
+        } else if (ts_jr_key_is(&k, "flows")) {
+            has_flows = 1;
+            if ((bad = ts_jr_array(&r) != 0))
+                break;
+            while (!bad && (more = ts_jr_elem_next(&r)) != 0)
+                bad = more < 0 || fast_flow(&r, f, t, &job, &jcap) != 0;
+        } else {
+            bad = ts_jr_skip(&r) != 0;
+        }
+    }
+    if (bad || !format_ok || !has_flows || ts_jr_finish(&r) != 0) {
+        tsched_flows_free(f);
+        f = NULL;
+        st = TSCHED_E_PARSE;
+    }
+    free(job);
+    ts_jr_free(&r);
+    *(tsched_flows **)slot = f;
+    return st;
+}
+
 tsched_status tsched_flows_load_string(tsched_flows **out, const tsched_topology *topo, const char *json, size_t len)
 {
     if (out && !topo)
         return ts_error(TSCHED_E_INVALID, "tsched_flows_load_string: topology is NULL");
-    return ts_json_load_string(out, read_into, topo, json, len, "tsched_flows_load_string");
+    return ts_json_load_string_fast(out, ts_flows_read_text, ts_flows_read_tree, topo, json, len,
+                                    "tsched_flows_load_string");
 }
 
 tsched_status tsched_flows_load_file(tsched_flows **out, const tsched_topology *topo, const char *path)
 {
     if (out && !topo)
         return ts_error(TSCHED_E_INVALID, "tsched_flows_load_file: topology is NULL");
-    return ts_json_load_file(out, read_into, topo, path, "tsched_flows_load_file");
+    return ts_json_load_file_fast(out, ts_flows_read_text, ts_flows_read_tree, topo, path, "tsched_flows_load_file");
 }
 
 /* ---- writing ---- */

@@ -33,4 +33,11 @@ tsched_status ts_flows_job_id(uint32_t *id, tsched_flows *f, const char *job);
 void ts_flows_push(tsched_flows *f, uint32_t job, uint32_t src, uint32_t src_nic, uint32_t dst, uint32_t dst_nic,
                    double gbits);
 
+/* The tsched.flows.v1 readers of the loaders (ctx: the fabric): the jansson tree reader,
+ * whose errors are the contract, and the pull reader tried first (json.h,
+ * ts_json_load_string_fast), which must give the same flows or fail. */
+struct json_t;
+tsched_status ts_flows_read_tree(void *slot, const void *ctx, const struct json_t *root);
+tsched_status ts_flows_read_text(void *slot, const void *ctx, const char *json, size_t len);
+
 #endif

@@ -12,12 +12,20 @@
  * reader; default selection, then with an NVLink overlay named "nvl"), 15 Kubernetes nodes
  * (the JSON of kubectl get nodes with the levels block, rack, hostname; then the same bytes
  * as a Kueue Topology, JSON or YAML, over a fixed node list). What imports must save and
- * load back. */
+ * load back. 16: the JSON pull reader of the large loaders (src/common/jread.h) against
+ * jansson: whatever it accepts, jansson accepts with the same values. The flows (4) and DAG
+ * (3) cases also check that the loaders' pull reader never accepts what their jansson tree
+ * reader refuses, and gives the same result. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <topo-sched/topo-sched.h>
+
+#include "../../src/common/json.h"
+#include "../jread_oracle.h"
+#include "../../src/priority/dag_internal.h"
+#include "../../src/workload/flows_internal.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -310,7 +318,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         return 0;
     const char *text = (const char *)data + 1;
     size_t n = size - 1;
-    unsigned sel = data[0] % 16;
+    unsigned sel = data[0] % 17;
     switch (sel) {
     case 0:
         topology_json(text, n);
@@ -345,8 +353,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         break;
     }
     case 3: {
-        tsched_dag *d = NULL;
-        if (tsched_dag_load_string(&d, text, n) == TSCHED_OK && tsched_dag_nodes(d) <= 5000) {
+        tsched_dag *d = NULL, *pull = NULL;
+        tsched_status st = tsched_dag_load_string(&d, text, n);
+        if (ts_dag_read_text(&pull, NULL, text, n) == TSCHED_OK) {
+            if (st != TSCHED_OK || pull->n != d->n || pull->m != d->m ||
+                (d->m && memcmp(pull->e, d->e, (size_t)d->m * sizeof *d->e) != 0))
+                abort(); /* the pull reader and the tree reader disagree */
+        }
+        tsched_dag_free(pull);
+        if (st == TSCHED_OK && tsched_dag_nodes(d) <= 5000) {
             uint32_t *levels = calloc(tsched_dag_nodes(d) + 1, sizeof *levels);
             double cut;
             tsched_kcut_options o;
@@ -381,6 +396,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     case 15:
         k8s_nodes(text, n);
         break;
+    case 16:
+        if (jr_compare(text, n, NULL, NULL) != 0)
+            abort(); /* the pull reader accepted what jansson refuses, or read other values */
+        break;
     default: {
         tsched_topology *t = small_fabric();
         if (!t)
@@ -388,6 +407,19 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         if (sel == 4) {
             tsched_flows *f = NULL;
             tsched_routes *r = NULL;
+            tsched_flows *pull = NULL, *tree = NULL;
+            if (ts_flows_read_text(&pull, t, text, n) == TSCHED_OK) {
+                if (ts_json_load_string(&tree, ts_flows_read_tree, t, text, n, "fuzz") != TSCHED_OK ||
+                    tree->n != pull->n || (tree->n && (memcmp(tree->src, pull->src, tree->n * sizeof *tree->src) ||
+                                                       memcmp(tree->dst, pull->dst, tree->n * sizeof *tree->dst) ||
+                                                       memcmp(tree->src_nic, pull->src_nic, tree->n * sizeof *tree->src_nic) ||
+                                                       memcmp(tree->dst_nic, pull->dst_nic, tree->n * sizeof *tree->dst_nic) ||
+                                                       memcmp(tree->gbits, pull->gbits, tree->n * sizeof *tree->gbits) ||
+                                                       memcmp(tree->job, pull->job, tree->n * sizeof *tree->job))))
+                    abort(); /* the pull reader and the tree reader disagree */
+            }
+            tsched_flows_free(pull);
+            tsched_flows_free(tree);
             if (tsched_flows_load_string(&f, t, text, n) == TSCHED_OK && tsched_flows_count(f) <= 2000)
                 tsched_route(&r, t, f, NULL);
             tsched_routes_free(r);
