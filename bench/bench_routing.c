@@ -79,7 +79,7 @@ static const tsched_route_algo ALGOS[] = {TSCHED_ROUTE_GREEDY, TSCHED_ROUTE_ECMP
 #define NALGO (sizeof ALGOS / sizeof ALGOS[0])
 
 typedef struct options {
-    int quick, json, strict, huge_only;
+    int quick, json, strict, huge_only, greedy_ratio;
     const char *dcn;
     int dcn_given;
     unsigned runs;          /* timed runs of the 1M cases; 0 = mode default */
@@ -935,6 +935,90 @@ static double time_first_call(uint64_t seed, int index, unsigned procs)
     return m;
 }
 
+/* --greedy-ratio (issue 10, targets 1 and 2): greedy paths only (TSCHED_ROUTE_NO_RATES), a cold
+ * tsched_route per run (new router inside, setup included), against the plain reference on
+ * the same flows in the same run, runs alternating so that the load of the machine hits both
+ * alike; 1k to 10M flows for the flat per-flow cost, then the first call of fresh processes
+ * at 1,500 flows. The library's spines are checked against the reference's at every size. */
+static void part_greedy_ratio(const options *o)
+{
+    tsched_topology *t = make_fabric();
+    const uint32_t sizes[] = {1000, 1500, 10000, 100000, 1000000, 10000000};
+    size_t nsizes = o->quick ? 4 : sizeof sizes / sizeof sizes[0];
+    printf("\ngreedy paths only vs plain reference (bench/ref_greedy.c), leaf_spine 64 x 32, random flows (seed %llu);\n"
+           "   medians of alternating cold runs; ratio = library / reference\n",
+           (unsigned long long)o->seed);
+    printf("%9s %5s %12s %12s %10s %10s %8s\n", "flows", "runs", "library ms", "ref ms", "lib ns/f", "ref ns/f",
+           "ratio");
+    tsched_route_options ro;
+    tsched_route_options_init(&ro);
+    ro.flags = TSCHED_ROUTE_NO_RATES;
+    double cold1500 = -1;
+    for (size_t z = 0; z < nsizes; z++) {
+        uint32_t n = sizes[z];
+        tsched_flows *f = make_flows(t, n, TRAFFIC_RANDOM, o->seed);
+        unsigned runs = n <= 2000 ? 301 : n <= 20000 ? 51 : n <= 200000 ? 11 : n <= 2000000 ? o->runs : 3;
+        uint32_t *sl = xcalloc(n, sizeof *sl), *dl = xcalloc(n, sizeof *dl), *sp = xcalloc(n, sizeof *sp);
+        for (uint32_t i = 0; i < n; i++) {
+            sl[i] = tsched_flows_src(f, i) / NODES_PER_LEAF;
+            dl[i] = tsched_flows_dst(f, i) / NODES_PER_LEAF;
+        }
+        double *wl = xcalloc(runs, sizeof *wl), *wr = xcalloc(runs, sizeof *wr);
+        for (unsigned k = 0; k < runs; k++) {
+            tsched_routes *r = NULL;
+            double t0 = now_ms();
+            tsched_status st = tsched_route(&r, t, f, &ro);
+            wl[k] = now_ms() - t0;
+            if (st != TSCHED_OK)
+                die("tsched_route (paths only)", st);
+            if (k == 0) {
+                uint32_t diff = 0;
+                if (ref_greedy_leaf_spine(sp, sl, dl, n, LEAVES, SPINES) != 0)
+                    die("ref_greedy_leaf_spine", TSCHED_E_NOMEM);
+                for (uint32_t i = 0; i < n; i++) {
+                    tsched_path p;
+                    p.size = sizeof p;
+                    if ((st = tsched_routes_path(&p, r, i)) != TSCHED_OK)
+                        die("tsched_routes_path", st);
+                    uint32_t want = sp[i] == UINT32_MAX ? TSCHED_NONE : tsched_topology_tier_switch(t, 1, sp[i]);
+                    uint32_t got = p.nswitches == 3 ? p.switches[1] : TSCHED_NONE;
+                    diff += got != want || p.switches[0] != tsched_topology_tier_switch(t, 0, sl[i]) ||
+                            p.switches[p.nswitches - 1] != tsched_topology_tier_switch(t, 0, dl[i]);
+                }
+                if (diff)
+                    problem("greedy ratio %u: %u flows took another path than the reference", n, diff);
+            }
+            tsched_routes_free(r);
+            t0 = now_ms();
+            if (ref_greedy_leaf_spine(sp, sl, dl, n, LEAVES, SPINES) != 0)
+                die("ref_greedy_leaf_spine", TSCHED_E_NOMEM);
+            wr[k] = now_ms() - t0;
+        }
+        double ml = median(wl, runs), mr = median(wr, runs);
+        printf("%9u %5u %12.4f %12.4f %10.1f %10.1f %8.2f\n", n, runs, ml, mr, ml * 1e6 / n, mr * 1e6 / n, ml / mr);
+        jsonf("{\"bench\": \"routing\", \"type\": \"greedy-ratio\", \"flows\": %u, \"runs\": %u, \"library_ms\": %.6g, "
+              "\"reference_ms\": %.6g, \"ratio\": %.4g}",
+              n, runs, ml, mr, ml / mr);
+        if (n == 1500)
+            cold1500 = ml;
+        free(wl);
+        free(wr);
+        free(sl);
+        free(dl);
+        free(sp);
+        tsched_flows_free(f);
+    }
+    unsigned procs = o->quick ? 11 : 31;
+    double first = time_first_call(o->seed, 0, procs), firsti = time_first_call(o->seed, 1, procs);
+    printf("first call of a fresh process, 1,500 flows (median of %u processes): %.4f ms = %.2fx a later one "
+           "(fabric's path index built before: %.4f ms, %.2fx)\n",
+           procs, first, first / cold1500, firsti, firsti / cold1500);
+    jsonf("{\"bench\": \"routing\", \"type\": \"first-call\", \"flows\": 1500, \"first_ms\": %.6g, \"later_ms\": %.6g, "
+          "\"ratio\": %.4g, \"indexed_ratio\": %.4g}",
+          first, cold1500, first / cold1500, firsti / cold1500);
+    tsched_topology_free(t);
+}
+
 static void part_speed(const options *o, checker *c)
 {
     tsched_topology *t = make_fabric();
@@ -1301,10 +1385,12 @@ static void part_huge(const options *o)
 static void usage(FILE *f)
 {
     fprintf(f,
-            "usage: bench_routing [--quick] [--huge-only] [--json] [--strict] [--dcn DIR] [--runs N] [--time-limit-ms N]\n"
+            "usage: bench_routing [--quick] [--huge-only | --greedy-ratio] [--json] [--strict] [--dcn DIR] [--runs N] [--time-limit-ms N]\n"
             "                     [--fault-seeds N] [--seed N]\n"
             "  --quick            up to 100,000 flows, fewer runs, 1 fault seed, ilp limit 1 s (targets not judged)\n"
             "  --huge-only        only part 4: one flow on fabrics of 65,536 and 262,144 nodes x 256 NICs\n"
+            "  --greedy-ratio     only greedy paths only against bench/ref_greedy.c, 1k to 10M flows (quick: to\n"
+            "                     100k), and the first call of fresh processes (issue 10, targets 1 and 2)\n"
             "  --json             also print one JSON object per result\n"
             "  --strict           exit 1 if a target is missed (failed checks always give exit 1)\n"
             "  --dcn DIR          converted dcn-simulators instances: DIR/dcn-fabric.json, DIR/dcn-*.flows.json\n"
@@ -1339,6 +1425,8 @@ static void parse_args(options *o, int argc, char **argv)
             o->quick = 1;
         } else if (strcmp(a, "--huge-only") == 0) {
             o->huge_only = 1;
+        } else if (strcmp(a, "--greedy-ratio") == 0) {
+            o->greedy_ratio = 1;
         } else if (strcmp(a, "--json") == 0) {
             o->json = 1;
         } else if (strcmp(a, "--strict") == 0) {
@@ -1392,8 +1480,11 @@ int main(int argc, char **argv)
            o.time_limit_ms, o.fault_seeds, (unsigned long long)o.seed, o.quick ? " (quick)" : "");
     double t0 = now_ms();
     checker c;
-    if (o.huge_only) {
-        part_huge(&o);
+    if (o.huge_only || o.greedy_ratio) {
+        if (o.greedy_ratio)
+            part_greedy_ratio(&o);
+        else
+            part_huge(&o);
         printf("problems (library answers failing a check): %d\ntotal bench time %.1f s\n", g_problems,
                (now_ms() - t0) / 1e3);
         if (o.json && g_json)

@@ -17,6 +17,11 @@ void ts_pathcache_free(ts_pathcache *c)
     free(c->gl);
     free(c->lslots);
     free(c->ldir);
+    free(c->pdir);
+    free(c->leaf);
+    free(c->rsw);
+    free(c->rtr);
+    free(c->cslots);
     memset(c, 0, sizeof *c);
 }
 
@@ -107,6 +112,143 @@ static inline uint32_t link_id(ts_pathcache *c, uint32_t g)
     return (uint32_t)c->ngl - 1;
 }
 
+/* Compact id of fabric link g, or UINT32_MAX when it has none yet. */
+static inline uint32_t link_lookup(const ts_pathcache *c, uint32_t g)
+{
+    if (c->ldir)
+        return c->ldir[g] - 1;
+    if (!c->nlslots)
+        return UINT32_MAX;
+    size_t i = link_hash(g, c->nlslots - 1);
+    while (c->lslots[i]) {
+        if (c->gl[c->lslots[i] - 1] == g)
+            return c->lslots[i] - 1;
+        i = (i + 1) & (c->nlslots - 1);
+    }
+    return UINT32_MAX;
+}
+
+/* ---- the row layout ----
+ * Used when the leaves are few next to the work (memory follows the work, DESIGN 3): a
+ * leaf's usable up-links in spine order (its row) are read once, leaves with equal spine
+ * sequences get one class, and a pair of distinct leaves of one class has exactly the
+ * two-hop paths through the spines of that row, in that order (the listing's order: up_adj
+ * is sorted by spine, and the listing keeps the spines both leaves reach over up trunks
+ * and up spines). */
+
+static int rows_fit(const tsched_topology *t, size_t work, size_t *nup)
+{
+    uint32_t nl = t->tier_count[TSCHED_TIER_LEAF];
+    size_t budget = 8 * work + 65536, s = nl;
+    if (nl == 0 || nl > budget)
+        return 0;
+    for (uint32_t o = 0; o < nl && s <= budget; o++) {
+        uint32_t x = t->tier_list[TSCHED_TIER_LEAF][o];
+        s += t->up_off[x + 1] - t->up_off[x];
+    }
+    *nup = s - nl;
+    return s <= budget;
+}
+
+/* Set up the per-leaf tables (once per cache) when they fit the work; without them every
+ * pair is listed. Only memory can fail. */
+static tsched_status rows_init(ts_pathcache *c, const tsched_topology *t, size_t work)
+{
+    size_t nup = 0;
+    if (c->leaf || !rows_fit(t, work, &nup))
+        return TSCHED_OK;
+    uint32_t nl = t->tier_count[TSCHED_TIER_LEAF];
+    size_t ncs = 16;
+    while (ncs < 2 * (size_t)nl)
+        ncs *= 2;
+    ts_leafrow *leaf = ts_malloc(nl, sizeof *leaf);
+    uint32_t *rsw = ts_malloc(nup ? nup : 1, sizeof *rsw), *rtr = ts_malloc(nup ? nup : 1, sizeof *rtr);
+    uint32_t *cs = ts_calloc(ncs, sizeof *cs);
+    if (!leaf || !rsw || !rtr || !cs) {
+        free(leaf);
+        free(rsw);
+        free(rtr);
+        free(cs);
+        return TSCHED_E_NOMEM;
+    }
+    for (uint32_t o = 0; o < nl; o++)
+        leaf[o] = (ts_leafrow){0, 0, TS_NO_CLASS, TS_BLOCK_NONE, TS_BLOCK_NONE};
+    c->leaf = leaf;
+    c->nleaves = nl;
+    c->rsw = rsw;
+    c->rtr = rtr;
+    c->nrow = 0;
+    c->cslots = cs;
+    c->ncslots = ncs;
+    return TSCHED_OK;
+}
+
+static uint32_t row_hash(const uint32_t *a, uint32_t n)
+{
+    uint64_t h = 0x9e3779b97f4a7c15ULL ^ n;
+    for (uint32_t i = 0; i < n; i++)
+        h = (h ^ a[i]) * 0xbf58476d1ce4e5b9ULL;
+    return (uint32_t)(h >> 32);
+}
+
+/* Leaf x's row and class, read on first use. */
+static ts_leafrow *leaf_row(ts_pathcache *c, const tsched_topology *t, uint32_t x)
+{
+    ts_leafrow *L = &c->leaf[t->sw_ord[x]];
+    if (L->row)
+        return L;
+    uint32_t n = 0, *sw = c->rsw + c->nrow, *tr = c->rtr + c->nrow;
+    int sorted = 1;
+    if (t->sw_up[x])
+        for (uint32_t e = t->up_off[x]; e < t->up_off[x + 1]; e++) {
+            const ts_adj *u = &t->up_adj[e];
+            if (!t->tr_up[u->trunk] || !t->sw_up[u->sw])
+                continue;
+            sorted &= n == 0 || sw[n - 1] < u->sw; /* one trunk per spine, in spine order */
+            sw[n] = u->sw;
+            tr[n++] = u->trunk;
+        }
+    L->row = (uint32_t)c->nrow + 1;
+    L->len = n;
+    c->nrow += n;
+    if (!n || !sorted)
+        return L; /* no class: its pairs are listed */
+    size_t mask = c->ncslots - 1, i = row_hash(sw, n) & mask;
+    for (; c->cslots[i]; i = (i + 1) & mask) {
+        const ts_leafrow *R = &c->leaf[c->cslots[i] - 1];
+        if (R->len == n && memcmp(c->rsw + R->row - 1, sw, n * sizeof *sw) == 0) {
+            L->cls = R->cls;
+            return L;
+        }
+    }
+    L->cls = t->sw_ord[x];
+    c->cslots[i] = L->cls + 1;
+    return L;
+}
+
+/* Number leaf L's up (or down) block: its row's links get consecutive compact ids, unless
+ * one of them already has an id (met by a listed pair earlier), in which case the leaf's
+ * pairs are listed. Room for the ids is reserved. */
+static void number_block(ts_pathcache *c, ts_leafrow *L, int down)
+{
+    const uint32_t *tr = c->rtr + L->row - 1;
+    uint32_t *blk = down ? &L->dn : &L->up;
+    for (uint32_t k = 0; k < L->len; k++)
+        if (link_lookup(c, 2 * tr[k] + (uint32_t)down) != UINT32_MAX) {
+            *blk = TS_BLOCK_BAD;
+            return;
+        }
+    *blk = (uint32_t)c->ngl;
+    for (uint32_t k = 0; k < L->len; k++)
+        link_id(c, 2 * tr[k] + (uint32_t)down);
+}
+
+/* The leaf of a node's NIC (checked by the caller), as tsched_topology_node_nic_leaf(). */
+static inline uint32_t nic_leaf(const tsched_topology *t, uint32_t node, uint32_t nic)
+{
+    return t->node_rail[node] == UINT32_MAX ? t->node_leaf[node] : t->rail[t->node_rail[node] + nic];
+}
+
 static uint64_t pair_hash(uint32_t a, uint32_t b)
 {
     uint64_t x = ((uint64_t)a << 32 | b) * 0x9e3779b97f4a7c15ULL;
@@ -130,23 +272,43 @@ static tsched_status rehash(ts_pathcache *c, size_t nslots)
     return TSCHED_OK;
 }
 
-/* Id of the pair (a, b); a new pair is only recorded, with its path count in npaths (O(1))
- * and no paths yet: fill_pairs() lists it. */
-static tsched_status pair_find(uint32_t *id, ts_pathcache *c, const tsched_topology *t, uint32_t a, uint32_t b)
+/* Room for pairs up to `need`, and the direct pair table when the leaves are few next to
+ * the work (it replaces the hash for good). */
+static tsched_status pairs_reserve(ts_pathcache *c, const tsched_topology *t, size_t need, size_t work)
 {
     tsched_status st;
-    if ((c->npairs + 1) * 2 > c->nslots && (st = rehash(c, c->nslots ? c->nslots * 2 : 1024)) != TSCHED_OK)
+    if ((st = TS_GROW(c->pairs, c->pairs_cap, need ? need : 1)) != TSCHED_OK)
         return st;
-    size_t i = pair_hash(a, b) & (c->nslots - 1);
-    while (c->slots[i]) {
-        const ts_pair *p = &c->pairs[c->slots[i] - 1];
-        if (p->a == a && p->b == b) {
-            *id = c->slots[i] - 1;
-            return TSCHED_OK;
-        }
-        i = (i + 1) & (c->nslots - 1);
+    uint64_t nl = t->tier_count[TSCHED_TIER_LEAF];
+    if (c->pdir || nl == 0 || nl * nl > 4 * (uint64_t)work + 65536)
+        return TSCHED_OK;
+    uint32_t *dir = ts_calloc((size_t)(nl * nl), sizeof *dir);
+    if (!dir)
+        return TSCHED_E_NOMEM;
+    for (uint32_t id = 0; id < c->npairs; id++)
+        dir[(size_t)t->sw_ord[c->pairs[id].a] * nl + t->sw_ord[c->pairs[id].b]] = id + 1;
+    free(c->slots);
+    c->slots = NULL;
+    c->nslots = 0;
+    c->pdir = dir;
+    c->nleaves = (uint32_t)nl;
+    return TSCHED_OK;
+}
+
+/* Record the new pair (a, b) in slot *slot, with its path count in npaths (O(1)) and no
+ * paths yet: fill_pairs() lists it, or gives it its rows. */
+static tsched_status pair_new(uint32_t *id, uint32_t *slot, ts_pathcache *c, const tsched_topology *t, uint32_t a,
+                              uint32_t b, int rows)
+{
+    tsched_status st;
+    uint64_t cnt;
+    uint32_t dn = TS_PAIR_LISTED;
+    if (rows && c->leaf && a != b && t->sw_tier[a] == TSCHED_TIER_LEAF && t->sw_tier[b] == TSCHED_TIER_LEAF) {
+        const ts_leafrow *la = leaf_row(c, t, a), *lb = leaf_row(c, t, b);
+        if (la->cls != TS_NO_CLASS && la->cls == lb->cls)
+            dn = TS_BLOCK_PENDING; /* rows, if both blocks can be numbered */
     }
-    uint64_t cnt = ts_leaf_count(t, a, b);
+    cnt = dn == TS_PAIR_LISTED ? ts_leaf_count(t, a, b) : c->leaf[t->sw_ord[a]].len;
     if (cnt > UINT32_MAX / 8)
         return ts_error(TSCHED_E_TOO_LARGE, "leaves \"%s\" and \"%s\": %llu paths", tsched_topology_switch_name(t, a),
                         tsched_topology_switch_name(t, b), (unsigned long long)cnt);
@@ -158,31 +320,96 @@ static tsched_status pair_find(uint32_t *id, ts_pathcache *c, const tsched_topol
     p->off = 0;
     p->npaths = (uint32_t)cnt;
     p->hops = 0;
-    c->slots[i] = c->npairs + 1;
+    p->dn = dn;
+    *slot = c->npairs + 1;
     *id = c->npairs++;
     return TSCHED_OK;
 }
 
-/* List the paths of pairs [from, npairs) (recorded by pair_find) into memory sized once
- * from their counts: a path has at most twice the fabric's highest tier links. */
+/* Id of the pair (a, b); a new pair is only recorded (pair_new). */
+static inline tsched_status pair_find(uint32_t *id, ts_pathcache *c, const tsched_topology *t, uint32_t a, uint32_t b,
+                               int rows)
+{
+    tsched_status st;
+    if (c->pdir) {
+        uint32_t *slot = &c->pdir[(size_t)t->sw_ord[a] * c->nleaves + t->sw_ord[b]];
+        if (*slot) {
+            *id = *slot - 1;
+            return TSCHED_OK;
+        }
+        return pair_new(id, slot, c, t, a, b, rows);
+    }
+    if ((c->npairs + 1) * 2 > c->nslots && (st = rehash(c, c->nslots ? c->nslots * 2 : 1024)) != TSCHED_OK)
+        return st;
+    size_t i = pair_hash(a, b) & (c->nslots - 1);
+    while (c->slots[i]) {
+        const ts_pair *p = &c->pairs[c->slots[i] - 1];
+        if (p->a == a && p->b == b) {
+            *id = c->slots[i] - 1;
+            return TSCHED_OK;
+        }
+        i = (i + 1) & (c->nslots - 1);
+    }
+    return pair_new(id, &c->slots[i], c, t, a, b, rows);
+}
+
+/* Give the new pairs [from, npairs) (recorded by pair_new) their paths: first the row
+ * pairs their blocks (numbered once per leaf), then the others are listed, into memory
+ * sized once from their counts (a path has at most twice the fabric's highest tier links).
+ * A row pair whose block cannot be numbered is listed. */
 static tsched_status fill_pairs(ts_pathcache *c, const tsched_topology *t, uint32_t from, const ts_deadline *d)
 {
+    tsched_status st;
+    size_t need = 0;
+    c->t = t;
+    for (uint32_t q = from; q < c->npairs; q++) {
+        ts_pair *p = &c->pairs[q];
+        if (p->dn != TS_BLOCK_PENDING)
+            continue;
+        ts_leafrow *la = &c->leaf[t->sw_ord[p->a]], *lb = &c->leaf[t->sw_ord[p->b]];
+        if (la->up == TS_BLOCK_NONE) {
+            la->up = TS_BLOCK_PENDING;
+            need += la->len;
+        }
+        if (lb->dn == TS_BLOCK_NONE) {
+            lb->dn = TS_BLOCK_PENDING;
+            need += lb->len;
+        }
+    }
+    if (need && (st = links_reserve(c, t, need)) != TSCHED_OK)
+        return st;
     size_t maxh = ts_max_hops(t), bound = 0;
     for (uint32_t q = from; q < c->npairs; q++) {
-        const ts_pair *p = &c->pairs[q];
+        ts_pair *p = &c->pairs[q];
+        if (p->dn == TS_BLOCK_PENDING) {
+            ts_leafrow *la = &c->leaf[t->sw_ord[p->a]], *lb = &c->leaf[t->sw_ord[p->b]];
+            if (la->up == TS_BLOCK_PENDING)
+                number_block(c, la, 0);
+            if (lb->dn == TS_BLOCK_PENDING)
+                number_block(c, lb, 1);
+            if (la->up != TS_BLOCK_BAD && lb->dn != TS_BLOCK_BAD) {
+                p->off = la->up;
+                p->dn = lb->dn;
+                p->hops = 2;
+                continue;
+            }
+            p->dn = TS_PAIR_LISTED;
+        }
         bound += p->a == p->b ? 0 : (size_t)p->npaths * maxh;
     }
-    tsched_status st;
     if ((st = reserve(&c->links, &c->links_cap, c->nlinks + bound + 1)) != TSCHED_OK ||
         (st = links_reserve(c, t, bound)) != TSCHED_OK)
         return st;
-    c->t = t;
+    uint32_t listed = 0;
     for (uint32_t q = from; q < c->npairs; q++) {
+        ts_pair *p = &c->pairs[q];
+        if (p->dn != TS_PAIR_LISTED)
+            continue;
         /* listing is what may take long: look at the clock after every 64 pairs */
-        if (d && q > from && (q - from) % 64 == 0 &&
+        if (d && listed > 0 && listed % 64 == 0 &&
             (st = ts_deadline_check(d, "routing: listing the candidate paths")) != TSCHED_OK)
             return st;
-        ts_pair *p = &c->pairs[q];
+        listed++;
         uint32_t *out = c->links + c->nlinks, hops;
         size_t n = ts_list_leaf_links(out, &hops, p->npaths, t, p->a, p->b);
         if (n > p->npaths)
@@ -208,7 +435,7 @@ static tsched_status drop(ts_pathcache *c, tsched_status st)
 tsched_status ts_pathcache_get(uint32_t *id, ts_pathcache *c, const tsched_topology *t, uint32_t a, uint32_t b)
 {
     uint32_t from = c->npairs;
-    tsched_status st = pair_find(id, c, t, a, b);
+    tsched_status st = pair_find(id, c, t, a, b, 0);
     if (st == TSCHED_OK && c->npairs > from)
         st = fill_pairs(c, t, from, NULL);
     return st == TSCHED_OK ? st : drop(c, st);
@@ -221,19 +448,27 @@ tsched_status ts_flows_pairs(uint32_t *pair_of, ts_pathcache *c, const tsched_to
 {
     uint32_t nn = tsched_topology_num_nodes(t);
     uint32_t from = c->npairs;
-    tsched_status st = TSCHED_OK;
+    size_t work = (size_t)f->n + c->npairs, nl = t->tier_count[TSCHED_TIER_LEAF], more = f->n < 4096 ? f->n : 4096;
+    tsched_status st = rows_init(c, t, work);
+    if (st == TSCHED_OK && (st = pairs_reserve(c, t, 0, work)) == TSCHED_OK) {
+        if (c->pdir && nl * nl - c->npairs < more)
+            more = nl * nl - c->npairs;
+        st = pairs_reserve(c, t, (size_t)c->npairs + more, work);
+    }
+    if (st != TSCHED_OK)
+        return drop(c, st);
     for (uint32_t i = 0; i < f->n; i++) {
         uint32_t s = f->src[i], dn = f->dst[i];
         if (s >= nn || dn >= nn)
             return drop(c, ts_error(TSCHED_E_INVALID, "flows[%u]: node %u does not exist in fabric \"%s\" (%u nodes)",
                                     i, s >= nn ? s : dn, tsched_topology_name(t), nn));
-        uint32_t a = tsched_topology_node_nic_leaf(t, s, f->src_nic[i]);
-        uint32_t b = tsched_topology_node_nic_leaf(t, dn, f->dst_nic[i]);
+        uint32_t a = f->src_nic[i] < t->node_nics[s] ? nic_leaf(t, s, f->src_nic[i]) : TSCHED_NONE;
+        uint32_t b = f->dst_nic[i] < t->node_nics[dn] ? nic_leaf(t, dn, f->dst_nic[i]) : TSCHED_NONE;
         if (a == TSCHED_NONE || b == TSCHED_NONE)
             return drop(c, ts_error(TSCHED_E_INVALID, "flows[%u]: NIC %u of node \"%s\" does not exist", i,
                                     a == TSCHED_NONE ? f->src_nic[i] : f->dst_nic[i],
                                     tsched_topology_node_name(t, a == TSCHED_NONE ? s : dn)));
-        if ((st = pair_find(&pair_of[i], c, t, a, b)) != TSCHED_OK)
+        if ((st = pair_find(&pair_of[i], c, t, a, b, 1)) != TSCHED_OK)
             return drop(c, st);
         /* the node itself must be up; its NIC's leaf is covered by the pair's paths (a down
          * leaf has none), so a rail node keeps its live rails when another rail fails */
