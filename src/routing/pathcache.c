@@ -19,7 +19,6 @@ void ts_pathcache_free(ts_pathcache *c)
     free(c->ldir);
     free(c->pdir);
     free(c->leaf);
-    free(c->rsw);
     free(c->rtr);
     free(c->cslots);
     memset(c, 0, sizeof *c);
@@ -162,11 +161,10 @@ static tsched_status rows_init(ts_pathcache *c, const tsched_topology *t, size_t
     while (ncs < 2 * (size_t)nl)
         ncs *= 2;
     ts_leafrow *leaf = ts_malloc(nl, sizeof *leaf);
-    uint32_t *rsw = ts_malloc(nup ? nup : 1, sizeof *rsw), *rtr = ts_malloc(nup ? nup : 1, sizeof *rtr);
+    uint32_t *rtr = ts_malloc(nup ? nup : 1, sizeof *rtr);
     uint32_t *cs = ts_calloc(ncs, sizeof *cs);
-    if (!leaf || !rsw || !rtr || !cs) {
+    if (!leaf || !rtr || !cs) {
         free(leaf);
-        free(rsw);
         free(rtr);
         free(cs);
         return TSCHED_E_NOMEM;
@@ -175,72 +173,88 @@ static tsched_status rows_init(ts_pathcache *c, const tsched_topology *t, size_t
         leaf[o] = (ts_leafrow){0, 0, TS_NO_CLASS, TS_BLOCK_NONE, TS_BLOCK_NONE};
     c->leaf = leaf;
     c->nleaves = nl;
-    c->rsw = rsw;
     c->rtr = rtr;
     c->nrow = 0;
     c->cslots = cs;
     c->ncslots = ncs;
-    return TSCHED_OK;
+    return links_reserve(c, t, 2 * nup); /* every block, sized once */
 }
 
-static uint32_t row_hash(const uint32_t *a, uint32_t n)
+/* Read leaf x's row and class (L = its entry, not read yet). */
+static void leaf_row(ts_pathcache *c, const tsched_topology *t, uint32_t x, ts_leafrow *L)
 {
-    uint64_t h = 0x9e3779b97f4a7c15ULL ^ n;
-    for (uint32_t i = 0; i < n; i++)
-        h = (h ^ a[i]) * 0xbf58476d1ce4e5b9ULL;
-    return (uint32_t)(h >> 32);
-}
-
-/* Leaf x's row and class, read on first use. */
-static ts_leafrow *leaf_row(ts_pathcache *c, const tsched_topology *t, uint32_t x)
-{
-    ts_leafrow *L = &c->leaf[t->sw_ord[x]];
-    if (L->row)
-        return L;
-    uint32_t n = 0, *sw = c->rsw + c->nrow, *tr = c->rtr + c->nrow;
+    uint32_t n = 0, *tr = c->rtr + c->nrow, prev = 0;
+    uint64_t h = 0x9e3779b97f4a7c15ULL;
     int sorted = 1;
     if (t->sw_up[x])
-        for (uint32_t e = t->up_off[x]; e < t->up_off[x + 1]; e++) {
-            const ts_adj *u = &t->up_adj[e];
+        for (const ts_adj *u = t->up_adj + t->up_off[x], *ue = t->up_adj + t->up_off[x + 1]; u < ue; u++) {
             if (!t->tr_up[u->trunk] || !t->sw_up[u->sw])
                 continue;
-            sorted &= n == 0 || sw[n - 1] < u->sw; /* one trunk per spine, in spine order */
-            sw[n] = u->sw;
+            sorted &= n == 0 || prev < u->sw; /* one trunk per spine, in spine order */
+            prev = u->sw;
+            h = (h ^ u->sw) * 0xbf58476d1ce4e5b9ULL;
             tr[n++] = u->trunk;
         }
     L->row = (uint32_t)c->nrow + 1;
     L->len = n;
     c->nrow += n;
     if (!n || !sorted)
-        return L; /* no class: its pairs are listed */
-    size_t mask = c->ncslots - 1, i = row_hash(sw, n) & mask;
+        return; /* no class: its pairs are listed */
+    size_t mask = c->ncslots - 1, i = (size_t)(h >> 32) & mask;
     for (; c->cslots[i]; i = (i + 1) & mask) {
         const ts_leafrow *R = &c->leaf[c->cslots[i] - 1];
-        if (R->len == n && memcmp(c->rsw + R->row - 1, sw, n * sizeof *sw) == 0) {
+        const uint32_t *rt = c->rtr + R->row - 1;
+        uint32_t k = 0;
+        if (R->len == n)
+            while (k < n && t->tr_upper[rt[k]] == t->tr_upper[tr[k]])
+                k++;
+        if (R->len == n && k == n) {
             L->cls = R->cls;
-            return L;
+            return;
         }
     }
     L->cls = t->sw_ord[x];
     c->cslots[i] = L->cls + 1;
-    return L;
 }
 
 /* Number leaf L's up (or down) block: its row's links get consecutive compact ids, unless
  * one of them already has an id (met by a listed pair earlier), in which case the leaf's
- * pairs are listed. Room for the ids is reserved. */
-static void number_block(ts_pathcache *c, ts_leafrow *L, int down)
+ * pairs are listed (TS_BLOCK_BAD). Only memory can fail. */
+static tsched_status number_block(ts_pathcache *c, const tsched_topology *t, ts_leafrow *L, int down)
 {
     const uint32_t *tr = c->rtr + L->row - 1;
-    uint32_t *blk = down ? &L->dn : &L->up;
-    for (uint32_t k = 0; k < L->len; k++)
+    uint32_t *blk = down ? &L->dn : &L->up, base = (uint32_t)c->ngl, n = L->len;
+    tsched_status st;
+    if (c->ngl + n + 1 > c->gl_cap && (st = links_reserve(c, t, n)) != TSCHED_OK)
+        return st;
+    if (c->ldir) { /* the common case, without the generic lookups */
+        uint32_t *dir = c->ldir, hit = 0;
+        for (uint32_t k = 0; k < n; k++)
+            hit |= dir[2 * tr[k] + (uint32_t)down];
+        if (hit) {
+            *blk = TS_BLOCK_BAD;
+            return TSCHED_OK;
+        }
+        for (uint32_t k = 0; k < n; k++) {
+            uint32_t g = 2 * tr[k] + (uint32_t)down;
+            c->gl[base + k] = g;
+            dir[g] = base + k + 1;
+        }
+        c->ngl += n;
+        *blk = base;
+        return TSCHED_OK;
+    }
+    if ((st = links_reserve(c, t, n)) != TSCHED_OK) /* the hash: at most half full */
+        return st;
+    for (uint32_t k = 0; k < n; k++)
         if (link_lookup(c, 2 * tr[k] + (uint32_t)down) != UINT32_MAX) {
             *blk = TS_BLOCK_BAD;
-            return;
+            return TSCHED_OK;
         }
-    *blk = (uint32_t)c->ngl;
-    for (uint32_t k = 0; k < L->len; k++)
+    *blk = base;
+    for (uint32_t k = 0; k < n; k++)
         link_id(c, 2 * tr[k] + (uint32_t)down);
+    return TSCHED_OK;
 }
 
 /* The leaf of a node's NIC (checked by the caller), as tsched_topology_node_nic_leaf(). */
@@ -295,31 +309,47 @@ static tsched_status pairs_reserve(ts_pathcache *c, const tsched_topology *t, si
     return TSCHED_OK;
 }
 
-/* Record the new pair (a, b) in slot *slot, with its path count in npaths (O(1)) and no
- * paths yet: fill_pairs() lists it, or gives it its rows. */
+/* Record the new pair (a, b) in slot *slot: a row pair complete (its leaves' blocks
+ * numbered on first use), another with its path count in npaths (O(1)) and no paths yet:
+ * fill_pairs() lists it. */
 static tsched_status pair_new(uint32_t *id, uint32_t *slot, ts_pathcache *c, const tsched_topology *t, uint32_t a,
                               uint32_t b, int rows)
 {
     tsched_status st;
-    uint64_t cnt;
-    uint32_t dn = TS_PAIR_LISTED;
+    uint64_t cnt = UINT64_MAX;
+    uint32_t off = 0, dn = TS_PAIR_LISTED, hops = 0;
     if (rows && c->leaf && a != b && t->sw_tier[a] == TSCHED_TIER_LEAF && t->sw_tier[b] == TSCHED_TIER_LEAF) {
-        const ts_leafrow *la = leaf_row(c, t, a), *lb = leaf_row(c, t, b);
-        if (la->cls != TS_NO_CLASS && la->cls == lb->cls)
-            dn = TS_BLOCK_PENDING; /* rows, if both blocks can be numbered */
+        ts_leafrow *la = &c->leaf[t->sw_ord[a]], *lb = &c->leaf[t->sw_ord[b]];
+        if (!la->row)
+            leaf_row(c, t, a, la);
+        if (!lb->row)
+            leaf_row(c, t, b, lb);
+        if (la->cls != TS_NO_CLASS && la->cls == lb->cls) {
+            /* the same spines in the same order: the paths are the two blocks */
+            if ((la->up == TS_BLOCK_NONE && (st = number_block(c, t, la, 0)) != TSCHED_OK) ||
+                (lb->dn == TS_BLOCK_NONE && (st = number_block(c, t, lb, 1)) != TSCHED_OK))
+                return st;
+            cnt = la->len;
+            if (la->up != TS_BLOCK_BAD && lb->dn != TS_BLOCK_BAD) {
+                off = la->up;
+                dn = lb->dn;
+                hops = 2;
+            }
+        }
     }
-    cnt = dn == TS_PAIR_LISTED ? ts_leaf_count(t, a, b) : c->leaf[t->sw_ord[a]].len;
+    if (cnt == UINT64_MAX)
+        cnt = ts_leaf_count(t, a, b);
     if (cnt > UINT32_MAX / 8)
         return ts_error(TSCHED_E_TOO_LARGE, "leaves \"%s\" and \"%s\": %llu paths", tsched_topology_switch_name(t, a),
                         tsched_topology_switch_name(t, b), (unsigned long long)cnt);
-    if ((st = TS_GROW(c->pairs, c->pairs_cap, (size_t)c->npairs + 1)) != TSCHED_OK)
+    if (c->npairs + 1 > c->pairs_cap && (st = TS_GROW(c->pairs, c->pairs_cap, (size_t)c->npairs + 1)) != TSCHED_OK)
         return st;
     ts_pair *p = &c->pairs[c->npairs];
     p->a = a;
     p->b = b;
-    p->off = 0;
+    p->off = off;
     p->npaths = (uint32_t)cnt;
-    p->hops = 0;
+    p->hops = hops;
     p->dn = dn;
     *slot = c->npairs + 1;
     *id = c->npairs++;
@@ -353,49 +383,18 @@ static inline tsched_status pair_find(uint32_t *id, ts_pathcache *c, const tsche
     return pair_new(id, &c->slots[i], c, t, a, b, rows);
 }
 
-/* Give the new pairs [from, npairs) (recorded by pair_new) their paths: first the row
- * pairs their blocks (numbered once per leaf), then the others are listed, into memory
- * sized once from their counts (a path has at most twice the fabric's highest tier links).
- * A row pair whose block cannot be numbered is listed. */
+/* List the new pairs [from, npairs) that are not row pairs (recorded by pair_new) into
+ * memory sized once from their counts: a path has at most twice the fabric's highest tier
+ * links. */
 static tsched_status fill_pairs(ts_pathcache *c, const tsched_topology *t, uint32_t from, const ts_deadline *d)
 {
     tsched_status st;
-    size_t need = 0;
+    size_t maxh = ts_max_hops(t), bound = 0;
     c->t = t;
     for (uint32_t q = from; q < c->npairs; q++) {
-        ts_pair *p = &c->pairs[q];
-        if (p->dn != TS_BLOCK_PENDING)
-            continue;
-        ts_leafrow *la = &c->leaf[t->sw_ord[p->a]], *lb = &c->leaf[t->sw_ord[p->b]];
-        if (la->up == TS_BLOCK_NONE) {
-            la->up = TS_BLOCK_PENDING;
-            need += la->len;
-        }
-        if (lb->dn == TS_BLOCK_NONE) {
-            lb->dn = TS_BLOCK_PENDING;
-            need += lb->len;
-        }
-    }
-    if (need && (st = links_reserve(c, t, need)) != TSCHED_OK)
-        return st;
-    size_t maxh = ts_max_hops(t), bound = 0;
-    for (uint32_t q = from; q < c->npairs; q++) {
-        ts_pair *p = &c->pairs[q];
-        if (p->dn == TS_BLOCK_PENDING) {
-            ts_leafrow *la = &c->leaf[t->sw_ord[p->a]], *lb = &c->leaf[t->sw_ord[p->b]];
-            if (la->up == TS_BLOCK_PENDING)
-                number_block(c, la, 0);
-            if (lb->dn == TS_BLOCK_PENDING)
-                number_block(c, lb, 1);
-            if (la->up != TS_BLOCK_BAD && lb->dn != TS_BLOCK_BAD) {
-                p->off = la->up;
-                p->dn = lb->dn;
-                p->hops = 2;
-                continue;
-            }
-            p->dn = TS_PAIR_LISTED;
-        }
-        bound += p->a == p->b ? 0 : (size_t)p->npaths * maxh;
+        const ts_pair *p = &c->pairs[q];
+        if (p->dn == TS_PAIR_LISTED && p->a != p->b)
+            bound += (size_t)p->npaths * maxh;
     }
     if ((st = reserve(&c->links, &c->links_cap, c->nlinks + bound + 1)) != TSCHED_OK ||
         (st = links_reserve(c, t, bound)) != TSCHED_OK)
@@ -448,6 +447,7 @@ tsched_status ts_flows_pairs(uint32_t *pair_of, ts_pathcache *c, const tsched_to
 {
     uint32_t nn = tsched_topology_num_nodes(t);
     uint32_t from = c->npairs;
+    c->t = t;
     size_t work = (size_t)f->n + c->npairs, nl = t->tier_count[TSCHED_TIER_LEAF], more = f->n < 4096 ? f->n : 4096;
     tsched_status st = rows_init(c, t, work);
     if (st == TSCHED_OK && (st = pairs_reserve(c, t, 0, work)) == TSCHED_OK) {

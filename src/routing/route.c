@@ -171,41 +171,44 @@ static int cmp_u64(const void *a, const void *b)
  * array, and the largest load. */
 static tsched_status keep_loads(tsched_routes *r)
 {
-    uint32_t n = 0;
-    r->max_load = 0;
+    uint32_t n = 0, mx = 0;
     for (uint32_t l = 0; l < r->nlinks; l++) {
         n += r->load[l] > 0;
-        if (r->load[l] > r->max_load)
-            r->max_load = r->load[l];
+        mx = r->load[l] > mx ? r->load[l] : mx;
     }
-    uint64_t *key = ts_malloc(n ? n : 1, sizeof *key);
+    r->max_load = mx;
     r->used = ts_malloc(n ? n : 1, sizeof *r->used);
     r->used_load = ts_malloc(n ? n : 1, sizeof *r->used_load);
-    if (!key || !r->used || !r->used_load) {
-        free(key);
+    if (!r->used || !r->used_load)
         return TSCHED_E_NOMEM;
-    }
     const uint32_t *dir = r->cache->ldir;
     if (dir) {
         /* the cache numbers the fabric's links directly (it is small next to the work):
          * walking it gives them in order, no sort */
         uint32_t k = 0, nfab = 2 * r->cache->t->ntrunks;
-        for (uint32_t g = 0; g < nfab && k < n; g++)
-            if (dir[g] && dir[g] - 1 < r->nlinks && r->load[dir[g] - 1] > 0)
-                key[k++] = (uint64_t)g << 32 | r->load[dir[g] - 1];
+        for (uint32_t g = 0; g < nfab && k < n; g++) {
+            uint32_t id = dir[g] - 1; /* UINT32_MAX: no id */
+            if (id < r->nlinks && r->load[id] > 0) {
+                r->used[k] = g;
+                r->used_load[k++] = r->load[id];
+            }
+        }
     } else {
+        uint64_t *key = ts_malloc(n ? n : 1, sizeof *key);
+        if (!key)
+            return TSCHED_E_NOMEM;
         uint32_t k = 0;
         for (uint32_t l = 0; l < r->nlinks; l++)
             if (r->load[l] > 0)
                 key[k++] = (uint64_t)r->cache->gl[l] << 32 | r->load[l];
         qsort(key, n, sizeof *key, cmp_u64);
-    }
-    for (uint32_t k = 0; k < n; k++) {
-        r->used[k] = (uint32_t)(key[k] >> 32);
-        r->used_load[k] = (uint32_t)key[k];
+        for (k = 0; k < n; k++) {
+            r->used[k] = (uint32_t)(key[k] >> 32);
+            r->used_load[k] = (uint32_t)key[k];
+        }
+        free(key);
     }
     r->nused = n;
-    free(key);
     free(r->load);
     r->load = NULL;
     return TSCHED_OK;

@@ -33,7 +33,7 @@ typedef struct ts_pair {
 
 /* Per leaf (by ordinal in tier 0), for the row layout. */
 typedef struct ts_leafrow {
-    uint32_t row;       /* its usable up-links start at rsw/rtr[row - 1]; 0: not read yet */
+    uint32_t row;       /* its usable up-links' trunks start at rtr[row - 1]; 0: not read yet */
     uint32_t len;       /* how many */
     uint32_t cls;       /* leaves with equal spine sequences share it; TS_NO_CLASS: none */
     uint32_t up, dn;    /* first compact id of its up / down block, or TS_BLOCK_* */
@@ -41,7 +41,6 @@ typedef struct ts_leafrow {
 #define TS_NO_CLASS UINT32_MAX
 #define TS_BLOCK_NONE UINT32_MAX         /* not numbered yet */
 #define TS_BLOCK_BAD (UINT32_MAX - 1)    /* some link already had an id: list its pairs */
-#define TS_BLOCK_PENDING (UINT32_MAX - 2)
 
 typedef struct ts_pathcache {
     ts_pair *pairs;
@@ -61,7 +60,7 @@ typedef struct ts_pathcache {
     /* the row layout, when the leaves are few next to the work (else every pair is listed) */
     ts_leafrow *leaf;   /* nleaves, or NULL */
     uint32_t nleaves;
-    uint32_t *rsw, *rtr; /* rows: spine and trunk of each usable up-link, sized once */
+    uint32_t *rtr;      /* rows: the trunk of each usable up-link, sized once */
     size_t nrow;
     uint32_t *cslots;   /* classes: open addressing on the row's hash, ordinal + 1 */
     size_t ncslots;
