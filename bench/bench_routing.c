@@ -34,7 +34,12 @@
  *  4. One flow on leaf_spine fabrics of 65,536 and 262,144 nodes x 256 NICs: wall time and
  *     the peak resident set the call adds (routing memory follows the flows, not the fabric).
  *
- * Usage: bench_routing [--quick] [--huge-only] [--json] [--strict] [--dcn DIR] [--runs N] [--time-limit-ms N]
+ * --greedy-ratio runs only issue 10's targets 1 and 2: greedy paths only, a cold
+ * tsched_route per run, against bench/ref_greedy.c on the same flows, runs alternating, from
+ * 1,000 to 10,000,000 flows (every library path checked against the reference's spine),
+ * then the first call of fresh processes at 1,500 flows.
+ *
+ * Usage: bench_routing [--quick] [--huge-only | --greedy-ratio] [--json] [--strict] [--dcn DIR] [--runs N] [--time-limit-ms N]
  *                      [--fault-seeds N] [--seed N]
  */
 #include <dirent.h>
@@ -86,6 +91,7 @@ typedef struct options {
     uint32_t time_limit_ms; /* ilp */
     unsigned fault_seeds;
     uint64_t seed;
+    uint32_t flows;         /* --greedy-ratio at this one size only (no first calls); 0 = all */
 } options;
 
 static int g_problems, g_misses;
@@ -943,8 +949,12 @@ static double time_first_call(uint64_t seed, int index, unsigned procs)
 static void part_greedy_ratio(const options *o)
 {
     tsched_topology *t = make_fabric();
-    const uint32_t sizes[] = {1000, 1500, 10000, 100000, 1000000, 10000000};
+    uint32_t sizes[] = {1000, 1500, 10000, 100000, 1000000, 10000000};
     size_t nsizes = o->quick ? 4 : sizeof sizes / sizeof sizes[0];
+    if (o->flows) {
+        sizes[0] = o->flows;
+        nsizes = 1;
+    }
     printf("\ngreedy paths only vs plain reference (bench/ref_greedy.c), leaf_spine 64 x 32, random flows (seed %llu);\n"
            "   medians of alternating cold runs; ratio = library / reference\n",
            (unsigned long long)o->seed);
@@ -957,7 +967,7 @@ static void part_greedy_ratio(const options *o)
     for (size_t z = 0; z < nsizes; z++) {
         uint32_t n = sizes[z];
         tsched_flows *f = make_flows(t, n, TRAFFIC_RANDOM, o->seed);
-        unsigned runs = n <= 2000 ? 301 : n <= 20000 ? 51 : n <= 200000 ? 11 : n <= 2000000 ? o->runs : 3;
+        unsigned runs = o->flows ? o->runs : n <= 2000 ? 301 : n <= 20000 ? 51 : n <= 200000 ? 11 : n <= 2000000 ? o->runs : 3;
         uint32_t *sl = xcalloc(n, sizeof *sl), *dl = xcalloc(n, sizeof *dl), *sp = xcalloc(n, sizeof *sp);
         for (uint32_t i = 0; i < n; i++) {
             sl[i] = tsched_flows_src(f, i) / NODES_PER_LEAF;
@@ -1009,6 +1019,10 @@ static void part_greedy_ratio(const options *o)
         tsched_flows_free(f);
     }
     unsigned procs = o->quick ? 11 : 31;
+    if (o->flows) {
+        tsched_topology_free(t);
+        return;
+    }
     double first = time_first_call(o->seed, 0, procs), firsti = time_first_call(o->seed, 1, procs);
     printf("first call of a fresh process, 1,500 flows (median of %u processes): %.4f ms = %.2fx a later one "
            "(fabric's path index built before: %.4f ms, %.2fx)\n",
@@ -1386,11 +1400,12 @@ static void usage(FILE *f)
 {
     fprintf(f,
             "usage: bench_routing [--quick] [--huge-only | --greedy-ratio] [--json] [--strict] [--dcn DIR] [--runs N] [--time-limit-ms N]\n"
-            "                     [--fault-seeds N] [--seed N]\n"
+            "                     [--fault-seeds N] [--seed N] [--flows N]\n"
             "  --quick            up to 100,000 flows, fewer runs, 1 fault seed, ilp limit 1 s (targets not judged)\n"
             "  --huge-only        only part 4: one flow on fabrics of 65,536 and 262,144 nodes x 256 NICs\n"
             "  --greedy-ratio     only greedy paths only against bench/ref_greedy.c, 1k to 10M flows (quick: to\n"
             "                     100k), and the first call of fresh processes (issue 10, targets 1 and 2)\n"
+            "  --flows N          with --greedy-ratio: only N flows, --runs runs, no first calls (for callgrind)\n"
             "  --json             also print one JSON object per result\n"
             "  --strict           exit 1 if a target is missed (failed checks always give exit 1)\n"
             "  --dcn DIR          converted dcn-simulators instances: DIR/dcn-fabric.json, DIR/dcn-*.flows.json\n"
@@ -1447,6 +1462,10 @@ static void parse_args(options *o, int argc, char **argv)
         } else if (i + 1 < argc && strcmp(a, "--fault-seeds") == 0 && parse_ulong(argv[i + 1], &v) && v >= 1 &&
                    v <= MAX_FAULT_SEEDS) {
             o->fault_seeds = (unsigned)v;
+            i++;
+        } else if (i + 1 < argc && strcmp(a, "--flows") == 0 && parse_ulong(argv[i + 1], &v) && v >= 1 &&
+                   v <= 100000000ul) {
+            o->flows = (uint32_t)v;
             i++;
         } else if (i + 1 < argc && strcmp(a, "--seed") == 0 && parse_ulong(argv[i + 1], &v)) {
             o->seed = v;
