@@ -15,7 +15,7 @@ static uint64_t mix(uint64_t h, uint64_t v)
 tsched_status ts_route_ecmp(tsched_routes *r, const tsched_flows *f, uint64_t seed)
 {
     for (uint32_t i = 0; i < r->n; i++) {
-        const ts_pair *p = &r->cache->pairs[r->pair[i]];
+        const ts_pair *p = &r->cache->pairs[ts_route_pair(r, i)];
         /* the hash of (src, dst, src_nic, dst_nic, index) a switch would compute from the
          * packet header, keyed by the seed */
         uint64_t h = mix(mix(mix(mix(mix(seed, f->src[i]), f->dst[i]), f->src_nic[i]), f->dst_nic[i]), i);
@@ -43,7 +43,7 @@ tsched_status ts_route_balanced_ecmp(tsched_routes *r, const tsched_flows *f, ui
     ts_rng rng;
     ts_rng_seed(&rng, seed);
     for (uint32_t i = 0; i < r->n; i++) {
-        const ts_pair *p = &r->cache->pairs[r->pair[i]];
+        const ts_pair *p = &r->cache->pairs[ts_route_pair(r, i)];
         uint32_t best;
         ts_least_loaded(r->cache, p, r->load, &best);
         /* count the paths at the minimum, then pick the j-th of them */

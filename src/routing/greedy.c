@@ -74,7 +74,7 @@ uint32_t ts_rows_least_loaded(const uint32_t *up, const uint32_t *down, uint32_t
 
 static void route_flow(tsched_routes *r, uint32_t i)
 {
-    const ts_pair *p = &r->cache->pairs[r->pair[i]];
+    const ts_pair *p = &r->cache->pairs[ts_route_pair(r, i)];
     uint32_t k = ts_least_loaded(r->cache, p, r->load, NULL);
     r->pidx[i] = k;
     ts_pair_load(r->load, r->cache, p, k);
@@ -84,7 +84,7 @@ static void route_flow(tsched_routes *r, uint32_t i)
  * changes a choice afterwards), so that pidx is never written or read again. */
 static void route_put(tsched_routes *r, uint32_t i)
 {
-    const ts_pair *p = &r->cache->pairs[r->pair[i]];
+    const ts_pair *p = &r->cache->pairs[ts_route_pair(r, i)];
     uint32_t k = ts_least_loaded(r->cache, p, r->load, NULL);
     ts_pair_load(r->load, r->cache, p, k);
     ts_route_put(r, p, i, k);
@@ -204,7 +204,7 @@ static tsched_status route_parallel(tsched_routes *r, uint32_t threads)
         goto out;
     }
     for (uint32_t i = 0; i < n; i++)
-        cstart[comp_of_pair[r->pair[i]] + 1]++;
+        cstart[comp_of_pair[ts_route_pair(r, i)] + 1]++;
     for (uint32_t c = 0; c < ncomp; c++) {
         sizes[c] = (comp_size){c, cstart[c + 1]};
         cstart[c + 1] += cstart[c];
@@ -213,7 +213,7 @@ static tsched_status route_parallel(tsched_routes *r, uint32_t threads)
         uint32_t *pos = id; /* reuse: ncomp <= np + nlinks */
         memcpy(pos, cstart, ncomp * sizeof *pos);
         for (uint32_t i = 0; i < n; i++)
-            order[pos[comp_of_pair[r->pair[i]]]++] = i;
+            order[pos[comp_of_pair[ts_route_pair(r, i)]]++] = i;
     }
     /* largest components first, each to the least loaded thread (LPT); which thread routes a
      * component does not change any answer */

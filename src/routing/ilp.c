@@ -131,7 +131,7 @@ static tsched_status two_tier(tsched_routes *r, int *done, const ts_deadline *d)
     const ts_pair *ref = NULL;
     uint32_t nsw = 0;
     for (uint32_t i = 0; i < r->n; i++) {
-        const ts_pair *p = &c->pairs[r->pair[i]];
+        const ts_pair *p = &c->pairs[ts_route_pair(r, i)];
         if (p->hops == 0)
             continue;
         if (p->hops != 2)
@@ -162,11 +162,11 @@ static tsched_status two_tier(tsched_routes *r, int *done, const ts_deadline *d)
     }
     uint32_t ne = 0, D = 0;
     for (uint32_t i = 0; i < r->n; i++) {
-        const ts_pair *p = &c->pairs[r->pair[i]];
+        const ts_pair *p = &c->pairs[ts_route_pair(r, i)];
         if (p->hops == 0)
             continue;
-        u[ne] = la[r->pair[i]];
-        v[ne] = lb[r->pair[i]];
+        u[ne] = la[ts_route_pair(r, i)];
+        v[ne] = lb[ts_route_pair(r, i)];
         fl[ne] = i;
         if (++degl[u[ne]] > D)
             D = degl[u[ne]];
@@ -179,7 +179,7 @@ static tsched_status two_tier(tsched_routes *r, int *done, const ts_deadline *d)
     memset(r->load, 0, r->nlinks * sizeof *r->load);
     for (uint32_t e = 0; e < ne; e++) {
         uint32_t i = fl[e];
-        const ts_pair *p = &c->pairs[r->pair[i]];
+        const ts_pair *p = &c->pairs[ts_route_pair(r, i)];
         uint32_t k = col[e] % p->npaths;
         r->pidx[i] = k;
         ts_pair_load(r->load, c, p, k);
@@ -420,12 +420,12 @@ static tsched_status degree_bound(uint32_t *lb, const tsched_routes *r)
         goto done;
     }
     for (uint32_t i = 0; i < r->n; i++) {
-        const ts_pair *p = &c->pairs[r->pair[i]];
+        const ts_pair *p = &c->pairs[ts_route_pair(r, i)];
         if (p->hops == 0)
             continue;
-        out[pa[r->pair[i]]]++;
-        in[pb[r->pair[i]]]++;
-        used[r->pair[i]] = 1;
+        out[pa[ts_route_pair(r, i)]]++;
+        in[pb[ts_route_pair(r, i)]]++;
+        used[ts_route_pair(r, i)] = 1;
     }
     /* a link is the first hop of one leaf only, the last hop of one leaf only */
     for (uint32_t q = 0; q < c->npairs; q++) {
@@ -503,7 +503,7 @@ tsched_status ts_route_ilp(tsched_routes *r, const tsched_flows *f, const ts_dea
         return TSCHED_E_NOMEM;
     }
     for (uint32_t i = 0; i < r->n; i++)
-        count[r->pair[i]]++;
+        count[ts_route_pair(r, i)]++;
     /* columns: y for pairs with flows and at least one fabric link; then z */
     uint32_t ncols = 0;
     for (uint32_t e = 0; e < np; e++) {
@@ -519,7 +519,7 @@ tsched_status ts_route_ilp(tsched_routes *r, const tsched_flows *f, const ts_dea
         /* hand the paths out to the pair's flows in flow order */
         memset(r->load, 0, r->nlinks * sizeof *r->load);
         for (uint32_t i = 0; i < r->n; i++) {
-            uint32_t e = r->pair[i];
+            uint32_t e = ts_route_pair(r, i);
             const ts_pair *p = &r->cache->pairs[e];
             uint32_t k = 0;
             if (col0[e + 1] > col0[e]) {

@@ -442,7 +442,7 @@ tsched_status ts_pathcache_get(uint32_t *id, ts_pathcache *c, const tsched_topol
 
 /* Two passes: the flows' pairs are found and counted first (the counts are O(1)), then
  * the new ones are listed into memory sized once. */
-tsched_status ts_flows_pairs(uint32_t *pair_of, ts_pathcache *c, const tsched_topology *t, const tsched_flows *f,
+tsched_status ts_flows_pairs(uint32_t *pair_of, size_t stride, ts_pathcache *c, const tsched_topology *t, const tsched_flows *f,
                              const ts_deadline *d)
 {
     uint32_t nn = tsched_topology_num_nodes(t);
@@ -468,11 +468,12 @@ tsched_status ts_flows_pairs(uint32_t *pair_of, ts_pathcache *c, const tsched_to
             return drop(c, ts_error(TSCHED_E_INVALID, "flows[%u]: NIC %u of node \"%s\" does not exist", i,
                                     a == TSCHED_NONE ? f->src_nic[i] : f->dst_nic[i],
                                     tsched_topology_node_name(t, a == TSCHED_NONE ? s : dn)));
-        if ((st = pair_find(&pair_of[i], c, t, a, b, 1)) != TSCHED_OK)
+        uint32_t *id = &pair_of[i * stride];
+        if ((st = pair_find(id, c, t, a, b, 1)) != TSCHED_OK)
             return drop(c, st);
         /* the node itself must be up; its NIC's leaf is covered by the pair's paths (a down
          * leaf has none), so a rail node keeps its live rails when another rail fails */
-        if (c->pairs[pair_of[i]].npaths == 0 || !t->node_up[s] || !t->node_up[dn])
+        if (c->pairs[*id].npaths == 0 || !t->node_up[s] || !t->node_up[dn])
             return drop(c, ts_error(TSCHED_E_NO_PATH,
                                     "flows[%u]: no surviving path from \"%s\" NIC %u to \"%s\" NIC %u", i,
                                     tsched_topology_node_name(t, s), f->src_nic[i], tsched_topology_node_name(t, dn),

@@ -67,7 +67,6 @@ void tsched_routes_free(tsched_routes *r)
 {
     if (!r)
         return;
-    free(r->pair);
     free(r->pidx);
     free(r->hops);
     free(r->plinks);
@@ -130,11 +129,11 @@ static tsched_status prepare(tsched_routes **out, tsched_router *rt, const tsche
     r->ls = ts_max_hops(rt->t);
     size_t n = f->n ? f->n : 1;
     tsched_status st = TSCHED_E_NOMEM;
-    if ((r->pair = ts_malloc(n, sizeof *r->pair)) && (!need_pidx || (r->pidx = ts_calloc(n, sizeof *r->pidx))) &&
+    if ((!need_pidx || (r->pidx = ts_calloc(n, sizeof *r->pidx))) &&
         (r->hops = ts_malloc(n, 1)) &&
         (r->plinks = ts_malloc((size_t)r->ls * n, sizeof *r->plinks)) &&
         (r->psw = ts_malloc((size_t)(r->ls + 1) * n, sizeof *r->psw)))
-        st = ts_flows_pairs(r->pair, r->cache, rt->t, f, d);
+        st = ts_flows_pairs(r->psw + r->ls, r->ls + 1, r->cache, rt->t, f, d);
     /* every pair is listed now: the cache's links are all the links this call can load */
     if (st == TSCHED_OK) {
         r->nlinks = (uint32_t)r->cache->ngl;
@@ -154,10 +153,9 @@ static tsched_status prepare(tsched_routes **out, tsched_router *rt, const tsche
 static void materialize(tsched_routes *r)
 {
     for (uint32_t i = 0; i < r->n && !r->placed; i++)
-        ts_route_put(r, &r->cache->pairs[r->pair[i]], i, r->pidx[i]);
-    free(r->pair);
+        ts_route_put(r, &r->cache->pairs[ts_route_pair(r, i)], i, r->pidx[i]);
     free(r->pidx);
-    r->pair = r->pidx = NULL;
+    r->pidx = NULL;
     r->cache = NULL;
 }
 
@@ -400,7 +398,7 @@ tsched_status tsched_reroute(tsched_routes **out, const tsched_routes *prev, con
             continue;
         uint32_t hops;
         const uint32_t *pl = ts_route_links(prev, i, &hops);
-        const ts_pair *p = &r->cache->pairs[r->pair[i]];
+        const ts_pair *p = &r->cache->pairs[ts_route_pair(r, i)];
         /* the same path among the pair's surviving candidates */
         for (uint32_t k = 0; k < p->npaths && !keep[i] && hops == p->hops; k++) {
             uint32_t h = 0;
@@ -416,7 +414,7 @@ tsched_status tsched_reroute(tsched_routes **out, const tsched_routes *prev, con
     for (uint32_t i = 0; i < f->n; i++) {
         if (keep[i])
             continue;
-        const ts_pair *p = &r->cache->pairs[r->pair[i]];
+        const ts_pair *p = &r->cache->pairs[ts_route_pair(r, i)];
         uint32_t k = ts_least_loaded(r->cache, p, r->load, NULL);
         r->pidx[i] = k;
         ts_pair_load(r->load, r->cache, p, k);

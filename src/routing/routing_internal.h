@@ -105,10 +105,11 @@ typedef struct ts_deadline {
 /* TSCHED_E_TIMEOUT naming `what` and the limit once the deadline has passed (NULL: never). */
 tsched_status ts_deadline_check(const ts_deadline *d, const char *what);
 
-/* The NIC leaves of every flow resolved into pair ids; errors name the flow. Listing stops
+/* The NIC leaves of every flow resolved into pair ids (flow i's at pair_of[i * stride]);
+ * errors name the flow. Listing stops
  * with TSCHED_E_TIMEOUT once the deadline (NULL: none) passes. On failure the cache is
  * emptied. */
-tsched_status ts_flows_pairs(uint32_t *pair_of, ts_pathcache *c, const tsched_topology *t, const tsched_flows *f,
+tsched_status ts_flows_pairs(uint32_t *pair_of, size_t stride, ts_pathcache *c, const tsched_topology *t, const tsched_flows *f,
                              const ts_deadline *d);
 
 struct tsched_router {
@@ -120,10 +121,10 @@ struct tsched_router {
 
 struct tsched_routes {
     uint32_t n;          /* flows */
-    /* while computing: candidates in the router's cache */
+    /* while computing: candidates in the router's cache; each flow's pair id waits in the
+     * last slot of its psw row (ts_route_pair), overwritten when its path is written */
     ts_pathcache *cache; /* borrowed; NULL once the result is final */
-    uint32_t *pair;      /* per flow: pair id */
-    uint32_t *pidx;      /* per flow: path index within the pair */
+    uint32_t *pidx;      /* per flow: path index within the pair (not for greedy) */
     uint32_t nlinks;     /* compact links of the cache (load has one entry each) */
     uint32_t *load;      /* flows per compact link */
     /* the result, per flow, independent of the cache */
@@ -162,6 +163,12 @@ static inline const uint32_t *ts_route_links(const tsched_routes *r, uint32_t i,
 /* The first k < n (n >= 1) with the smallest max(up[k], down[k]), that value in *value
  * (if not NULL): the least loaded path of a row pair. Vectorised where the CPU allows. */
 uint32_t ts_rows_least_loaded(const uint32_t *up, const uint32_t *down, uint32_t n, uint32_t *value);
+
+/* Flow i's pair id while computing (before its path is written). */
+static inline uint32_t ts_route_pair(const tsched_routes *r, uint32_t i)
+{
+    return r->psw[(size_t)(r->ls + 1) * i + r->ls];
+}
 
 /* Write flow i's path (path k of pair p) into the result arrays hops, plinks, psw. */
 static inline void ts_route_put(tsched_routes *r, const ts_pair *p, uint32_t i, uint32_t k)
@@ -224,7 +231,7 @@ static inline uint32_t ts_least_loaded(const ts_pathcache *c, const ts_pair *p, 
     return best;
 }
 
-/* Algorithms: fill r->pidx (r->pair, cache ready; r->load zeroed, or holding the caller's
+/* Algorithms: fill r->pidx (pair ids, cache ready; r->load zeroed, or holding the caller's
  * background load for greedy and balanced-ecmp, which they extend). */
 tsched_status ts_route_greedy(tsched_routes *r, const tsched_flows *f, uint32_t threads);
 tsched_status ts_route_ecmp(tsched_routes *r, const tsched_flows *f, uint64_t seed);
