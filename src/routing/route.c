@@ -175,21 +175,21 @@ static tsched_status keep_loads(tsched_routes *r)
         mx = r->load[l] > mx ? r->load[l] : mx;
     }
     r->max_load = mx;
-    r->used = ts_malloc(n ? n : 1, sizeof *r->used);
-    r->used_load = ts_malloc(n ? n : 1, sizeof *r->used_load);
+    r->used = ts_malloc((size_t)n + 1, sizeof *r->used);
+    r->used_load = ts_malloc((size_t)n + 1, sizeof *r->used_load);
     if (!r->used || !r->used_load)
         return TSCHED_E_NOMEM;
     const uint32_t *dir = r->cache->ldir;
     if (dir) {
         /* the cache numbers the fabric's links directly (it is small next to the work):
-         * walking it gives them in order, no sort */
+         * walking it gives them in order, no sort; every link is written at k, and k moves
+         * on for a loaded one (no branch on the loads; the arrays have one spare entry) */
         uint32_t k = 0, nfab = 2 * r->cache->t->ntrunks;
         for (uint32_t g = 0; g < nfab && k < n; g++) {
-            uint32_t id = dir[g] - 1; /* UINT32_MAX: no id */
-            if (id < r->nlinks && r->load[id] > 0) {
-                r->used[k] = g;
-                r->used_load[k++] = r->load[id];
-            }
+            uint32_t id = dir[g] - 1, v = id < r->nlinks ? r->load[id] : 0; /* id UINT32_MAX: none */
+            r->used[k] = g;
+            r->used_load[k] = v;
+            k += v > 0;
         }
     } else {
         uint64_t *key = ts_malloc(n ? n : 1, sizeof *key);
