@@ -39,8 +39,8 @@
  * 1,000 to 10,000,000 flows (every library path checked against the reference's spine),
  * then the first call of fresh processes at 1,500 flows.
  *
- * Usage: bench_routing [--quick] [--huge-only | --greedy-ratio] [--json] [--strict] [--dcn DIR] [--runs N] [--time-limit-ms N]
- *                      [--fault-seeds N] [--seed N]
+ * Usage: bench_routing [--quick] [--huge-only | --greedy-ratio] [--json] [--strict] [--dcn DIR] [--runs N]
+ *                      [--time-limit-ms N] [--fault-seeds N] [--seed N] [--flows N]
  */
 #include <dirent.h>
 #include <errno.h>
@@ -963,9 +963,11 @@ static void part_greedy_ratio(const options *o)
         sizes[0] = o->flows;
         nsizes = 1;
     }
-    printf("\ngreedy paths only vs plain reference (bench/ref_greedy.c), leaf_spine 64 x 32, random flows (seed %llu);\n"
+    printf("\ngreedy paths only vs plain reference (bench/ref_greedy.c), leaf_spine 64 x 32, random flows "
+           "(seed %llu);\n"
            "   medians of alternating cold runs; ratio = library / reference (wall time); cpu = the same with the\n"
-           "   thread's CPU time (ns/flow, page faults included), which the other jobs of a shared machine disturb less\n",
+           "   thread's CPU time (ns/flow, page faults included), which the other jobs of a shared machine "
+           "disturb less\n",
            (unsigned long long)o->seed);
     printf("%9s %5s %12s %12s %10s %10s %8s %10s %10s %8s\n", "flows", "runs", "library ms", "ref ms", "lib ns/f",
            "ref ns/f", "ratio", "lib cpu", "ref cpu", "cpu rat.");
@@ -976,7 +978,12 @@ static void part_greedy_ratio(const options *o)
     for (size_t z = 0; z < nsizes; z++) {
         uint32_t n = sizes[z];
         tsched_flows *f = make_flows(t, n, TRAFFIC_RANDOM, o->seed);
-        unsigned runs = o->flows ? o->runs : n <= 2000 ? 301 : n <= 20000 ? 51 : n <= 200000 ? 11 : n <= 2000000 ? o->runs : 3;
+        unsigned runs = o->flows       ? o->runs
+                        : n <= 2000    ? 301
+                        : n <= 20000   ? 51
+                        : n <= 200000  ? 11
+                        : n <= 2000000 ? o->runs
+                                       : 3;
         uint32_t *sl = xcalloc(n, sizeof *sl), *dl = xcalloc(n, sizeof *dl), *sp = xcalloc(n, sizeof *sp);
         for (uint32_t i = 0; i < n; i++) {
             sl[i] = tsched_flows_src(f, i) / NODES_PER_LEAF;
@@ -1415,8 +1422,8 @@ static void part_huge(const options *o)
 static void usage(FILE *f)
 {
     fprintf(f,
-            "usage: bench_routing [--quick] [--huge-only | --greedy-ratio] [--json] [--strict] [--dcn DIR] [--runs N] [--time-limit-ms N]\n"
-            "                     [--fault-seeds N] [--seed N] [--flows N]\n"
+            "usage: bench_routing [--quick] [--huge-only | --greedy-ratio] [--json] [--strict] [--dcn DIR] [--runs N]\n"
+            "                     [--time-limit-ms N] [--fault-seeds N] [--seed N] [--flows N]\n"
             "  --quick            up to 100,000 flows, fewer runs, 1 fault seed, ilp limit 1 s (targets not judged)\n"
             "  --huge-only        only part 4: one flow on fabrics of 65,536 and 262,144 nodes x 256 NICs\n"
             "  --greedy-ratio     only greedy paths only against bench/ref_greedy.c, 1k to 10M flows (quick: to\n"

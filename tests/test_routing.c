@@ -2550,10 +2550,9 @@ static void check_ecmp_replay(const tsched_routes *r, const tsched_flows *f, con
                               uint32_t it)
 {
     for (uint32_t i = 0; i < tsched_flows_count(f); i++) {
-        uint64_t h = ecmp_mix(ecmp_mix(ecmp_mix(ecmp_mix(ecmp_mix(seed, tsched_flows_src(f, i)), tsched_flows_dst(f, i)),
-                                                tsched_flows_src_nic(f, i)),
-                                       tsched_flows_dst_nic(f, i)),
-                              i);
+        uint64_t h = ecmp_mix(seed, tsched_flows_src(f, i));
+        h = ecmp_mix(ecmp_mix(ecmp_mix(h, tsched_flows_dst(f, i)), tsched_flows_src_nic(f, i)), tsched_flows_dst_nic(f, i));
+        h = ecmp_mix(h, i);
         tsched_path p = {.size = sizeof(tsched_path)};
         ck_assert_ok(tsched_routes_path(&p, r, i));
         ck_assert_msg(path_eq(&p, &c[i].p[h % c[i].n]), "case %u: ecmp flow %u is not on candidate %u", it, i,

@@ -286,13 +286,10 @@ static tsched_status rehash(ts_pathcache *c, size_t nslots)
     return TSCHED_OK;
 }
 
-/* Room for pairs up to `need`, and the direct pair table when the leaves are few next to
- * the work (it replaces the hash for good). */
-static tsched_status pairs_reserve(ts_pathcache *c, const tsched_topology *t, size_t need, size_t work)
+/* The direct pair table, when the leaves are few next to the work (it replaces the hash
+ * for good). */
+static tsched_status pairs_dir(ts_pathcache *c, const tsched_topology *t, size_t work)
 {
-    tsched_status st;
-    if ((st = TS_GROW(c->pairs, c->pairs_cap, need ? need : 1)) != TSCHED_OK)
-        return st;
     uint64_t nl = t->tier_count[TSCHED_TIER_LEAF];
     if (c->pdir || nl == 0 || nl * nl > 4 * (uint64_t)work + 65536)
         return TSCHED_OK;
@@ -440,20 +437,23 @@ tsched_status ts_pathcache_get(uint32_t *id, ts_pathcache *c, const tsched_topol
     return st == TSCHED_OK ? st : drop(c, st);
 }
 
-/* Two passes: the flows' pairs are found and counted first (the counts are O(1)), then
- * the new ones are listed into memory sized once. */
-tsched_status ts_flows_pairs(uint32_t *pair_of, size_t stride, ts_pathcache *c, const tsched_topology *t, const tsched_flows *f,
-                             const ts_deadline *d)
+/* Two passes: the flows' pairs are found first (a row pair is complete then; another gets
+ * its O(1) count), then the new listed ones are listed into memory sized once. */
+tsched_status ts_flows_pairs(uint32_t *pair_of, size_t stride, ts_pathcache *c, const tsched_topology *t,
+                             const tsched_flows *f, const ts_deadline *d)
 {
     uint32_t nn = tsched_topology_num_nodes(t);
     uint32_t from = c->npairs;
     c->t = t;
-    size_t work = (size_t)f->n + c->npairs, nl = t->tier_count[TSCHED_TIER_LEAF], more = f->n < 4096 ? f->n : 4096;
+    size_t work = (size_t)f->n + c->npairs, nl = t->tier_count[TSCHED_TIER_LEAF];
     tsched_status st = rows_init(c, t, work);
-    if (st == TSCHED_OK && (st = pairs_reserve(c, t, 0, work)) == TSCHED_OK) {
+    if (st == TSCHED_OK && (st = pairs_dir(c, t, work)) == TSCHED_OK) {
+        /* room for the new pairs: at most one per flow, and per leaf pair with the table */
+        size_t more = f->n < 4096 ? f->n : 4096;
         if (c->pdir && nl * nl - c->npairs < more)
             more = nl * nl - c->npairs;
-        st = pairs_reserve(c, t, (size_t)c->npairs + more, work);
+        if (c->npairs + more > c->pairs_cap)
+            st = TS_GROW(c->pairs, c->pairs_cap, c->npairs + more);
     }
     if (st != TSCHED_OK)
         return drop(c, st);

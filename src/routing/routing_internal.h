@@ -109,8 +109,8 @@ tsched_status ts_deadline_check(const ts_deadline *d, const char *what);
  * errors name the flow. Listing stops
  * with TSCHED_E_TIMEOUT once the deadline (NULL: none) passes. On failure the cache is
  * emptied. */
-tsched_status ts_flows_pairs(uint32_t *pair_of, size_t stride, ts_pathcache *c, const tsched_topology *t, const tsched_flows *f,
-                             const ts_deadline *d);
+tsched_status ts_flows_pairs(uint32_t *pair_of, size_t stride, ts_pathcache *c, const tsched_topology *t,
+                             const tsched_flows *f, const ts_deadline *d);
 
 struct tsched_router {
     const tsched_topology *t;
