@@ -42,6 +42,8 @@ struct nt_ctx {
     tsched_limits limits;
     tsched_gen_params gen_params;
     tsched_slurm_options slurm_opts;
+    tsched_export_options export_opts;
+    tsched_k8s_options k8s_opts;
     tsched_place_options place_opts;
     tsched_route_options route_opts;
     tsched_kcut_options kcut_opts;
@@ -80,10 +82,10 @@ struct nt_ctx {
     char *cat_json, *profile_json, *queue_json, *cell_json, *crius_json, *cell_topo_json, *cell_job_json;
     char cat_path[64], profile_path[64], queue_path[64];
     /* documents, as text and as files */
-    char *topo_json, *job_json, *aff_json, *flows_json, *placement_json, *dag_json, *jobset_json, *slurm_text;
+    char *topo_json, *job_json, *aff_json, *flows_json, *placement_json, *dag_json, *jobset_json, *slurm_text, *slurm_yaml_text, *k8s_text;
     char *trace_json, *scenario_json;
     char topo_path[64], job_path[64], aff_path[64], flows_path[64], placement_path[64], dag_path[64],
-        jobset_path[64], slurm_path[64], save_path[64], trace_path[64], scenario_path[64];
+        jobset_path[64], slurm_path[64], slurm_yaml_path[64], k8s_path[64], save_path[64], trace_path[64], scenario_path[64];
 
     /* fresh handles of one call (nt_fresh_*), freed after it */
     tsched_topology *s_topo;
@@ -140,10 +142,13 @@ struct nt_ctx {
     tsched_admit o_admit;
     tsched_pattern o_pattern;
     tsched_place_algo o_place_algo;
+    tsched_export_format o_export_format;
+    tsched_export_options o_export_opts;
     tsched_route_algo o_route_algo;
     tsched_kcut_algo o_kcut_algo;
     tsched_gen_params o_gen_params;
     tsched_slurm_options o_slurm_opts;
+    tsched_k8s_options o_k8s_opts;
     tsched_place_options o_place_opts;
     tsched_route_options o_route_opts;
     tsched_kcut_options o_kcut_opts;

@@ -71,7 +71,12 @@ static const struct {
     {"tsched_topology_set_switch_value", "value"}, /* "NULL or "" clears it" */
     {"tsched_topology_set_labels", "nvl_key"},     /* "`nvl_key` may be NULL" */
     {"tsched_topology_import_slurm_string", "opts"},
+    {"tsched_topology_import_slurm_yaml_file", "opts"},
+    {"tsched_topology_import_slurm_yaml_string", "opts"},
     {"tsched_topology_check_identity", "what"},    /* "prefixed by `what` (may be NULL)" */
+    {"tsched_topology_export", "opts"},            /* "`opts` may be NULL (slurm-conf)" */
+    {"tsched_placement_pod_order", "job_name"},    /* "`job_name` may be NULL" */
+    {"tsched_placement_pod_order", "index_label"}, /* "NULL for batch.kubernetes.io/..." */
     {"tsched_affinity_record", "gpu_type"},        /* "any out-parameter may be NULL" */
     {"tsched_affinity_record", "r1"},
     {"tsched_affinity_record", "r2"},
@@ -213,6 +218,11 @@ static const char jobset_doc[] =
     " \"flows\": [{\"src\": \"node1\", \"dst\": \"node3\", \"gbits\": 10.0}]}]}";
 static const char dag_doc[] = "{\"format\": \"tsched.dag.v1\", \"nodes\": 3, \"edges\": [[0, 1, 1.0], [1, 2, 2.0]]}";
 static const char slurm_doc[] = "SwitchName=s1 Nodes=tux[0-1]\nSwitchName=s2 Switches=s1\n";
+static const char slurm_yaml_doc[] = "- topology: t\n  tree:\n    switches:\n      - switch: s1\n"
+                                     "        nodes: tux[0-1]\n";
+static const char k8s_doc[] = "{\"kind\": \"List\", \"items\": [{\"metadata\": {\"name\": \"g1\", \"labels\": "
+                              "{\"rack\": \"r1\"}}, \"status\": {\"allocatable\": {\"nvidia.com/gpu\": \"8\"}}}]}";
+static const char *const k8s_levels[] = {"rack"};
 /* A job "t" (2 nodes) whose one phase has one explicit flow; no name shared with the fixture's sim. */
 static const char trace_doc[] =
     "{\"format\": \"tsched.trace.v1\", \"name\": \"nt\", \"jobs\": [{\"name\": \"t\", \"arrival_s\": 0.5,"
@@ -487,6 +497,8 @@ static void fixture_new(struct nt_ctx *c)
     c->dag_json = xstrdup(dag_doc);
     FIX(tsched_dag_load_string(&c->dag, c->dag_json, strlen(c->dag_json)));
     c->slurm_text = xstrdup(slurm_doc);
+    c->slurm_yaml_text = xstrdup(slurm_yaml_doc);
+    c->k8s_text = xstrdup(k8s_doc);
 
     c->leaves[0] = "leaf0";
     c->limits.size = sizeof c->limits;
@@ -498,6 +510,10 @@ static void fixture_new(struct nt_ctx *c)
     c->gen_params.gpus_per_node = 8;
     c->gen_params.nic_gbps = 100.0;
     tsched_slurm_options_init(&c->slurm_opts);
+    tsched_export_options_init(&c->export_opts);
+    tsched_k8s_options_init(&c->k8s_opts);
+    c->k8s_opts.levels = k8s_levels;
+    c->k8s_opts.nlevels = 1;
     tsched_kcut_options_init(&c->kcut_opts);
     c->twojob = (tsched_twojob){.size = sizeof(tsched_twojob), .compute_ms = 100.0, .comm_ms = 50.0, .overlap = 0.5, .gpus = 8};
 
@@ -509,6 +525,8 @@ static void fixture_new(struct nt_ctx *c)
     write_file(c->dag_path, sizeof c->dag_path, "dag.json", c->dag_json);
     write_file(c->jobset_path, sizeof c->jobset_path, "jobset.json", c->jobset_json);
     write_file(c->slurm_path, sizeof c->slurm_path, "topology.conf", c->slurm_text);
+    write_file(c->slurm_yaml_path, sizeof c->slurm_yaml_path, "topology.yaml", c->slurm_yaml_text);
+    write_file(c->k8s_path, sizeof c->k8s_path, "nodes.json", c->k8s_text);
     snprintf(c->save_path, sizeof c->save_path, "nt-%ld-saved.json", (long)getpid());
 
     /* vclos */
@@ -673,8 +691,10 @@ static void fixture_free(struct nt_ctx *c)
     free(c->dag_json);
     free(c->jobset_json);
     free(c->slurm_text);
+    free(c->slurm_yaml_text);
+    free(c->k8s_text);
     const char *paths[] = {c->topo_path,  c->job_path,    c->aff_path,   c->flows_path, c->placement_path,
-                           c->dag_path,   c->jobset_path, c->slurm_path, c->save_path, c->trace_path,
+                           c->dag_path,   c->jobset_path, c->slurm_path, c->slurm_yaml_path, c->k8s_path, c->save_path, c->trace_path,
                            c->scenario_path, c->cat_path, c->profile_path, c->queue_path};
     for (size_t i = 0; i < sizeof paths / sizeof paths[0]; i++)
         remove(paths[i]);

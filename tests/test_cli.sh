@@ -196,6 +196,9 @@ for f in '"format": "tsched.priorities.v1"' '"intensity"' '"priority"' '"order"'
     has "$tmp/out" "$f" "prioritize output"
 done
 compact_same "prioritize" -- "$ts" prioritize -t "$data/priority/crux-topo.json" -s "$data/priority/crux-jobset.json" --levels 2
+compact_same "place" -- "$ts" place -t "$data/cli/cluster.json" -j "$data/cli/job.json" --no-timing
+compact_same "topology show" -- "$ts" topology show -t "$data/cli/cluster.json"
+compact_same "topology import-slurm" -- "$ts" topology import-slurm "$data/import/block.conf"
 expect 2 "prioritize job without flows" -- "$ts" prioritize -t "$data/priority/crux-topo.json" -s "$data/priority/jobset-no-flows.json" --levels 2
 has "$tmp/err" "flows" "job without flows named"
 

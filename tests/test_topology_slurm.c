@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "test_util.h"
-#include "topology/hostlist.h"
+#include "topology/import/hostlist.h"
 
 #define SLURM_DATA TSCHED_TEST_DATA "/slurm"
 
@@ -907,7 +907,7 @@ START_TEST(errors_parse)
     import_fails("SwitchName=\n", TSCHED_E_PARSE, "line 1", "SwitchName= has an empty value");
     import_fails("SwitchName=a\nBlockName=b1 Nodes=n[1-4]\n", TSCHED_E_PARSE, "line 2", "BlockName");
     ck_assert_errmsg_has("tree form");
-    import_fails("BlockSizes=4,16\n", TSCHED_E_PARSE, "line 1", "BlockSizes");
+    import_fails("BlockSizes=4,16\n", TSCHED_E_PARSE, "no switch or block", NULL);
     import_fails("SwitchName=s[1-2] Nodes=a\n", TSCHED_E_PARSE, "line 1", "s[1-2]");
     import_fails("SwitchName=s1,s2\n", TSCHED_E_PARSE, "line 1", "plain name");
     import_fails("SwitchName=a\nSwitchName=s Nodes=n1 Switches=a\n", TSCHED_E_PARSE, "line 2",
@@ -934,12 +934,18 @@ START_TEST(errors_range)
                  "SwitchName=top Switches=l2,s1\n",
                  TSCHED_E_RANGE, "line 4", "\"l2\" is tier 0 but \"s1\" is tier 1");
     ck_assert_errmsg_has("\"top\"");
+    /* nine levels: the ninth is one too many */
     import_fails("SwitchName=l Nodes=a\n"
-                 "SwitchName=s Switches=l\n"
-                 "SwitchName=c Switches=s\n"
-                 "SwitchName=x Switches=c\n",
-                 TSCHED_E_RANGE, "line 4", "\"x\"");
-    ck_assert_errmsg_has("at most three tiers");
+                 "SwitchName=s1 Switches=l\n"
+                 "SwitchName=s2 Switches=s1\n"
+                 "SwitchName=s3 Switches=s2\n"
+                 "SwitchName=s4 Switches=s3\n"
+                 "SwitchName=s5 Switches=s4\n"
+                 "SwitchName=s6 Switches=s5\n"
+                 "SwitchName=s7 Switches=s6\n"
+                 "SwitchName=x Switches=s7\n",
+                 TSCHED_E_RANGE, "line 9", "\"x\"");
+    ck_assert_errmsg_has("at most 8 tiers");
     const char *bad[] = {"0", "-1", "abc", "inf", "nan", "1e3", "", "1.2.3", "2000000000"};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         char text[128];
@@ -1006,7 +1012,7 @@ END_TEST
 
 START_TEST(deep_and_long_inputs)
 {
-    /* A chain of 100,000 switches: the search must not recurse, and stops at tier 3. */
+    /* A chain of 100,000 switches: the search must not recurse, and stops at tier 8. */
     const size_t n = 100000;
     size_t cap = n * 48 + 64, len = 0;
     char *text = malloc(cap);
@@ -1014,8 +1020,8 @@ START_TEST(deep_and_long_inputs)
     for (size_t i = 0; i + 1 < n; i++)
         len += (size_t)snprintf(text + len, cap - len, "SwitchName=s%zu Switches=s%zu\n", i, i + 1);
     len += (size_t)snprintf(text + len, cap - len, "SwitchName=s%zu Nodes=x\n", n - 1);
-    import_fails_len(text, len, TSCHED_E_RANGE, "at most three tiers", "line 99997");
-    ck_assert_errmsg_has("\"s99996\"");
+    import_fails_len(text, len, TSCHED_E_RANGE, "at most 8 tiers", "line 99992");
+    ck_assert_errmsg_has("\"s99991\"");
 
     /* The same chain closed into a cycle. */
     len = 0;

@@ -144,6 +144,29 @@ TSCHED_API const uint32_t *tsched_placement_nodes(const tsched_placement *p);
  */
 TSCHED_API tsched_status tsched_placement_hostfile(char **out, const tsched_placement *p, const tsched_topology *topo);
 
+/**
+ * Per-task host file (doc/export.md, for Slurm's `--distribution=arbitrary`): the node of
+ * rank r on lines r*T .. r*T+T-1, T = `tasks_per_node`; 0 means the GPUs per node of the
+ * placement's nodes. The caller frees `*out` with tsched_free(). Errors: TSCHED_E_INVALID
+ * (NULL; `tasks_per_node` 0 while the nodes have different GPU counts), TSCHED_E_RANGE
+ * (`tasks_per_node` above 4096), TSCHED_E_MISMATCH (as tsched_placement_hostfile()).
+ */
+TSCHED_API tsched_status tsched_placement_hostfile_per_task(char **out, const tsched_placement *p,
+                                                            const tsched_topology *topo, uint32_t tasks_per_node);
+
+/**
+ * Pod order for Kubernetes (`tsched.pod-order.v1`, doc/FORMATS.md): pod i, in index order,
+ * goes to the node of line i of the per-task host file with `pods_per_node` lines per node
+ * (0 = one pod per node), with a `kubernetes.io/hostname` node selector. `job_name` may be
+ * NULL (""); `index_label` is the pod label holding the index, NULL for
+ * `batch.kubernetes.io/job-completion-index`. The caller frees `*out` with tsched_free().
+ * Errors: TSCHED_E_INVALID (NULL), TSCHED_E_FORMAT (`index_label` not a label key),
+ * TSCHED_E_RANGE (`pods_per_node` above 4096), TSCHED_E_MISMATCH, TSCHED_E_NOMEM.
+ */
+TSCHED_API tsched_status tsched_placement_pod_order(char **out, const tsched_placement *p, const tsched_topology *topo,
+                                                    const char *job_name, const char *index_label,
+                                                    uint32_t pods_per_node);
+
 /** The Eq. 2 metric of any placement. */
 typedef struct tsched_spread {
     size_t size;           /**< set by the caller to sizeof(tsched_spread) before the call (DESIGN 3) */

@@ -86,18 +86,52 @@ typedef struct tsched_gen_params {
 /** Fill `params` with the defaults of `kind` and set its `size`. */
 TSCHED_API void tsched_topology_params_init(tsched_gen_params *params, tsched_gen_kind kind);
 
-/** Options of the Slurm `topology.conf` import (the file has no GPU or NIC facts). */
+/** Options of the Slurm `topology.conf` and `topology.yaml` imports (the files have no GPU
+ * or NIC facts). */
 typedef struct tsched_slurm_options {
-    size_t size;            /**< sizeof(tsched_slurm_options), set by the init function */
-    const char *name;       /**< fabric name; NULL = "slurm" */
-    uint32_t gpus_per_node; /**< default 8 */
-    uint32_t nics_per_node; /**< 0 = gpus_per_node */
-    double nic_gbps;        /**< default 400; a leaf's LinkSpeed overrides it for its nodes */
-    const char *gpu_type;   /**< NULL = "GPU" */
+    size_t size;              /**< sizeof(tsched_slurm_options), set by the init function */
+    const char *name;         /**< fabric name; NULL = "slurm" */
+    uint32_t gpus_per_node;   /**< default 8 */
+    uint32_t nics_per_node;   /**< 0 = gpus_per_node */
+    double nic_gbps;          /**< default 400; a leaf's LinkSpeed overrides it for its nodes */
+    const char *gpu_type;     /**< NULL = "GPU" */
+    int block_nvl;            /**< block form: 1 (default) puts each block's nodes in an NVLink
+                                   domain named after the block; 0 does not */
+    const char *topology;     /**< topology.yaml: the entry to import; NULL = the default one */
+    const char *nvl_topology; /**< topology.yaml: a block entry whose blocks set the NVLink
+                                   domains of the imported nodes; NULL = none */
 } tsched_slurm_options;
 
 /** Fill `opts` with the defaults and set its `size`. */
 TSCHED_API void tsched_slurm_options_init(tsched_slurm_options *opts);
+
+/**
+ * Options of the Kubernetes nodes import (the JSON of `kubectl get nodes -o json`). The
+ * domain levels come from `levels` or, when `nlevels` is 0, from a Kueue `Topology`
+ * object. Initialise with tsched_k8s_options_init(); NULL strings mean the defaults.
+ */
+typedef struct tsched_k8s_options {
+    size_t size;                /**< sizeof(tsched_k8s_options), set by the init function */
+    const char *const *levels;  /**< node label keys, coarsest first, as a Kueue Topology's
+                                     spec.levels[].nodeLabel; a last `kubernetes.io/hostname`
+                                     (the node itself) is dropped */
+    uint32_t nlevels;           /**< entries of `levels`; 0 = take them from kueue_topology */
+    const char *kueue_topology; /**< NUL-terminated text of a Kueue Topology (JSON or the YAML
+                                     subset of doc/slurm-import.md); NULL = none */
+    const char *nvl_label;      /**< label whose value names the node's NVLink domain;
+                                     NULL = "nvidia.com/gpu.clique", "" = none */
+    const char *gpu_resource;   /**< allocatable resource counting GPUs; NULL = "nvidia.com/gpu" */
+    const char *gpu_type;       /**< GPU type when the node lacks label nvidia.com/gpu.product;
+                                     NULL = "GPU" */
+    uint32_t nics_per_node;     /**< 0 = one per GPU */
+    double nic_gbps;            /**< speed of one NIC, Gbit/s; default 400 */
+    const char *name;           /**< fabric name; NULL = "k8s" */
+    const char *kueue_topology_name; /**< what messages call the Kueue Topology (its file name);
+                                          NULL = "kueue topology" */
+} tsched_k8s_options;
+
+/** Fill `opts` with the defaults and set its `size`. */
+TSCHED_API void tsched_k8s_options_init(tsched_k8s_options *opts);
 
 /** Most switches on one path: up and down through 8 tiers (TSCHED_MAX_TIERS). */
 #define TSCHED_PATH_MAX_SWITCHES 15
@@ -188,10 +222,14 @@ TSCHED_API tsched_status tsched_topology_load_file(tsched_topology **out, const 
 TSCHED_API tsched_status tsched_topology_load_string(tsched_topology **out, const char *json, size_t len);
 
 /**
- * Import a Slurm `topology.conf` (tree form) from a file: switches with `Nodes=` become
- * leaves, their parents spines, the next level cores (see doc/slurm-import.md). `opts` may
- * be NULL for the defaults. Errors: TSCHED_E_PARSE (line and text), TSCHED_E_CYCLE,
- * TSCHED_E_RANGE (more than three levels), TSCHED_E_NOT_FOUND, TSCHED_E_DUPLICATE.
+ * Import a Slurm `topology.conf` from a file (`"-"`: standard input). Tree form: switches
+ * with `Nodes=` become leaves (tier 0), each parent one tier above its children, up to
+ * tier 7. Block form: each `BlockName=` becomes a leaf whose nodes share an NVLink domain,
+ * grouped by `BlockSizes=` (see doc/slurm-import.md). `opts` may be NULL for the defaults.
+ * On success the caller frees `*out`. Errors: TSCHED_E_PARSE (line and text, also a file
+ * mixing the two forms), TSCHED_E_CYCLE, TSCHED_E_RANGE (more than 8 levels, a bad
+ * BlockSizes, a block smaller than its first size), TSCHED_E_NOT_FOUND,
+ * TSCHED_E_DUPLICATE, TSCHED_E_IO.
  */
 TSCHED_API tsched_status tsched_topology_import_slurm_file(tsched_topology **out, const char *path,
                                                            const tsched_slurm_options *opts);
@@ -199,6 +237,46 @@ TSCHED_API tsched_status tsched_topology_import_slurm_file(tsched_topology **out
 /** Import a Slurm `topology.conf` held in `len` bytes of `text`. */
 TSCHED_API tsched_status tsched_topology_import_slurm_string(tsched_topology **out, const char *text, size_t len,
                                                              const tsched_slurm_options *opts);
+
+/**
+ * Import one topology of a Slurm `topology.yaml` from a file (`"-"`: standard input): the
+ * entry named `opts->topology`, else the first with `cluster_default: true`, else the
+ * first `tree` or `block` entry. A `tree` entry imports like the tree form of
+ * topology.conf (`children` for `Switches=`, trunks non-blocking), a `block` entry like
+ * the block form. `opts->nvl_topology` names a `block` entry that only sets the NVLink
+ * domains of the imported nodes. The YAML subset read is that of doc/slurm-import.md.
+ * On success the caller frees `*out`. Errors name the line and the path
+ * (`[1].tree.switches[3].nodes`): TSCHED_E_PARSE (YAML outside the subset, a bad entry),
+ * TSCHED_E_FORMAT (a `flat` or other entry selected, or no tree or block entry),
+ * TSCHED_E_NOT_FOUND (an unknown topology name, an overlay node not in the structure),
+ * and those of tsched_topology_import_slurm_file().
+ */
+TSCHED_API tsched_status tsched_topology_import_slurm_yaml_file(tsched_topology **out, const char *path,
+                                                                const tsched_slurm_options *opts);
+
+/** tsched_topology_import_slurm_yaml_file() on `len` bytes of `text`. */
+TSCHED_API tsched_status tsched_topology_import_slurm_yaml_string(tsched_topology **out, const char *text,
+                                                                  size_t len, const tsched_slurm_options *opts);
+
+/**
+ * Import the nodes of a Kubernetes cluster from the JSON of `kubectl get nodes -o json`
+ * (a `List` of `Node` items, or one `Node`) in a file (`"-"`: standard input). The label
+ * levels of `opts` become switch tiers (the finest a leaf); a switch is named by its label
+ * value, or `<parent name>/<value>` where the value repeats, with the raw value kept.
+ * Nodes without GPUs or without a level label are left out (listed with their reason);
+ * NotReady and unschedulable nodes are down. See doc/k8s-import.md. `opts` must give the
+ * levels. On success the caller frees `*out`. Errors name the file and the field
+ * (`items[3].metadata.labels["example.com/rack"]`): TSCHED_E_PARSE (not JSON),
+ * TSCHED_E_FORMAT (not a node list, a bad label value or GPU count), TSCHED_E_NOT_FOUND (a
+ * level no node carries, no node left), TSCHED_E_INVALID (bad options, naming them),
+ * TSCHED_E_DUPLICATE (a node listed twice), TSCHED_E_IO.
+ */
+TSCHED_API tsched_status tsched_topology_import_k8s_nodes_file(tsched_topology **out, const char *path,
+                                                               const tsched_k8s_options *opts);
+
+/** tsched_topology_import_k8s_nodes_file() on `len` bytes of `json`. */
+TSCHED_API tsched_status tsched_topology_import_k8s_nodes_string(tsched_topology **out, const char *json, size_t len,
+                                                                 const tsched_k8s_options *opts);
 
 /** Free a fabric. NULL is a no-op. */
 TSCHED_API void tsched_topology_free(tsched_topology *topo);
@@ -523,6 +601,78 @@ TSCHED_API tsched_status tsched_topology_leaf_path_count(uint64_t *count, const 
 TSCHED_API tsched_status tsched_topology_leaf_paths(tsched_path *paths, size_t cap, size_t *count,
                                                     const tsched_topology *topo, uint32_t src_leaf,
                                                     uint32_t dst_leaf);
+
+/* ---- export to schedulers (doc/export.md) ---------------------------------------------- */
+
+/** What tsched_topology_export() writes. */
+typedef enum tsched_export_format {
+    TSCHED_EXPORT_SLURM_CONF = 0, /**< Slurm `topology.conf`, tree form (block form with `block`) */
+    TSCHED_EXPORT_SLURM_YAML = 1, /**< Slurm `topology.yaml`: a tree entry, and a block entry for NVLink */
+    TSCHED_EXPORT_KUEUE = 2,      /**< a Kueue `Topology` and labelled `Node` objects */
+    TSCHED_EXPORT_KAI = 3,        /**< a KAI scheduler `Topology` and labelled `Node` objects */
+    TSCHED_EXPORT_VOLCANO = 4     /**< Volcano `HyperNode` objects */
+} tsched_export_format;
+
+/** API version of the Kueue `Topology` written by ::TSCHED_EXPORT_KUEUE. */
+typedef enum tsched_kueue_api {
+    TSCHED_KUEUE_V1BETA2 = 0, /**< `kueue.x-k8s.io/v1beta2` (Kueue 0.15 and later) */
+    TSCHED_KUEUE_V1BETA1 = 1  /**< `kueue.x-k8s.io/v1beta1` (earlier releases) */
+} tsched_kueue_api;
+
+/**
+ * Options of tsched_topology_export(). Initialise with tsched_export_options_init(); fields
+ * may be appended in later versions (`size` tells the library which ones the caller knows).
+ * An option that does not apply to the chosen format is TSCHED_E_INVALID naming it.
+ */
+typedef struct tsched_export_options {
+    size_t size;                /**< sizeof(tsched_export_options), set by the init function */
+    tsched_export_format to;    /**< default TSCHED_EXPORT_SLURM_CONF */
+    /**
+     * Kueue, KAI, Volcano: one node label key per written level, coarsest first, without
+     * `kubernetes.io/hostname` (a last such key is dropped). NULL / 0: the keys the import
+     * recorded, else `tsched.topology/leaf`, `/spine`, `/core`, `/tier<k>`, `/nvl`. Read
+     * during the call only.
+     */
+    const char *const *levels;
+    uint32_t num_levels;        /**< entries of `levels` */
+    int block;                  /**< slurm-conf: the block form (one block per NVLink domain) */
+    int physical;               /**< Slurm: every switch and link instead of the domain tree */
+    tsched_kueue_api kueue_api; /**< Kueue: default TSCHED_KUEUE_V1BETA2 */
+    int tier_names;             /**< Volcano: also write `spec.tierName` */
+    int sanitize;               /**< Kubernetes: lower-case names and values, invalid characters become `-` */
+    int json;                   /**< Kubernetes: one `v1` `List` in JSON instead of a YAML stream */
+    const char *name;           /**< Topology / Slurm topology name; NULL = the fabric's name */
+} tsched_export_options;
+
+/** Fill `opts` with the defaults and set its `size`. */
+TSCHED_API void tsched_export_options_init(tsched_export_options *opts);
+
+/** Format from its name (`slurm-conf`, `slurm-yaml`, `kueue`, `kai`, `volcano`). Errors: TSCHED_E_FORMAT. */
+TSCHED_API tsched_status tsched_export_format_from_name(tsched_export_format *to, const char *name);
+/** Name of a format; "?" for an unknown value. Static string. */
+TSCHED_API const char *tsched_export_format_name(tsched_export_format to);
+
+/**
+ * Write `topo` for another scheduler (doc/export.md): its domain tree (or, for Slurm with
+ * `physical`, every switch and link) as `topology.conf`, `topology.yaml`, Kueue or KAI
+ * `Topology` plus node labels, or Volcano HyperNodes. `opts` may be NULL (slurm-conf).
+ * `*out` is a NUL-terminated text the caller frees with tsched_free(). When the NVLink
+ * domains nest nowhere in the domain tree, their level is left out and
+ * tsched_topology_export_warning() says so; that is not an error.
+ * Errors: TSCHED_E_INVALID (NULL, bad size, an option that does not apply),
+ * TSCHED_E_FORMAT (a name or label value Kubernetes or Slurm cannot carry, naming the switch
+ * or node; a bad `levels` key), TSCHED_E_DUPLICATE (two domains or HyperNodes given one
+ * name or value, naming both), TSCHED_E_RANGE (`levels` of the wrong count),
+ * TSCHED_E_NOMEM.
+ */
+TSCHED_API tsched_status tsched_topology_export(char **out, const tsched_topology *topo,
+                                                const tsched_export_options *opts);
+
+/**
+ * The warning of the calling thread's last tsched_topology_export() (one line, owned by
+ * the library, valid until the thread's next export), or "" when it had none.
+ */
+TSCHED_API const char *tsched_topology_export_warning(void);
 
 #ifdef __cplusplus
 }

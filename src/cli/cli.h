@@ -24,6 +24,8 @@ int cli_usage_error(const char *fmt, ...);
 int cli_write(const char *path, const char *text);
 /* Finish a command that produced `json` with status `st`: write it to `path`, free it. */
 int cli_emit(tsched_status st, char *json, const char *path);
+/* As cli_emit, on one line without whitespace when `compact` (--compact). */
+int cli_emit_doc(tsched_status st, char *json, const char *path, int compact);
 /* Parse a whole unsigned number / a finite positive double; 0 on success. */
 int cli_parse_u32(const char *s, unsigned *out);
 int cli_parse_u64(const char *s, uint64_t *out);
@@ -47,6 +49,8 @@ const char *cli_help_text(const char *cmd);
 int cli_help(int argc, char **argv);
 
 int cmd_topology(int argc, char **argv);
+/* topology export (cmd_export.c) */
+int cmd_topology_export(int argc, char **argv);
 int cmd_place(int argc, char **argv);
 int cmd_flows(int argc, char **argv);
 int cmd_route(int argc, char **argv);

@@ -88,11 +88,13 @@ int cli_write_json(const char *path, const char *json, int compact)
     return rc;
 }
 
-int cli_emit(tsched_status st, char *json, const char *path)
+int cli_emit(tsched_status st, char *json, const char *path) { return cli_emit_doc(st, json, path, 0); }
+
+int cli_emit_doc(tsched_status st, char *json, const char *path, int compact)
 {
     if (st != TSCHED_OK)
         return cli_fail(st);
-    int rc = cli_write(path, json);
+    int rc = cli_write_json(path, json, compact);
     tsched_free(json);
     return rc;
 }

@@ -1,5 +1,6 @@
 /* topo-sched place -t TOPO -j JOB [--algo A] [--alpha A] [--seed N] [--time-limit-ms N]
- *                  [--hostfile FILE] [--no-timing] [-o FILE] */
+ *                  [--hostfile FILE [--hostfile-per-task] [--tasks-per-node N]]
+ *                  [--pod-order FILE [--index-label KEY]] [--no-timing] [--compact] [-o FILE] */
 #include <stdlib.h>
 #include <string.h>
 
@@ -8,7 +9,9 @@
 int cmd_place(int argc, char **argv)
 {
     const char *topo = NULL, *jobf = NULL, *out = NULL, *hostfile = NULL;
-    int timing = 1;
+    const char *pod_order = NULL, *index_label = NULL;
+    int timing = 1, per_task = 0, tpn_set = 0, compact = 0;
+    unsigned tasks_per_node = 0;
     tsched_place_options o;
     tsched_place_options_init(&o);
     for (int i = 1; i < argc; i++) {
@@ -23,6 +26,16 @@ int cmd_place(int argc, char **argv)
             out = argv[++i];
         } else if (strcmp(a, "--hostfile") == 0 && has) {
             hostfile = argv[++i];
+        } else if (strcmp(a, "--hostfile-per-task") == 0) {
+            per_task = 1;
+        } else if (strcmp(a, "--tasks-per-node") == 0 && has) {
+            if (cli_parse_u32(argv[++i], &tasks_per_node) != 0 || tasks_per_node == 0)
+                return cli_usage_error("--tasks-per-node: '%s' is not a positive whole number", argv[i]);
+            tpn_set = 1;
+        } else if (strcmp(a, "--pod-order") == 0 && has) {
+            pod_order = argv[++i];
+        } else if (strcmp(a, "--index-label") == 0 && has) {
+            index_label = argv[++i];
         } else if (strcmp(a, "--algo") == 0 && has) {
             if (tsched_place_algo_from_name(&o.algo, argv[++i]) != TSCHED_OK)
                 return cli_usage_error("--algo: %s", tsched_last_error());
@@ -40,30 +53,44 @@ int cmd_place(int argc, char **argv)
             o.time_limit_ms = u;
         } else if (strcmp(a, "--no-timing") == 0) {
             timing = 0;
+        } else if (strcmp(a, "--compact") == 0) {
+            compact = 1;
         } else {
             return cli_usage_error("place: unknown or incomplete option '%s'", a);
         }
     }
     if (!topo || !jobf)
         return cli_usage_error("place: -t TOPO and -j JOB are required");
+    if (per_task && !hostfile)
+        return cli_usage_error("place: --hostfile-per-task needs --hostfile FILE");
+    if (tpn_set && !per_task && !pod_order)
+        return cli_usage_error("place: --tasks-per-node needs --hostfile-per-task or --pod-order");
+    if (index_label && !pod_order)
+        return cli_usage_error("place: --index-label needs --pod-order FILE");
     tsched_topology *t = NULL;
     tsched_job *j = NULL;
     tsched_placement *p = NULL;
-    char *json = NULL, *hosts = NULL;
+    char *json = NULL, *hosts = NULL, *pods = NULL;
     tsched_status st;
     int rc;
     if ((st = tsched_topology_load_file(&t, topo)) || (st = tsched_job_load_file(&j, jobf)) ||
         (st = tsched_place(&p, t, j, &o)) || (st = tsched_placement_to_json(&json, p, t, tsched_job_name(j), timing)) ||
-        (hostfile && (st = tsched_placement_hostfile(&hosts, p, t)))) {
+        (hostfile && (st = per_task ? tsched_placement_hostfile_per_task(&hosts, p, t, tasks_per_node)
+                                    : tsched_placement_hostfile(&hosts, p, t))) ||
+        (pod_order &&
+         (st = tsched_placement_pod_order(&pods, p, t, tsched_job_name(j), index_label, tasks_per_node)))) {
         rc = cli_fail(st);
         goto out;
     }
     rc = hostfile ? cli_write_raw(hostfile, hosts) : CLI_OK;
+    if (rc == CLI_OK && pod_order)
+        rc = cli_write(pod_order, pods);
     if (rc == CLI_OK)
-        rc = cli_write(out, json);
+        rc = cli_write_json(out, json, compact);
 out:
     tsched_free(json);
     tsched_free(hosts);
+    tsched_free(pods);
     tsched_placement_free(p);
     tsched_job_free(j);
     tsched_topology_free(t);

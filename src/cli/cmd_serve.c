@@ -43,7 +43,8 @@ static int next_line(reader *r, size_t max, char **line, size_t *n)
     int skipping = 0;
     size_t scanned = 0; /* bytes after start already known to hold no newline */
     for (;;) {
-        char *nl = memchr(r->buf + r->start + scanned, '\n', r->len - r->start - scanned);
+        /* r->buf is NULL before the first read: memchr must not see it */
+        char *nl = r->len > r->start + scanned ? memchr(r->buf + r->start + scanned, '\n', r->len - r->start - scanned) : NULL;
         if (nl) {
             size_t at = (size_t)(nl - r->buf);
             *line = r->buf + r->start;

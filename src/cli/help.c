@@ -94,18 +94,18 @@ static const char help_topology[] =
     "options:\n" HELP_LINE EXIT_023;
 
 static const char help_topology_show[] =
-    "usage: topo-sched topology show -t TOPO [-o FILE]\n"
+    "usage: topo-sched topology show -t TOPO [--compact] [-o FILE]\n"
     "\n"
     "Load a tsched.topology.v1 fabric and print its tsched.topology-summary.v1: nodes, GPUs, free\n"
     "GPUs, switches per tier, pods, trunks, NVLink domains and what is down.\n"
     "\n"
     "options:\n"
-    "  -t, --topology TOPO     the fabric, tsched.topology.v1 (required; '-' = standard input)\n" OUT_LINE HELP_LINE
+    "  -t, --topology TOPO     the fabric, tsched.topology.v1 (required; '-' = standard input)\n" COMPACT_LINE OUT_LINE HELP_LINE
         EXIT_023;
 
 static const char help_import_slurm[] =
     "usage: topo-sched topology import-slurm FILE [--no-nvl] [--gpus-per-node N] [--nics-per-node N]\n"
-    "           [--nic-gbps X] [--gpu-type T] [--name NAME] [-o FILE]\n"
+    "           [--nic-gbps X] [--gpu-type T] [--name NAME] [--compact] [-o FILE]\n"
     "\n"
     "Read a Slurm topology.conf, tree form (SwitchName= Switches= Nodes= LinkSpeed=) or block form\n"
     "(BlockName= Nodes=, BlockSizes=; also `scontrol show topology` output), and print the fabric as\n"
@@ -114,12 +114,12 @@ static const char help_import_slurm[] =
     "options:\n"
     "  FILE                    the topology.conf (required; '-' = standard input)\n"
     "  --no-nvl                block form: blocks are not NVLink domains (default: one per block)\n" NODE_OPTS
-        OUT_LINE HELP_LINE EXIT_023;
+        COMPACT_LINE OUT_LINE HELP_LINE EXIT_023;
 
 static const char help_import_slurm_yaml[] =
     "usage: topo-sched topology import-slurm-yaml FILE [--topology NAME] [--nvl-topology NAME] [--no-nvl]\n"
     "           [--gpus-per-node N] [--nics-per-node N] [--nic-gbps X] [--gpu-type T] [--name NAME]\n"
-    "           [-o FILE]\n"
+    "           [--compact] [-o FILE]\n"
     "\n"
     "Read a Slurm topology.yaml (a list of tree, block or flat topologies) and print the selected one\n"
     "as tsched.topology.v1; trunks are non-blocking (the file has no link speed).\n"
@@ -130,12 +130,12 @@ static const char help_import_slurm_yaml[] =
     "                          else the first tree or block entry)\n"
     "  --nvl-topology NAME     a block entry that only sets the nodes' NVLink domains (default: none)\n"
     "  --no-nvl                an imported block entry sets no NVLink domains (default: one per block)\n" NODE_OPTS
-        OUT_LINE HELP_LINE EXIT_023;
+        COMPACT_LINE OUT_LINE HELP_LINE EXIT_023;
 
 static const char help_import_k8s[] =
     "usage: topo-sched topology import-k8s-nodes FILE (--levels K1,K2,... | --kueue-topology FILE)\n"
     "           [--nvl-label KEY] [--gpu-resource NAME] [--gpu-type T] [--nics-per-node N]\n"
-    "           [--nic-gbps X] [-o FILE]\n"
+    "           [--nic-gbps X] [--name NAME] [--compact] [-o FILE]\n"
     "\n"
     "Read the JSON of `kubectl get nodes -o json` and build the fabric from node labels, one switch\n"
     "tier per label key (the finest key is the leaf); print it as tsched.topology.v1. Nodes without\n"
@@ -151,7 +151,8 @@ static const char help_import_k8s[] =
     "  --gpu-resource NAME     allocatable resource counting GPUs (default: nvidia.com/gpu)\n"
     "  --gpu-type T            GPU type when a node has no nvidia.com/gpu.product label (default: GPU)\n"
     "  --nics-per-node N       NICs of every node (default: one per GPU)\n"
-    "  --nic-gbps X            Gbit/s of every NIC (default: 400)\n" OUT_LINE HELP_LINE EXIT_023;
+    "  --nic-gbps X            Gbit/s of every NIC (default: 400)\n"
+    "  --name NAME             fabric name (default: k8s)\n" COMPACT_LINE OUT_LINE HELP_LINE EXIT_023;
 
 static const char help_export[] =
     "usage: topo-sched topology export -t TOPO --to slurm-conf|slurm-yaml|kueue|kai|volcano\n"
@@ -181,7 +182,7 @@ static const char help_place[] =
     "usage: topo-sched place -t TOPO -j JOB\n"
     "           [--algo mip|best-fit|random-fit|gpu-pack|topo-aware|exhaustive] [--alpha A] [--seed N]\n"
     "           [--time-limit-ms N] [--hostfile FILE [--hostfile-per-task] [--tasks-per-node N]]\n"
-    "           [--pod-order FILE [--index-label KEY]] [--no-timing] [-o FILE]\n"
+    "           [--pod-order FILE [--index-label KEY]] [--no-timing] [--compact] [-o FILE]\n"
     "\n"
     "Place a tsched.job.v1 job on the fabric's free GPUs and print its tsched.placement.v1.\n"
     "\n"
@@ -198,7 +199,7 @@ static const char help_place[] =
     "                          GPUs per node of the job's nodes)\n"
     "  --pod-order FILE        also write tsched.pod-order.v1: pod index -> node (default: none)\n"
     "  --index-label KEY       pod label the index is matched against (default:\n"
-    "                          batch.kubernetes.io/job-completion-index)\n" NO_TIMING("solve_ms") OUT_LINE HELP_LINE
+    "                          batch.kubernetes.io/job-completion-index)\n" NO_TIMING("solve_ms") COMPACT_LINE OUT_LINE HELP_LINE
         EXIT_0123("no feasible placement");
 
 static const char help_flows[] =

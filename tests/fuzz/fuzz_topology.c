@@ -1,5 +1,5 @@
 /* libFuzzer target: any bytes given to any of the library's readers must give a status,
- * never a crash, a leak or a hang. The first byte picks the reader (mod 14): 0 topology
+ * never a crash, a leak or a hang. The first byte picks the reader (mod 16): 0 topology
  * JSON, 1 Slurm topology.conf, 2 job, 3 DAG (then compressed), 4 flows, 5 job set (then
  * prioritised), 6 placement (4-6 against a small fixed fabric), 7 trace, 8 scenario, 9 vclos
  * requests and state (tsched.vclos-requests.v1 applied, tsched.vclos.v1 loaded, on a small
@@ -8,7 +8,11 @@
  * Crius queue (tsched.crius-queue.v1 on a small heterogeneous fabric with the built-in
  * catalogue, then one event when it holds at most 4 jobs), 13 service requests (one per line,
  * at most 8, to tsched_service_handle() with a small fabric attached as "c": every answer
- * must be one line of JSON, whatever the request). */
+ * must be one line of JSON, whatever the request), 14 Slurm topology.yaml (the YAML subset
+ * reader; default selection, then with an NVLink overlay named "nvl"), 15 Kubernetes nodes
+ * (the JSON of kubectl get nodes with the levels block, rack, hostname; then the same bytes
+ * as a Kueue Topology, JSON or YAML, over a fixed node list). What imports must save and
+ * load back. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -236,13 +240,77 @@ static void service_requests(const char *text, size_t n)
     tsched_limits_reset();
 }
 
+/* An imported fabric must save and load back. */
+static void imported(tsched_topology *t)
+{
+    if (t && tsched_topology_num_nodes(t) <= 20000) {
+        char *json = NULL;
+        if (tsched_topology_to_json(&json, t) == TSCHED_OK) {
+            tsched_topology *u = NULL;
+            if (tsched_topology_load_string(&u, json, strlen(json)) != TSCHED_OK)
+                abort();
+            tsched_topology_free(u);
+        }
+        tsched_free(json);
+    }
+    tsched_topology_free(t);
+}
+
+/* 14: topology.yaml, with expansions bounded as for topology.conf (case 1). */
+static void slurm_yaml(const char *text, size_t n)
+{
+    tsched_limits lim = {.size = sizeof lim};
+    tsched_limits_get(&lim);
+    lim.nodes = 1u << 17;
+    lim.switches = 1u << 14;
+    tsched_limits_set(&lim);
+    tsched_topology *t = NULL;
+    tsched_topology_import_slurm_yaml_string(&t, text, n, NULL);
+    imported(t);
+    tsched_slurm_options o;
+    tsched_slurm_options_init(&o);
+    o.nvl_topology = "nvl";
+    t = NULL;
+    tsched_topology_import_slurm_yaml_string(&t, text, n, &o);
+    imported(t);
+    tsched_limits_reset();
+}
+
+/* 15: Kubernetes nodes, then the bytes as a Kueue Topology (NUL-terminated copy). */
+static void k8s_nodes(const char *text, size_t n)
+{
+    static const char *const levels[] = {"example.com/block", "example.com/rack", "kubernetes.io/hostname"};
+    static const char nodes[] =
+        "{\"kind\": \"List\", \"items\": [{\"metadata\": {\"name\": \"g1\", \"labels\": {\"example.com/block\": "
+        "\"b\", \"example.com/rack\": \"r\", \"x\": \"y\"}}, \"status\": {\"allocatable\": {\"nvidia.com/gpu\": "
+        "\"8\"}}}]}";
+    tsched_k8s_options o;
+    tsched_k8s_options_init(&o);
+    o.levels = levels;
+    o.nlevels = 3;
+    tsched_topology *t = NULL;
+    tsched_topology_import_k8s_nodes_string(&t, text, n, &o);
+    imported(t);
+    char *copy = malloc(n + 1);
+    if (!copy)
+        return;
+    memcpy(copy, text, n);
+    copy[n] = '\0';
+    tsched_k8s_options_init(&o);
+    o.kueue_topology = copy;
+    t = NULL;
+    tsched_topology_import_k8s_nodes_string(&t, nodes, sizeof nodes - 1, &o);
+    imported(t);
+    free(copy);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     if (size == 0)
         return 0;
     const char *text = (const char *)data + 1;
     size_t n = size - 1;
-    unsigned sel = data[0] % 14;
+    unsigned sel = data[0] % 16;
     switch (sel) {
     case 0:
         topology_json(text, n);
@@ -306,6 +374,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         break;
     case 13:
         service_requests(text, n);
+        break;
+    case 14:
+        slurm_yaml(text, n);
+        break;
+    case 15:
+        k8s_nodes(text, n);
         break;
     default: {
         tsched_topology *t = small_fabric();

@@ -24,8 +24,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "../common/error.h"
-#include "../common/text.h"
+#include "../../common/error.h"
+#include "../../common/text.h"
 
 /* Longest number inside brackets: every value and every count then fits in a uint64_t. */
 #define TS_HOSTLIST_MAX_DIGITS 18

@@ -3,13 +3,13 @@
  * from those by arithmetic, so limits are enforced before the names are produced. */
 #include "hostlist.h"
 
-#include "../common/limits.h"
+#include "../../common/limits.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "../common/alloc.h"
+#include "../../common/alloc.h"
 
 /* Longest part of an expression quoted in a message. */
 #define HL_QUOTE 80

@@ -1,46 +1,46 @@
-/* Import of Slurm's topology.conf, tree form (semantics in doc/slurm-import.md).
+/* Import of Slurm's topology.conf, tree and block form (semantics in doc/slurm-import.md),
+ * and the assembly shared with topology.yaml (slurm_yaml.c).
  *
- * The text is read in one pass into switch records that point back into it; then the
- * Switches= lists are resolved, tiers are found by an iterative depth-first search (a
- * deep or cyclic file cannot exhaust the stack), pods are the connected components of
- * the leaf-spine graph, and the fabric is assembled through the public builder calls
- * only, so it is validated exactly like any other fabric. */
+ * The text is read in one pass into switch and block records that point back into it; then
+ * the Switches= lists are resolved, the block form's group switches are generated, tiers are
+ * found by an iterative depth-first search (a deep or cyclic file cannot exhaust the stack),
+ * pods are the connected components of the leaf-spine graph, and the fabric is assembled
+ * through the public builder calls only, so it is validated exactly like any other fabric. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "../common/alloc.h"
-#include "../common/limits.h"
-#include "../common/structsize.h"
-#include "../common/json.h"
-#include "hostlist.h"
-#include "../common/structsize.h"
-#include "topology_internal.h"
+#include "../../common/alloc.h"
+#include "../../common/json.h"
+#include "../../common/limits.h"
+#include "../../common/structsize.h"
+#include "slurm_internal.h"
+#include "../topology_internal.h"
 
-/* Names and text quoted in messages are cut to this many bytes, and escaped so that a
- * message stays on one line whatever the input holds. */
-#define SL_QUOTE 80
-
-typedef struct sl_q {
-    char s[TS_TEXT_QUOTE_CAP(SL_QUOTE)];
-} sl_q;
-
-static const char *qa(sl_q *b, const char *p, size_t n) { return ts_text_quote(b->s, sizeof b->s, p, n, SL_QUOTE); }
-static const char *qz(sl_q *b, const char *p) { return qa(b, p, strlen(p)); }
+const char *sl_qa(sl_q *b, const char *p, size_t n) { return ts_text_quote(b->s, sizeof b->s, p, n, SL_QUOTE); }
+const char *sl_qz(sl_q *b, const char *p) { return sl_qa(b, p, strlen(p)); }
+#define qa sl_qa
+#define qz sl_qz
 
 #define NONE32 UINT32_MAX
 
-enum { K_SWITCHNAME, K_NODES, K_SWITCHES, K_LINKSPEED, K_COUNT, K_BLOCK = -2, K_UNKNOWN = -1 };
+enum {
+    K_SWITCHNAME,
+    K_NODES,
+    K_SWITCHES,
+    K_LINKSPEED,
+    K_BLOCKNAME,
+    K_BLOCKSIZES,
+    K_LEVEL,
+    K_BLOCKINDEX,
+    K_BLOCKSIZE,
+    K_COUNT,
+    K_UNKNOWN = -1
+};
 
-static const char *const key_names[K_COUNT] = {"SwitchName", "Nodes", "Switches", "LinkSpeed"};
-
-/* A value of the file: bytes of the cooked text and the line they start on. p == NULL:
- * absent. */
-typedef struct sl_text {
-    const char *p;
-    size_t len, line;
-} sl_text;
+static const char *const key_names[K_COUNT] = {"SwitchName", "Nodes",  "Switches",   "LinkSpeed", "BlockName",
+                                               "BlockSizes", "Level", "BlockIndex", "BlockSize"};
 
 /* One Key=Value of a logical line. */
 typedef struct sl_tok {
@@ -52,41 +52,6 @@ typedef struct sl_seg {
     size_t off, line;
 } sl_seg;
 
-typedef struct sl_switch {
-    size_t line;             /* line of SwitchName= */
-    sl_text nodes, children; /* Nodes= and Switches= expressions */
-    double speed;            /* LinkSpeed, 0 when not given */
-    size_t child_off;        /* children in sl_ctx.child */
-    uint32_t nchild, nparents, nnodes;
-    int tier;
-    uint32_t pod;            /* NONE32: no pod */
-    double down;             /* capacity below the switch, Gbit/s */
-} sl_switch;
-
-typedef struct sl_ctx {
-    const tsched_slurm_options *o;
-    uint32_t nics;
-    ts_strtab names;         /* switch names; id = index in sw = file order */
-    sl_switch *sw;
-    size_t nsw, sw_cap;
-    uint32_t *child;
-    size_t nchild, child_cap;
-    char *cooked;            /* logical lines: comments cut, lines joined, escapes undone */
-    size_t ncooked, line_start;
-    sl_seg *seg;             /* physical lines of the logical line being read */
-    size_t nseg, seg_cap;
-    sl_tok *tok;             /* tokens of the logical line being read */
-    size_t ntok, tok_cap;
-    char *tmp;               /* NUL-terminated copy of one value */
-    size_t tmp_cap;
-    ts_hostlist hl;
-    ts_strtab nodes;         /* node names, to find the first leaf of a repeated one */
-    uint32_t *owner;         /* node id -> its leaf */
-    size_t owner_cap;
-    uint32_t tier_count[TSCHED_TIERS];
-    tsched_topology *topo;
-} sl_ctx;
-
 void tsched_slurm_options_init(tsched_slurm_options *opts)
 {
     if (!opts)
@@ -96,9 +61,10 @@ void tsched_slurm_options_init(tsched_slurm_options *opts)
     opts->gpus_per_node = 8;
     opts->nics_per_node = 0;
     opts->nic_gbps = 400;
+    opts->block_nvl = 1;
 }
 
-static void ctx_free(sl_ctx *c)
+void sl_free(sl_ctx *c)
 {
     ts_strtab_free(&c->names);
     ts_strtab_free(&c->nodes);
@@ -111,15 +77,39 @@ static void ctx_free(sl_ctx *c)
     free(c->tmp);
     free(c->owner);
     tsched_topology_free(c->topo);
+    c->topo = NULL;
+}
+
+const char *sl_field(const sl_ctx *c, const sl_switch *w, int f, char *buf, size_t cap)
+{
+    if (w && w->kind == SL_GROUP)
+        f = SL_F_SIZES; /* a generated switch: what made it */
+    if (!c->yaml) {
+        static const char *const conf[] = {"SwitchName=", "Nodes=", "Switches=", "BlockSizes="};
+        if (f == SL_F_NAME && w && w->kind == SL_BLOCK)
+            return "BlockName=";
+        return conf[f];
+    }
+    if (f == SL_F_SIZES) {
+        snprintf(buf, cap, "[%u].block.block_sizes", c->entry);
+        return buf;
+    }
+    static const char *const tree[] = {"switch", "nodes", "children"};
+    int block = w && w->kind == SL_BLOCK;
+    snprintf(buf, cap, "[%u].%s[%u].%s", c->entry, block ? "block.blocks" : "tree.switches", w ? w->item : 0,
+             block && f == SL_F_NAME ? "block" : tree[f]);
+    return buf;
 }
 
 /* Prefix the current message with "line N: what" and keep the status. */
-static tsched_status at_line(tsched_status st, size_t line, const char *what)
+tsched_status sl_at_line(tsched_status st, size_t line, const char *what)
 {
-    char prefix[160];
+    char prefix[256];
     snprintf(prefix, sizeof prefix, "line %zu%s%s", line, what ? ": " : "", what ? what : "");
     return ts_error_prefix(st, prefix);
 }
+
+#define at_line sl_at_line
 
 /* ---- lexical level ---------------------------------------------------------------------- */
 
@@ -149,8 +139,6 @@ static int match_key(const char *p, size_t n)
     for (int k = 0; k < K_COUNT; k++)
         if (key_is(p, n, key_names[k]))
             return k;
-    if (key_is(p, n, "BlockName") || key_is(p, n, "BlockSizes"))
-        return K_BLOCK;
     return K_UNKNOWN;
 }
 
@@ -215,15 +203,9 @@ static tsched_status read_tokens(sl_ctx *c, sl_text *v)
     for (size_t i = 0; i < c->ntok; i++) {
         const sl_text *key = &c->tok[i].key, *val = &c->tok[i].val;
         int k = match_key(key->p, key->len);
-        /* keys hold only [[:alnum:]_.], so they are printed as they are */
-        if (k == K_BLOCK)
-            return ts_error(TSCHED_E_PARSE,
-                            "line %zu: %.*s=: the block form of topology.conf is not supported, only the tree form "
-                            "(SwitchName=... Nodes=... Switches=...)",
-                            key->line, (int)key->len, key->p);
         if (k == K_UNKNOWN)
-            return ts_error(TSCHED_E_PARSE, "line %zu: unknown key %s (expected SwitchName, Nodes, Switches or "
-                            "LinkSpeed)", key->line, qa(&q, key->p, key->len));
+            return ts_error(TSCHED_E_PARSE, "line %zu: unknown key %s (expected SwitchName, Nodes, Switches, "
+                            "LinkSpeed, BlockName or BlockSizes)", key->line, qa(&q, key->p, key->len));
         if (val->len == 0)
             return ts_error(TSCHED_E_PARSE, "line %zu: %s= has an empty value", val->line, key_names[k]);
         if (v[k].p)
@@ -234,27 +216,19 @@ static tsched_status read_tokens(sl_ctx *c, sl_text *v)
     return TSCHED_OK;
 }
 
-static tsched_status add_record(sl_ctx *c, const sl_text *v)
+tsched_status sl_add_record(sl_ctx *c, int kind, const sl_text *name, const sl_text *nodes, const sl_text *children,
+                            double speed, uint32_t item)
 {
     tsched_status st;
     sl_q q;
-    const sl_text *name = &v[K_SWITCHNAME];
+    char fb[96];
+    sl_switch probe = {.kind = kind, .item = item};
+    const char *field = sl_field(c, &probe, SL_F_NAME, fb, sizeof fb);
     if (memchr(name->p, '[', name->len) || memchr(name->p, ']', name->len) || memchr(name->p, ',', name->len))
-        return ts_error(TSCHED_E_PARSE,
-                        "line %zu: SwitchName=%s: a hostlist is not allowed here; give one plain name", name->line,
-                        qa(&q, name->p, name->len));
-    if ((st = check_name(name->line, "SwitchName=", name->p, name->len)) != TSCHED_OK)
+        return ts_error(TSCHED_E_PARSE, "line %zu: %s%s%s: a hostlist is not allowed here; give one plain name",
+                        name->line, field, c->yaml ? " " : "", qa(&q, name->p, name->len));
+    if ((st = check_name(name->line, field, name->p, name->len)) != TSCHED_OK)
         return st;
-    if (v[K_NODES].p && v[K_SWITCHES].p)
-        return ts_error(TSCHED_E_PARSE, "line %zu: switch %s has both Nodes= and Switches=; a switch of the tree "
-                        "form holds either nodes or switches", name->line, qa(&q, name->p, name->len));
-    double speed = 0;
-    if (v[K_LINKSPEED].p) {
-        const sl_text *s = &v[K_LINKSPEED];
-        if (!parse_speed(s->p, s->len, &speed) || !isfinite(speed) || speed <= 0 || speed > TS_MAX_GBPS)
-            return ts_error(TSCHED_E_RANGE, "line %zu: LinkSpeed=%s must be a finite number > 0 and <= %g (Gbit/s)",
-                            s->line, qa(&q, s->p, s->len), TS_MAX_GBPS);
-    }
     if (c->nsw >= TS_MAX_SWITCHES)
         return ts_error(TSCHED_E_TOO_LARGE, "line %zu: more than %u switches", name->line, TS_MAX_SWITCHES);
     const char *cname;
@@ -264,18 +238,141 @@ static tsched_status add_record(sl_ctx *c, const sl_text *v)
         (st = ts_strtab_intern(&c->names, cname, &id, &added)) != TSCHED_OK)
         return st;
     if (!added)
-        return ts_error(TSCHED_E_DUPLICATE, "line %zu: SwitchName=%s is already defined on line %zu", name->line,
-                        qa(&q, name->p, name->len), c->sw[id].line);
+        return ts_error(TSCHED_E_DUPLICATE, "line %zu: %s%s%s is already defined on line %zu", name->line, field,
+                        c->yaml ? " " : "", qa(&q, name->p, name->len), c->sw[id].line);
     if ((st = TS_GROW(c->sw, c->sw_cap, c->nsw + 1)) != TSCHED_OK)
         return st; /* the name stays interned, but the import fails as a whole anyway */
     sl_switch *w = &c->sw[c->nsw++];
     memset(w, 0, sizeof *w);
     w->line = name->line;
-    w->nodes = v[K_NODES];
-    w->children = v[K_SWITCHES];
+    w->item = item;
+    w->kind = kind;
+    if (nodes)
+        w->nodes = *nodes;
+    if (children)
+        w->children = *children;
     w->speed = speed;
     w->pod = NONE32;
+    if (kind == SL_BLOCK && c->nblocks++ == 0)
+        c->first_block_line = name->line;
+    if (kind == SL_SWITCH && c->first_switch_line == 0)
+        c->first_switch_line = name->line;
     return TSCHED_OK;
+}
+
+tsched_status sl_set_sizes(sl_ctx *c, const uint64_t *sizes, size_t n, size_t line)
+{
+    char fb[96];
+    const char *field = sl_field(c, NULL, SL_F_SIZES, fb, sizeof fb);
+    if (n == 0)
+        return ts_error(TSCHED_E_PARSE, "line %zu: %s holds no size", line, field);
+    if (n > TSCHED_MAX_TIERS)
+        return ts_error(TSCHED_E_RANGE, "line %zu: %s: %zu sizes would need %zu tiers above the blocks; the model has "
+                        "at most %d tiers", line, field, n, n - 1, TSCHED_MAX_TIERS);
+    for (size_t i = 0; i < n; i++) {
+        if (sizes[i] == 0 || sizes[i] > UINT32_MAX)
+            return ts_error(TSCHED_E_RANGE, "line %zu: %s: size %llu is not in [1, %u]", line, field,
+                            (unsigned long long)sizes[i], UINT32_MAX);
+        if (i == 0)
+            continue;
+        uint64_t r = sizes[i] / sizes[i - 1];
+        if (sizes[i] <= sizes[i - 1] || sizes[i] % sizes[i - 1] != 0 || (r & (r - 1)) != 0)
+            return ts_error(TSCHED_E_RANGE, "line %zu: %s: size %llu is not a power-of-two multiple of the size %llu "
+                            "before it", line, field, (unsigned long long)sizes[i],
+                            (unsigned long long)sizes[i - 1]);
+    }
+    memcpy(c->sizes, sizes, n * sizeof *sizes);
+    c->nsizes = n;
+    c->sizes_line = line;
+    c->have_sizes = 1;
+    return TSCHED_OK;
+}
+
+/* BlockSizes=4,16: decimal numbers separated by commas. */
+static tsched_status conf_sizes(sl_ctx *c, const sl_text *v)
+{
+    sl_q q;
+    uint64_t sizes[TSCHED_MAX_TIERS + 1];
+    size_t n = 0, i = 0;
+    while (i <= v->len) {
+        size_t j = i;
+        uint64_t x = 0;
+        while (j < v->len && v->p[j] >= '0' && v->p[j] <= '9' && x < (1ull << 40))
+            x = x * 10 + (uint64_t)(v->p[j++] - '0');
+        if (j == i || (j < v->len && v->p[j] != ','))
+            return ts_error(TSCHED_E_PARSE, "line %zu: BlockSizes=%s: expected whole numbers separated by commas",
+                            v->line, qa(&q, v->p, v->len));
+        if (n == TSCHED_MAX_TIERS + 1)
+            break; /* sl_set_sizes says that there are too many */
+        sizes[n++] = x;
+        i = j + 1;
+    }
+    return sl_set_sizes(c, sizes, n, v->line);
+}
+
+/* One logical line of topology.conf, its keys read: a switch, a block or BlockSizes. */
+static tsched_status conf_record(sl_ctx *c, const sl_text *v)
+{
+    sl_q q;
+    static const int switch_keys[] = {K_SWITCHNAME, K_NODES, K_SWITCHES, K_LINKSPEED, K_LEVEL};
+    static const int block_keys[] = {K_BLOCKNAME, K_NODES, K_BLOCKINDEX, K_BLOCKSIZE};
+    const int *allowed;
+    size_t nallowed;
+    int lead;
+    if (v[K_SWITCHNAME].p) {
+        lead = K_SWITCHNAME, allowed = switch_keys, nallowed = sizeof switch_keys / sizeof *switch_keys;
+    } else if (v[K_BLOCKNAME].p) {
+        lead = K_BLOCKNAME, allowed = block_keys, nallowed = sizeof block_keys / sizeof *block_keys;
+    } else if (v[K_BLOCKSIZES].p) {
+        lead = K_BLOCKSIZES, allowed = NULL, nallowed = 0;
+    } else {
+        const sl_text *key = &c->tok[0].key;
+        return ts_error(TSCHED_E_PARSE, "line %zu: %.*s= without SwitchName= or BlockName=; every line defines one "
+                        "switch or one block", key->line, (int)key->len, key->p);
+    }
+    for (int k = 0; k < K_COUNT; k++) {
+        int ok = k == lead;
+        for (size_t i = 0; i < nallowed; i++)
+            ok |= allowed[i] == k;
+        if (v[k].p && !ok)
+            return ts_error(TSCHED_E_PARSE, "line %zu: %s= does not belong on a %s= line", v[k].line, key_names[k],
+                            key_names[lead]);
+    }
+    if (lead != K_SWITCHNAME && c->first_switch_line)
+        return ts_error(TSCHED_E_PARSE, "line %zu: %s= in a file of the tree form (SwitchName= on line %zu); a "
+                        "file is either tree or block form", v[lead].line, key_names[lead], c->first_switch_line);
+    if (lead == K_SWITCHNAME && (c->nblocks || c->have_sizes))
+        return ts_error(TSCHED_E_PARSE, "line %zu: SwitchName= in a file of the block form (%s on line %zu); a file "
+                        "is either tree or block form", v[lead].line, c->nblocks ? "BlockName=" : "BlockSizes=",
+                        c->nblocks ? c->first_block_line : c->sizes_line);
+    if (lead == K_BLOCKSIZES) {
+        if (c->have_sizes)
+            return ts_error(TSCHED_E_PARSE, "line %zu: a second BlockSizes= line (the first is on line %zu)",
+                            v[lead].line, c->sizes_line);
+        return conf_sizes(c, &v[K_BLOCKSIZES]);
+    }
+    if (lead == K_BLOCKNAME)
+        return sl_add_record(c, SL_BLOCK, &v[K_BLOCKNAME], v[K_NODES].p ? &v[K_NODES] : NULL, NULL, 0, 0);
+    const sl_text *name = &v[K_SWITCHNAME];
+    if (v[K_LEVEL].p)
+        c->scontrol = 1;
+    sl_text nodes = v[K_NODES];
+    if (nodes.p && v[K_SWITCHES].p) {
+        /* scontrol show topology lists every node below an upper switch: Switches= says it all */
+        if (!v[K_LEVEL].p)
+            return ts_error(TSCHED_E_PARSE, "line %zu: switch %s has both Nodes= and Switches=; a switch of the tree "
+                            "form holds either nodes or switches", name->line, qa(&q, name->p, name->len));
+        nodes.p = NULL;
+    }
+    double speed = 0;
+    if (v[K_LINKSPEED].p && !v[K_LEVEL].p) {
+        const sl_text *sp = &v[K_LINKSPEED];
+        if (!parse_speed(sp->p, sp->len, &speed) || !isfinite(speed) || speed <= 0 || speed > TS_MAX_GBPS)
+            return ts_error(TSCHED_E_RANGE, "line %zu: LinkSpeed=%s must be a finite number > 0 and <= %g (Gbit/s)",
+                            sp->line, qa(&q, sp->p, sp->len), TS_MAX_GBPS);
+    }
+    return sl_add_record(c, SL_SWITCH, name, nodes.p ? &nodes : NULL, v[K_SWITCHES].p ? &v[K_SWITCHES] : NULL, speed,
+                         0);
 }
 
 /* Physical line of cooked offset `off`; offsets are asked for in increasing order, so the
@@ -381,13 +478,8 @@ static tsched_status finish_line(sl_ctx *c)
     }
     sl_text v[K_COUNT] = {{0}};
     st = read_tokens(c, v);
-    if (st == TSCHED_OK && !v[K_SWITCHNAME].p) {
-        const sl_text *key = &c->tok[0].key;
-        st = ts_error(TSCHED_E_PARSE, "line %zu: %.*s= without SwitchName=; every line of the tree form defines one "
-                      "switch", key->line, (int)key->len, key->p);
-    }
     if (st == TSCHED_OK)
-        st = add_record(c, v);
+        st = conf_record(c, v);
     c->ntok = 0;
     c->nseg = 0;
     return st;
@@ -444,7 +536,7 @@ static tsched_status parse_text(sl_ctx *c, const char *text, size_t len)
     if (c->nseg > 0 && (st = finish_line(c)) != TSCHED_OK) /* a continuation on the last line */
         return st;
     if (c->nsw == 0)
-        return ts_error(TSCHED_E_PARSE, "no switch is defined (no SwitchName= line)");
+        return ts_error(TSCHED_E_PARSE, "no switch or block is defined (no SwitchName= or BlockName= line)");
     return TSCHED_OK;
 }
 
@@ -464,28 +556,35 @@ static tsched_status resolve_children(sl_ctx *c)
         w->child_off = c->nchild;
         if (!w->children.p)
             continue;
+        char fb[96];
+        const char *field = sl_field(c, w, SL_F_CHILDREN, fb, sizeof fb);
         ts_hostlist_clear(&c->hl);
         if ((st = ts_hostlist_expand(&c->hl, w->children.p, w->children.len, ts_limits()->switches)) != TSCHED_OK) {
-            st = at_line(st, w->children.line, "Switches=");
+            st = at_line(st, w->children.line, field);
             break;
         }
         for (size_t i = 0; i < ts_hostlist_count(&c->hl); i++) {
             const char *name = ts_hostlist_name(&c->hl, i);
             uint32_t id = ts_strtab_find(&c->names, name);
             if (id == NONE32) {
-                st = ts_error(TSCHED_E_NOT_FOUND, "line %zu: Switches=: no switch named %s", w->children.line,
+                st = ts_error(TSCHED_E_NOT_FOUND, "line %zu: %s: no switch named %s", w->children.line, field,
                               qz(&q, name));
                 break;
             }
+            if (c->sw[id].kind == SL_BLOCK) {
+                st = ts_error(TSCHED_E_NOT_FOUND, "line %zu: %s: %s is a block, not a switch", w->children.line,
+                              field, qz(&q, name));
+                break;
+            }
             if (mark[id] == (uint32_t)s) {
-                st = ts_error(TSCHED_E_DUPLICATE, "line %zu: Switches=: switch %s is listed twice",
-                              w->children.line, qz(&q, name));
+                st = ts_error(TSCHED_E_DUPLICATE, "line %zu: %s: switch %s is listed twice", w->children.line,
+                              field, qz(&q, name));
                 break;
             }
             mark[id] = (uint32_t)s;
             if (c->nchild >= TS_MAX_TRUNKS) {
-                st = ts_error(TSCHED_E_TOO_LARGE, "line %zu: Switches=: more than %u parent-child pairs in all",
-                              w->children.line, TS_MAX_TRUNKS);
+                st = ts_error(TSCHED_E_TOO_LARGE, "line %zu: %s: more than %u parent-child pairs in all",
+                              w->children.line, field, TS_MAX_TRUNKS);
                 break;
             }
             if ((st = TS_GROW(c->child, c->child_cap, c->nchild + 1)) != TSCHED_OK)
@@ -532,7 +631,9 @@ static tsched_status cycle_error(const sl_ctx *c, const sl_frame *stack, size_t 
     }
     append(buf, sizeof buf, &n, ts_strtab_str(&c->names, child));
     const sl_switch *top = &c->sw[stack[depth - 1].sw];
-    return ts_error(TSCHED_E_CYCLE, "line %zu: Switches=: cycle in the switch tree: %s", top->children.line, buf);
+    char fb[96];
+    return ts_error(TSCHED_E_CYCLE, "line %zu: %s: cycle in the switch tree: %s", top->children.line,
+                    sl_field(c, top, SL_F_CHILDREN, fb, sizeof fb), buf);
 }
 
 /* All children are done: the switch sits one tier above them. */
@@ -550,14 +651,17 @@ static tsched_status finish_tier(sl_ctx *c, uint32_t s)
         if (c->sw[ch[k]].tier == t0)
             continue;
         const char *a = ts_strtab_str(&c->names, ch[0]), *b = ts_strtab_str(&c->names, ch[k]);
-        return ts_error(TSCHED_E_RANGE, "line %zu: Switches=: the children of switch %s are on different levels: "
-                        "%s is tier %d but %s is tier %d", w->children.line, qz(&q1, ts_strtab_str(&c->names, s)),
+        char fb[96];
+        return ts_error(TSCHED_E_RANGE, "line %zu: %s: the children of switch %s are on different levels: "
+                        "%s is tier %d but %s is tier %d", w->children.line,
+                        sl_field(c, w, SL_F_CHILDREN, fb, sizeof fb), qz(&q1, ts_strtab_str(&c->names, s)),
                         qz(&q2, a), t0, qz(&q3, b), c->sw[ch[k]].tier);
     }
-    if (t0 + 1 >= TSCHED_TIERS)
+    if (t0 + 1 >= TSCHED_MAX_TIERS)
         return ts_error(TSCHED_E_RANGE, "line %zu: switch %s would be tier %d, the top of a tree of %d or more "
-                        "levels; the model has at most three tiers (leaf, spine, core)", w->line,
-                        qz(&q1, ts_strtab_str(&c->names, s)), t0 + 1, t0 + 2);
+                        "levels; the model has at most %d tiers (0 to %d)", w->line,
+                        qz(&q1, ts_strtab_str(&c->names, s)), t0 + 1, t0 + 2, TSCHED_MAX_TIERS,
+                        TSCHED_MAX_TIERS - 1);
     w->tier = t0 + 1;
     return TSCHED_OK;
 }
@@ -642,7 +746,7 @@ static tsched_status assign_pods(sl_ctx *c)
         if (c->sw[s].tier == TSCHED_TIER_LEAF && pod_of[uf_find(parent, s)] == NONE32)
             pod_of[uf_find(parent, s)] = npods++;
     for (uint32_t s = 0; s < c->nsw; s++)
-        if (c->sw[s].tier != TSCHED_TIER_CORE)
+        if (c->sw[s].tier <= TSCHED_TIER_SPINE)
             c->sw[s].pod = pod_of[uf_find(parent, s)];
     free(parent);
     free(pod_of);
@@ -654,7 +758,7 @@ static tsched_status assign_pods(sl_ctx *c)
 /* Leaves, then spines, then cores, each in file order. */
 static tsched_status add_switches(sl_ctx *c)
 {
-    for (int tier = 0; tier < TSCHED_TIERS; tier++) {
+    for (int tier = 0; tier < TSCHED_MAX_TIERS; tier++) {
         for (uint32_t s = 0; s < c->nsw; s++) {
             const sl_switch *w = &c->sw[s];
             if (w->tier != tier)
@@ -671,37 +775,42 @@ static tsched_status add_switches(sl_ctx *c)
     return TSCHED_OK;
 }
 
-static tsched_status add_node(sl_ctx *c, uint32_t leaf, const char *name, double speed)
+static tsched_status add_node(sl_ctx *c, uint32_t leaf, const char *name, double speed, const char *field)
 {
     tsched_status st;
     sl_q q1, q2, q3;
     const sl_switch *w = &c->sw[leaf];
     const char *leaf_name = ts_strtab_str(&c->names, leaf);
-    if ((st = check_name(w->nodes.line, "Nodes=", name, strlen(name))) != TSCHED_OK)
+    const char *what = w->kind == SL_BLOCK ? "block" : "switch";
+    if ((st = check_name(w->nodes.line, field, name, strlen(name))) != TSCHED_OK)
         return st;
     uint32_t sw = ts_strtab_find(&c->names, name);
     if (sw != NONE32)
-        return ts_error(TSCHED_E_DUPLICATE,
-                        "line %zu: Nodes=: node %s has the name of the switch defined on line %zu", w->nodes.line,
-                        qz(&q1, name), c->sw[sw].line);
+        return ts_error(TSCHED_E_DUPLICATE, "line %zu: %s: node %s has the name of the %s defined on line %zu",
+                        w->nodes.line, field, qz(&q1, name), c->sw[sw].kind == SL_BLOCK ? "block" : "switch",
+                        c->sw[sw].line);
     uint32_t id;
     int added;
     if ((st = ts_strtab_intern(&c->nodes, name, &id, &added)) != TSCHED_OK)
         return st;
     if (!added && c->owner[id] == leaf)
-        return ts_error(TSCHED_E_DUPLICATE, "line %zu: Nodes=: node %s is listed twice under switch %s",
-                        w->nodes.line, qz(&q1, name), qz(&q2, leaf_name));
+        return ts_error(TSCHED_E_DUPLICATE, "line %zu: %s: node %s is listed twice under %s %s", w->nodes.line,
+                        field, qz(&q1, name), what, qz(&q2, leaf_name));
     if (!added) {
         const sl_switch *first = &c->sw[c->owner[id]];
-        return ts_error(TSCHED_E_DUPLICATE, "line %zu: Nodes=: node %s is listed under switch %s (line %zu) "
-                        "and under switch %s", w->nodes.line, qz(&q1, name),
-                        qz(&q2, ts_strtab_str(&c->names, c->owner[id])), first->nodes.line, qz(&q3, leaf_name));
+        return ts_error(TSCHED_E_DUPLICATE, "line %zu: %s: node %s is listed under %s %s (line %zu) and under %s %s",
+                        w->nodes.line, field, qz(&q1, name), first->kind == SL_BLOCK ? "block" : "switch",
+                        qz(&q2, ts_strtab_str(&c->names, c->owner[id])), first->nodes.line, what, qz(&q3, leaf_name));
     }
     if ((st = TS_GROW(c->owner, c->owner_cap, (size_t)id + 1)) != TSCHED_OK)
         return st;
     c->owner[id] = leaf;
-    st = tsched_topology_add_node(NULL, c->topo, name, leaf_name, c->o->gpus_per_node, c->nics, c->o->gpu_type, speed);
-    return st == TSCHED_OK ? st : at_line(st, w->nodes.line, "Nodes=");
+    uint32_t index;
+    st = tsched_topology_add_node(&index, c->topo, name, leaf_name, c->o->gpus_per_node, c->nics, c->o->gpu_type,
+                                  speed);
+    if (st == TSCHED_OK && w->kind == SL_BLOCK && c->o->block_nvl)
+        st = tsched_topology_set_nvl_domain(c->topo, index, leaf_name);
+    return st == TSCHED_OK ? st : at_line(st, w->nodes.line, field);
 }
 
 /* Nodes leaf by leaf, in hostlist order; each leaf's downward capacity is what its NICs carry. */
@@ -712,6 +821,8 @@ static tsched_status add_nodes(sl_ctx *c)
         sl_switch *w = &c->sw[s];
         if (w->tier != TSCHED_TIER_LEAF || !w->nodes.p)
             continue;
+        char fb[96];
+        const char *field = sl_field(c, w, SL_F_NODES, fb, sizeof fb);
         double speed = w->speed > 0 ? w->speed : c->o->nic_gbps;
         size_t before = ts_strtab_count(&c->nodes);
         ts_hostlist_clear(&c->hl);
@@ -719,14 +830,14 @@ static tsched_status add_nodes(sl_ctx *c)
         if ((st = ts_hostlist_expand(&c->hl, w->nodes.p, w->nodes.len, max_nodes > before ? max_nodes - before : 0)) !=
             TSCHED_OK) {
             if (st != TSCHED_E_TOO_LARGE)
-                return at_line(st, w->nodes.line, "Nodes=");
-            char what[128];
-            snprintf(what, sizeof what, "Nodes= (%zu nodes before this line; the limit nodes = %zu, see tsched_limits)",
-                     before, max_nodes);
+                return at_line(st, w->nodes.line, field);
+            char what[200];
+            snprintf(what, sizeof what, "%s (%zu nodes before this line; the limit nodes = %zu, see tsched_limits)",
+                     field, before, max_nodes);
             return at_line(st, w->nodes.line, what);
         }
         for (size_t i = 0; i < ts_hostlist_count(&c->hl); i++)
-            if ((st = add_node(c, s, ts_hostlist_name(&c->hl, i), speed)) != TSCHED_OK)
+            if ((st = add_node(c, s, ts_hostlist_name(&c->hl, i), speed, field)) != TSCHED_OK)
                 return st;
         w->nnodes = (uint32_t)ts_hostlist_count(&c->hl);
         w->down = (double)w->nnodes * c->nics * speed;
@@ -746,7 +857,7 @@ static double trunk_capacity(const sl_ctx *c, const sl_switch *p, const sl_switc
 
 /* Links needed so that none exceeds the model's per-link limit; only a fabric far beyond
  * any real one needs more than one. */
-static uint32_t links_for(double cap)
+uint32_t sl_links_for(double cap)
 {
     if (cap <= TS_MAX_GBPS)
         return 1;
@@ -760,7 +871,7 @@ static uint32_t links_for(double cap)
 /* One trunk per parent-child pair; children's capacities are known before their parents'. */
 static tsched_status add_links(sl_ctx *c)
 {
-    for (int tier = TSCHED_TIER_SPINE; tier < TSCHED_TIERS; tier++) {
+    for (int tier = TSCHED_TIER_SPINE; tier < TSCHED_MAX_TIERS; tier++) {
         for (uint32_t s = 0; s < c->nsw; s++) {
             sl_switch *p = &c->sw[s];
             if (p->tier != tier)
@@ -768,11 +879,13 @@ static tsched_status add_links(sl_ctx *c)
             for (uint32_t k = 0; k < p->nchild; k++) {
                 uint32_t child = c->child[p->child_off + k];
                 double cap = trunk_capacity(c, p, &c->sw[child]);
-                uint32_t count = links_for(cap);
+                uint32_t count = sl_links_for(cap);
                 tsched_status st = tsched_topology_add_link(c->topo, ts_strtab_str(&c->names, child),
                                                             ts_strtab_str(&c->names, s), cap / count, count);
+                char fb[96];
                 if (st != TSCHED_OK)
-                    return at_line(st, p->children.line, "Switches=");
+                    return at_line(st, p->kind == SL_GROUP ? p->line : p->children.line,
+                                   sl_field(c, p, SL_F_CHILDREN, fb, sizeof fb));
                 p->down += cap;
             }
         }
@@ -797,19 +910,145 @@ static tsched_status check_options(const tsched_slurm_options *o, uint32_t *nics
     return TSCHED_OK;
 }
 
-static tsched_status import(sl_ctx *c, const char *text, size_t len)
+/* ---- the block form ------------------------------------------------------------------ */
+
+/* A switch the block form generates, over `n` children (switch ids). */
+static tsched_status add_group(sl_ctx *c, const char *name, const uint32_t *children, size_t n, size_t line)
+{
+    sl_q q;
+    uint32_t id;
+    int added;
+    tsched_status st = ts_strtab_intern(&c->names, name, &id, &added);
+    if (st != TSCHED_OK)
+        return st;
+    if (!added) {
+        char fb[96];
+        return ts_error(TSCHED_E_DUPLICATE, "line %zu: %s %s is defined on line %zu, but the import names a switch "
+                        "of the block groups so; rename the block", c->sw[id].line,
+                        sl_field(c, &c->sw[id], SL_F_NAME, fb, sizeof fb), qz(&q, name), c->sw[id].line);
+    }
+    if ((st = TS_GROW(c->sw, c->sw_cap, c->nsw + 1)) != TSCHED_OK ||
+        (st = TS_GROW(c->child, c->child_cap, c->nchild + n)) != TSCHED_OK)
+        return st;
+    sl_switch *w = &c->sw[c->nsw++];
+    memset(w, 0, sizeof *w);
+    w->line = line;
+    w->kind = SL_GROUP;
+    w->pod = NONE32;
+    w->child_off = c->nchild;
+    w->nchild = (uint32_t)n;
+    for (size_t i = 0; i < n; i++) {
+        c->child[c->nchild++] = children[i];
+        c->sw[children[i]].nparents++;
+    }
+    return TSCHED_OK;
+}
+
+/* Level i >= 1 of BlockSizes s0, s1, ... puts s_i / s0 consecutive blocks (file order) under
+ * one switch blocks<i>-<j> whose children are the level-(i-1) switches of those blocks; a
+ * top level of more than one switch gets blocks-root over it. */
+static tsched_status generate_groups(sl_ctx *c)
+{
+    tsched_status st = TSCHED_OK;
+    size_t n = 0, line = c->have_sizes ? c->sizes_line : 0;
+    uint32_t *prev = ts_malloc(c->nblocks ? c->nblocks : 1, sizeof *prev);
+    uint32_t *next = ts_malloc(c->nblocks ? c->nblocks : 1, sizeof *next);
+    if (!prev || !next) {
+        st = TSCHED_E_NOMEM;
+        goto out;
+    }
+    for (uint32_t s = 0; s < c->nsw; s++) {
+        if (c->sw[s].kind != SL_BLOCK)
+            continue;
+        prev[n++] = s;
+        if (!c->have_sizes)
+            line = c->sw[s].line;
+    }
+    uint64_t prev_blocks = 1; /* blocks under one switch of the level below */
+    for (size_t i = 1; i < c->nsizes && st == TSCHED_OK; i++) {
+        uint64_t blocks = c->sizes[i] / c->sizes[0], per = blocks / prev_blocks;
+        size_t m = 0;
+        for (size_t j = 0; j < n && st == TSCHED_OK; j += per) {
+            char name[64];
+            snprintf(name, sizeof name, "blocks%zu-%zu", i, m);
+            size_t k = n - j < per ? n - j : (size_t)per;
+            next[m] = (uint32_t)c->nsw;
+            st = add_group(c, name, prev + j, k, line);
+            m++;
+        }
+        memcpy(prev, next, m * sizeof *prev);
+        n = m;
+        prev_blocks = blocks;
+    }
+    if (st == TSCHED_OK && n > 1)
+        st = add_group(c, "blocks-root", prev, n, line);
+out:
+    free(prev);
+    free(next);
+    return st;
+}
+
+/* Every block holds at least the first BlockSizes entry's nodes. */
+static tsched_status check_block_sizes(const sl_ctx *c)
+{
+    if (!c->have_sizes)
+        return TSCHED_OK;
+    for (uint32_t s = 0; s < c->nsw; s++) {
+        const sl_switch *w = &c->sw[s];
+        if (w->kind != SL_BLOCK || w->nnodes >= c->sizes[0])
+            continue;
+        sl_q q;
+        char fb[96], fb2[96];
+        return ts_error(TSCHED_E_RANGE, "line %zu: %s %s has %u nodes, fewer than the first block size %llu (%s on "
+                        "line %zu)", w->line, sl_field(c, w, SL_F_NAME, fb, sizeof fb),
+                        qz(&q, ts_strtab_str(&c->names, s)), w->nnodes, (unsigned long long)c->sizes[0],
+                        sl_field(c, NULL, SL_F_SIZES, fb2, sizeof fb2), c->sizes_line);
+    }
+    return TSCHED_OK;
+}
+
+/* ---- entry points -------------------------------------------------------------------- */
+
+tsched_status sl_import(sl_ctx *c, sl_hook before_build, void *arg)
 {
     tsched_status st;
-    if ((st = parse_text(c, text, len)) != TSCHED_OK || (st = resolve_children(c)) != TSCHED_OK ||
+    if (c->scontrol) /* scontrol's LinkSpeed is a placeholder: the trunks are non-blocking */
+        for (size_t s = 0; s < c->nsw; s++)
+            c->sw[s].speed = 0;
+    if ((st = resolve_children(c)) != TSCHED_OK || (c->nblocks && (st = generate_groups(c)) != TSCHED_OK) ||
         (st = compute_tiers(c)) != TSCHED_OK)
         return st;
     if (c->tier_count[TSCHED_TIER_CORE] > 0 && (st = assign_pods(c)) != TSCHED_OK)
         return st;
     const char *name = c->o->name && *c->o->name ? c->o->name : "slurm";
     if ((st = tsched_topology_new(&c->topo, name)) != TSCHED_OK || (st = add_switches(c)) != TSCHED_OK ||
-        (st = add_nodes(c)) != TSCHED_OK || (st = add_links(c)) != TSCHED_OK)
+        (st = add_nodes(c)) != TSCHED_OK || (st = check_block_sizes(c)) != TSCHED_OK ||
+        (st = add_links(c)) != TSCHED_OK)
+        return st;
+    if (before_build && (st = before_build(c, arg)) != TSCHED_OK)
         return st;
     return tsched_topology_build(c->topo);
+}
+
+tsched_status sl_begin(sl_ctx *c, tsched_slurm_options *merged, const tsched_slurm_options *opts)
+{
+    static const ts_span spans[] = {
+        TS_SPAN(tsched_slurm_options, size),          TS_SPAN(tsched_slurm_options, name),
+        TS_SPAN(tsched_slurm_options, gpus_per_node), TS_SPAN(tsched_slurm_options, nics_per_node),
+        TS_SPAN(tsched_slurm_options, nic_gbps),      TS_SPAN(tsched_slurm_options, gpu_type),
+        TS_SPAN(tsched_slurm_options, block_nvl),     TS_SPAN(tsched_slurm_options, topology),
+        TS_SPAN(tsched_slurm_options, nvl_topology),
+    };
+    memset(c, 0, sizeof *c);
+    ts_strtab_init(&c->names);
+    ts_strtab_init(&c->nodes);
+    ts_hostlist_init(&c->hl);
+    tsched_slurm_options_init(merged);
+    tsched_status st;
+    if (opts && (st = ts_struct_in(merged, opts, spans, TS_NSPANS(spans), sizeof *merged, "tsched_slurm_options")))
+        return st;
+    c->o = merged;
+    return check_options(merged, &c->nics);
 }
 
 static tsched_status import_string(tsched_topology **out, const char *text, size_t len,
@@ -820,35 +1059,18 @@ static tsched_status import_string(tsched_topology **out, const char *text, size
     *out = NULL;
     if (!text && len)
         return ts_error(TSCHED_E_INVALID, "tsched_topology_import_slurm_string: text is NULL");
-    static const ts_span spans[] = {
-        TS_SPAN(tsched_slurm_options, size),          TS_SPAN(tsched_slurm_options, name),
-        TS_SPAN(tsched_slurm_options, gpus_per_node), TS_SPAN(tsched_slurm_options, nics_per_node),
-        TS_SPAN(tsched_slurm_options, nic_gbps),      TS_SPAN(tsched_slurm_options, gpu_type),
-    };
     tsched_slurm_options merged;
-    tsched_slurm_options_init(&merged);
-    tsched_status st;
-    if (opts && (st = ts_struct_in(&merged, opts, spans, TS_NSPANS(spans), sizeof merged, "tsched_slurm_options")))
-        return st;
-    opts = &merged;
     sl_ctx c;
-    memset(&c, 0, sizeof c);
-    st = check_options(opts, &c.nics);
-    if (st != TSCHED_OK)
-        return st;
-    c.o = opts;
-    ts_strtab_init(&c.names);
-    ts_strtab_init(&c.nodes);
-    ts_hostlist_init(&c.hl);
-    st = import(&c, text ? text : "", len);
+    tsched_status st = sl_begin(&c, &merged, opts);
+    if (st == TSCHED_OK && (st = parse_text(&c, text ? text : "", len)) == TSCHED_OK)
+        st = sl_import(&c, NULL, NULL);
     if (st == TSCHED_OK) {
         *out = c.topo;
         c.topo = NULL;
     }
-    ctx_free(&c);
+    sl_free(&c);
     return st;
 }
-
 tsched_status tsched_topology_import_slurm_string(tsched_topology **out, const char *text, size_t len,
                                                   const tsched_slurm_options *opts)
 {
