@@ -124,11 +124,28 @@ static tsched_status pair_components(uint32_t *comp_of_pair, const tsched_routes
         return TSCHED_E_NOMEM;
     for (uint32_t x = 0; x < np + nl; x++)
         parent[x] = x;
+    const ts_pathcache *c = r->cache;
     for (uint32_t q = 0; q < np; q++) {
-        const ts_pair *p = &r->cache->pairs[q];
+        const ts_pair *p = &c->pairs[q];
+        if (p->dn != TS_PAIR_LISTED) { /* a row pair: its two blocks, joined below */
+            uf_union(parent, q, np + p->off);
+            uf_union(parent, q, np + p->dn);
+            continue;
+        }
         for (uint32_t k = 0; k < p->npaths; k++)
             for (uint32_t h = 0; h < p->hops; h++)
-                uf_union(parent, q, np + ts_pair_link(r->cache, p, k, h));
+                uf_union(parent, q, np + ts_pair_link(c, p, k, h));
+    }
+    /* every link of a block joined to its first: the sets of joining each row pair to every
+     * link of its blocks (a block is numbered for a row pair; when that pair's other block
+     * could not be, the sets are coarser, which changes no answer) */
+    for (uint32_t o = 0; c->leaf && o < c->nleaves; o++) {
+        const ts_leafrow *L = &c->leaf[o];
+        for (int d = 0; d < 2; d++) {
+            uint32_t b = d ? L->dn : L->up;
+            for (uint32_t k = 1; b < TS_BLOCK_BAD && k < L->len; k++)
+                uf_union(parent, np + b, np + b + k);
+        }
     }
     for (uint32_t q = 0; q < np; q++)
         comp_of_pair[q] = uf_find(parent, q);
