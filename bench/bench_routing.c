@@ -34,8 +34,13 @@
  *  4. One flow on leaf_spine fabrics of 65,536 and 262,144 nodes x 256 NICs: wall time and
  *     the peak resident set the call adds (routing memory follows the flows, not the fabric).
  *
- * Usage: bench_routing [--quick] [--huge-only] [--json] [--strict] [--dcn DIR] [--runs N] [--time-limit-ms N]
- *                      [--fault-seeds N] [--seed N]
+ * --greedy-ratio runs only issue 10's targets 1 and 2: greedy paths only, a cold
+ * tsched_route per run, against bench/ref_greedy.c on the same flows, runs alternating, from
+ * 1,000 to 10,000,000 flows (every library path checked against the reference's spine),
+ * then the first call of fresh processes at 1,500 flows.
+ *
+ * Usage: bench_routing [--quick] [--huge-only | --greedy-ratio] [--json] [--strict] [--dcn DIR] [--runs N]
+ *                      [--time-limit-ms N] [--fault-seeds N] [--seed N] [--flows N]
  */
 #include <dirent.h>
 #include <errno.h>
@@ -79,13 +84,14 @@ static const tsched_route_algo ALGOS[] = {TSCHED_ROUTE_GREEDY, TSCHED_ROUTE_ECMP
 #define NALGO (sizeof ALGOS / sizeof ALGOS[0])
 
 typedef struct options {
-    int quick, json, strict, huge_only;
+    int quick, json, strict, huge_only, greedy_ratio;
     const char *dcn;
     int dcn_given;
     unsigned runs;          /* timed runs of the 1M cases; 0 = mode default */
     uint32_t time_limit_ms; /* ilp */
     unsigned fault_seeds;
     uint64_t seed;
+    uint32_t flows;         /* --greedy-ratio at this one size only (no first calls); 0 = all */
 } options;
 
 static int g_problems, g_misses;
@@ -935,6 +941,121 @@ static double time_first_call(uint64_t seed, int index, unsigned procs)
     return m;
 }
 
+/* CPU time of this thread, ms (page faults count: the kernel works for the thread). */
+static double cpu_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
+/* --greedy-ratio (issue 10, targets 1 and 2): greedy paths only (TSCHED_ROUTE_NO_RATES), a cold
+ * tsched_route per run (new router inside, setup included), against the plain reference on
+ * the same flows in the same run, runs alternating so that the load of the machine hits both
+ * alike; 1k to 10M flows for the flat per-flow cost, then the first call of fresh processes
+ * at 1,500 flows. The library's spines are checked against the reference's at every size. */
+static void part_greedy_ratio(const options *o)
+{
+    tsched_topology *t = make_fabric();
+    uint32_t sizes[] = {1000, 1500, 10000, 100000, 1000000, 10000000};
+    size_t nsizes = o->quick ? 4 : sizeof sizes / sizeof sizes[0];
+    if (o->flows) {
+        sizes[0] = o->flows;
+        nsizes = 1;
+    }
+    printf("\ngreedy paths only vs plain reference (bench/ref_greedy.c), leaf_spine 64 x 32, random flows "
+           "(seed %llu);\n"
+           "   medians of alternating cold runs; ratio = library / reference (wall time); cpu = the same with the\n"
+           "   thread's CPU time (ns/flow, page faults included), which the other jobs of a shared machine "
+           "disturb less\n",
+           (unsigned long long)o->seed);
+    printf("%9s %5s %12s %12s %10s %10s %8s %10s %10s %8s\n", "flows", "runs", "library ms", "ref ms", "lib ns/f",
+           "ref ns/f", "ratio", "lib cpu", "ref cpu", "cpu rat.");
+    tsched_route_options ro;
+    tsched_route_options_init(&ro);
+    ro.flags = TSCHED_ROUTE_NO_RATES;
+    double cold1500 = -1;
+    for (size_t z = 0; z < nsizes; z++) {
+        uint32_t n = sizes[z];
+        tsched_flows *f = make_flows(t, n, TRAFFIC_RANDOM, o->seed);
+        unsigned runs = o->flows       ? o->runs
+                        : n <= 2000    ? 301
+                        : n <= 20000   ? 51
+                        : n <= 200000  ? 11
+                        : n <= 2000000 ? o->runs
+                                       : 3;
+        uint32_t *sl = xcalloc(n, sizeof *sl), *dl = xcalloc(n, sizeof *dl), *sp = xcalloc(n, sizeof *sp);
+        for (uint32_t i = 0; i < n; i++) {
+            sl[i] = tsched_flows_src(f, i) / NODES_PER_LEAF;
+            dl[i] = tsched_flows_dst(f, i) / NODES_PER_LEAF;
+        }
+        double *wl = xcalloc(runs, sizeof *wl), *wr = xcalloc(runs, sizeof *wr);
+        double *cl = xcalloc(runs, sizeof *cl), *cr = xcalloc(runs, sizeof *cr);
+        for (unsigned k = 0; k < runs; k++) {
+            tsched_routes *r = NULL;
+            double c0 = cpu_ms(), t0 = now_ms();
+            tsched_status st = tsched_route(&r, t, f, &ro);
+            wl[k] = now_ms() - t0;
+            cl[k] = cpu_ms() - c0;
+            if (st != TSCHED_OK)
+                die("tsched_route (paths only)", st);
+            if (k == 0) {
+                uint32_t diff = 0;
+                if (ref_greedy_leaf_spine(sp, sl, dl, n, LEAVES, SPINES) != 0)
+                    die("ref_greedy_leaf_spine", TSCHED_E_NOMEM);
+                for (uint32_t i = 0; i < n; i++) {
+                    tsched_path p;
+                    p.size = sizeof p;
+                    if ((st = tsched_routes_path(&p, r, i)) != TSCHED_OK)
+                        die("tsched_routes_path", st);
+                    uint32_t want = sp[i] == UINT32_MAX ? TSCHED_NONE : tsched_topology_tier_switch(t, 1, sp[i]);
+                    uint32_t got = p.nswitches == 3 ? p.switches[1] : TSCHED_NONE;
+                    diff += got != want || p.switches[0] != tsched_topology_tier_switch(t, 0, sl[i]) ||
+                            p.switches[p.nswitches - 1] != tsched_topology_tier_switch(t, 0, dl[i]);
+                }
+                if (diff)
+                    problem("greedy ratio %u: %u flows took another path than the reference", n, diff);
+            }
+            tsched_routes_free(r);
+            c0 = cpu_ms();
+            t0 = now_ms();
+            if (ref_greedy_leaf_spine(sp, sl, dl, n, LEAVES, SPINES) != 0)
+                die("ref_greedy_leaf_spine", TSCHED_E_NOMEM);
+            wr[k] = now_ms() - t0;
+            cr[k] = cpu_ms() - c0;
+        }
+        double ml = median(wl, runs), mr = median(wr, runs), mcl = median(cl, runs), mcr = median(cr, runs);
+        printf("%9u %5u %12.4f %12.4f %10.1f %10.1f %8.2f %10.1f %10.1f %8.2f\n", n, runs, ml, mr, ml * 1e6 / n,
+               mr * 1e6 / n, ml / mr, mcl * 1e6 / n, mcr * 1e6 / n, mcr > 0 ? mcl / mcr : -1);
+        jsonf("{\"bench\": \"routing\", \"type\": \"greedy-ratio\", \"flows\": %u, \"runs\": %u, \"library_ms\": %.6g, "
+              "\"reference_ms\": %.6g, \"ratio\": %.4g, \"library_cpu_ms\": %.6g, \"reference_cpu_ms\": %.6g}",
+              n, runs, ml, mr, ml / mr, mcl, mcr);
+        if (n == 1500)
+            cold1500 = ml;
+        free(wl);
+        free(wr);
+        free(cl);
+        free(cr);
+        free(sl);
+        free(dl);
+        free(sp);
+        tsched_flows_free(f);
+    }
+    unsigned procs = o->quick ? 11 : 31;
+    if (o->flows) {
+        tsched_topology_free(t);
+        return;
+    }
+    double first = time_first_call(o->seed, 0, procs), firsti = time_first_call(o->seed, 1, procs);
+    printf("first call of a fresh process, 1,500 flows (median of %u processes): %.4f ms = %.2fx a later one "
+           "(fabric's path index built before: %.4f ms, %.2fx)\n",
+           procs, first, first / cold1500, firsti, firsti / cold1500);
+    jsonf("{\"bench\": \"routing\", \"type\": \"first-call\", \"flows\": 1500, \"first_ms\": %.6g, \"later_ms\": %.6g, "
+          "\"ratio\": %.4g, \"indexed_ratio\": %.4g}",
+          first, cold1500, first / cold1500, firsti / cold1500);
+    tsched_topology_free(t);
+}
+
 static void part_speed(const options *o, checker *c)
 {
     tsched_topology *t = make_fabric();
@@ -1301,10 +1422,13 @@ static void part_huge(const options *o)
 static void usage(FILE *f)
 {
     fprintf(f,
-            "usage: bench_routing [--quick] [--huge-only] [--json] [--strict] [--dcn DIR] [--runs N] [--time-limit-ms N]\n"
-            "                     [--fault-seeds N] [--seed N]\n"
+            "usage: bench_routing [--quick] [--huge-only | --greedy-ratio] [--json] [--strict] [--dcn DIR] [--runs N]\n"
+            "                     [--time-limit-ms N] [--fault-seeds N] [--seed N] [--flows N]\n"
             "  --quick            up to 100,000 flows, fewer runs, 1 fault seed, ilp limit 1 s (targets not judged)\n"
             "  --huge-only        only part 4: one flow on fabrics of 65,536 and 262,144 nodes x 256 NICs\n"
+            "  --greedy-ratio     only greedy paths only against bench/ref_greedy.c, 1k to 10M flows (quick: to\n"
+            "                     100k), and the first call of fresh processes (issue 10, targets 1 and 2)\n"
+            "  --flows N          with --greedy-ratio: only N flows, --runs runs, no first calls (for callgrind)\n"
             "  --json             also print one JSON object per result\n"
             "  --strict           exit 1 if a target is missed (failed checks always give exit 1)\n"
             "  --dcn DIR          converted dcn-simulators instances: DIR/dcn-fabric.json, DIR/dcn-*.flows.json\n"
@@ -1339,6 +1463,8 @@ static void parse_args(options *o, int argc, char **argv)
             o->quick = 1;
         } else if (strcmp(a, "--huge-only") == 0) {
             o->huge_only = 1;
+        } else if (strcmp(a, "--greedy-ratio") == 0) {
+            o->greedy_ratio = 1;
         } else if (strcmp(a, "--json") == 0) {
             o->json = 1;
         } else if (strcmp(a, "--strict") == 0) {
@@ -1359,6 +1485,10 @@ static void parse_args(options *o, int argc, char **argv)
         } else if (i + 1 < argc && strcmp(a, "--fault-seeds") == 0 && parse_ulong(argv[i + 1], &v) && v >= 1 &&
                    v <= MAX_FAULT_SEEDS) {
             o->fault_seeds = (unsigned)v;
+            i++;
+        } else if (i + 1 < argc && strcmp(a, "--flows") == 0 && parse_ulong(argv[i + 1], &v) && v >= 1 &&
+                   v <= 100000000ul) {
+            o->flows = (uint32_t)v;
             i++;
         } else if (i + 1 < argc && strcmp(a, "--seed") == 0 && parse_ulong(argv[i + 1], &v)) {
             o->seed = v;
@@ -1392,8 +1522,11 @@ int main(int argc, char **argv)
            o.time_limit_ms, o.fault_seeds, (unsigned long long)o.seed, o.quick ? " (quick)" : "");
     double t0 = now_ms();
     checker c;
-    if (o.huge_only) {
-        part_huge(&o);
+    if (o.huge_only || o.greedy_ratio) {
+        if (o.greedy_ratio)
+            part_greedy_ratio(&o);
+        else
+            part_huge(&o);
         printf("problems (library answers failing a check): %d\ntotal bench time %.1f s\n", g_problems,
                (now_ms() - t0) / 1e3);
         if (o.json && g_json)

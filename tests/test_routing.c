@@ -2470,6 +2470,216 @@ START_TEST(cold_and_warm_routers_match_listed_paths)
 }
 END_TEST
 
+/* ---- the row layout (issue 10): two-hop pairs of leaves with equal spine sets ---------------- */
+
+/* A random fabric of `tiers` tiers (2..8) from the builder. The leaves draw their parents
+ * from a few parent sets (so that many leaf pairs share all their spines, the row layout,
+ * and others share some or none, the listed one); some trunks have two links, switches
+ * above tier 1 get 1..3 parents. 1..3 nodes per leaf, one NIC each. */
+static tsched_topology *gen_rows(trng *r, int tiers)
+{
+    uint32_t n[TSCHED_MAX_TIERS];
+    for (int k = 0; k < tiers; k++)
+        n[k] = k == 0 ? 4 + rbelow(r, 12) : k == tiers - 1 ? 1 + rbelow(r, 3) : 2 + rbelow(r, 6);
+    tsched_topology *t = NULL;
+    ck_assert_ok(tsched_topology_new(&t, "rows"));
+    char name[32], up[32];
+    for (int k = 0; k < tiers; k++)
+        for (uint32_t i = 0; i < n[k]; i++) {
+            snprintf(name, sizeof name, "t%ds%u", k, i);
+            ck_assert_ok(tsched_topology_add_switch(NULL, t, name, k, NULL));
+        }
+    /* parent sets of the leaves: bit masks over tier 1 (at most 8 switches there) */
+    uint32_t sets[3], nsets = 1 + rbelow(r, 3);
+    for (uint32_t q = 0; q < nsets; q++)
+        sets[q] = 1 + rbelow(r, (1u << n[1]) - 1);
+    for (uint32_t i = 0; i < n[0]; i++) {
+        snprintf(name, sizeof name, "t0s%u", i);
+        uint32_t set = sets[rbelow(r, nsets)];
+        for (uint32_t s = 0; s < n[1]; s++)
+            if (set >> s & 1) {
+                snprintf(up, sizeof up, "t1s%u", s);
+                ck_assert_ok(tsched_topology_add_link(t, name, up, 100, 1 + (rbelow(r, 6) == 0)));
+            }
+        for (uint32_t v = 0, nv = 1 + rbelow(r, 3); v < nv; v++) {
+            snprintf(up, sizeof up, "n%u_%u", i, v);
+            ck_assert_ok(tsched_topology_add_node(NULL, t, up, name, 1, 1, NULL, 100));
+        }
+    }
+    for (int k = 1; k + 1 < tiers; k++)
+        for (uint32_t i = 0; i < n[k]; i++) {
+            uint32_t np = 1 + rbelow(r, n[k + 1] < 3 ? n[k + 1] : 3), first = rbelow(r, n[k + 1]);
+            for (uint32_t q = 0; q < np; q++) {
+                snprintf(name, sizeof name, "t%ds%u", k, i);
+                snprintf(up, sizeof up, "t%ds%u", k + 1, (first + q) % n[k + 1]);
+                ck_assert_ok(tsched_topology_add_link(t, name, up, 100, 1 + (rbelow(r, 6) == 0)));
+            }
+        }
+    ck_assert_ok(tsched_topology_build(t));
+    return t;
+}
+
+/* Take down a few switches above the leaves, trunks and now and then a leaf. */
+static void rows_failures(trng *r, tsched_topology *t, failures *out)
+{
+    failures fl = {0, {0}, {0}};
+    uint32_t ns = tsched_topology_num_switches(t), nl = tsched_topology_num_tier(t, TSCHED_TIER_LEAF);
+    for (uint32_t k = 0, m = 1 + rbelow(r, 4); k < m; k++) {
+        fl.trunk[fl.n] = rbelow(r, 2);
+        fl.idx[fl.n] = fl.trunk[fl.n] ? rbelow(r, tsched_topology_num_trunks(t))
+                       : rbelow(r, 6) ? nl + rbelow(r, ns - nl > 0 ? ns - nl : 1)
+                                      : rbelow(r, nl);
+        if (!fl.trunk[fl.n] && fl.idx[fl.n] >= ns)
+            continue;
+        fl.n++;
+    }
+    apply_failures(t, &fl, 0);
+    *out = fl;
+}
+
+/* ECMP replayed: the hash of ecmp.c over the listed candidates picks the path index. */
+static uint64_t ecmp_mix(uint64_t h, uint64_t v)
+{
+    h ^= v + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2);
+    h ^= h >> 31;
+    h *= 0xbf58476d1ce4e5b9ULL;
+    return h ^ (h >> 27);
+}
+
+static void check_ecmp_replay(const tsched_routes *r, const tsched_flows *f, const cands *c, uint64_t seed,
+                              uint32_t it)
+{
+    for (uint32_t i = 0; i < tsched_flows_count(f); i++) {
+        uint64_t h = ecmp_mix(seed, tsched_flows_src(f, i));
+        h = ecmp_mix(ecmp_mix(ecmp_mix(h, tsched_flows_dst(f, i)), tsched_flows_src_nic(f, i)), tsched_flows_dst_nic(f, i));
+        h = ecmp_mix(h, i);
+        tsched_path p = {.size = sizeof(tsched_path)};
+        ck_assert_ok(tsched_routes_path(&p, r, i));
+        ck_assert_msg(path_eq(&p, &c[i].p[h % c[i].n]), "case %u: ecmp flow %u is not on candidate %u", it, i,
+                      (unsigned)(h % c[i].n));
+    }
+}
+
+/* Whatever layout the routing cache picks for a pair (rows shared by the leaves of one
+ * spine set, or the listing), every answer is the one over the topology's listed paths:
+ * greedy replayed as Algorithm 1 (cold, through routers that met other pairs first, so that
+ * a leaf's links may already be numbered by a listed pair, and on two threads), ECMP
+ * replayed from its hash, balanced ECMP least loaded and equal cold and warm, reroute after
+ * more failures, the ILP never worse than greedy; with and without failures, on two-tier,
+ * three-tier and deep (up to 8 tiers) fabrics. */
+START_TEST(rows_match_listed_paths)
+{
+    trng r = {1010};
+    uint32_t deep = 0, failed = 0;
+    for (uint32_t it = 0; it < 90; it++) {
+        int kind = (int)(it % 3);
+        tsched_topology *t = kind == 0   ? gen_rows(&r, 2 + (int)rbelow(&r, 7))
+                             : kind == 1 ? gen_ls(2 + rbelow(&r, 12), 2 + rbelow(&r, 12), 1 + rbelow(&r, 3), 1,
+                                                  1 + rbelow(&r, 2), 1.0, rbelow(&r, 3))
+                                         : gen_c3(2 + rbelow(&r, 3), 1 + rbelow(&r, 4), 2 + rbelow(&r, 3),
+                                                  4 + rbelow(&r, 5), 1 + rbelow(&r, 2), 1, 1.0);
+        deep += kind == 0 && tsched_topology_num_tier(t, 3) > 0;
+        failures fl = {0, {0}, {0}};
+        if (it % 4 >= 2) {
+            rows_failures(&r, t, &fl);
+            failed++;
+        }
+        uint32_t nl = 2 * tsched_topology_num_trunks(t);
+        tsched_flows *f = routable_flows(&r, t, 1 + rbelow(&r, 300)), *few = routable_flows(&r, t, 1 + rbelow(&r, 6));
+        uint32_t n = tsched_flows_count(f);
+        if (n == 0) {
+            tsched_flows_free(f);
+            tsched_flows_free(few);
+            tsched_topology_free(t);
+            continue;
+        }
+        cands *c = all_cands(t, f);
+        tsched_route_options o;
+        tsched_route_options_init(&o);
+        o.flags = it % 2 ? TSCHED_ROUTE_NO_RATES : 0;
+        tsched_routes *cold = NULL;
+        ck_assert_ok(tsched_route(&cold, t, f, &o));
+        check_greedy_replay(cold, t, f, c);
+        tsched_path *want = routed_paths(cold);
+        if (!(o.flags & TSCHED_ROUTE_NO_RATES)) {
+            double *rates = calloc(n, sizeof *rates);
+            ck_assert_ptr_nonnull(rates);
+            ck_assert_ok(tsched_rates_maxmin(rates, t, f, want));
+            for (uint32_t i = 0; i < n; i++)
+                ck_assert_msg(memcmp(&rates[i], &(double){tsched_routes_rate(cold, i)}, sizeof(double)) == 0,
+                              "case %u: flow %u's rate differs from tsched_rates_maxmin", it, i);
+            free(rates);
+        }
+        /* routers that met a few other pairs first, then all */
+        tsched_router *rt = NULL;
+        ck_assert_ok(tsched_router_new(&rt, t));
+        tsched_routes *pre = NULL;
+        ck_assert_ok(tsched_router_route(&pre, rt, few, &o));
+        tsched_routes_free(pre);
+        for (int k = 0; k < 2; k++) {
+            tsched_routes *warm = NULL;
+            ck_assert_ok(tsched_router_route(&warm, rt, f, &o));
+            expect_paths(warm, want, n, k ? "warm" : "half warm", it);
+            tsched_routes_free(warm);
+        }
+        o.threads = 2;
+        tsched_routes *two = NULL;
+        ck_assert_ok(tsched_route(&two, t, f, &o));
+        expect_paths(two, want, n, "two threads", it);
+        tsched_routes_free(two);
+        o.threads = 1;
+        o.seed = it + 7;
+        o.algo = TSCHED_ROUTE_ECMP;
+        tsched_routes *e = NULL, *ew = NULL;
+        ck_assert_ok(tsched_route(&e, t, f, &o));
+        ck_assert_ok(tsched_router_route(&ew, rt, f, &o));
+        check_ecmp_replay(e, f, c, o.seed, it);
+        ck_assert(same_paths(e, ew));
+        tsched_routes_free(e);
+        tsched_routes_free(ew);
+        o.algo = TSCHED_ROUTE_BALANCED_ECMP;
+        ck_assert_ok(tsched_route(&e, t, f, &o));
+        ck_assert_ok(tsched_router_route(&ew, rt, f, &o));
+        check_balanced(e, t, c);
+        ck_assert(same_paths(e, ew));
+        tsched_routes_free(e);
+        tsched_routes_free(ew);
+        if (n <= 60) {
+            o.algo = TSCHED_ROUTE_ILP;
+            o.time_limit_ms = 2000;
+            ck_assert_ok(tsched_route(&e, t, f, &o));
+            check_consistent(e, t, c);
+            ck_assert_uint_le(tsched_routes_max_link_flows(e), tsched_routes_max_link_flows(cold));
+            tsched_routes_free(e);
+        }
+        tsched_router_free(rt);
+        /* more failures, then reroute from the cold answer (flows may lose every path: only
+         * when all survive) */
+        failures more;
+        rows_failures(&r, t, &more);
+        int ok = 1;
+        for (uint32_t i = 0; i < n && ok; i++) {
+            uint64_t cnt = 0;
+            ck_assert_ok(tsched_topology_path_count(&cnt, t, tsched_flows_src(f, i), tsched_flows_src_nic(f, i),
+                                                    tsched_flows_dst(f, i), tsched_flows_dst_nic(f, i)));
+            ok = cnt > 0;
+        }
+        if (ok)
+            check_reroute(t, f, cold, want, "rows reroute");
+        (void)nl;
+        (void)fl;
+        free(want);
+        tsched_routes_free(cold);
+        free_cands(c, n);
+        tsched_flows_free(f);
+        tsched_flows_free(few);
+        tsched_topology_free(t);
+    }
+    ck_assert_uint_gt(deep, 5);
+    ck_assert_uint_gt(failed, 20);
+}
+END_TEST
+
 START_TEST(no_rates_flag_same_paths)
 {
     trng r = {321};
@@ -2929,6 +3139,7 @@ int main(void)
     tcase_add_test(tc, ecmp_seeded_and_equal_cost);
     tcase_add_test(tc, balanced_ecmp_least_loaded_and_seeded);
     tcase_add_test(tc, greedy_replays_algorithm1);
+    tcase_add_test(tc, rows_match_listed_paths);
     tcase_add_test(tc, greedy_ties_to_first_path);
     tcase_add_test(tc, base_loads_greedy_hand_computed);
     tcase_add_test(tc, base_loads_balanced_ecmp);

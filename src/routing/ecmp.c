@@ -15,17 +15,26 @@ static uint64_t mix(uint64_t h, uint64_t v)
 tsched_status ts_route_ecmp(tsched_routes *r, const tsched_flows *f, uint64_t seed)
 {
     for (uint32_t i = 0; i < r->n; i++) {
-        const ts_pair *p = &r->cache->pairs[r->pair[i]];
+        const ts_pair *p = &r->cache->pairs[ts_route_pair(r, i)];
         /* the hash of (src, dst, src_nic, dst_nic, index) a switch would compute from the
          * packet header, keyed by the seed */
         uint64_t h = mix(mix(mix(mix(mix(seed, f->src[i]), f->dst[i]), f->src_nic[i]), f->dst_nic[i]), i);
         uint32_t k = (uint32_t)(h % p->npaths);
         r->pidx[i] = k;
-        const uint32_t *l = r->cache->links + p->off + (size_t)k * p->hops;
-        for (uint32_t x = 0; x < p->hops; x++)
-            r->load[l[x]]++;
+        ts_pair_load(r->load, r->cache, p, k);
     }
     return TSCHED_OK;
+}
+
+/* The busiest link of path k of pair p. */
+static uint32_t path_load(const tsched_routes *r, const ts_pair *p, uint32_t k)
+{
+    uint32_t v = 0;
+    for (uint32_t h = 0; h < p->hops; h++) {
+        uint32_t x = r->load[ts_pair_link(r->cache, p, k, h)];
+        v = x > v ? x : v;
+    }
+    return v;
 }
 
 tsched_status ts_route_balanced_ecmp(tsched_routes *r, const tsched_flows *f, uint64_t seed)
@@ -34,31 +43,19 @@ tsched_status ts_route_balanced_ecmp(tsched_routes *r, const tsched_flows *f, ui
     ts_rng rng;
     ts_rng_seed(&rng, seed);
     for (uint32_t i = 0; i < r->n; i++) {
-        const ts_pair *p = &r->cache->pairs[r->pair[i]];
+        const ts_pair *p = &r->cache->pairs[ts_route_pair(r, i)];
         uint32_t best;
         ts_least_loaded(r->cache, p, r->load, &best);
         /* count the paths at the minimum, then pick the j-th of them */
-        const uint32_t *l = r->cache->links + p->off;
         uint32_t ties = 0;
-        for (uint32_t k = 0; k < p->npaths; k++) {
-            uint32_t v = 0;
-            for (uint32_t h = 0; h < p->hops; h++)
-                if (r->load[l[(size_t)k * p->hops + h]] > v)
-                    v = r->load[l[(size_t)k * p->hops + h]];
-            ties += v == best;
-        }
+        for (uint32_t k = 0; k < p->npaths; k++)
+            ties += path_load(r, p, k) == best;
         uint32_t pick = (uint32_t)ts_rng_below(&rng, ties), k = 0;
-        for (;; k++) {
-            uint32_t v = 0;
-            for (uint32_t h = 0; h < p->hops; h++)
-                if (r->load[l[(size_t)k * p->hops + h]] > v)
-                    v = r->load[l[(size_t)k * p->hops + h]];
-            if (v == best && pick-- == 0)
+        for (;; k++)
+            if (path_load(r, p, k) == best && pick-- == 0)
                 break;
-        }
         r->pidx[i] = k;
-        for (uint32_t h = 0; h < p->hops; h++)
-            r->load[l[(size_t)k * p->hops + h]]++;
+        ts_pair_load(r->load, r->cache, p, k);
     }
     return TSCHED_OK;
 }

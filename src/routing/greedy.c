@@ -10,14 +10,84 @@
 #include "../workload/flows_internal.h"
 #include "routing_internal.h"
 
+#if (defined(__x86_64__) || defined(__i386__)) && (defined(__GNUC__) || defined(__clang__))
+#include <immintrin.h>
+#define TS_ROWS_AVX2 1
+
+/* ts_rows_least_loaded() on 8 paths at a time: the smallest busiest link in one pass, then
+ * the first path that has it (the same answer as the plain loop). */
+__attribute__((target("avx2"))) static uint32_t rows_avx2(const uint32_t *up, const uint32_t *down, uint32_t n,
+                                                         uint32_t *value)
+{
+    uint32_t k = 0, m;
+    __m256i vm = _mm256_set1_epi32(-1);
+    for (; k + 8 <= n; k += 8)
+        vm = _mm256_min_epu32(vm, _mm256_max_epu32(_mm256_loadu_si256((const __m256i *)(const void *)(up + k)),
+                                                   _mm256_loadu_si256((const __m256i *)(const void *)(down + k))));
+    __m128i x = _mm_min_epu32(_mm256_castsi256_si128(vm), _mm256_extracti128_si256(vm, 1));
+    x = _mm_min_epu32(x, _mm_shuffle_epi32(x, 0x4e));
+    x = _mm_min_epu32(x, _mm_shuffle_epi32(x, 0xb1));
+    m = (uint32_t)_mm_cvtsi128_si32(x);
+    for (uint32_t j = k; j < n; j++) {
+        uint32_t v = up[j] > down[j] ? up[j] : down[j];
+        m = v < m ? v : m;
+    }
+    if (value)
+        *value = m;
+    /* the paths at the minimum as bits, 64 paths at a time: no branch on the data inside */
+    __m256i vb = _mm256_set1_epi32((int)m);
+    for (k = 0; k + 8 <= n;) {
+        uint64_t bits = 0;
+        uint32_t base = k;
+        for (; k + 8 <= n && k - base < 64; k += 8) {
+            __m256i v = _mm256_max_epu32(_mm256_loadu_si256((const __m256i *)(const void *)(up + k)),
+                                         _mm256_loadu_si256((const __m256i *)(const void *)(down + k)));
+            bits |= (uint64_t)(unsigned)_mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpeq_epi32(v, vb)))
+                    << (k - base);
+        }
+        if (bits)
+            return base + (uint32_t)__builtin_ctzll(bits);
+    }
+    while ((up[k] > down[k] ? up[k] : down[k]) != m)
+        k++;
+    return k;
+}
+#endif
+
+uint32_t ts_rows_least_loaded(const uint32_t *up, const uint32_t *down, uint32_t n, uint32_t *value)
+{
+#ifdef TS_ROWS_AVX2
+    if (n >= 8 && __builtin_cpu_supports("avx2"))
+        return rows_avx2(up, down, n, value);
+#endif
+    uint32_t best = 0, m = UINT32_MAX;
+    for (uint32_t k = 0; k < n; k++) {
+        uint32_t v = up[k] > down[k] ? up[k] : down[k];
+        m = v < m ? v : m;
+    }
+    while ((up[best] > down[best] ? up[best] : down[best]) != m)
+        best++;
+    if (value)
+        *value = m;
+    return best;
+}
+
 static void route_flow(tsched_routes *r, uint32_t i)
 {
-    const ts_pair *p = &r->cache->pairs[r->pair[i]];
+    const ts_pair *p = &r->cache->pairs[ts_route_pair(r, i)];
     uint32_t k = ts_least_loaded(r->cache, p, r->load, NULL);
     r->pidx[i] = k;
-    const uint32_t *l = r->cache->links + p->off + (size_t)k * p->hops;
-    for (uint32_t h = 0; h < p->hops; h++)
-        r->load[l[h]]++;
+    ts_pair_load(r->load, r->cache, p, k);
+}
+
+/* route_flow() writing the path into the result at once (greedy's own runs: nothing
+ * changes a choice afterwards), so that pidx is never written or read again. */
+static void route_put(tsched_routes *r, uint32_t i)
+{
+    const ts_pair *p = &r->cache->pairs[ts_route_pair(r, i)];
+    uint32_t k = ts_least_loaded(r->cache, p, r->load, NULL);
+    ts_pair_load(r->load, r->cache, p, k);
+    ts_route_put(r, p, i, k);
 }
 
 /* ---- components ---- */
@@ -54,10 +124,28 @@ static tsched_status pair_components(uint32_t *comp_of_pair, const tsched_routes
         return TSCHED_E_NOMEM;
     for (uint32_t x = 0; x < np + nl; x++)
         parent[x] = x;
+    const ts_pathcache *c = r->cache;
     for (uint32_t q = 0; q < np; q++) {
-        const ts_pair *p = &r->cache->pairs[q];
-        for (size_t k = 0; k < (size_t)p->npaths * p->hops; k++)
-            uf_union(parent, q, np + r->cache->links[p->off + k]);
+        const ts_pair *p = &c->pairs[q];
+        if (p->dn != TS_PAIR_LISTED) { /* a row pair: its two blocks, joined below */
+            uf_union(parent, q, np + p->off);
+            uf_union(parent, q, np + p->dn);
+            continue;
+        }
+        for (uint32_t k = 0; k < p->npaths; k++)
+            for (uint32_t h = 0; h < p->hops; h++)
+                uf_union(parent, q, np + ts_pair_link(c, p, k, h));
+    }
+    /* every link of a block joined to its first: the sets of joining each row pair to every
+     * link of its blocks (a block is numbered for a row pair; when that pair's other block
+     * could not be, the sets are coarser, which changes no answer) */
+    for (uint32_t o = 0; c->leaf && o < c->nleaves; o++) {
+        const ts_leafrow *L = &c->leaf[o];
+        for (int d = 0; d < 2; d++) {
+            uint32_t b = d ? L->dn : L->up;
+            for (uint32_t k = 1; b < TS_BLOCK_BAD && k < L->len; k++)
+                uf_union(parent, np + b, np + b + k);
+        }
     }
     for (uint32_t q = 0; q < np; q++)
         comp_of_pair[q] = uf_find(parent, q);
@@ -79,7 +167,7 @@ static void *work(void *arg)
     for (uint32_t i = 0; i < w->ncomps; i++) {
         uint32_t c = w->comps[i];
         for (uint32_t j = w->cstart[c]; j < w->cstart[c + 1]; j++)
-            route_flow(w->r, w->order[j]);
+            route_put(w->r, w->order[j]);
     }
     return NULL;
 }
@@ -119,7 +207,8 @@ static tsched_status route_parallel(tsched_routes *r, uint32_t threads)
     }
     if (ncomp < 2 || threads < 2) {
         for (uint32_t i = 0; i < n; i++)
-            route_flow(r, i);
+            route_put(r, i);
+        r->placed = 1;
         goto out;
     }
     /* counting sort of flows by component, keeping the original order inside each */
@@ -132,7 +221,7 @@ static tsched_status route_parallel(tsched_routes *r, uint32_t threads)
         goto out;
     }
     for (uint32_t i = 0; i < n; i++)
-        cstart[comp_of_pair[r->pair[i]] + 1]++;
+        cstart[comp_of_pair[ts_route_pair(r, i)] + 1]++;
     for (uint32_t c = 0; c < ncomp; c++) {
         sizes[c] = (comp_size){c, cstart[c + 1]};
         cstart[c + 1] += cstart[c];
@@ -141,7 +230,7 @@ static tsched_status route_parallel(tsched_routes *r, uint32_t threads)
         uint32_t *pos = id; /* reuse: ncomp <= np + nlinks */
         memcpy(pos, cstart, ncomp * sizeof *pos);
         for (uint32_t i = 0; i < n; i++)
-            order[pos[comp_of_pair[r->pair[i]]]++] = i;
+            order[pos[comp_of_pair[ts_route_pair(r, i)]]++] = i;
     }
     /* largest components first, each to the least loaded thread (LPT); which thread routes a
      * component does not change any answer */
@@ -183,6 +272,7 @@ static tsched_status route_parallel(tsched_routes *r, uint32_t threads)
         else
             work(&ws[w]); /* no thread could be made: route it here, the answer is the same */
     }
+    r->placed = 1;
 out:
     free(comp_of_pair);
     free(id);
@@ -217,7 +307,8 @@ tsched_status ts_route_greedy(tsched_routes *r, const tsched_flows *f, uint32_t 
         threads = 64;
     if (threads < 2) {
         for (uint32_t i = 0; i < r->n; i++)
-            route_flow(r, i);
+            route_put(r, i);
+        r->placed = 1;
         return TSCHED_OK;
     }
     return route_parallel(r, threads);

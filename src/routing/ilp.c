@@ -131,7 +131,7 @@ static tsched_status two_tier(tsched_routes *r, int *done, const ts_deadline *d)
     const ts_pair *ref = NULL;
     uint32_t nsw = 0;
     for (uint32_t i = 0; i < r->n; i++) {
-        const ts_pair *p = &c->pairs[r->pair[i]];
+        const ts_pair *p = &c->pairs[ts_route_pair(r, i)];
         if (p->hops == 0)
             continue;
         if (p->hops != 2)
@@ -143,8 +143,8 @@ static tsched_status two_tier(tsched_routes *r, int *done, const ts_deadline *d)
         if (p->npaths != ref->npaths)
             return TSCHED_OK;
         for (uint32_t k = 0; k < p->npaths; k++)
-            if (ts_link_head(c->t, c->gl[c->links[p->off + 2 * k]]) !=
-                ts_link_head(c->t, c->gl[c->links[ref->off + 2 * k]]))
+            if (ts_link_head(c->t, c->gl[ts_pair_link(c, p, k, 0)]) !=
+                ts_link_head(c->t, c->gl[ts_pair_link(c, ref, k, 0)]))
                 return TSCHED_OK;
     }
     if (!ref)
@@ -162,11 +162,11 @@ static tsched_status two_tier(tsched_routes *r, int *done, const ts_deadline *d)
     }
     uint32_t ne = 0, D = 0;
     for (uint32_t i = 0; i < r->n; i++) {
-        const ts_pair *p = &c->pairs[r->pair[i]];
+        const ts_pair *p = &c->pairs[ts_route_pair(r, i)];
         if (p->hops == 0)
             continue;
-        u[ne] = la[r->pair[i]];
-        v[ne] = lb[r->pair[i]];
+        u[ne] = la[ts_route_pair(r, i)];
+        v[ne] = lb[ts_route_pair(r, i)];
         fl[ne] = i;
         if (++degl[u[ne]] > D)
             D = degl[u[ne]];
@@ -179,12 +179,10 @@ static tsched_status two_tier(tsched_routes *r, int *done, const ts_deadline *d)
     memset(r->load, 0, r->nlinks * sizeof *r->load);
     for (uint32_t e = 0; e < ne; e++) {
         uint32_t i = fl[e];
-        const ts_pair *p = &c->pairs[r->pair[i]];
+        const ts_pair *p = &c->pairs[ts_route_pair(r, i)];
         uint32_t k = col[e] % p->npaths;
         r->pidx[i] = k;
-        const uint32_t *l = c->links + p->off + (size_t)k * 2;
-        r->load[l[0]]++;
-        r->load[l[1]]++;
+        ts_pair_load(r->load, c, p, k);
     }
     *done = 1;
 out:
@@ -358,8 +356,9 @@ static tsched_status glpk_solve(const tsched_routes *r, const uint32_t *count, c
         const ts_pair *p = &r->cache->pairs[e];
         if (col0[e + 1] == col0[e])
             continue;
-        for (size_t k = 0; k < (size_t)p->npaths * p->hops; k++)
-            loff[r->cache->links[p->off + k] + 1]++;
+        for (uint32_t k = 0; k < p->npaths; k++)
+            for (uint32_t h = 0; h < p->hops; h++)
+                loff[ts_pair_link(r->cache, p, k, h) + 1]++;
     }
     for (uint32_t l = 0; l < nl; l++) {
         nrows += loff[l + 1] > 0;
@@ -375,7 +374,7 @@ static tsched_status glpk_solve(const tsched_routes *r, const uint32_t *count, c
             continue;
         for (uint32_t q = 0; q < p->npaths; q++)
             for (uint32_t h = 0; h < p->hops; h++) {
-                uint32_t l = r->cache->links[p->off + (size_t)q * p->hops + h];
+                uint32_t l = ts_pair_link(r->cache, p, q, h);
                 lcol[loff[l] + rowlen[l]++] = col0[e] + q;
             }
     }
@@ -421,12 +420,12 @@ static tsched_status degree_bound(uint32_t *lb, const tsched_routes *r)
         goto done;
     }
     for (uint32_t i = 0; i < r->n; i++) {
-        const ts_pair *p = &c->pairs[r->pair[i]];
+        const ts_pair *p = &c->pairs[ts_route_pair(r, i)];
         if (p->hops == 0)
             continue;
-        out[pa[r->pair[i]]]++;
-        in[pb[r->pair[i]]]++;
-        used[r->pair[i]] = 1;
+        out[pa[ts_route_pair(r, i)]]++;
+        in[pb[ts_route_pair(r, i)]]++;
+        used[ts_route_pair(r, i)] = 1;
     }
     /* a link is the first hop of one leaf only, the last hop of one leaf only */
     for (uint32_t q = 0; q < c->npairs; q++) {
@@ -434,7 +433,7 @@ static tsched_status degree_bound(uint32_t *lb, const tsched_routes *r)
         if (!used[q])
             continue;
         for (uint32_t k = 0; k < p->npaths; k++) {
-            uint32_t first = c->links[p->off + (size_t)k * p->hops], last = c->links[p->off + (size_t)k * p->hops + p->hops - 1];
+            uint32_t first = ts_pair_link(c, p, k, 0), last = ts_pair_link(c, p, k, p->hops - 1);
             if (!(seen[first] & 1)) {
                 seen[first] |= 1;
                 ups[pa[q]]++;
@@ -504,7 +503,7 @@ tsched_status ts_route_ilp(tsched_routes *r, const tsched_flows *f, const ts_dea
         return TSCHED_E_NOMEM;
     }
     for (uint32_t i = 0; i < r->n; i++)
-        count[r->pair[i]]++;
+        count[ts_route_pair(r, i)]++;
     /* columns: y for pairs with flows and at least one fabric link; then z */
     uint32_t ncols = 0;
     for (uint32_t e = 0; e < np; e++) {
@@ -520,7 +519,7 @@ tsched_status ts_route_ilp(tsched_routes *r, const tsched_flows *f, const ts_dea
         /* hand the paths out to the pair's flows in flow order */
         memset(r->load, 0, r->nlinks * sizeof *r->load);
         for (uint32_t i = 0; i < r->n; i++) {
-            uint32_t e = r->pair[i];
+            uint32_t e = ts_route_pair(r, i);
             const ts_pair *p = &r->cache->pairs[e];
             uint32_t k = 0;
             if (col0[e + 1] > col0[e]) {
@@ -529,9 +528,7 @@ tsched_status ts_route_ilp(tsched_routes *r, const tsched_flows *f, const ts_dea
                 y[col0[e] + k]--;
             }
             r->pidx[i] = k;
-            const uint32_t *l = r->cache->links + p->off + (size_t)k * p->hops;
-            for (uint32_t h = 0; h < p->hops; h++)
-                r->load[l[h]]++;
+            ts_pair_load(r->load, r->cache, p, k);
         }
     }
     *optimal = proven;

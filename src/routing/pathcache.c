@@ -17,6 +17,10 @@ void ts_pathcache_free(ts_pathcache *c)
     free(c->gl);
     free(c->lslots);
     free(c->ldir);
+    free(c->pdir);
+    free(c->leaf);
+    free(c->rtr);
+    free(c->cslots);
     memset(c, 0, sizeof *c);
 }
 
@@ -107,6 +111,158 @@ static inline uint32_t link_id(ts_pathcache *c, uint32_t g)
     return (uint32_t)c->ngl - 1;
 }
 
+/* Compact id of fabric link g, or UINT32_MAX when it has none yet. */
+static inline uint32_t link_lookup(const ts_pathcache *c, uint32_t g)
+{
+    if (c->ldir)
+        return c->ldir[g] - 1;
+    if (!c->nlslots)
+        return UINT32_MAX;
+    size_t i = link_hash(g, c->nlslots - 1);
+    while (c->lslots[i]) {
+        if (c->gl[c->lslots[i] - 1] == g)
+            return c->lslots[i] - 1;
+        i = (i + 1) & (c->nlslots - 1);
+    }
+    return UINT32_MAX;
+}
+
+/* ---- the row layout ----
+ * Used when the leaves are few next to the work (memory follows the work, DESIGN 3): a
+ * leaf's usable up-links in spine order (its row) are read once, leaves with equal spine
+ * sequences get one class, and a pair of distinct leaves of one class has exactly the
+ * two-hop paths through the spines of that row, in that order (the listing's order: up_adj
+ * is sorted by spine, and the listing keeps the spines both leaves reach over up trunks
+ * and up spines). */
+
+static int rows_fit(const tsched_topology *t, size_t work, size_t *nup)
+{
+    uint32_t nl = t->tier_count[TSCHED_TIER_LEAF];
+    size_t budget = 8 * work + 65536, s = nl;
+    if (nl == 0 || nl > budget)
+        return 0;
+    for (uint32_t o = 0; o < nl && s <= budget; o++) {
+        uint32_t x = t->tier_list[TSCHED_TIER_LEAF][o];
+        s += t->up_off[x + 1] - t->up_off[x];
+    }
+    *nup = s - nl;
+    return s <= budget;
+}
+
+/* Set up the per-leaf tables (once per cache) when they fit the work; without them every
+ * pair is listed. Only memory can fail. */
+static tsched_status rows_init(ts_pathcache *c, const tsched_topology *t, size_t work)
+{
+    size_t nup = 0;
+    if (c->leaf || !rows_fit(t, work, &nup))
+        return TSCHED_OK;
+    uint32_t nl = t->tier_count[TSCHED_TIER_LEAF];
+    size_t ncs = 16;
+    while (ncs < 2 * (size_t)nl)
+        ncs *= 2;
+    ts_leafrow *leaf = ts_malloc(nl, sizeof *leaf);
+    uint32_t *rtr = ts_malloc(nup ? nup : 1, sizeof *rtr);
+    uint32_t *cs = ts_calloc(ncs, sizeof *cs);
+    if (!leaf || !rtr || !cs) {
+        free(leaf);
+        free(rtr);
+        free(cs);
+        return TSCHED_E_NOMEM;
+    }
+    for (uint32_t o = 0; o < nl; o++)
+        leaf[o] = (ts_leafrow){0, 0, TS_NO_CLASS, TS_BLOCK_NONE, TS_BLOCK_NONE};
+    c->leaf = leaf;
+    c->nleaves = nl;
+    c->rtr = rtr;
+    c->nrow = 0;
+    c->cslots = cs;
+    c->ncslots = ncs;
+    return links_reserve(c, t, 2 * nup); /* every block, sized once */
+}
+
+/* Read leaf x's row and class (L = its entry, not read yet). */
+static void leaf_row(ts_pathcache *c, const tsched_topology *t, uint32_t x, ts_leafrow *L)
+{
+    uint32_t n = 0, *tr = c->rtr + c->nrow, prev = 0;
+    uint64_t h = 0x9e3779b97f4a7c15ULL;
+    int sorted = 1;
+    if (t->sw_up[x])
+        for (const ts_adj *u = t->up_adj + t->up_off[x], *ue = t->up_adj + t->up_off[x + 1]; u < ue; u++) {
+            if (!t->tr_up[u->trunk] || !t->sw_up[u->sw])
+                continue;
+            sorted &= n == 0 || prev < u->sw; /* one trunk per spine, in spine order */
+            prev = u->sw;
+            h = (h ^ u->sw) * 0xbf58476d1ce4e5b9ULL;
+            tr[n++] = u->trunk;
+        }
+    L->row = (uint32_t)c->nrow + 1;
+    L->len = n;
+    c->nrow += n;
+    if (!n || !sorted)
+        return; /* no class: its pairs are listed */
+    size_t mask = c->ncslots - 1, i = (size_t)(h >> 32) & mask;
+    for (; c->cslots[i]; i = (i + 1) & mask) {
+        const ts_leafrow *R = &c->leaf[c->cslots[i] - 1];
+        const uint32_t *rt = c->rtr + R->row - 1;
+        uint32_t k = 0;
+        if (R->len == n)
+            while (k < n && t->tr_upper[rt[k]] == t->tr_upper[tr[k]])
+                k++;
+        if (R->len == n && k == n) {
+            L->cls = R->cls;
+            return;
+        }
+    }
+    L->cls = t->sw_ord[x];
+    c->cslots[i] = L->cls + 1;
+}
+
+/* Number leaf L's up (or down) block: its row's links get consecutive compact ids, unless
+ * one of them already has an id (met by a listed pair earlier), in which case the leaf's
+ * pairs are listed (TS_BLOCK_BAD). Only memory can fail. */
+static tsched_status number_block(ts_pathcache *c, const tsched_topology *t, ts_leafrow *L, int down)
+{
+    const uint32_t *tr = c->rtr + L->row - 1;
+    uint32_t *blk = down ? &L->dn : &L->up, base = (uint32_t)c->ngl, n = L->len;
+    tsched_status st;
+    if (c->ngl + n + 1 > c->gl_cap && (st = links_reserve(c, t, n)) != TSCHED_OK)
+        return st;
+    if (c->ldir) { /* the common case, without the generic lookups */
+        uint32_t *dir = c->ldir, hit = 0;
+        for (uint32_t k = 0; k < n; k++)
+            hit |= dir[2 * tr[k] + (uint32_t)down];
+        if (hit) {
+            *blk = TS_BLOCK_BAD;
+            return TSCHED_OK;
+        }
+        for (uint32_t k = 0; k < n; k++) {
+            uint32_t g = 2 * tr[k] + (uint32_t)down;
+            c->gl[base + k] = g;
+            dir[g] = base + k + 1;
+        }
+        c->ngl += n;
+        *blk = base;
+        return TSCHED_OK;
+    }
+    if ((st = links_reserve(c, t, n)) != TSCHED_OK) /* the hash: at most half full */
+        return st;
+    for (uint32_t k = 0; k < n; k++)
+        if (link_lookup(c, 2 * tr[k] + (uint32_t)down) != UINT32_MAX) {
+            *blk = TS_BLOCK_BAD;
+            return TSCHED_OK;
+        }
+    *blk = base;
+    for (uint32_t k = 0; k < n; k++)
+        link_id(c, 2 * tr[k] + (uint32_t)down);
+    return TSCHED_OK;
+}
+
+/* The leaf of a node's NIC (checked by the caller), as tsched_topology_node_nic_leaf(). */
+static inline uint32_t nic_leaf(const tsched_topology *t, uint32_t node, uint32_t nic)
+{
+    return t->node_rail[node] == UINT32_MAX ? t->node_leaf[node] : t->rail[t->node_rail[node] + nic];
+}
+
 static uint64_t pair_hash(uint32_t a, uint32_t b)
 {
     uint64_t x = ((uint64_t)a << 32 | b) * 0x9e3779b97f4a7c15ULL;
@@ -130,11 +286,86 @@ static tsched_status rehash(ts_pathcache *c, size_t nslots)
     return TSCHED_OK;
 }
 
-/* Id of the pair (a, b); a new pair is only recorded, with its path count in npaths (O(1))
- * and no paths yet: fill_pairs() lists it. */
-static tsched_status pair_find(uint32_t *id, ts_pathcache *c, const tsched_topology *t, uint32_t a, uint32_t b)
+/* The direct pair table, when the leaves are few next to the work (it replaces the hash
+ * for good). */
+static tsched_status pairs_dir(ts_pathcache *c, const tsched_topology *t, size_t work)
+{
+    uint64_t nl = t->tier_count[TSCHED_TIER_LEAF];
+    if (c->pdir || nl == 0 || nl * nl > 4 * (uint64_t)work + 65536)
+        return TSCHED_OK;
+    uint32_t *dir = ts_calloc((size_t)(nl * nl), sizeof *dir);
+    if (!dir)
+        return TSCHED_E_NOMEM;
+    for (uint32_t id = 0; id < c->npairs; id++)
+        dir[(size_t)t->sw_ord[c->pairs[id].a] * nl + t->sw_ord[c->pairs[id].b]] = id + 1;
+    free(c->slots);
+    c->slots = NULL;
+    c->nslots = 0;
+    c->pdir = dir;
+    c->nleaves = (uint32_t)nl;
+    return TSCHED_OK;
+}
+
+/* Record the new pair (a, b) in slot *slot: a row pair complete (its leaves' blocks
+ * numbered on first use), another with its path count in npaths (O(1)) and no paths yet:
+ * fill_pairs() lists it. */
+static tsched_status pair_new(uint32_t *id, uint32_t *slot, ts_pathcache *c, const tsched_topology *t, uint32_t a,
+                              uint32_t b, int rows)
 {
     tsched_status st;
+    uint64_t cnt = UINT64_MAX;
+    uint32_t off = 0, dn = TS_PAIR_LISTED, hops = 0;
+    if (rows && c->leaf && a != b && t->sw_tier[a] == TSCHED_TIER_LEAF && t->sw_tier[b] == TSCHED_TIER_LEAF) {
+        ts_leafrow *la = &c->leaf[t->sw_ord[a]], *lb = &c->leaf[t->sw_ord[b]];
+        if (!la->row)
+            leaf_row(c, t, a, la);
+        if (!lb->row)
+            leaf_row(c, t, b, lb);
+        if (la->cls != TS_NO_CLASS && la->cls == lb->cls) {
+            /* the same spines in the same order: the paths are the two blocks */
+            if ((la->up == TS_BLOCK_NONE && (st = number_block(c, t, la, 0)) != TSCHED_OK) ||
+                (lb->dn == TS_BLOCK_NONE && (st = number_block(c, t, lb, 1)) != TSCHED_OK))
+                return st;
+            cnt = la->len;
+            if (la->up != TS_BLOCK_BAD && lb->dn != TS_BLOCK_BAD) {
+                off = la->up;
+                dn = lb->dn;
+                hops = 2;
+            }
+        }
+    }
+    if (cnt == UINT64_MAX)
+        cnt = ts_leaf_count(t, a, b);
+    if (cnt > UINT32_MAX / 8)
+        return ts_error(TSCHED_E_TOO_LARGE, "leaves \"%s\" and \"%s\": %llu paths", tsched_topology_switch_name(t, a),
+                        tsched_topology_switch_name(t, b), (unsigned long long)cnt);
+    if (c->npairs + 1 > c->pairs_cap && (st = TS_GROW(c->pairs, c->pairs_cap, (size_t)c->npairs + 1)) != TSCHED_OK)
+        return st;
+    ts_pair *p = &c->pairs[c->npairs];
+    p->a = a;
+    p->b = b;
+    p->off = off;
+    p->npaths = (uint32_t)cnt;
+    p->hops = hops;
+    p->dn = dn;
+    *slot = c->npairs + 1;
+    *id = c->npairs++;
+    return TSCHED_OK;
+}
+
+/* Id of the pair (a, b); a new pair is only recorded (pair_new). */
+static inline tsched_status pair_find(uint32_t *id, ts_pathcache *c, const tsched_topology *t, uint32_t a, uint32_t b,
+                               int rows)
+{
+    tsched_status st;
+    if (c->pdir) {
+        uint32_t *slot = &c->pdir[(size_t)t->sw_ord[a] * c->nleaves + t->sw_ord[b]];
+        if (*slot) {
+            *id = *slot - 1;
+            return TSCHED_OK;
+        }
+        return pair_new(id, slot, c, t, a, b, rows);
+    }
     if ((c->npairs + 1) * 2 > c->nslots && (st = rehash(c, c->nslots ? c->nslots * 2 : 1024)) != TSCHED_OK)
         return st;
     size_t i = pair_hash(a, b) & (c->nslots - 1);
@@ -146,43 +377,35 @@ static tsched_status pair_find(uint32_t *id, ts_pathcache *c, const tsched_topol
         }
         i = (i + 1) & (c->nslots - 1);
     }
-    uint64_t cnt = ts_leaf_count(t, a, b);
-    if (cnt > UINT32_MAX / 8)
-        return ts_error(TSCHED_E_TOO_LARGE, "leaves \"%s\" and \"%s\": %llu paths", tsched_topology_switch_name(t, a),
-                        tsched_topology_switch_name(t, b), (unsigned long long)cnt);
-    if ((st = TS_GROW(c->pairs, c->pairs_cap, (size_t)c->npairs + 1)) != TSCHED_OK)
-        return st;
-    ts_pair *p = &c->pairs[c->npairs];
-    p->a = a;
-    p->b = b;
-    p->off = 0;
-    p->npaths = (uint32_t)cnt;
-    p->hops = 0;
-    c->slots[i] = c->npairs + 1;
-    *id = c->npairs++;
-    return TSCHED_OK;
+    return pair_new(id, &c->slots[i], c, t, a, b, rows);
 }
 
-/* List the paths of pairs [from, npairs) (recorded by pair_find) into memory sized once
- * from their counts: a path has at most twice the fabric's highest tier links. */
+/* List the new pairs [from, npairs) that are not row pairs (recorded by pair_new) into
+ * memory sized once from their counts: a path has at most twice the fabric's highest tier
+ * links. */
 static tsched_status fill_pairs(ts_pathcache *c, const tsched_topology *t, uint32_t from, const ts_deadline *d)
 {
+    tsched_status st;
     size_t maxh = ts_max_hops(t), bound = 0;
+    c->t = t;
     for (uint32_t q = from; q < c->npairs; q++) {
         const ts_pair *p = &c->pairs[q];
-        bound += p->a == p->b ? 0 : (size_t)p->npaths * maxh;
+        if (p->dn == TS_PAIR_LISTED && p->a != p->b)
+            bound += (size_t)p->npaths * maxh;
     }
-    tsched_status st;
     if ((st = reserve(&c->links, &c->links_cap, c->nlinks + bound + 1)) != TSCHED_OK ||
         (st = links_reserve(c, t, bound)) != TSCHED_OK)
         return st;
-    c->t = t;
+    uint32_t listed = 0;
     for (uint32_t q = from; q < c->npairs; q++) {
+        ts_pair *p = &c->pairs[q];
+        if (p->dn != TS_PAIR_LISTED)
+            continue;
         /* listing is what may take long: look at the clock after every 64 pairs */
-        if (d && q > from && (q - from) % 64 == 0 &&
+        if (d && listed > 0 && listed % 64 == 0 &&
             (st = ts_deadline_check(d, "routing: listing the candidate paths")) != TSCHED_OK)
             return st;
-        ts_pair *p = &c->pairs[q];
+        listed++;
         uint32_t *out = c->links + c->nlinks, hops;
         size_t n = ts_list_leaf_links(out, &hops, p->npaths, t, p->a, p->b);
         if (n > p->npaths)
@@ -208,36 +431,49 @@ static tsched_status drop(ts_pathcache *c, tsched_status st)
 tsched_status ts_pathcache_get(uint32_t *id, ts_pathcache *c, const tsched_topology *t, uint32_t a, uint32_t b)
 {
     uint32_t from = c->npairs;
-    tsched_status st = pair_find(id, c, t, a, b);
+    tsched_status st = pair_find(id, c, t, a, b, 0);
     if (st == TSCHED_OK && c->npairs > from)
         st = fill_pairs(c, t, from, NULL);
     return st == TSCHED_OK ? st : drop(c, st);
 }
 
-/* Two passes: the flows' pairs are found and counted first (the counts are O(1)), then
- * the new ones are listed into memory sized once. */
-tsched_status ts_flows_pairs(uint32_t *pair_of, ts_pathcache *c, const tsched_topology *t, const tsched_flows *f,
-                             const ts_deadline *d)
+/* Two passes: the flows' pairs are found first (a row pair is complete then; another gets
+ * its O(1) count), then the new listed ones are listed into memory sized once. */
+tsched_status ts_flows_pairs(uint32_t *pair_of, size_t stride, ts_pathcache *c, const tsched_topology *t,
+                             const tsched_flows *f, const ts_deadline *d)
 {
     uint32_t nn = tsched_topology_num_nodes(t);
     uint32_t from = c->npairs;
-    tsched_status st = TSCHED_OK;
+    c->t = t;
+    size_t work = (size_t)f->n + c->npairs, nl = t->tier_count[TSCHED_TIER_LEAF];
+    tsched_status st = rows_init(c, t, work);
+    if (st == TSCHED_OK && (st = pairs_dir(c, t, work)) == TSCHED_OK) {
+        /* room for the new pairs: at most one per flow, and per leaf pair with the table */
+        size_t more = f->n < 4096 ? f->n : 4096;
+        if (c->pdir && nl * nl - c->npairs < more)
+            more = nl * nl - c->npairs;
+        if (c->npairs + more > c->pairs_cap)
+            st = TS_GROW(c->pairs, c->pairs_cap, c->npairs + more);
+    }
+    if (st != TSCHED_OK)
+        return drop(c, st);
     for (uint32_t i = 0; i < f->n; i++) {
         uint32_t s = f->src[i], dn = f->dst[i];
         if (s >= nn || dn >= nn)
             return drop(c, ts_error(TSCHED_E_INVALID, "flows[%u]: node %u does not exist in fabric \"%s\" (%u nodes)",
                                     i, s >= nn ? s : dn, tsched_topology_name(t), nn));
-        uint32_t a = tsched_topology_node_nic_leaf(t, s, f->src_nic[i]);
-        uint32_t b = tsched_topology_node_nic_leaf(t, dn, f->dst_nic[i]);
+        uint32_t a = f->src_nic[i] < t->node_nics[s] ? nic_leaf(t, s, f->src_nic[i]) : TSCHED_NONE;
+        uint32_t b = f->dst_nic[i] < t->node_nics[dn] ? nic_leaf(t, dn, f->dst_nic[i]) : TSCHED_NONE;
         if (a == TSCHED_NONE || b == TSCHED_NONE)
             return drop(c, ts_error(TSCHED_E_INVALID, "flows[%u]: NIC %u of node \"%s\" does not exist", i,
                                     a == TSCHED_NONE ? f->src_nic[i] : f->dst_nic[i],
                                     tsched_topology_node_name(t, a == TSCHED_NONE ? s : dn)));
-        if ((st = pair_find(&pair_of[i], c, t, a, b)) != TSCHED_OK)
+        uint32_t *id = &pair_of[i * stride];
+        if ((st = pair_find(id, c, t, a, b, 1)) != TSCHED_OK)
             return drop(c, st);
         /* the node itself must be up; its NIC's leaf is covered by the pair's paths (a down
          * leaf has none), so a rail node keeps its live rails when another rail fails */
-        if (c->pairs[pair_of[i]].npaths == 0 || !t->node_up[s] || !t->node_up[dn])
+        if (c->pairs[*id].npaths == 0 || !t->node_up[s] || !t->node_up[dn])
             return drop(c, ts_error(TSCHED_E_NO_PATH,
                                     "flows[%u]: no surviving path from \"%s\" NIC %u to \"%s\" NIC %u", i,
                                     tsched_topology_node_name(t, s), f->src_nic[i], tsched_topology_node_name(t, dn),

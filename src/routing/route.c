@@ -67,7 +67,6 @@ void tsched_routes_free(tsched_routes *r)
 {
     if (!r)
         return;
-    free(r->pair);
     free(r->pidx);
     free(r->hops);
     free(r->plinks);
@@ -108,8 +107,10 @@ void tsched_router_free(tsched_router *rt)
     free(rt);
 }
 
-/* A routing result with its flows resolved to leaf pairs of the router's cache. */
-static tsched_status prepare(tsched_routes **out, tsched_router *rt, const tsched_flows *f, const ts_deadline *d)
+/* A routing result with its flows resolved to leaf pairs of the router's cache; path indices
+ * (pidx) only for the algorithms that choose before placing (`need_pidx`). */
+static tsched_status prepare(tsched_routes **out, tsched_router *rt, const tsched_flows *f, const ts_deadline *d,
+                             int need_pidx)
 {
     *out = NULL;
     if (rt->version != ts_topology_version(rt->t)) {
@@ -128,11 +129,11 @@ static tsched_status prepare(tsched_routes **out, tsched_router *rt, const tsche
     r->ls = ts_max_hops(rt->t);
     size_t n = f->n ? f->n : 1;
     tsched_status st = TSCHED_E_NOMEM;
-    if ((r->pair = ts_malloc(n, sizeof *r->pair)) && (r->pidx = ts_calloc(n, sizeof *r->pidx)) &&
-        (r->rate = ts_calloc(n, sizeof *r->rate)) && (r->hops = ts_malloc(n, 1)) &&
+    if ((!need_pidx || (r->pidx = ts_calloc(n, sizeof *r->pidx))) &&
+        (r->hops = ts_malloc(n, 1)) &&
         (r->plinks = ts_malloc((size_t)r->ls * n, sizeof *r->plinks)) &&
         (r->psw = ts_malloc((size_t)(r->ls + 1) * n, sizeof *r->psw)))
-        st = ts_flows_pairs(r->pair, r->cache, rt->t, f, d);
+        st = ts_flows_pairs(r->psw + r->ls, r->ls + 1, r->cache, rt->t, f, d);
     /* every pair is listed now: the cache's links are all the links this call can load */
     if (st == TSCHED_OK) {
         r->nlinks = (uint32_t)r->cache->ngl;
@@ -147,23 +148,14 @@ static tsched_status prepare(tsched_routes **out, tsched_router *rt, const tsche
     return TSCHED_OK;
 }
 
-/* Copy every flow's chosen path out of the cache: the result no longer needs it. */
-static void materialize(tsched_routes *r, const tsched_topology *t)
+/* Copy every flow's chosen path out of the cache (unless the algorithm did): the result
+ * no longer needs it. */
+static void materialize(tsched_routes *r)
 {
-    for (uint32_t i = 0; i < r->n; i++) {
-        const ts_pair *p = &r->cache->pairs[r->pair[i]];
-        const uint32_t *l = r->cache->links + p->off + (size_t)r->pidx[i] * p->hops;
-        uint32_t *pl = r->plinks + (size_t)r->ls * i, *ps = r->psw + (size_t)(r->ls + 1) * i;
-        r->hops[i] = (uint8_t)p->hops;
-        ps[0] = p->a;
-        for (uint32_t h = 0; h < r->ls; h++) {
-            pl[h] = h < p->hops ? r->cache->gl[l[h]] : TSCHED_NONE;
-            ps[h + 1] = h < p->hops ? ts_link_head(t, pl[h]) : TSCHED_NONE;
-        }
-    }
-    free(r->pair);
+    for (uint32_t i = 0; i < r->n && !r->placed; i++)
+        ts_route_put(r, &r->cache->pairs[ts_route_pair(r, i)], i, r->pidx[i]);
     free(r->pidx);
-    r->pair = r->pidx = NULL;
+    r->pidx = NULL;
     r->cache = NULL;
 }
 
@@ -177,41 +169,44 @@ static int cmp_u64(const void *a, const void *b)
  * array, and the largest load. */
 static tsched_status keep_loads(tsched_routes *r)
 {
-    uint32_t n = 0;
-    r->max_load = 0;
+    uint32_t n = 0, mx = 0;
     for (uint32_t l = 0; l < r->nlinks; l++) {
         n += r->load[l] > 0;
-        if (r->load[l] > r->max_load)
-            r->max_load = r->load[l];
+        mx = r->load[l] > mx ? r->load[l] : mx;
     }
-    uint64_t *key = ts_malloc(n ? n : 1, sizeof *key);
-    r->used = ts_malloc(n ? n : 1, sizeof *r->used);
-    r->used_load = ts_malloc(n ? n : 1, sizeof *r->used_load);
-    if (!key || !r->used || !r->used_load) {
-        free(key);
+    r->max_load = mx;
+    r->used = ts_malloc((size_t)n + 1, sizeof *r->used);
+    r->used_load = ts_malloc((size_t)n + 1, sizeof *r->used_load);
+    if (!r->used || !r->used_load)
         return TSCHED_E_NOMEM;
-    }
     const uint32_t *dir = r->cache->ldir;
     if (dir) {
         /* the cache numbers the fabric's links directly (it is small next to the work):
-         * walking it gives them in order, no sort */
+         * walking it gives them in order, no sort; every link is written at k, and k moves
+         * on for a loaded one (no branch on the loads; the arrays have one spare entry) */
         uint32_t k = 0, nfab = 2 * r->cache->t->ntrunks;
-        for (uint32_t g = 0; g < nfab && k < n; g++)
-            if (dir[g] && dir[g] - 1 < r->nlinks && r->load[dir[g] - 1] > 0)
-                key[k++] = (uint64_t)g << 32 | r->load[dir[g] - 1];
+        for (uint32_t g = 0; g < nfab && k < n; g++) {
+            uint32_t id = dir[g] - 1, v = id < r->nlinks ? r->load[id] : 0; /* id UINT32_MAX: none */
+            r->used[k] = g;
+            r->used_load[k] = v;
+            k += v > 0;
+        }
     } else {
+        uint64_t *key = ts_malloc(n ? n : 1, sizeof *key);
+        if (!key)
+            return TSCHED_E_NOMEM;
         uint32_t k = 0;
         for (uint32_t l = 0; l < r->nlinks; l++)
             if (r->load[l] > 0)
                 key[k++] = (uint64_t)r->cache->gl[l] << 32 | r->load[l];
         qsort(key, n, sizeof *key, cmp_u64);
-    }
-    for (uint32_t k = 0; k < n; k++) {
-        r->used[k] = (uint32_t)(key[k] >> 32);
-        r->used_load[k] = (uint32_t)key[k];
+        for (k = 0; k < n; k++) {
+            r->used[k] = (uint32_t)(key[k] >> 32);
+            r->used_load[k] = (uint32_t)key[k];
+        }
+        free(key);
     }
     r->nused = n;
-    free(key);
     free(r->load);
     r->load = NULL;
     return TSCHED_OK;
@@ -223,12 +218,14 @@ static tsched_status finish(tsched_routes *r, const tsched_topology *t, const ts
     tsched_status st0 = keep_loads(r);
     if (st0 != TSCHED_OK)
         return st0;
-    materialize(r, t);
+    materialize(r);
     r->has_rates = rates;
-    if (!rates) {
+    if (!rates) { /* no rate array: tsched_routes_rate() answers 0 */
         r->min_rate = 0;
         return TSCHED_OK;
     }
+    if (!(r->rate = ts_calloc(r->n ? r->n : 1, sizeof *r->rate)))
+        return TSCHED_E_NOMEM;
     tsched_status st = ts_route_rates(r, t, f);
     if (st != TSCHED_OK)
         return st;
@@ -283,7 +280,8 @@ static tsched_status router_route(tsched_routes **out, tsched_router *rt, const 
     dl.at = t0 + dl.ms;
     const ts_deadline *d = o->algo == TSCHED_ROUTE_ILP ? &dl : NULL;
     tsched_routes *r;
-    if ((st = prepare(&r, rt, f, d)) != TSCHED_OK)
+    /* greedy places every path as it goes: no path indices */
+    if ((st = prepare(&r, rt, f, d, o->algo != TSCHED_ROUTE_GREEDY)) != TSCHED_OK)
         return st;
     r->algo = o->algo;
     r->status = "ok";
@@ -386,7 +384,7 @@ tsched_status tsched_reroute(tsched_routes **out, const tsched_routes *prev, con
         return st;
     double t0 = ts_now_ms();
     uint8_t *keep = NULL;
-    if ((st = prepare(&r, rt, f, NULL)) != TSCHED_OK)
+    if ((st = prepare(&r, rt, f, NULL, 1)) != TSCHED_OK)
         goto out;
     r->algo = TSCHED_ROUTE_GREEDY;
     r->status = "ok";
@@ -400,30 +398,26 @@ tsched_status tsched_reroute(tsched_routes **out, const tsched_routes *prev, con
             continue;
         uint32_t hops;
         const uint32_t *pl = ts_route_links(prev, i, &hops);
-        const ts_pair *p = &r->cache->pairs[r->pair[i]];
+        const ts_pair *p = &r->cache->pairs[ts_route_pair(r, i)];
         /* the same path among the pair's surviving candidates */
         for (uint32_t k = 0; k < p->npaths && !keep[i] && hops == p->hops; k++) {
-            const uint32_t *cl = r->cache->links + p->off + (size_t)k * hops;
             uint32_t h = 0;
-            while (h < hops && r->cache->gl[cl[h]] == pl[h])
+            while (h < hops && r->cache->gl[ts_pair_link(r->cache, p, k, h)] == pl[h])
                 h++;
             if (h == hops) {
                 r->pidx[i] = k;
                 keep[i] = 1;
-                for (h = 0; h < hops; h++)
-                    r->load[cl[h]]++;
+                ts_pair_load(r->load, r->cache, p, k);
             }
         }
     }
     for (uint32_t i = 0; i < f->n; i++) {
         if (keep[i])
             continue;
-        const ts_pair *p = &r->cache->pairs[r->pair[i]];
+        const ts_pair *p = &r->cache->pairs[ts_route_pair(r, i)];
         uint32_t k = ts_least_loaded(r->cache, p, r->load, NULL);
         r->pidx[i] = k;
-        const uint32_t *l = r->cache->links + p->off + (size_t)k * p->hops;
-        for (uint32_t h = 0; h < p->hops; h++)
-            r->load[l[h]]++;
+        ts_pair_load(r->load, r->cache, p, k);
         r->moved++;
     }
     r->solve_ms = ts_now_ms() - t0;
@@ -461,7 +455,7 @@ tsched_status tsched_routes_path(tsched_path *path, const tsched_routes *routes,
     return ts_paths_out(path, &p, 1, "tsched_routes_path");
 }
 
-double tsched_routes_rate(const tsched_routes *r, uint32_t i) { return r && i < r->n ? r->rate[i] : 0; }
+double tsched_routes_rate(const tsched_routes *r, uint32_t i) { return r && r->rate && i < r->n ? r->rate[i] : 0; }
 uint32_t tsched_routes_max_link_flows(const tsched_routes *r) { return r ? r->max_load : 0; }
 uint32_t tsched_routes_link_flows(const tsched_routes *r, uint32_t l)
 {

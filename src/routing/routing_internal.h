@@ -12,35 +12,87 @@
 #include "../common/clock.h"
 #include "../topology/topology_internal.h"
 
-/* Candidate paths of one leaf pair: npaths paths of `hops` directed links each, stored
- * from links[off]. hops is 0 for a pair of equal leaves (one path, no fabric link). */
+/* Candidate paths of one leaf pair: npaths paths of `hops` directed links each. Two
+ * layouts, read through ts_pair_link() / ts_pair_load() / ts_least_loaded():
+ *  - listed (dn == TS_PAIR_LISTED): path k's links are links[off + k * hops ..], hops
+ *    of them (0 for a pair of equal leaves: one path, no fabric link);
+ *  - rows (two-hop pairs whose leaves have the same usable spines, in the same order:
+ *    every pair of an intact two-tier fabric): path k climbs compact link off + k and
+ *    comes down compact link dn + k. The ids of a leaf's up-links (and of its down-links)
+ *    are numbered as one block in spine order, shared by every pair of that leaf, so
+ *    nothing is listed per pair and the loads of a pair's paths are two contiguous rows.
+ * Both give the same paths in the same order as the topology's listing. */
+#define TS_PAIR_LISTED UINT32_MAX
 typedef struct ts_pair {
     uint32_t a, b;      /* leaf switch indices */
-    uint32_t off;       /* into cache->links */
+    uint32_t off;       /* listed: into cache->links; rows: compact id of path 0's up-link */
     uint32_t npaths;
     uint32_t hops;
+    uint32_t dn;        /* rows: compact id of path 0's down-link; TS_PAIR_LISTED */
 } ts_pair;
+
+/* Per leaf (by ordinal in tier 0), for the row layout. */
+typedef struct ts_leafrow {
+    uint32_t row;       /* its usable up-links' trunks start at rtr[row - 1]; 0: not read yet */
+    uint32_t len;       /* how many */
+    uint32_t cls;       /* leaves with equal spine sequences share it; TS_NO_CLASS: none */
+    uint32_t up, dn;    /* first compact id of its up / down block, or TS_BLOCK_* */
+} ts_leafrow;
+#define TS_NO_CLASS UINT32_MAX
+#define TS_BLOCK_NONE UINT32_MAX         /* not numbered yet */
+#define TS_BLOCK_BAD (UINT32_MAX - 1)    /* some link already had an id: list its pairs */
 
 typedef struct ts_pathcache {
     ts_pair *pairs;
     uint32_t npairs;
     size_t pairs_cap;
-    uint32_t *links;    /* npaths * hops per pair: compact link ids */
+    uint32_t *links;    /* listed pairs: npaths * hops each, compact link ids */
     size_t nlinks, links_cap;
     uint32_t *slots;    /* open addressing on (a, b): pair id + 1 */
     size_t nslots;
+    uint32_t *pdir;     /* or, when the leaves are few next to the work: pair id + 1 by
+                         * (ordinal of a) * nleaves + ordinal of b */
     uint32_t *gl;       /* compact link id -> directed link id of the fabric */
     size_t ngl, gl_cap;
     uint32_t *lslots;   /* open addressing on the fabric's link id: compact id + 1 */
     size_t nlslots;
     uint32_t *ldir;     /* or, on a fabric small next to the work, by fabric link id */
+    /* the row layout, when the leaves are few next to the work (else every pair is listed) */
+    ts_leafrow *leaf;   /* nleaves, or NULL */
+    uint32_t nleaves;
+    uint32_t *rtr;      /* rows: the trunk of each usable up-link, sized once */
+    size_t nrow;
+    uint32_t *cslots;   /* classes: open addressing on the row's hash, ordinal + 1 */
+    size_t ncslots;
     const tsched_topology *t; /* the fabric listed from: a path's switches are its links' ends */
 } ts_pathcache;
 
+/* Compact link id of hop h of path k of pair p. */
+static inline uint32_t ts_pair_link(const ts_pathcache *c, const ts_pair *p, uint32_t k, uint32_t h)
+{
+    if (p->dn != TS_PAIR_LISTED)
+        return (h ? p->dn : p->off) + k;
+    return c->links[p->off + (size_t)k * p->hops + h];
+}
+
+/* Adds one flow on path k of pair p to the loads. */
+static inline void ts_pair_load(uint32_t *load, const ts_pathcache *c, const ts_pair *p, uint32_t k)
+{
+    if (p->dn != TS_PAIR_LISTED) {
+        load[p->off + k]++;
+        load[p->dn + k]++;
+        return;
+    }
+    const uint32_t *l = c->links + p->off + (size_t)k * p->hops;
+    for (uint32_t h = 0; h < p->hops; h++)
+        load[l[h]]++;
+}
+
 void ts_pathcache_init(ts_pathcache *c);
 void ts_pathcache_free(ts_pathcache *c);
-/* Id of the pair (a, b), listing its surviving paths from `t` on first use. On failure the
- * cache is emptied. */
+/* Id of the pair (a, b), listing its surviving paths from `t` on first use. Pairs found
+ * here are always listed (dn == TS_PAIR_LISTED), so a caller that only uses this (CRUX)
+ * may read links[] directly. On failure the cache is emptied. */
 tsched_status ts_pathcache_get(uint32_t *id, ts_pathcache *c, const tsched_topology *t, uint32_t a, uint32_t b);
 
 /* A time limit taken at a call's entry: `at` on the ts_now_ms() clock, `ms` the limit. */
@@ -53,11 +105,12 @@ typedef struct ts_deadline {
 /* TSCHED_E_TIMEOUT naming `what` and the limit once the deadline has passed (NULL: never). */
 tsched_status ts_deadline_check(const ts_deadline *d, const char *what);
 
-/* The NIC leaves of every flow resolved into pair ids; errors name the flow. Listing stops
+/* The NIC leaves of every flow resolved into pair ids (flow i's at pair_of[i * stride]);
+ * errors name the flow. Listing stops
  * with TSCHED_E_TIMEOUT once the deadline (NULL: none) passes. On failure the cache is
  * emptied. */
-tsched_status ts_flows_pairs(uint32_t *pair_of, ts_pathcache *c, const tsched_topology *t, const tsched_flows *f,
-                             const ts_deadline *d);
+tsched_status ts_flows_pairs(uint32_t *pair_of, size_t stride, ts_pathcache *c, const tsched_topology *t,
+                             const tsched_flows *f, const ts_deadline *d);
 
 struct tsched_router {
     const tsched_topology *t;
@@ -68,10 +121,10 @@ struct tsched_router {
 
 struct tsched_routes {
     uint32_t n;          /* flows */
-    /* while computing: candidates in the router's cache */
+    /* while computing: candidates in the router's cache; each flow's pair id waits in the
+     * last slot of its psw row (ts_route_pair), overwritten when its path is written */
     ts_pathcache *cache; /* borrowed; NULL once the result is final */
-    uint32_t *pair;      /* per flow: pair id */
-    uint32_t *pidx;      /* per flow: path index within the pair */
+    uint32_t *pidx;      /* per flow: path index within the pair (not for greedy) */
     uint32_t nlinks;     /* compact links of the cache (load has one entry each) */
     uint32_t *load;      /* flows per compact link */
     /* the result, per flow, independent of the cache */
@@ -86,6 +139,7 @@ struct tsched_routes {
     uint32_t max_load;
     double min_rate;
     int has_rates;       /* 0 with TSCHED_ROUTE_NO_RATES */
+    int placed;          /* the algorithm wrote hops/plinks/psw itself (ts_route_put) */
     uint32_t moved;
     tsched_route_algo algo;
     const char *status;
@@ -106,12 +160,51 @@ static inline const uint32_t *ts_route_links(const tsched_routes *r, uint32_t i,
     return r->plinks + (size_t)r->ls * i;
 }
 
+/* The first k < n (n >= 1) with the smallest max(up[k], down[k]), that value in *value
+ * (if not NULL): the least loaded path of a row pair. Vectorised where the CPU allows. */
+uint32_t ts_rows_least_loaded(const uint32_t *up, const uint32_t *down, uint32_t n, uint32_t *value);
+
+/* Flow i's pair id while computing (before its path is written). */
+static inline uint32_t ts_route_pair(const tsched_routes *r, uint32_t i)
+{
+    return r->psw[(size_t)(r->ls + 1) * i + r->ls];
+}
+
+/* Write flow i's path (path k of pair p) into the result arrays hops, plinks, psw. */
+static inline void ts_route_put(tsched_routes *r, const ts_pair *p, uint32_t i, uint32_t k)
+{
+    const ts_pathcache *c = r->cache;
+    const tsched_topology *t = c->t;
+    uint32_t *pl = r->plinks + (size_t)r->ls * i, *ps = r->psw + (size_t)(r->ls + 1) * i, h = 0;
+    r->hops[i] = (uint8_t)p->hops;
+    ps[0] = p->a;
+    if (p->dn != TS_PAIR_LISTED) {
+        pl[0] = c->gl[p->off + k];
+        pl[1] = c->gl[p->dn + k];
+        ps[1] = t->tr_upper[pl[0] / 2];
+        ps[2] = p->b;
+        h = 2;
+    } else {
+        const uint32_t *l = c->links + p->off + (size_t)k * p->hops;
+        for (; h < p->hops; h++) {
+            pl[h] = c->gl[l[h]];
+            ps[h + 1] = ts_link_head(t, pl[h]);
+        }
+    }
+    for (; h < r->ls; h++) {
+        pl[h] = TSCHED_NONE;
+        ps[h + 1] = TSCHED_NONE;
+    }
+}
+
 /* Index of the least loaded path of pair p (busiest link first, ties to the first). */
 static inline uint32_t ts_least_loaded(const ts_pathcache *c, const ts_pair *p, const uint32_t *load, uint32_t *value)
 {
-    const uint32_t *l = c->links + p->off;
     uint32_t best = 0, bestv = UINT32_MAX;
-    if (p->hops == 2) { /* via a spine: the common case, without the inner loop */
+    if (p->dn != TS_PAIR_LISTED)
+        return ts_rows_least_loaded(load + p->off, load + p->dn, p->npaths, value);
+    const uint32_t *l = c->links + p->off;
+    if (p->hops == 2) { /* via a spine, listed */
         for (uint32_t k = 0; k < p->npaths; k++, l += 2) {
             uint32_t u = load[l[0]], d = load[l[1]], v = u > d ? u : d;
             if (v < bestv) {
@@ -138,7 +231,7 @@ static inline uint32_t ts_least_loaded(const ts_pathcache *c, const ts_pair *p, 
     return best;
 }
 
-/* Algorithms: fill r->pidx (r->pair, cache ready; r->load zeroed, or holding the caller's
+/* Algorithms: fill r->pidx (pair ids, cache ready; r->load zeroed, or holding the caller's
  * background load for greedy and balanced-ecmp, which they extend). */
 tsched_status ts_route_greedy(tsched_routes *r, const tsched_flows *f, uint32_t threads);
 tsched_status ts_route_ecmp(tsched_routes *r, const tsched_flows *f, uint64_t seed);
