@@ -382,7 +382,7 @@ static tsched_status launch_flag(int *on, const svc_req *req, const char *key, c
 {
     const json_t *o = ts_svc_options(req), *v = o ? json_object_get(o, key) : NULL;
     if (v && json_is_string(v))
-        return ts_error(TSCHED_E_TYPE,
+        return ts_error(TSCHED_E_FORMAT,
                         "options.%s: the service writes no files: give true to get it in the answer's \"%s\"", key,
                         answer_field);
     return ts_svc_opt_flag(on, req, key);
