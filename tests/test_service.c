@@ -32,10 +32,9 @@ static json_t *ask_json(tsched_service *svc, json_t *req, int *stop)
     ck_assert_msg(a != NULL, "answer is JSON: %s: %s", answer, e.text);
     ck_assert_msg(json_is_object(a) && json_object_get(a, "id") && json_is_boolean(json_object_get(a, "ok")),
                   "answer shape: %s", answer);
+    size_t files = (size_t)!!json_object_get(a, "hostfile") + (size_t)!!json_object_get(a, "pod_order");
     if (json_is_true(json_object_get(a, "ok"))) /* the launch files of place may follow the result */
-        ck_assert_msg(json_object_size(a) == 3 + (size_t)!!json_object_get(a, "hostfile") + (size_t)!!json_object_get(a, "pod_order") &&
-                          json_object_get(a, "result"),
-                      "ok answer: %s", answer);
+        ck_assert_msg(json_object_size(a) == 3 + files && json_object_get(a, "result"), "ok answer: %s", answer);
     else
         ck_assert_msg(json_object_size(a) == 5 && json_is_integer(json_object_get(a, "exit")) &&
                           json_is_string(json_object_get(a, "status")) && json_is_string(json_object_get(a, "error")),

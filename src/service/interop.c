@@ -360,12 +360,17 @@ tsched_status ts_svc_op_export(char **result, svc_req *req)
     }
     const char *warning = tsched_topology_export_warning();
     json_t *tv = json_string(text);
-    doc = json_object();
-    if (!tv || !doc || json_object_set_new(doc, "text", tv) ||
+    if (!tv) { /* the library writes UTF-8 from UTF-8 names: only memory can fail here */
+        st = ts_error(TSCHED_E_INTERNAL, "export: the text is not UTF-8 or memory ran out");
+        goto done;
+    }
+    if (!(doc = json_object()) || json_object_set_new(doc, "text", tv) ||
         json_object_set_new(doc, "warning", *warning ? json_string(warning) : json_null()) ||
-        !(*result = json_dumps(doc, JSON_COMPACT | JSON_PRESERVE_ORDER)))
-        st = ts_error(tv || !doc ? TSCHED_E_NOMEM : TSCHED_E_INTERNAL, "export: %s",
-                      tv || !doc ? "out of memory writing the answer" : "the export is not UTF-8 text");
+        !(*result = json_dumps(doc, JSON_COMPACT | JSON_PRESERVE_ORDER))) {
+        if (!doc)
+            json_decref(tv);
+        st = ts_error(TSCHED_E_NOMEM, "export: out of memory writing the answer");
+    }
 done:
     json_decref(doc);
     tsched_free(text);
@@ -402,7 +407,8 @@ tsched_status ts_svc_launch_options(svc_launch *l, const svc_req *req)
     if (l->per_task && !l->hostfile)
         return ts_error(TSCHED_E_INVALID, "options.hostfile-per-task: needs options.hostfile");
     if (tpn_set && !l->per_task && !l->pod_order)
-        return ts_error(TSCHED_E_INVALID, "options.tasks-per-node: needs options.hostfile-per-task or options.pod-order");
+        return ts_error(TSCHED_E_INVALID,
+                        "options.tasks-per-node: needs options.hostfile-per-task or options.pod-order");
     if (l->index_label && !l->pod_order)
         return ts_error(TSCHED_E_INVALID, "options.index-label: needs options.pod-order");
     return TSCHED_OK;
@@ -435,11 +441,12 @@ tsched_status ts_svc_launch_files(svc_req *req, const svc_launch *l, const tsche
         if (st != TSCHED_OK)
             goto done;
         json_t *s = json_string(hosts);
+        int utf8 = s != NULL;
         hq = s ? json_dumps(s, JSON_ENCODE_ANY | JSON_COMPACT) : NULL;
         json_decref(s);
         if (!hq) {
-            st = ts_error(s ? TSCHED_E_NOMEM : TSCHED_E_INTERNAL, "hostfile: %s",
-                          s ? "out of memory writing the answer" : "the host file is not UTF-8 text");
+            st = ts_error(utf8 ? TSCHED_E_NOMEM : TSCHED_E_INTERNAL, "hostfile: %s",
+                          utf8 ? "out of memory writing the answer" : "the host file is not UTF-8 text");
             goto done;
         }
     }
