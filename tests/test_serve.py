@@ -5,7 +5,8 @@ Every op's answer is compared with what the CLI command prints for the same file
 options (parsed JSON equality, --no-timing / "no-timing": true); error answers carry the
 CLI's exit code; bad lines get error answers and the service reads on; a socket client that
 disconnects mid-request loses only its own answers; a soak checks that the resident memory
-stays flat (SOAK_SECONDS, default 30; 0 skips it).
+stays flat (SOAK_SECONDS, default 30; 0 skips it). The imports, the export and the launch
+files of place are compared with the CLI on the same files (interop).
 
 usage: test_serve.py PATH/TO/topo-sched TESTS_DATA_DIR   (python3 standard library only)
 """
@@ -214,6 +215,218 @@ def equality():
     check(svc.close() == 0, 'exit 0 after shutdown')
 
 
+def cli_raw(args):
+    """The CLI's exit code, standard output (text) and standard error."""
+    r = subprocess.run([TS] + args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=300)
+    return r.returncode, r.stdout.decode(), r.stderr.decode()
+
+
+def read_text(p):
+    with open(p, encoding='utf-8') as f:
+        return f.read()
+
+
+def check_error(a, rc, what, field):
+    check(a.get('ok') is False and a.get('exit') == rc, '%s: error answer with the CLI exit %d, got %s'
+          % (what, rc, str(a)[:300]))
+    err = a.get('error') or ''
+    check(err.startswith(field) and '\n' not in err, '%s: the error names %s: %r' % (what, field, err))
+
+
+def interop():
+    """The imports, the export and the launch files of place against the CLI on the same files."""
+    imp = lambda *p: path('import', *p)
+    svc = Serve()
+    levels = 'example.com/block,example.com/rack,kubernetes.io/hostname'
+    # imports: the document the CLI prints; `name` also loads the fabric
+    cases = [
+        ('import-slurm', imp('tree.conf'), {}, 'tree'),
+        ('import-slurm', imp('block.conf'), {'gpus-per-node': 4}, 'block'),
+        ('import-slurm', imp('block.conf'), {'no-nvl': True, 'nic-gbps': '200', 'gpu-type': 'H100', 'name': 'b'},
+         None),
+        ('import-slurm', imp('scontrol-tree.txt'), {'nics-per-node': 2}, None),
+        ('import-slurm', imp('deep8.conf'), {}, 'deep8'),
+        ('import-slurm', imp('deep9.conf'), {}, None),  # an error: as the CLI's
+        ('import-slurm-yaml', imp('topology.yaml'), {}, 'yaml'),
+        ('import-slurm-yaml', imp('topology.yaml'), {'nvl-topology': 'nvlink'}, None),
+        ('import-slurm-yaml', imp('topology.yaml'), {'topology': 'nvlink', 'gpus-per-node': 2}, None),
+        ('import-slurm-yaml', imp('topology.yaml'), {'topology': 'nope'}, None),
+        ('import-k8s-nodes', imp('nodes.json'), {'levels': levels}, 'k8s'),
+        ('import-k8s-nodes', imp('node-single.json'),
+         {'levels': 'example.com/rack', 'nvl-label': '', 'gpu-type': 'X', 'nics-per-node': 2, 'nic-gbps': 100,
+          'name': 'prod'}, None),
+        ('import-k8s-nodes', imp('bad-gpu-count.json'), {'levels': levels}, None),
+        ('import-k8s-nodes', imp('nodes.json'), {'levels': 'example.com/zone,example.com/rack'}, None),
+    ]
+    for op, f, opts, name in cases:
+        what = '%s %s %s' % (op, os.path.basename(f), opts)
+        req = {'id': what, 'op': op, 'text': read_text(f), 'options': opts}
+        if name:
+            req['name'] = name
+        a = svc.ask(req)
+        rc, out, err = cli_raw(['topology', op, f] + opts_argv(opts))
+        if rc == 0:
+            check(a.get('ok') is True and a.get('result') == json.loads(out),
+                  '%s: result equals the CLI output: %s' % (what, str(a)[:300]))
+        else:
+            check(a.get('ok') is False and a.get('exit') == rc and a.get('error'),
+                  '%s: error answer with the CLI exit %d (%s): %s' % (what, rc, err.strip(), str(a)[:300]))
+            check(a.get('error', '').startswith(('text: ', 'options')), '%s: the error names the field: %s'
+                  % (what, a.get('error')))
+    # k8s nodes as the object, as an array of Nodes, levels as an array, the Kueue Topology's text
+    rc, out, _ = cli_raw(['topology', 'import-k8s-nodes', imp('nodes.json'), '--levels', levels])
+    want = json.loads(out)
+    nodes = load(imp('nodes.json'))
+    for what, req in (('nodes object', {'nodes': nodes, 'options': {'levels': levels.split(',')}}),
+                      ('nodes array', {'nodes': nodes['items'], 'options': {'levels': levels}}),
+                      ('kueue yaml', {'text': read_text(imp('nodes.json')),
+                                      'options': {'kueue-topology': read_text(imp('kueue-topology.yaml'))}}),
+                      ('kueue object', {'nodes': nodes, 'options': {'kueue-topology': load(imp('kueue-topology.json'))}})):
+        a = svc.ask(dict(req, op='import-k8s-nodes'))
+        check(a.get('ok') is True and a.get('result') == want, 'import-k8s-nodes %s: %s' % (what, str(a)[:300]))
+
+    # exports: exactly the bytes the CLI writes, its warning line
+    bad_nvl = {"format": "tsched.topology.v1", "name": "w",
+               "switches": [{"name": "r1", "tier": 0}, {"name": "r2", "tier": 0}, {"name": "b", "tier": 1}],
+               "links": [{"a": "r1", "b": "b", "gbps": 400}, {"a": "r2", "b": "b", "gbps": 400}],
+               "nodes": [{"name": "g%d" % i, "leaf": "r1" if i < 2 else "r2", "gpus": 8, "nvl_domain": "xy"[i % 2]}
+                         for i in range(4)]}
+    wf = os.path.join(TMP, 'nvl-nowhere.json')
+    with open(wf, 'w') as f:
+        json.dump(bad_nvl, f)
+    files = {}
+    for name in ('tree', 'block', 'deep8', 'yaml', 'k8s'):  # the fabrics the imports loaded, and their files
+        files[name] = os.path.join(TMP, name + '.json')
+        src = {'tree': 'tree.conf', 'block': 'block.conf', 'deep8': 'deep8.conf', 'yaml': 'topology.yaml',
+               'k8s': 'nodes.json'}[name]
+        op = {'yaml': 'import-slurm-yaml', 'k8s': 'import-k8s-nodes'}.get(name, 'import-slurm')
+        extra = {'block': ['--gpus-per-node', '4'], 'k8s': ['--levels', levels]}.get(name, [])
+        subprocess.run([TS, 'topology', op, imp(src), '-o', files[name]] + extra, check=True)
+    exports = [
+        ('k8s', {'to': 'kueue'}), ('k8s', {'to': 'kueue', 'kueue-api': 'v1beta1', 'format': 'json'}),
+        ('k8s', {'to': 'kai', 'sanitize': True}), ('k8s', {'to': 'volcano', 'tier-names': True}),
+        ('k8s', {'to': 'slurm-conf'}), ('k8s', {'to': 'slurm-yaml', 'name': 'prod'}),
+        ('block', {'to': 'slurm-conf', 'block': True}), ('tree', {'to': 'slurm-conf', 'physical': True}),
+        ('deep8', {'to': 'volcano'}), ('yaml', {'to': 'kueue', 'levels': 'a.io/top,a.io/rack'}),
+        ('yaml', {'to': 'kai', 'levels': 'a.io/rack'}),  # wrong count: an error
+        ('k8s', {'to': 'slurm-conf', 'levels': 'a'}),  # does not apply: an error
+        ('k8s', {'to': 'kueue', 'kueue-api': 'v2'}), ('k8s', {'to': 'nope'}),
+        (cluster_file(), {'to': 'slurm-yaml'}), (cluster_file(), {'to': 'kueue', 'format': 'json'}),
+        (wf, {'to': 'kueue'}), (wf, {'to': 'volcano'}), (wf, {'to': 'slurm-conf', 'block': True}),
+    ]
+    for topo, opts in exports:
+        f = files.get(topo, topo)
+        what = 'export %s %s' % (os.path.basename(f), opts)
+        a = svc.ask({'id': what, 'op': 'export', 'topology': topo if topo in files else load(f), 'options': opts})
+        rc, out, err = cli_raw(['topology', 'export', '-t', f] + opts_argv(opts))
+        if rc == 0:
+            r = a.get('result') or {}
+            check(a.get('ok') is True and set(r) == {'text', 'warning'}, '%s: ok {text, warning}: %s'
+                  % (what, str(a)[:300]))
+            check(r.get('text') == out, '%s: the text is the CLI output' % what)
+            want_w = err.strip().split(': warning: %s: ' % f, 1)[1] if err else None
+            check(r.get('warning') == want_w, '%s: warning %r, the CLI %r' % (what, r.get('warning'), err))
+        else:
+            check(a.get('ok') is False and a.get('exit') == rc, '%s: error answer with the CLI exit %d (%s): %s'
+                  % (what, rc, err.strip(), str(a)[:300]))
+            check(a.get('error', '').startswith(('options.', 'topology: ')), '%s: the error names the field: %s'
+                  % (what, a.get('error')))
+    check(any(svc.ask({'op': 'export', 'topology': load(wf), 'options': {'to': 'kai'}})['result']['warning']
+              for _ in [0]), 'the NVLink warning is given')
+
+    # place with launch files: result = the CLI's placement, hostfile / pod_order = its files
+    job = path('cli', 'job.json')
+    kjob = os.path.join(TMP, 'kjob.json')
+    with open(kjob, 'w') as f:
+        json.dump({'format': 'tsched.job.v1', 'name': 'k', 'gpus': 8, 'tp': 8, 'pp': 1}, f)
+    hf, po = os.path.join(TMP, 'hosts'), os.path.join(TMP, 'pods.json')
+    launches = [
+        (cluster_file(), job, {'hostfile': True}), (cluster_file(), job, {'hostfile': True, 'hostfile-per-task': True}),
+        (cluster_file(), job, {'hostfile': True, 'hostfile-per-task': True, 'tasks-per-node': 3,
+                               'pod-order': True, 'index-label': 'example.com/idx'}),
+        (cluster_file(), job, {'pod-order': True, 'algo': 'best-fit'}),
+        ('k8s', kjob, {'pod-order': True, 'hostfile': True}),
+    ]
+    for topo, j, opts in launches:
+        f = files.get(topo, topo)
+        what = 'place %s %s' % (os.path.basename(f), opts)
+        req = {'id': what, 'op': 'place', 'topology': topo if topo in files else load(f), 'job': load(j),
+               'options': dict(opts, **{'no-timing': True})}
+        a = svc.ask(req)
+        argv = ['place', '-t', f, '-j', j, '--no-timing']
+        for k, v in opts.items():
+            argv += {'hostfile': ['--hostfile', hf], 'pod-order': ['--pod-order', po]}.get(k) or (
+                ['--' + k] if v is True else ['--' + k, str(v)])
+        for x in (hf, po):
+            if os.path.exists(x):
+                os.unlink(x)
+        rc, out, err = cli_raw(argv)
+        check(rc == 0, '%s: the CLI: %s' % (what, err))
+        want = {'id': what, 'ok': True, 'result': json.loads(out)}
+        if opts.get('hostfile'):
+            want['hostfile'] = read_text(hf)
+        if opts.get('pod-order'):
+            want['pod_order'] = load(po)
+        check(a == want, '%s: answer = the CLI placement and files\n  service: %s\n  want:    %s'
+              % (what, str(a)[:400], str(want)[:400]))
+        check(list(a)[:3] == ['id', 'ok', 'result'], '%s: result before the files' % what)
+    # without launch options: exactly three members, as before
+    a = svc.ask({'id': 1, 'op': 'place', 'topology': 'k8s', 'job': load(kjob), 'options': {'no-timing': True}})
+    check(sorted(a) == ['id', 'ok', 'result'], 'place without launch options: %s' % list(a))
+
+    # request errors name the field
+    errs = [
+        ({'op': 'import-slurm'}, 'text'), ({'op': 'import-slurm', 'text': 3}, 'text'),
+        ({'op': 'import-slurm', 'text': '', 'options': {'gpus-per-node': 0}}, 'options.gpus-per-node'),
+        ({'op': 'import-slurm', 'text': 'SwitchName=s Nodes=n1', 'options': {'topology': 'x'}}, 'options.topology'),
+        ({'op': 'import-slurm-yaml', 'text': read_text(imp('topology.yaml')), 'name': 7}, 'name'),
+        ({'op': 'import-k8s-nodes', 'nodes': nodes}, 'options'),
+        ({'op': 'import-k8s-nodes', 'nodes': nodes, 'options': {'levels': 'a', 'kueue-topology': 'x'}}, 'options'),
+        ({'op': 'import-k8s-nodes', 'options': {'levels': 'a'}}, 'text'),
+        ({'op': 'import-k8s-nodes', 'text': '{}', 'nodes': nodes, 'options': {'levels': 'a'}}, 'nodes'),
+        ({'op': 'import-k8s-nodes', 'nodes': 5, 'options': {'levels': 'a'}}, 'nodes'),
+        ({'op': 'import-k8s-nodes', 'nodes': nodes, 'options': {'levels': 'a,,b'}}, 'options.levels'),
+        ({'op': 'import-k8s-nodes', 'nodes': nodes, 'options': {'levels': ['a', 3]}}, 'options.levels[1]'),
+        ({'op': 'import-k8s-nodes', 'nodes': nodes, 'options': {'levels': 'kubernetes.io/hostname'}},
+         'options.levels'),
+        ({'op': 'import-k8s-nodes', 'nodes': nodes, 'options': {'levels': 'a', 'nvl-label': 'a'}}, 'options.levels'),
+        ({'op': 'import-k8s-nodes', 'nodes': nodes, 'options': {'kueue-topology': 'kind: Nope'}},
+         'options.kueue-topology'),
+        ({'op': 'export', 'topology': 'k8s'}, 'options.to'),
+        ({'op': 'export', 'topology': 'nope', 'options': {'to': 'kueue'}}, 'topology'),
+        ({'op': 'export', 'topology': 'k8s', 'options': {'to': 'kueue', 'format': 'xml'}}, 'options.format'),
+        ({'op': 'export', 'topology': 'k8s', 'options': {'to': 'kueue', 'block': True}}, 'options.block'),
+        ({'op': 'export', 'topology': 'k8s', 'options': {'to': 'slurm-conf', 'block': True, 'physical': True}},
+         'options'),
+        ({'op': 'export', 'topology': 'k8s', 'options': {'to': 'kueue', 'levels': 'Bad Key'}}, 'options.levels'),
+        ({'op': 'export', 'topology': 'k8s', 'options': {'to': 'kueue', 'o': 'x'}}, 'options.o'),
+        ({'op': 'place', 'topology': 'k8s', 'job': load(kjob), 'options': {'hostfile': 'h.txt'}}, 'options.hostfile'),
+        ({'op': 'place', 'topology': 'k8s', 'job': load(kjob), 'options': {'pod-order': 'p.json'}},
+         'options.pod-order'),
+        ({'op': 'place', 'topology': 'k8s', 'job': load(kjob), 'options': {'hostfile-per-task': True}},
+         'options.hostfile-per-task'),
+        ({'op': 'place', 'topology': 'k8s', 'job': load(kjob), 'options': {'hostfile': True, 'tasks-per-node': 2}},
+         'options.tasks-per-node'),
+        ({'op': 'place', 'topology': 'k8s', 'job': load(kjob), 'options': {'index-label': 'x'}},
+         'options.index-label'),
+        ({'op': 'place', 'topology': 'k8s', 'job': load(kjob), 'options': {'pod-order': True, 'index-label': 'a b'}},
+         'options.index-label'),
+        ({'op': 'place', 'topology': 'k8s', 'job': load(kjob), 'options': {'pod-order': True,
+                                                                           'tasks-per-node': 5000}},
+         'options.tasks-per-node'),
+        ({'op': 'place', 'topology': 'k8s', 'job': load(kjob), 'options': {'timeseries': 'x'}}, 'options.timeseries'),
+    ]
+    for req, field in errs:
+        a = svc.ask(req)
+        check_error(a, 2, 'error %s' % json.dumps(req)[:120], field)
+    check(svc.ask({'id': 9, 'op': 'shutdown'}) == {'id': 9, 'ok': True, 'result': None}, 'interop: shutdown')
+    check(svc.close() == 0, 'interop: exit 0')
+
+
+def cluster_file():
+    return path('cli', 'cluster.json')
+
+
 def bad_lines():
     svc = Serve('--max-line-mb', '1')
     bad = [(b'not json\n', 'TSCHED_E_PARSE'), (b'[1, 2]\n', 'TSCHED_E_TYPE'),
@@ -330,8 +543,14 @@ def soak(seconds):
         {'op': 'place', 'topology': 'a', 'job': job, 'options': {'algo': 'topo-aware'}},
         {'op': 'route', 'topology': 'a', 'flows': fl, 'options': {'algo': 'balanced-ecmp'}},
         {'op': 'update', 'name': 'a', 'state': {'up': ['node3'], 'free_gpus': {'node4': 8}}},
+        {'op': 'place', 'topology': 'a', 'job': job, 'options': {'algo': 'best-fit', 'hostfile': True,
+                                                                 'pod-order': True}},
+        {'op': 'export', 'topology': 'a', 'options': {'to': 'kueue'}},
+        {'op': 'import-slurm', 'name': 'b', 'text': read_text(path('import', 'tree.conf'))},
+        {'op': 'import-k8s-nodes', 'nodes': load(path('import', 'nodes.json')), 'options': {'levels': 'x.io/a'}},
         {'op': 'place', 'topology': 'a', 'job': {'bad': 1}},
         {'op': 'unload', 'name': 'a'},
+        {'op': 'unload', 'name': 'b'},
         {'op': 'nope'},
     ]
     lines = [json.dumps(r).encode() + b'\n' for r in reqs] + [b'garbage\n']
@@ -361,6 +580,7 @@ def soak(seconds):
 def main():
     try:
         equality()
+        interop()
         bad_lines()
         socket_clients()
         # 30 s in the plain build; 5 s under the sanitizer setup (TSCHED_SLOW_BUILD), where

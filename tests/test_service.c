@@ -1,5 +1,6 @@
 /* The service (doc/serve.md): every op, error answers naming the field, attach/detach, state
- * updates seen by the next place, ids echoed as given, bad requests. */
+ * updates seen by the next place, ids echoed as given, bad requests; the imports, the export
+ * and the launch files of place against the library's own calls on the same files. */
 #include <jansson.h>
 
 #include "test_util.h"
@@ -31,8 +32,9 @@ static json_t *ask_json(tsched_service *svc, json_t *req, int *stop)
     ck_assert_msg(a != NULL, "answer is JSON: %s: %s", answer, e.text);
     ck_assert_msg(json_is_object(a) && json_object_get(a, "id") && json_is_boolean(json_object_get(a, "ok")),
                   "answer shape: %s", answer);
-    if (json_is_true(json_object_get(a, "ok")))
-        ck_assert_msg(json_object_size(a) == 3 && json_object_get(a, "result"), "ok answer: %s", answer);
+    size_t files = (size_t)!!json_object_get(a, "hostfile") + (size_t)!!json_object_get(a, "pod_order");
+    if (json_is_true(json_object_get(a, "ok"))) /* the launch files of place may follow the result */
+        ck_assert_msg(json_object_size(a) == 3 + files && json_object_get(a, "result"), "ok answer: %s", answer);
     else
         ck_assert_msg(json_object_size(a) == 5 && json_is_integer(json_object_get(a, "exit")) &&
                           json_is_string(json_object_get(a, "status")) && json_is_string(json_object_get(a, "error")),
@@ -193,7 +195,7 @@ START_TEST(errors_name_the_field)
         {"{\"op\":\"place\",\"topology\":\"c\",\"job\":{},\"options\":{\"no-timing\":1}}", "TSCHED_E_TYPE",
          "options.no-timing: expected true or false", 2},
         {"{\"op\":\"place\",\"topology\":\"c\",\"job\":{},\"options\":{\"hostfile\":\"h\"}}", "TSCHED_E_FORMAT",
-         "options.hostfile: unknown option for op \"place\"", 2},
+         "options.hostfile: the service writes no files", 2},
         {"{\"op\":\"place\",\"topology\":\"c\",\"job\":{\"format\":\"tsched.job.v1\",\"name\":\"h\",\"gpus\":4096,"
          "\"tp\":8,\"pp\":8}}",
          "TSCHED_E_INFEASIBLE", "", 1},
@@ -549,6 +551,388 @@ START_TEST(many_requests)
 }
 END_TEST
 
+/* ---- foreign formats: imports, export, launch files ---- */
+
+static char *read_text(const char *rel)
+{
+    char p[512];
+    snprintf(p, sizeof p, "%s/%s", TSCHED_TEST_DATA, rel);
+    FILE *f = fopen(p, "rb");
+    ck_assert_msg(f != NULL, "%s", p);
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    char *t = malloc((size_t)n + 1);
+    ck_assert(t != NULL && fread(t, 1, (size_t)n, f) == (size_t)n);
+    t[n] = '\0';
+    fclose(f);
+    return t;
+}
+
+/* The result equals the JSON text `want` (the library's document, as the CLI prints it). */
+static void result_is(const json_t *a, const char *want, const char *what)
+{
+    json_t *w = json_loads(want, 0, NULL);
+    ck_assert_msg(w != NULL && json_equal(w, result(a)), "%s: result differs from the library's document", what);
+    json_decref(w);
+}
+
+/* The answer of an import request `req` (taken) equals `t`'s topology.v1 (t freed). */
+static void import_is(tsched_service *svc, json_t *req, tsched_topology *t, const char *what)
+{
+    char *want = NULL;
+    ck_assert_ok(tsched_topology_to_json(&want, t));
+    json_t *a = ask_json(svc, req, NULL);
+    result_is(a, want, what);
+    json_decref(a);
+    tsched_free(want);
+    tsched_topology_free(t);
+}
+
+static const char *const k8s_levels[] = {"example.com/block", "example.com/rack", "kubernetes.io/hostname"};
+
+START_TEST(imports)
+{
+    tsched_service *svc = NULL;
+    ck_assert_ok(tsched_service_new(&svc));
+    char p[512];
+    tsched_topology *t;
+    tsched_slurm_options so;
+    /* import-slurm: tree, block with node options, scontrol text */
+    const char *confs[] = {"import/tree.conf", "import/block.conf", "import/scontrol-tree.txt", "import/deep8.conf"};
+    for (size_t i = 0; i < sizeof confs / sizeof confs[0]; i++) {
+        tsched_slurm_options_init(&so);
+        so.gpus_per_node = 4;
+        so.nic_gbps = 200;
+        so.name = "x";
+        so.block_nvl = i != 1;
+        snprintf(p, sizeof p, "%s/%s", TSCHED_TEST_DATA, confs[i]);
+        ck_assert_ok(tsched_topology_import_slurm_file(&t, p, &so));
+        char *text = read_text(confs[i]);
+        import_is(svc,
+                  json_pack("{ss ss s{ss ss sf sb}}", "op", "import-slurm", "text", text, "options", "gpus-per-node",
+                            "4", "name", "x", "nic-gbps", 200.0, "no-nvl", i == 1),
+                  t, confs[i]);
+        free(text);
+    }
+    /* import-slurm-yaml with an NVLink entry; `name` loads the fabric */
+    tsched_slurm_options_init(&so);
+    so.nvl_topology = "nvlink";
+    snprintf(p, sizeof p, "%s/import/topology.yaml", TSCHED_TEST_DATA);
+    ck_assert_ok(tsched_topology_import_slurm_yaml_file(&t, p, &so));
+    char *yaml = read_text("import/topology.yaml");
+    import_is(svc,
+              json_pack("{ss ss ss s{ss}}", "op", "import-slurm-yaml", "name", "y", "text", yaml, "options",
+                        "nvl-topology", "nvlink"),
+              t, "topology.yaml");
+    free(yaml);
+    json_t *a = ask_json(svc, json_pack("{ss ss}", "op", "load-topology", "name", "y"), NULL);
+    expect_error(a, "TSCHED_E_NOT_FOUND", 2, "topology: missing");
+    a = ask_json(svc, json_pack("{ss ss s{ss}}", "op", "export", "topology", "y", "options", "to", "slurm-yaml"), NULL);
+    ck_assert_msg(strstr(json_string_value(json_object_get(result(a), "text")), "block: nvl1") ||
+                      strstr(json_string_value(json_object_get(result(a), "text")), "nvl1"),
+                  "the loaded fabric has the NVLink blocks");
+    json_decref(a);
+    /* import-k8s-nodes: text with levels "a,b,c", the object with an array of levels, the Kueue Topology */
+    tsched_k8s_options ko;
+    tsched_k8s_options_init(&ko);
+    ko.levels = k8s_levels;
+    ko.nlevels = 3;
+    snprintf(p, sizeof p, "%s/import/nodes.json", TSCHED_TEST_DATA);
+    char *nodes_text = read_text("import/nodes.json");
+    for (int form = 0; form < 4; form++) {
+        ck_assert_ok(tsched_topology_import_k8s_nodes_file(&t, p, &ko));
+        json_t *req;
+        if (form == 0)
+            req = json_pack("{ss ss s{ss}}", "op", "import-k8s-nodes", "text", nodes_text, "options", "levels",
+                            "example.com/block,example.com/rack,kubernetes.io/hostname");
+        else if (form == 1)
+            req = json_pack("{ss so s{s[sss]}}", "op", "import-k8s-nodes", "nodes", doc("import/nodes.json"), "options",
+                            "levels", k8s_levels[0], k8s_levels[1], k8s_levels[2]);
+        else if (form == 2) {
+            char *kq = read_text("import/kueue-topology.yaml");
+            req = json_pack("{ss ss s{ss}}", "op", "import-k8s-nodes", "text", nodes_text, "options", "kueue-topology",
+                            kq);
+            free(kq);
+        } else {
+            json_t *all = doc("import/nodes.json");
+            req = json_pack("{ss sO s{so}}", "op", "import-k8s-nodes", "nodes", json_object_get(all, "items"),
+                            "options", "kueue-topology", doc("import/kueue-topology.json"));
+            json_decref(all);
+        }
+        import_is(svc, req, t, "nodes.json");
+    }
+    /* node options */
+    tsched_k8s_options_init(&ko);
+    const char *rack[] = {"example.com/rack"};
+    ko.levels = rack;
+    ko.nlevels = 1;
+    ko.nvl_label = "";
+    ko.gpu_type = "X";
+    ko.nics_per_node = 2;
+    ko.nic_gbps = 100;
+    ko.name = "prod";
+    snprintf(p, sizeof p, "%s/import/node-single.json", TSCHED_TEST_DATA);
+    ck_assert_ok(tsched_topology_import_k8s_nodes_file(&t, p, &ko));
+    import_is(svc,
+              json_pack("{ss so s{ss ss ss si ss ss}}", "op", "import-k8s-nodes", "nodes",
+                        doc("import/node-single.json"), "options", "levels", "example.com/rack", "nvl-label", "",
+                        "gpu-type", "X", "nics-per-node", 2, "nic-gbps", "100", "name", "prod"),
+              t, "node-single.json");
+    free(nodes_text);
+    tsched_service_free(svc);
+}
+END_TEST
+
+/* Every export of a loaded and of an inline fabric: exactly tsched_topology_export's text and warning. */
+START_TEST(exports)
+{
+    tsched_service *svc = NULL;
+    ck_assert_ok(tsched_service_new(&svc));
+    load(svc, "c", "cli/cluster.json");
+    /* NVLink domains that nest nowhere: the warning */
+    const char *nowhere =
+        "{\"format\":\"tsched.topology.v1\",\"name\":\"w\",\"switches\":[{\"name\":\"r1\",\"tier\":0},"
+        "{\"name\":\"r2\",\"tier\":0},{\"name\":\"b\",\"tier\":1}],\"links\":[{\"a\":\"r1\",\"b\":\"b\","
+        "\"gbps\":400},{\"a\":\"r2\",\"b\":\"b\",\"gbps\":400}],\"nodes\":["
+        "{\"name\":\"g0\",\"leaf\":\"r1\",\"gpus\":8,\"nvl_domain\":\"x\"},"
+        "{\"name\":\"g1\",\"leaf\":\"r1\",\"gpus\":8,\"nvl_domain\":\"y\"},"
+        "{\"name\":\"g2\",\"leaf\":\"r2\",\"gpus\":8,\"nvl_domain\":\"x\"},"
+        "{\"name\":\"g3\",\"leaf\":\"r2\",\"gpus\":8,\"nvl_domain\":\"y\"}]}";
+    tsched_topology *cluster = NULL, *w = NULL;
+    char p[512];
+    snprintf(p, sizeof p, "%s/cli/cluster.json", TSCHED_TEST_DATA);
+    ck_assert_ok(tsched_topology_load_file(&cluster, p));
+    ck_assert_ok(tsched_topology_load_string(&w, nowhere, strlen(nowhere)));
+    static const char *const lv[] = {"a.io/top", "a.io/rack"};
+    struct {
+        const char *to, *opts; /* options as JSON */
+        int block, physical, v1beta1, tier_names, sanitize, json, nlevels;
+        const char *name;
+    } cases[] = {
+        {"slurm-conf", "{}", 0, 0, 0, 0, 0, 0, 0, NULL},
+        {"slurm-conf", "{\"block\":true}", 1, 0, 0, 0, 0, 0, 0, NULL},
+        {"slurm-yaml", "{\"physical\":true,\"name\":\"n\"}", 0, 1, 0, 0, 0, 0, 0, "n"},
+        {"kueue", "{}", 0, 0, 0, 0, 0, 0, 0, NULL},
+        {"kueue", "{\"kueue-api\":\"v1beta1\",\"format\":\"json\",\"sanitize\":true}", 0, 0, 1, 0, 1, 1, 0, NULL},
+        {"kai", "{\"levels\":\"a.io/top,a.io/rack\"}", 0, 0, 0, 0, 0, 0, 2, NULL},
+        {"volcano", "{\"tier-names\":true,\"levels\":[\"a.io/top\",\"a.io/rack\"]}", 0, 0, 0, 1, 0, 0, 2, NULL},
+    };
+    for (int fabric = 0; fabric < 2; fabric++)
+        for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+            tsched_export_options o;
+            tsched_export_options_init(&o);
+            ck_assert_ok(tsched_export_format_from_name(&o.to, cases[i].to));
+            o.block = cases[i].block;
+            o.physical = cases[i].physical;
+            o.kueue_api = cases[i].v1beta1 ? TSCHED_KUEUE_V1BETA1 : TSCHED_KUEUE_V1BETA2;
+            o.tier_names = cases[i].tier_names;
+            o.sanitize = cases[i].sanitize;
+            o.json = cases[i].json;
+            o.name = cases[i].name;
+            o.levels = cases[i].nlevels ? lv : NULL;
+            o.num_levels = (uint32_t)cases[i].nlevels;
+            char *want = NULL;
+            tsched_status st = tsched_topology_export(&want, fabric ? w : cluster, &o);
+            char *warning = strdup(tsched_topology_export_warning());
+            json_t *opts = json_loads(cases[i].opts, 0, NULL);
+            ck_assert(opts != NULL);
+            json_object_set_new(opts, "to", json_string(cases[i].to));
+            json_t *req = fabric ? json_pack("{ss so so}", "op", "export", "topology", json_loads(nowhere, 0, NULL), "options", opts)
+                                 : json_pack("{ss ss so}", "op", "export", "topology", "c", "options", opts);
+            json_t *a = ask_json(svc, req, NULL);
+            if (st != TSCHED_OK) { /* cluster.json has three tiers: two level keys are an error */
+                ck_assert_msg(!is_ok(a), "%s %s: error as the library", cases[i].to, cases[i].opts);
+                ck_assert_msg(!strncmp(json_string_value(json_object_get(a, "error")), "options.levels", 14), "%s",
+                              json_string_value(json_object_get(a, "error")));
+            } else {
+                const json_t *r = result(a);
+                ck_assert_int_eq(json_object_size(r), 2);
+                ck_assert_str_eq(json_string_value(json_object_get(r, "text")), want);
+                if (*warning)
+                    ck_assert_str_eq(json_string_value(json_object_get(r, "warning")), warning);
+                else
+                    ck_assert(json_is_null(json_object_get(r, "warning")));
+                if (fabric && !strcmp(cases[i].to, "kueue"))
+                    ck_assert_msg(*warning, "the NVLink warning");
+            }
+            json_decref(a);
+            free(warning);
+            tsched_free(want);
+        }
+    tsched_topology_free(w);
+    tsched_topology_free(cluster);
+    tsched_service_free(svc);
+}
+END_TEST
+
+/* place with launch files: the result unchanged, the host file and pod order beside it. */
+START_TEST(launch_files)
+{
+    tsched_service *svc = NULL;
+    ck_assert_ok(tsched_service_new(&svc));
+    load(svc, "c", "cli/cluster.json");
+    char p[512], *pl_text = NULL;
+    tsched_topology *t = NULL;
+    tsched_job *j = NULL;
+    tsched_placement *pl = NULL;
+    tsched_place_options o;
+    tsched_place_options_init(&o);
+    o.algo = TSCHED_PLACE_BEST_FIT;
+    snprintf(p, sizeof p, "%s/cli/cluster.json", TSCHED_TEST_DATA);
+    ck_assert_ok(tsched_topology_load_file(&t, p));
+    snprintf(p, sizeof p, "%s/cli/job.json", TSCHED_TEST_DATA);
+    ck_assert_ok(tsched_job_load_file(&j, p));
+    ck_assert_ok(tsched_place(&pl, t, j, &o));
+    ck_assert_ok(tsched_placement_to_json(&pl_text, pl, t, tsched_job_name(j), 0));
+    for (int k = 0; k < 4; k++) {
+        char *hosts = NULL, *pods = NULL;
+        json_t *opts = json_pack("{ss sb}", "algo", "best-fit", "no-timing", 1);
+        if (k == 0 || k == 2) {
+            ck_assert_ok(tsched_placement_hostfile(&hosts, pl, t));
+            json_object_set_new(opts, "hostfile", json_true());
+        }
+        if (k == 3) {
+            ck_assert_ok(tsched_placement_hostfile_per_task(&hosts, pl, t, 3));
+            json_object_set_new(opts, "hostfile", json_true());
+            json_object_set_new(opts, "hostfile-per-task", json_true());
+        }
+        if (k >= 1) {
+            ck_assert_ok(tsched_placement_pod_order(&pods, pl, t, tsched_job_name(j), k == 3 ? "a.io/i" : NULL,
+                                                    k == 3 ? 3 : 0));
+            json_object_set_new(opts, "pod-order", json_true());
+        }
+        if (k == 3) {
+            json_object_set_new(opts, "tasks-per-node", json_integer(3));
+            json_object_set_new(opts, "index-label", json_string("a.io/i"));
+        }
+        json_t *a = ask_json(svc, json_pack("{ss ss so so}", "op", "place", "topology", "c", "job", doc("cli/job.json"),
+                                            "options", opts),
+                             NULL);
+        result_is(a, pl_text, "placement with launch files");
+        if (hosts)
+            ck_assert_str_eq(json_string_value(json_object_get(a, "hostfile")), hosts);
+        else
+            ck_assert(!json_object_get(a, "hostfile"));
+        if (pods) {
+            json_t *want = json_loads(pods, 0, NULL);
+            ck_assert(want && json_equal(want, json_object_get(a, "pod_order")));
+            json_decref(want);
+        } else
+            ck_assert(!json_object_get(a, "pod_order"));
+        json_decref(a);
+        tsched_free(hosts);
+        tsched_free(pods);
+    }
+    tsched_free(pl_text);
+    tsched_placement_free(pl);
+    tsched_job_free(j);
+    tsched_topology_free(t);
+    tsched_service_free(svc);
+}
+END_TEST
+
+/* Request errors of the new ops name the field. */
+START_TEST(interop_errors)
+{
+    tsched_service *svc = NULL;
+    ck_assert_ok(tsched_service_new(&svc));
+    load(svc, "c", "cli/cluster.json");
+    struct {
+        const char *req, *status, *needle;
+        int exit;
+    } cases[] = {
+        {"{\"op\":\"import-slurm\"}", "TSCHED_E_NOT_FOUND", "text: missing", 2},
+        {"{\"op\":\"import-slurm\",\"text\":[]}", "TSCHED_E_TYPE", "text: expected a string", 2},
+        {"{\"op\":\"import-slurm\",\"text\":\"junk\"}", "TSCHED_E_PARSE", "text: line 1", 2},
+        {"{\"op\":\"import-slurm\",\"text\":\"SwitchName=s Nodes=n1\",\"options\":{\"gpus-per-node\":0}}",
+         "TSCHED_E_RANGE", "options.gpus-per-node: 0", 2},
+        {"{\"op\":\"import-slurm\",\"text\":\"SwitchName=s Nodes=n1\",\"options\":{\"gpus-per-node\":100000}}",
+         "TSCHED_E_INVALID", "options.gpus-per-node: 100000", 2},
+        {"{\"op\":\"import-slurm\",\"text\":\"SwitchName=s Nodes=n1\",\"options\":{\"topology\":\"x\"}}",
+         "TSCHED_E_FORMAT", "options.topology: unknown option", 2},
+        {"{\"op\":\"import-slurm\",\"text\":\"SwitchName=s Nodes=n1\",\"name\":\"\"}", "TSCHED_E_FORMAT",
+         "name: expected a non-empty name", 2},
+        {"{\"op\":\"import-k8s-nodes\",\"text\":\"{}\"}", "TSCHED_E_INVALID", "options: give exactly one", 2},
+        {"{\"op\":\"import-k8s-nodes\",\"options\":{\"levels\":\"a\"}}", "TSCHED_E_NOT_FOUND",
+         "text: give exactly one", 2},
+        {"{\"op\":\"import-k8s-nodes\",\"text\":\"{}\",\"nodes\":{},\"options\":{\"levels\":\"a\"}}",
+         "TSCHED_E_INVALID", "nodes: give exactly one", 2},
+        {"{\"op\":\"import-k8s-nodes\",\"nodes\":{},\"options\":{\"levels\":\"a\"}}", "TSCHED_E_FORMAT",
+         "nodes: ", 2},
+        {"{\"op\":\"import-k8s-nodes\",\"nodes\":true,\"options\":{\"levels\":\"a\"}}", "TSCHED_E_TYPE",
+         "nodes: expected", 2},
+        {"{\"op\":\"import-k8s-nodes\",\"nodes\":{},\"options\":{\"levels\":\"a,\"}}", "TSCHED_E_FORMAT",
+         "options.levels: key 2", 2},
+        {"{\"op\":\"import-k8s-nodes\",\"nodes\":{},\"options\":{\"levels\":[\"a\",1]}}", "TSCHED_E_TYPE",
+         "options.levels[1]", 2},
+        {"{\"op\":\"import-k8s-nodes\",\"nodes\":{},\"options\":{\"levels\":\"a b\"}}", "TSCHED_E_INVALID",
+         "options.levels[0]", 2},
+        {"{\"op\":\"import-k8s-nodes\",\"nodes\":{},\"options\":{\"kueue-topology\":\"kind: X\"}}",
+         "TSCHED_E_FORMAT", "options.kueue-topology", 2},
+        {"{\"op\":\"import-k8s-nodes\",\"nodes\":{},\"options\":{\"kueue-topology\":5}}", "TSCHED_E_TYPE",
+         "options.kueue-topology", 2},
+        {"{\"op\":\"export\",\"topology\":\"c\"}", "TSCHED_E_NOT_FOUND", "options.to: missing", 2},
+        {"{\"op\":\"export\",\"topology\":\"c\",\"options\":{\"to\":\"lsf\"}}", "TSCHED_E_FORMAT",
+         "options.to: export format", 2},
+        {"{\"op\":\"export\",\"options\":{\"to\":\"kai\"}}", "TSCHED_E_NOT_FOUND", "topology: missing", 2},
+        {"{\"op\":\"export\",\"topology\":\"d\",\"options\":{\"to\":\"kai\"}}", "TSCHED_E_NOT_FOUND",
+         "topology: no fabric", 2},
+        {"{\"op\":\"export\",\"topology\":\"c\",\"options\":{\"to\":\"kai\",\"block\":true}}",
+         "TSCHED_E_INVALID", "options.block: applies to slurm-conf only", 2},
+        {"{\"op\":\"export\",\"topology\":\"c\",\"options\":{\"to\":\"kai\",\"physical\":true}}",
+         "TSCHED_E_INVALID", "options.physical", 2},
+        {"{\"op\":\"export\",\"topology\":\"c\",\"options\":{\"to\":\"kai\",\"kueue-api\":\"v1beta1\"}}",
+         "TSCHED_E_INVALID", "options.kueue-api", 2},
+        {"{\"op\":\"export\",\"topology\":\"c\",\"options\":{\"to\":\"kueue\",\"kueue-api\":\"v9\"}}",
+         "TSCHED_E_FORMAT", "options.kueue-api", 2},
+        {"{\"op\":\"export\",\"topology\":\"c\",\"options\":{\"to\":\"kai\",\"tier-names\":true}}",
+         "TSCHED_E_INVALID", "options.tier-names", 2},
+        {"{\"op\":\"export\",\"topology\":\"c\",\"options\":{\"to\":\"slurm-yaml\",\"sanitize\":true}}",
+         "TSCHED_E_INVALID", "options.sanitize", 2},
+        {"{\"op\":\"export\",\"topology\":\"c\",\"options\":{\"to\":\"slurm-yaml\",\"format\":\"json\"}}",
+         "TSCHED_E_INVALID", "options.format", 2},
+        {"{\"op\":\"export\",\"topology\":\"c\",\"options\":{\"to\":\"kai\",\"format\":\"toml\"}}",
+         "TSCHED_E_FORMAT", "options.format", 2},
+        {"{\"op\":\"export\",\"topology\":\"c\",\"options\":{\"to\":\"slurm-conf\",\"block\":true,"
+         "\"physical\":true}}",
+         "TSCHED_E_INVALID", "options: block and physical", 2},
+        {"{\"op\":\"export\",\"topology\":\"c\",\"options\":{\"to\":\"kai\",\"levels\":\"a\"}}",
+         "TSCHED_E_RANGE", "options.levels: 1 key", 2},
+        {"{\"op\":\"export\",\"topology\":\"c\",\"options\":{\"to\":\"kai\",\"compact\":true}}",
+         "TSCHED_E_FORMAT", "options.compact: unknown option", 2},
+        {"{\"op\":\"place\",\"topology\":\"c\",\"job\":{},\"options\":{\"hostfile\":\"h\"}}",
+         "TSCHED_E_FORMAT", "options.hostfile: the service writes no files", 2},
+        {"{\"op\":\"place\",\"topology\":\"c\",\"job\":{},\"options\":{\"pod-order\":\"p\"}}",
+         "TSCHED_E_FORMAT", "options.pod-order: the service writes no files", 2},
+        {"{\"op\":\"place\",\"topology\":\"c\",\"job\":{},\"options\":{\"hostfile-per-task\":true}}",
+         "TSCHED_E_INVALID", "options.hostfile-per-task: needs", 2},
+        {"{\"op\":\"place\",\"topology\":\"c\",\"job\":{},\"options\":{\"tasks-per-node\":2}}",
+         "TSCHED_E_INVALID", "options.tasks-per-node: needs", 2},
+        {"{\"op\":\"place\",\"topology\":\"c\",\"job\":{},\"options\":{\"index-label\":\"x\"}}",
+         "TSCHED_E_INVALID", "options.index-label: needs", 2},
+        {"{\"op\":\"place\",\"topology\":\"c\",\"job\":{},\"options\":{\"o\":\"x\"}}", "TSCHED_E_FORMAT",
+         "options.o: unknown option", 2},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+        expect_error(ask_text(svc, cases[i].req), cases[i].status, cases[i].exit, cases[i].needle);
+    /* errors found after the placement: the library's, named by the option */
+    json_t *job = doc("cli/job.json");
+    json_t *a = ask_json(svc,
+                         json_pack("{ss ss sO s{sb ss}}", "op", "place", "topology", "c", "job", job, "options",
+                                   "pod-order", 1, "index-label", "not a key"),
+                         NULL);
+    expect_error(a, "TSCHED_E_FORMAT", 2, "options.index-label: ");
+    a = ask_json(svc,
+                 json_pack("{ss ss sO s{sb si}}", "op", "place", "topology", "c", "job", job, "options", "pod-order", 1,
+                           "tasks-per-node", 5000),
+                 NULL);
+    expect_error(a, "TSCHED_E_RANGE", 2, "options.tasks-per-node: ");
+    json_decref(job);
+    tsched_service_free(svc);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("service");
@@ -562,6 +946,10 @@ int main(void)
     tcase_add_test(tc, update_all_or_nothing);
     tcase_add_test(tc, attach_detach);
     tcase_add_test(tc, many_requests);
+    tcase_add_test(tc, imports);
+    tcase_add_test(tc, exports);
+    tcase_add_test(tc, launch_files);
+    tcase_add_test(tc, interop_errors);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);

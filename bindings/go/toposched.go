@@ -8,7 +8,10 @@
 // calls (Place, Flows, Route, Prioritize, Kcut, Vclos, Cells, CriusSchedule, Simulate) take a
 // Topology, the command's documents and an option struct whose fields are the command's long
 // options, and return the document the topo-sched command prints for the same inputs
-// (compact). Every failure of the library is an *Error carrying the library's status number and its
+// (compact). ImportSlurm, ImportSlurmYAML and ImportK8sNodes read a cluster's own description
+// (the topology import-* commands), (*Topology).Export writes one for Slurm, Kueue, KAI or
+// Volcano (topology export), and PlaceWithLaunch returns the launch files of place (host
+// file, pod order) beside the placement. Every failure of the library is an *Error carrying the library's status number and its
 // one-line message naming the offending field.
 //
 // Handles free themselves when garbage collected; Close frees them at once. A Topology may
@@ -31,6 +34,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"unicode/utf8"
 	"unsafe"
 )
 
@@ -291,6 +295,9 @@ func Uint64(v uint64) *uint64    { return &v }
 func Float64(v float64) *float64 { return &v }
 func Int(v int) *int             { return &v }
 
+// String returns a pointer to its argument, for option fields where "" means something.
+func String(v string) *string { return &v }
+
 var serial uint64
 
 type doc struct {
@@ -300,11 +307,13 @@ type doc struct {
 }
 
 type answer struct {
-	OK     bool            `json:"ok"`
-	Result json.RawMessage `json:"result"`
-	Exit   int             `json:"exit"`
-	Status string          `json:"status"`
-	Error  string          `json:"error"`
+	OK       bool            `json:"ok"`
+	Result   json.RawMessage `json:"result"`
+	Hostfile *string         `json:"hostfile"`
+	PodOrder json.RawMessage `json:"pod_order"`
+	Exit     int             `json:"exit"`
+	Status   string          `json:"status"`
+	Error    string          `json:"error"`
 }
 
 // options turns an option struct into the request's "options" object; extra holds options
@@ -325,7 +334,21 @@ func options(o interface{}, extra map[string]interface{}) (map[string]interface{
 }
 
 func run(op string, t *Topology, docs []doc, opts interface{}, extra map[string]interface{}) ([]byte, error) {
+	a, err := ask(op, t, docs, nil, opts, extra)
+	if err != nil {
+		return nil, err
+	}
+	return []byte(a.Result), nil
+}
+
+// ask sends one request: op, the fabric t (attached under a private name), the documents,
+// further request fields and the options; it returns the whole answer of an ok request.
+func ask(op string, t *Topology, docs []doc, fields map[string]interface{}, opts interface{},
+	extra map[string]interface{}) (*answer, error) {
 	req := map[string]interface{}{"id": 1, "op": op}
+	for k, v := range fields {
+		req[k] = v
+	}
 	for _, d := range docs {
 		if d.value == nil {
 			if !d.optional {
@@ -391,7 +414,7 @@ func run(op string, t *Topology, docs []doc, opts interface{}, extra map[string]
 		}
 		return nil, &Error{Status: status, Msg: a.Error, Exit: a.Exit}
 	}
-	return []byte(a.Result), nil
+	return &a, nil
 }
 
 // PlaceOptions are the options of `topo-sched place`.
@@ -401,9 +424,48 @@ type PlaceOptions struct {
 	Seed        *uint64  `json:"seed,omitempty"`  // 1 when nil
 	TimeLimitMs int      `json:"time-limit-ms,omitempty"`
 	NoTiming    bool     `json:"no-timing,omitempty"` // leave solve_ms out
+	// Launch files, returned by PlaceWithLaunch (Place ignores them): the host file
+	// (--hostfile; per task with HostfilePerTask and TasksPerNode) and the pod order
+	// (--pod-order, with IndexLabel and TasksPerNode pods per node).
+	Hostfile        bool   `json:"hostfile,omitempty"`
+	HostfilePerTask bool   `json:"hostfile-per-task,omitempty"`
+	TasksPerNode    int    `json:"tasks-per-node,omitempty"`
+	PodOrder        bool   `json:"pod-order,omitempty"`
+	IndexLabel      string `json:"index-label,omitempty"`
 	// Extra: further long options by name ("time-limit-ms": 100), for options newer than
 	// this struct.
 	Extra map[string]interface{} `json:"-"`
+}
+
+// Launch is a placement with the launch files PlaceWithLaunch was asked for.
+type Launch struct {
+	Placement []byte // the tsched.placement.v1 document of `topo-sched place`
+	Hostfile  string // what --hostfile FILE writes (options Hostfile, HostfilePerTask); "" when not asked
+	PodOrder  []byte // the tsched.pod-order.v1 document --pod-order FILE writes; nil when not asked
+}
+
+// PlaceWithLaunch is Place returning also the launch files the options ask for (Hostfile,
+// PodOrder): what `topo-sched place --hostfile FILE --pod-order FILE` writes into the files.
+func PlaceWithLaunch(t *Topology, j *Job, o PlaceOptions) (*Launch, error) {
+	if t == nil || j == nil {
+		return nil, &Error{Status: StatusInvalid, Msg: "PlaceWithLaunch: the topology or the job is nil"}
+	}
+	job, err := j.ToJSON()
+	if err != nil {
+		return nil, err
+	}
+	a, err := ask("place", t, []doc{{"job", job, false}}, nil, o, o.Extra)
+	if err != nil {
+		return nil, err
+	}
+	l := &Launch{Placement: []byte(a.Result)}
+	if a.Hostfile != nil {
+		l.Hostfile = *a.Hostfile
+	}
+	if len(a.PodOrder) > 0 {
+		l.PodOrder = []byte(a.PodOrder)
+	}
+	return l, nil
 }
 
 // Place places a job on the fabric: the tsched.placement.v1 document of `topo-sched place`.
@@ -424,6 +486,111 @@ func PlaceJSON(t *Topology, job []byte, o PlaceOptions) ([]byte, error) {
 		return nil, &Error{Status: StatusInvalid, Msg: "Place: the topology is nil"}
 	}
 	return run("place", t, []doc{{"job", job, false}}, o, o.Extra)
+}
+
+// ---- foreign formats: imports and exports -------------------------------------------------
+
+// SlurmOptions are the options of `topo-sched topology import-slurm` and `import-slurm-yaml`.
+type SlurmOptions struct {
+	GpusPerNode int                    `json:"gpus-per-node,omitempty"` // 8 when 0
+	NicsPerNode int                    `json:"nics-per-node,omitempty"` // one per GPU when 0
+	NicGbps     float64                `json:"nic-gbps,omitempty"`      // 400 when 0
+	GpuType     string                 `json:"gpu-type,omitempty"`
+	Name        string                 `json:"name,omitempty"`         // the fabric's name; "slurm" when ""
+	NoNvl       bool                   `json:"no-nvl,omitempty"`       // block form: no NVLink domain per block
+	Topology    string                 `json:"topology,omitempty"`     // topology.yaml only: the entry to import
+	NvlTopology string                 `json:"nvl-topology,omitempty"` // topology.yaml only: a block entry for the NVLink domains
+	Extra       map[string]interface{} `json:"-"`
+}
+
+func importText(op string, text []byte, opts interface{}, extra map[string]interface{}) (*Topology, error) {
+	if !utf8.Valid(text) {
+		return nil, &Error{Status: StatusParse, Msg: "text: not UTF-8 text"}
+	}
+	return importFields(op, map[string]interface{}{"text": string(text)}, nil, opts, extra)
+}
+
+func importFields(op string, fields map[string]interface{}, docs []doc, opts interface{},
+	extra map[string]interface{}) (*Topology, error) {
+	a, err := ask(op, nil, docs, fields, opts, extra)
+	if err != nil {
+		return nil, err
+	}
+	return LoadTopology([]byte(a.Result))
+}
+
+// ImportSlurm reads a Slurm topology.conf (tree or block form, or `scontrol show topology`
+// output), given as its text: the fabric of `topo-sched topology import-slurm`.
+func ImportSlurm(text []byte, o SlurmOptions) (*Topology, error) {
+	return importText("import-slurm", text, o, o.Extra)
+}
+
+// ImportSlurmYAML reads a Slurm topology.yaml: the fabric of `topo-sched topology import-slurm-yaml`.
+func ImportSlurmYAML(text []byte, o SlurmOptions) (*Topology, error) {
+	return importText("import-slurm-yaml", text, o, o.Extra)
+}
+
+// K8sOptions are the options of `topo-sched topology import-k8s-nodes`. Give Levels or KueueTopology.
+type K8sOptions struct {
+	Levels        []string               `json:"levels,omitempty"`         // node label keys, coarsest first
+	KueueTopology string                 `json:"kueue-topology,omitempty"` // the text of a Kueue Topology (YAML or JSON)
+	NvlLabel      *string                `json:"nvl-label,omitempty"`      // nvidia.com/gpu.clique when nil; "" = none
+	GpuResource   string                 `json:"gpu-resource,omitempty"`
+	GpuType       string                 `json:"gpu-type,omitempty"`
+	NicsPerNode   int                    `json:"nics-per-node,omitempty"`
+	NicGbps       float64                `json:"nic-gbps,omitempty"`
+	Name          string                 `json:"name,omitempty"` // the fabric's name; "k8s" when ""
+	Extra         map[string]interface{} `json:"-"`
+}
+
+// ImportK8sNodes reads Kubernetes nodes, the JSON of `kubectl get nodes -o json` (or an array
+// of Node objects): the fabric of `topo-sched topology import-k8s-nodes`.
+func ImportK8sNodes(nodes []byte, o K8sOptions) (*Topology, error) {
+	return importFields("import-k8s-nodes", nil, []doc{{"nodes", nodes, false}}, o, o.Extra)
+}
+
+// ExportOptions are the options of `topo-sched topology export`.
+type ExportOptions struct {
+	To        string                 `json:"to,omitempty"`     // slurm-conf, slurm-yaml, kueue, kai, volcano (required)
+	Levels    []string               `json:"levels,omitempty"` // Kubernetes: one label key per level, coarsest first
+	Block     bool                   `json:"block,omitempty"`
+	Physical  bool                   `json:"physical,omitempty"`
+	KueueAPI  string                 `json:"kueue-api,omitempty"` // v1beta2 (default), v1beta1
+	TierNames bool                   `json:"tier-names,omitempty"`
+	Sanitize  bool                   `json:"sanitize,omitempty"`
+	Format    string                 `json:"format,omitempty"` // yaml (default), json
+	Name      string                 `json:"name,omitempty"`
+	Extra     map[string]interface{} `json:"-"`
+}
+
+// Export writes the fabric for another scheduler: exactly the text `topo-sched topology
+// export` writes. Its warning, if any, is dropped: see ExportWithWarning.
+func (t *Topology) Export(o ExportOptions) (string, error) {
+	text, _, err := t.ExportWithWarning(o)
+	return text, err
+}
+
+// ExportWithWarning is Export with the export's warning line (what the command prints on
+// standard error, e.g. NVLink domains left out), "" when there is none.
+func (t *Topology) ExportWithWarning(o ExportOptions) (text, warning string, err error) {
+	if t == nil {
+		return "", "", &Error{Status: StatusInvalid, Msg: "Export: the topology is nil"}
+	}
+	a, err := ask("export", t, nil, nil, o, o.Extra)
+	if err != nil {
+		return "", "", err
+	}
+	var r struct {
+		Text    string  `json:"text"`
+		Warning *string `json:"warning"`
+	}
+	if err := json.Unmarshal(a.Result, &r); err != nil {
+		return "", "", &Error{Status: StatusInternal, Msg: fmt.Sprintf("export: the answer is not the export: %v", err)}
+	}
+	if r.Warning != nil {
+		warning = *r.Warning
+	}
+	return r.Text, warning, nil
 }
 
 // FlowsOptions are the options of `topo-sched flows`.

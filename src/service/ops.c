@@ -208,7 +208,9 @@ static tsched_status op_update(char **result, svc_req *req)
 /* ---- place, flows, route ---- */
 
 static const char *const place_fields[] = {"topology", "job", NULL};
-static const char *const place_options[] = {"algo", "alpha", "seed", "time-limit-ms", "no-timing", "compact", NULL};
+static const char *const place_options[] = {"algo",      "alpha",   "seed",     "time-limit-ms",     "no-timing",
+                                            "compact",   "hostfile", "hostfile-per-task", "tasks-per-node",
+                                            "pod-order", "index-label", NULL};
 
 static tsched_status op_place(char **result, svc_req *req)
 {
@@ -224,13 +226,20 @@ static tsched_status op_place(char **result, svc_req *req)
         (st = ts_svc_opt_u32(&o.time_limit_ms, NULL, req, "time-limit-ms", 1, UINT32_MAX)) ||
         (st = ts_svc_opt_flag(&no_timing, req, "no-timing")) || (st = ts_svc_opt_flag(&compact, req, "compact")))
         return st;
+    svc_launch launch;
+    if ((st = ts_svc_launch_options(&launch, req)))
+        return st;
     tsched_topology *t, *tmp = NULL;
     tsched_job *j = NULL;
     tsched_placement *p = NULL;
     doc d = {0};
     if (!(st = ts_svc_topology(&t, &tmp, req, "topology")) && !(st = get_doc(&d, req, "job", 1)) &&
-        !(st = in_field(tsched_job_load_string(&j, d.text, d.len), "job")) && !(st = tsched_place(&p, t, j, &o)))
-        st = tsched_placement_to_json(result, p, t, tsched_job_name(j), !no_timing);
+        !(st = in_field(tsched_job_load_string(&j, d.text, d.len), "job")) && !(st = tsched_place(&p, t, j, &o)) &&
+        !(st = tsched_placement_to_json(result, p, t, tsched_job_name(j), !no_timing)) &&
+        (st = ts_svc_launch_files(req, &launch, p, t, tsched_job_name(j)))) {
+        tsched_free(*result);
+        *result = NULL;
+    }
     doc_free(&d);
     tsched_placement_free(p);
     tsched_job_free(j);
@@ -660,6 +669,10 @@ static const svc_op ops[] = {
     {"update", op_update, update_fields, NULL, 0},
     {"unload", op_unload, name_fields, NULL, 0},
     {"place", op_place, place_fields, place_options, 0},
+    {"import-slurm", ts_svc_op_import_slurm, ts_svc_import_fields, ts_svc_import_slurm_options, 0},
+    {"import-slurm-yaml", ts_svc_op_import_slurm_yaml, ts_svc_import_fields, ts_svc_import_slurm_yaml_options, 0},
+    {"import-k8s-nodes", ts_svc_op_import_k8s_nodes, ts_svc_import_k8s_fields, ts_svc_import_k8s_options, 0},
+    {"export", ts_svc_op_export, ts_svc_export_fields, ts_svc_export_options, 0},
     {"flows", op_flows, flows_fields, flows_options, 0},
     {"route", op_route, route_fields, route_options, 0},
     {"prioritize", op_prioritize, prio_fields, prio_options, 0},

@@ -137,14 +137,14 @@ void ts_svc_minify(char *s)
     *w = '\0';
 }
 
-static tsched_status ok_answer(char **answer, const json_t *id, const char *result)
+static tsched_status ok_answer(char **answer, const json_t *id, const char *result, const char *extra)
 {
     char *idtext = dump_compact(id ? id : json_null());
     if (!idtext)
         return ts_error(TSCHED_E_NOMEM, "out of memory writing the answer");
     static const char a[] = "{\"id\":", b[] = ",\"ok\":true,\"result\":", c[] = "}";
-    size_t ni = strlen(idtext), nr = result ? strlen(result) : 4;
-    char *out = malloc(sizeof a + ni + sizeof b + nr + sizeof c);
+    size_t ni = strlen(idtext), nr = result ? strlen(result) : 4, ne = extra ? strlen(extra) : 0;
+    char *out = malloc(sizeof a + ni + sizeof b + nr + ne + sizeof c);
     if (!out) {
         free(idtext);
         return ts_error(TSCHED_E_NOMEM, "out of memory writing the answer");
@@ -154,6 +154,8 @@ static tsched_status ok_answer(char **answer, const json_t *id, const char *resu
     memcpy(p, idtext, ni), p += ni;
     memcpy(p, b, sizeof b - 1), p += sizeof b - 1;
     memcpy(p, result ? result : "null", nr), p += nr;
+    if (ne)
+        memcpy(p, extra, ne), p += ne;
     memcpy(p, c, sizeof c);
     free(idtext);
     *answer = out;
@@ -267,7 +269,7 @@ tsched_status tsched_service_handle(char **answer, int *stop, tsched_service *sv
     json_t *root = NULL;
     char *result = NULL;
     int stops = 0;
-    svc_req req = {svc, NULL, NULL};
+    svc_req req = {svc, NULL, NULL, NULL};
     tsched_status st = ts_json_parse(&root, request, len);
     if (st != TSCHED_OK)
         st = ts_error_prefix(st, "request");
@@ -280,13 +282,14 @@ tsched_status tsched_service_handle(char **answer, int *stop, tsched_service *sv
     if (st == TSCHED_OK) {
         if (result)
             ts_svc_minify(result);
-        ast = ok_answer(answer, id, result);
+        ast = ok_answer(answer, id, result, req.extra);
     } else {
         char *msg = strdup(tsched_last_error());
         ast = msg ? error_answer(answer, id, st, msg) : ts_error(TSCHED_E_NOMEM, "out of memory writing the answer");
         free(msg);
     }
     free(result);
+    free(req.extra);
     json_decref(root);
     if (ast != TSCHED_OK)
         return ast;

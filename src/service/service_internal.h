@@ -24,6 +24,7 @@ typedef struct svc_req {
     tsched_service *svc;
     const json_t *root;
     const char *op;
+    char *extra; /* further answer members beside "result" (",\"hostfile\":...", malloc), or NULL */
 } svc_req;
 
 /* An operation: fills `*result` with the result document (library text, any whitespace;
@@ -72,6 +73,30 @@ tsched_status ts_svc_opt_u32(uint32_t *out, int *given, const svc_req *req, cons
 tsched_status ts_svc_opt_num(double *out, int *given, const svc_req *req, const char *key, double min, int min_open,
                              double max);
 tsched_status ts_svc_opt_str(const char **out, const svc_req *req, const char *key);
+
+/* ---- foreign formats (interop.c) ---- */
+
+tsched_status ts_svc_op_import_slurm(char **result, svc_req *req);
+tsched_status ts_svc_op_import_slurm_yaml(char **result, svc_req *req);
+tsched_status ts_svc_op_import_k8s_nodes(char **result, svc_req *req);
+tsched_status ts_svc_op_export(char **result, svc_req *req);
+extern const char *const ts_svc_import_fields[], *const ts_svc_import_slurm_options[],
+    *const ts_svc_import_slurm_yaml_options[], *const ts_svc_import_k8s_fields[], *const ts_svc_import_k8s_options[],
+    *const ts_svc_export_fields[], *const ts_svc_export_options[];
+
+/* The launch files `place` returns beside its placement (options hostfile, hostfile-per-task,
+ * tasks-per-node, pod-order, index-label). */
+typedef struct svc_launch {
+    int hostfile, per_task, pod_order;
+    uint32_t tasks_per_node;
+    const char *index_label;
+} svc_launch;
+
+/* Read and check the launch options (before anything is placed). */
+tsched_status ts_svc_launch_options(svc_launch *l, const svc_req *req);
+/* Write the asked launch files of placement `p` into req->extra. */
+tsched_status ts_svc_launch_files(svc_req *req, const svc_launch *l, const tsched_placement *p,
+                                  const tsched_topology *t, const char *job_name);
 
 /* Compact JSON text in place: whitespace outside strings removed. */
 void ts_svc_minify(char *text);

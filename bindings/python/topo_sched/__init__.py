@@ -16,6 +16,13 @@ command prints for the same inputs. Keyword arguments are the command's long opt
 dashes written as underscores (``time_limit_ms=100`` is ``--time-limit-ms 100``; a flag is
 ``no_timing=True``; ``None`` and ``False`` leave an option out).
 
+Foreign formats: :meth:`Topology.import_slurm`, :meth:`Topology.import_slurm_yaml` and
+:meth:`Topology.import_k8s_nodes` read a cluster's own description (the ``topology import-*``
+commands), :meth:`Topology.export` writes one for Slurm, Kueue, KAI or Volcano (``topology
+export``; its warning goes through the :mod:`warnings` module as :class:`ExportWarning`), and
+``place(..., hostfile=True, pod_order=True)`` returns the launch files too (a
+:class:`Placement`).
+
 Every failure raises :class:`TopoSchedError`, whose ``status`` is the library's
 ``tsched_status`` number and whose text is the library's one-line message naming the
 offending field.
@@ -29,11 +36,12 @@ import itertools as _itertools
 import json as _json
 import os as _os
 import threading as _threading
+import warnings as _warnings
 
 __version__ = "0.1.0"
 
 __all__ = [
-    "TopoSchedError", "Topology", "Job", "library_version", "status_name", "STATUS",
+    "TopoSchedError", "ExportWarning", "Topology", "Job", "Placement", "library_version", "status_name", "STATUS",
     "place", "flows", "route", "prioritize", "kcut", "vclos", "cells", "crius_schedule", "simulate",
 ]
 
@@ -153,6 +161,12 @@ class TopoSchedError(Exception):
 
     def __reduce__(self):
         return (TopoSchedError, (self.status, self.message, self.exit))
+
+
+class ExportWarning(UserWarning):
+    """The warning line of :meth:`Topology.export` (what ``topo-sched topology export`` prints on
+    standard error, e.g. NVLink domains that nest nowhere in the domain tree and were left out).
+    The export itself succeeded; ``warnings.simplefilter("error", ExportWarning)`` makes it fail."""
 
 
 def _raise_last(status):
@@ -298,6 +312,54 @@ class Topology(_Handle):
         with self._lock:
             _check(_topo_set_up(self._handle(), str(name).encode("utf-8"), 1 if up else 0))
 
+    # ---- foreign formats: one request to the private service, as the topology commands ----
+
+    @classmethod
+    def _import(cls, op, fields, options):
+        doc = _run(op, None, {}, options, fields=fields)
+        return cls.from_json(doc)
+
+    @classmethod
+    def import_slurm(cls, text, **options):
+        """A fabric from a Slurm ``topology.conf`` (tree or block form, or ``scontrol show
+        topology`` output): ``topo-sched topology import-slurm``. ``text`` is the file's text
+        (str or bytes). Options: ``gpus_per_node``, ``nics_per_node``, ``nic_gbps``,
+        ``gpu_type``, ``name``, ``no_nvl``."""
+        return cls._import("import-slurm", {"text": _text(text, "text")}, options)
+
+    @classmethod
+    def import_slurm_yaml(cls, text, **options):
+        """A fabric from a Slurm ``topology.yaml``: ``topo-sched topology import-slurm-yaml``.
+        Options: those of :meth:`import_slurm` and ``topology``, ``nvl_topology``."""
+        return cls._import("import-slurm-yaml", {"text": _text(text, "text")}, options)
+
+    @classmethod
+    def import_k8s_nodes(cls, nodes, **options):
+        """A fabric from Kubernetes nodes: ``topo-sched topology import-k8s-nodes``. ``nodes`` is
+        the output of ``kubectl get nodes -o json`` as a dict, a list of Node dicts, or its
+        text (str or bytes). Options: ``levels`` (label keys, coarsest first: a list or
+        ``"K1,K2"``) or ``kueue_topology`` (a Kueue Topology as text, YAML or JSON, or a
+        dict), ``nvl_label``, ``gpu_resource``, ``gpu_type``, ``nics_per_node``,
+        ``nic_gbps``, ``name``."""
+        if isinstance(nodes, (dict, list)):
+            fields = {"nodes": nodes}
+        else:
+            fields = {"text": _text(nodes, "nodes")}
+        return cls._import("import-k8s-nodes", fields, options)
+
+    def export(self, to, **options):
+        """The fabric written for another scheduler: exactly the text ``topo-sched topology export
+        --to TO`` writes (``slurm-conf``, ``slurm-yaml``, ``kueue``, ``kai``, ``volcano``).
+        Options: ``levels`` (a list or ``"K1,K2"``), ``block``, ``physical``, ``kueue_api``,
+        ``tier_names``, ``sanitize``, ``format`` (``"yaml"`` or ``"json"``), ``name``. A
+        warning of the export (the command's line on standard error) is issued as an
+        :class:`ExportWarning` through :mod:`warnings`."""
+        options = dict(options, to=to)
+        out = _run("export", self, {}, options)
+        if out.get("warning"):
+            _warnings.warn(out["warning"], ExportWarning, stacklevel=2)
+        return out["text"]
+
 
 class Job(_Handle):
     """A job (``tsched_job``) loaded from ``tsched.job.v1``."""
@@ -364,20 +426,33 @@ def _options(options):
     return out
 
 
-def _request(svc, req):
+def _text(text, what):
+    if isinstance(text, bytes):
+        try:
+            return text.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise TopoSchedError(_E_PARSE, "%s: not UTF-8 text: %s" % (what, exc)) from None
+    if isinstance(text, str):
+        return text
+    raise TypeError("%s: expected the file's text (str or bytes), not %s" % (what, type(text).__name__))
+
+
+def _request(svc, req, whole=False):
     text = _json.dumps(req, allow_nan=False).encode("utf-8")
     out, stop = _P(), _C.c_int(0)
     _check(svc.handle(_C.byref(out), _C.byref(stop), svc.h, text, len(text)))
     answer = _json.loads(_take_string(out))
     if answer.get("ok"):
-        return answer.get("result")
+        return answer if whole else answer.get("result")
     name = answer.get("status", "")
     raise TopoSchedError(STATUS.get(name, _E_INTERNAL), answer.get("error", ""), answer.get("exit"))
 
 
-def _run(op, topo, docs, options):
-    """Send {"op": op, "topology": <topo>, <docs>, "options": options} and return the result."""
+def _run(op, topo, docs, options, fields=None, whole=False):
+    """Send {"op": op, "topology": <topo>, <docs>, <fields>, "options": options} and return the
+    result (the whole answer when `whole`)."""
     req = {"id": 1, "op": op}
+    req.update(fields or {})
     for key, (doc, optional) in docs.items():
         if doc is None:
             if not optional:
@@ -389,7 +464,7 @@ def _run(op, topo, docs, options):
         req["options"] = opts
     svc = _service()
     if topo is None:
-        return _request(svc, req)
+        return _request(svc, req, whole)
     if not isinstance(topo, Topology):
         raise TypeError("%s: the fabric must be a Topology, not %s" % (op.replace("-", "_"), type(topo).__name__))
     name = "python.%d.%d" % (_os.getpid(), next(_names))
@@ -397,17 +472,43 @@ def _run(op, topo, docs, options):
         _check(svc.attach(svc.h, name.encode(), topo._handle()))
         try:
             req["topology"] = name
-            return _request(svc, req)
+            return _request(svc, req, whole)
         finally:
             svc.detach(svc.h, name.encode())
+
+
+class Placement(dict):
+    """The ``tsched.placement.v1`` dict of ``place`` with the launch files it was asked for:
+    ``hostfile``, the text ``--hostfile FILE`` writes (one node name per line in rank order,
+    or per task with ``hostfile_per_task``), and ``pod_order``, the ``tsched.pod-order.v1``
+    dict ``--pod-order FILE`` writes; each None when not asked for."""
+
+    def __init__(self, doc, hostfile=None, pod_order=None):
+        super().__init__(doc)
+        self.hostfile = hostfile
+        self.pod_order = pod_order
+
+
+_LAUNCH = ("hostfile", "hostfile_per_task", "tasks_per_node", "pod_order", "index_label")
 
 
 def place(topo, job, **options):
     """Place a job on the fabric: the ``tsched.placement.v1`` dict of ``topo-sched place``.
 
-    Options: ``algo``, ``alpha``, ``seed``, ``time_limit_ms``, ``no_timing``.
+    Options: ``algo``, ``alpha``, ``seed``, ``time_limit_ms``, ``no_timing``. Launch files:
+    ``hostfile=True`` (with ``hostfile_per_task=True`` and ``tasks_per_node=N``: one line per
+    task) and ``pod_order=True`` (with ``index_label``, ``tasks_per_node``); the result is
+    then a :class:`Placement`, the same dict with ``.hostfile`` (str) and ``.pod_order``
+    (dict). Without them it is a plain dict.
     """
-    return _run("place", topo, {"job": (job, False)}, options)
+    for key in ("hostfile", "pod_order"):
+        if options.get(key) not in (None, False, True):
+            raise TypeError("place: %s=True returns the file in the result (the binding writes no files), got %r"
+                            % (key, options[key]))
+    if not any(options.get(k) not in (None, False) for k in _LAUNCH):
+        return _run("place", topo, {"job": (job, False)}, options)
+    answer = _run("place", topo, {"job": (job, False)}, options, whole=True)
+    return Placement(answer["result"], answer.get("hostfile"), answer.get("pod_order"))
 
 
 def flows(topo, placement, job=None, **options):
