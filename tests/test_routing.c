@@ -793,7 +793,7 @@ static void certify_rates(const tsched_topology *t, const tsched_flows *f, const
     rate_links s = rate_links_of(t);
     double *sum = calloc(s.nlinks, sizeof *sum), *fastest = calloc(s.nlinks, sizeof *fastest);
     ck_assert(sum && fastest);
-    uint32_t ls[6];
+    uint32_t ls[TSCHED_PATH_MAX_LINKS + 2]; /* NIC up, up to 14 trunk links, NIC down */
     for (uint32_t i = 0; i < n; i++) {
         ck_assert_msg(isfinite(rate[i]) && rate[i] > 0, "%s: flow %u rate %g", what, i, rate[i]);
         uint32_t nl = flow_links(ls, &s, f, i, &paths[i]);

@@ -574,6 +574,11 @@ def soak(seconds):
     growth = end - warm
     print('soak: %d requests in %.0f s, VmRSS %d KiB after warm-up, %d KiB at the end (max %d)'
           % (n, seconds, warm, end, max(samples or [end])))
+    if os.environ.get('TSCHED_SLOW_BUILD') and 'ASAN_OPTIONS' in os.environ:
+        # AddressSanitizer keeps freed blocks in quarantine (up to 256 MiB), so the resident
+        # size grows whatever the program frees; leaks are its own report at exit
+        print('soak: resident size not checked under AddressSanitizer')
+        return
     check(growth <= max(2048, warm // 20), 'soak: VmRSS grew by %d KiB after warm-up (%d -> %d)' % (growth, warm, end))
 
 
