@@ -9,6 +9,13 @@
 #if defined(__SSE2__)
 #include <emmintrin.h>
 #endif
+/* The AVX-512 DP: GCC or Clang on x86-64, chosen at run time (kc_isa). */
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#define KC_HAVE_AVX512 1
+#include <immintrin.h>
+#else
+#define KC_HAVE_AVX512 0
+#endif
 
 #include "../common/alloc.h"
 #include "../common/limits.h"
@@ -145,154 +152,89 @@ typedef struct kc {
  * before the first running sum. */
 #define KC_PAD 16
 
-/* Sum of the weights of list entries a..b-1 whose position is <= x: the running sum of the
- * last such entry, 0 when there is none.
- *
- * With SSE2 a list of up to KC_PAD entries is counted without a branch: the entries <= x
- * are a prefix of the (ascending) list, so with bit i of `le` set when entry i is <= x
- * (i < KC_PAD, lanes past b hold the next lists' positions), the count is the number of
- * trailing ones of `le`, capped at the list's length. Longer lists, and builds without
- * SSE2, search. The sum read is the same running sum either way. */
-static inline double sum_le(const uint32_t *P, const double *C, uint32_t a, uint32_t b, uint32_t x)
-{
-    uint32_t len = b - a, k;
+/* The DP, once per way of counting (kcut_dp.h): a binary search everywhere (any build),
+ * SSE2 (the x86-64 baseline) and AVX-512 (chosen at run time where the CPU has it). */
+#define KC_SFX scalar
+#define KC_ATTR
+#include "kcut_dp.h"
+
 #if defined(__SSE2__)
-    if (len <= KC_PAD) {
-        /* positions are < 2^31 - 1 (the DP's table bounds n), so signed lanes compare them */
-        const __m128i x1 = _mm_set1_epi32((int32_t)x + 1);
-        const __m128i *q = (const __m128i *)(const void *)(P + a);
-        __m128i c0 = _mm_cmpgt_epi32(x1, _mm_loadu_si128(q)), c1 = _mm_cmpgt_epi32(x1, _mm_loadu_si128(q + 1));
-        __m128i c2 = _mm_cmpgt_epi32(x1, _mm_loadu_si128(q + 2)), c3 = _mm_cmpgt_epi32(x1, _mm_loadu_si128(q + 3));
-        uint32_t le = (uint32_t)_mm_movemask_epi8(_mm_packs_epi16(_mm_packs_epi32(c0, c1), _mm_packs_epi32(c2, c3)));
-        k = (uint32_t)__builtin_ctz(~le); /* le < 2^16: ~le is not 0 */
-        k = k < len ? k : len;
-    } else
+/* positions are < 2^31 - 1 (the DP's table bounds n), so signed lanes compare them */
+static inline uint32_t kc_le16_sse2(const uint32_t *p, uint32_t x)
+{
+    const __m128i x1 = _mm_set1_epi32((int32_t)x + 1);
+    const __m128i *q = (const __m128i *)(const void *)p;
+    __m128i c0 = _mm_cmpgt_epi32(x1, _mm_loadu_si128(q)), c1 = _mm_cmpgt_epi32(x1, _mm_loadu_si128(q + 1));
+    __m128i c2 = _mm_cmpgt_epi32(x1, _mm_loadu_si128(q + 2)), c3 = _mm_cmpgt_epi32(x1, _mm_loadu_si128(q + 3));
+    uint32_t le = (uint32_t)_mm_movemask_epi8(_mm_packs_epi16(_mm_packs_epi32(c0, c1), _mm_packs_epi32(c2, c3)));
+    return (uint32_t)__builtin_ctz(~le); /* le < 2^16: ~le is not 0 */
+}
+#define KC_SFX sse2
+#define KC_ATTR
+#define KC_COUNT16 kc_le16_sse2
+#include "kcut_dp.h"
 #endif
-    {
-        k = 0;
-        if (len && P[a] <= x) {
-            uint32_t lo = a, hi = b; /* P[lo] <= x, P[hi] > x (hi = b: past the end) */
-            while (hi - lo > 1) {
-                uint32_t mid = lo + (hi - lo) / 2;
-                if (P[mid] <= x)
-                    lo = mid;
-                else
-                    hi = mid;
-            }
-            k = lo - a + 1;
-        }
-    }
-    uint64_t bits;
-    memcpy(&bits, C + a + k - 1, sizeof bits); /* C[a - 1] (readable) when k = 0, masked */
-    bits &= (uint64_t)0 - (uint64_t)(k != 0);
-    double r;
-    memcpy(&r, &bits, sizeof r);
-    return r;
+
+#if KC_HAVE_AVX512
+#define KC_AVX512_ATTR __attribute__((target("avx512f")))
+KC_AVX512_ATTR static inline uint32_t kc_le16_avx512(const uint32_t *p, uint32_t x)
+{
+    __mmask16 le = _mm512_cmple_epu32_mask(_mm512_loadu_si512((const void *)p), _mm512_set1_epi32((int)x));
+    return (uint32_t)__builtin_ctz(~(uint32_t)le);
+}
+#define KC_SFX avx512
+#define KC_ATTR KC_AVX512_ATTR
+#define KC_COUNT16 kc_le16_avx512
+#include "kcut_dp.h"
+#endif
+
+static int kc_isa_cap = 2;
+static pthread_once_t kc_isa_once = PTHREAD_ONCE_INIT;
+static int kc_isa_cpu;
+
+static void kc_isa_probe(void)
+{
+    kc_isa_cpu = 0;
+#if defined(__SSE2__)
+    kc_isa_cpu = 1;
+#endif
+#if KC_HAVE_AVX512
+    __builtin_cpu_init();
+    if (__builtin_cpu_supports("avx512f"))
+        kc_isa_cpu = 2;
+#endif
 }
 
-/* Move the window to (j, i), j <= i, keeping J <= I at every step. I grows: position t
- * enters with its in-edges from p <= J. J falls: position t leaves the prefix, its in-edges
- * (all from p < t) count again, its out-edges into the window stop. J grows: the reverse.
- * I falls: t leaves with its in-edges from p <= J. */
-static void seek(kc *s, uint32_t j, uint32_t i)
+int ts_kcut_set_isa(int cap)
 {
-    const uint32_t *in_off = s->in_off, *in_p = s->in_p, *out_off = s->out_off, *out_q = s->out_q;
-    const double *in_c = s->in_c, *out_c = s->out_c, *in_tot = s->in_tot;
-    uint32_t J = s->J, I = s->I;
-    double c = s->c;
-    if (I < i) {
-        /* Kept for the fall back over these positions at this J (the next left half's). */
-        double *grow = s->grow;
-        s->gJ = J;
-        s->glo = I;
-        s->ghi = i;
-        while (I < i) {
-            uint32_t t = ++I;
-            double S = sum_le(in_p, in_c, in_off[t], in_off[t + 1], J);
-            grow[t] = S;
-            c += S;
-        }
-    }
-    if (J > j && I == s->wI) {
-        /* The positions the last walk passed at this I: its sums, read back in reverse. */
-        const double *walk = s->walk;
-        uint32_t top = s->whi, bot = s->wlo > j ? s->wlo : j;
-        while (J > top) {
-            uint32_t t = J--;
-            c += in_tot[t] - sum_le(out_q, out_c, out_off[t], out_off[t + 1], I);
-        }
-        while (J > bot) {
-            uint32_t t = J--;
-            c += in_tot[t] - walk[t];
-        }
-    }
-    while (J > j) {
-        uint32_t t = J--;
-        c += in_tot[t] - sum_le(out_q, out_c, out_off[t], out_off[t + 1], I);
-    }
-    while (J < j) {
-        uint32_t t = ++J;
-        c += sum_le(out_q, out_c, out_off[t], out_off[t + 1], I) - in_tot[t];
-    }
-    if (I > i && J == s->gJ) {
-        const double *grow = s->grow;
-        uint32_t top = s->ghi, bot = s->glo > i ? s->glo : i;
-        while (I > top) {
-            uint32_t t = I--;
-            c -= sum_le(in_p, in_c, in_off[t], in_off[t + 1], J);
-        }
-        while (I > bot) {
-            uint32_t t = I--;
-            c -= grow[t];
-        }
-    }
-    while (I > i) {
-        uint32_t t = I--;
-        c -= sum_le(in_p, in_c, in_off[t], in_off[t + 1], J);
-    }
-    s->J = J;
-    s->I = I;
-    s->c = c;
+    int old = kc_isa_cap;
+    kc_isa_cap = cap;
+    return old;
 }
 
-/* f(i) for i in [lo, hi], knowing the smallest argmax lies in [jlo, jhi]. The smallest
- * argmax is monotone in i because C satisfies the quadrangle inequality. */
-static void solve(kc *s, uint32_t lo, uint32_t hi, uint32_t jlo, uint32_t jhi)
+/* The widest way of counting this CPU has, within the tests' cap. */
+static int kc_isa(void)
 {
-    const uint32_t *out_off = s->out_off, *out_q = s->out_q;
-    const double *out_c = s->out_c, *in_tot = s->in_tot, *g = s->g;
-    double *walk = s->walk;
-    while (lo <= hi) {
-        uint32_t mid = lo + (hi - lo) / 2, jmax = mid < jhi ? mid : jhi;
-        seek(s, jlo, mid);
-        /* J walks jlo .. jmax with I = mid: the window's prefix grows one position a step. */
-        uint32_t J = jlo;
-        double c = s->c, best = g[jlo] + c;
-        uint32_t bj = jlo;
-        while (J < jmax) {
-            uint32_t t = ++J;
-            double S = sum_le(out_q, out_c, out_off[t], out_off[t + 1], mid);
-            walk[t] = S;
-            c += S - in_tot[t];
-            double v = g[J] + c;
-            if (v > best) {
-                best = v;
-                bj = J;
-            }
-        }
-        s->J = J;
-        s->c = c;
-        s->wI = mid;
-        s->wlo = jlo;
-        s->whi = jmax;
-        s->f[mid] = best;
-        s->arg[mid] = bj;
-        if (mid > lo)
-            solve(s, lo, mid - 1, jlo, bj);
-        /* The right half as a loop: recursion depth stays log2(n). */
-        lo = mid + 1;
-        jlo = bj;
+    pthread_once(&kc_isa_once, kc_isa_probe);
+    return kc_isa_cpu < kc_isa_cap ? kc_isa_cpu : kc_isa_cap;
+}
+
+static void kc_solve(int isa, kc *s, uint32_t n)
+{
+#if KC_HAVE_AVX512
+    if (isa >= 2) {
+        solve_avx512(s, 0, n, 0, n);
+        return;
     }
+#endif
+#if defined(__SSE2__)
+    if (isa >= 1) {
+        solve_sse2(s, 0, n, 0, n);
+        return;
+    }
+#endif
+    (void)isa;
+    solve_scalar(s, 0, n, 0, n);
 }
 
 /* One thread's working memory for cutting orders of one DAG, sized once and reused for
@@ -300,6 +242,7 @@ static void solve(kc *s, uint32_t lo, uint32_t hi, uint32_t jlo, uint32_t jhi)
 typedef struct kc_ws {
     kc s;
     uint32_t n, m, keff;
+    int isa; /* the DP instance: 0 search, 1 SSE2, 2 AVX-512 */
     double *f, *g;
     uint32_t *arg; /* (keff - 1) rows of n + 1 */
 } kc_ws;
@@ -328,6 +271,7 @@ static tsched_status kc_ws_init(kc_ws *w, const tsched_dag *dag, uint32_t K)
     w->n = dag->n;
     w->m = dag->m;
     w->keff = K < dag->n ? K : dag->n;
+    w->isa = kc_isa();
     kc *s = &w->s;
     s->in_off = ts_calloc(n + 2, sizeof *s->in_off);
     s->out_off = ts_calloc(n + 2, sizeof *s->out_off);
@@ -446,7 +390,7 @@ static tsched_status kc_cut(kc_ws *w, uint32_t *levels, double *cut_weight, cons
             s->g = g;
             s->f = f;
             s->arg = arg + (size_t)(k - 2) * ((size_t)n + 1);
-            solve(s, 0, n, 0, n);
+            kc_solve(w->isa, s, n);
             kdone = k;
             double *t = g;
             g = f;
