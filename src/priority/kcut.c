@@ -237,6 +237,38 @@ static void kc_solve(int isa, kc *s, uint32_t n)
     solve_scalar(s, 0, n, 0, n);
 }
 
+/* What the orders of one DAG share: each node's count of in- and out-edges of positive
+ * weight and the weight of all edges (summed in edge order, as each order's build did). */
+typedef struct kc_dagc {
+    uint32_t *indeg, *outdeg;
+    double total;
+} kc_dagc;
+
+static void kc_dagc_free(kc_dagc *d)
+{
+    free(d->indeg);
+    free(d->outdeg);
+    d->indeg = d->outdeg = NULL;
+}
+
+static tsched_status kc_dagc_init(kc_dagc *d, const tsched_dag *dag)
+{
+    d->indeg = ts_calloc((size_t)dag->n + 1, sizeof *d->indeg);
+    d->outdeg = ts_calloc((size_t)dag->n + 1, sizeof *d->outdeg);
+    d->total = 0;
+    if (!d->indeg || !d->outdeg) {
+        kc_dagc_free(d);
+        return TSCHED_E_NOMEM;
+    }
+    for (uint32_t k = 0; k < dag->m; k++)
+        if (dag->e[k].w > 0) {
+            d->indeg[dag->e[k].v]++;
+            d->outdeg[dag->e[k].u]++;
+            d->total += dag->e[k].w;
+        }
+    return TSCHED_OK;
+}
+
 /* One thread's working memory for cutting orders of one DAG, sized once and reused for
  * every order it cuts (the lists, the DP's rows and its argument table). */
 typedef struct kc_ws {
@@ -298,7 +330,8 @@ static tsched_status kc_ws_init(kc_ws *w, const tsched_dag *dag, uint32_t K)
 /* The position lists of `order` into w's lists; *total = weight of all edges. The build's
  * scratch (positions of nodes, bucket cursors) lives in the DP's walk and grow rows, which
  * the DP overwrites before it reads them. */
-static tsched_status kc_build(kc_ws *w, const tsched_dag *dag, const uint32_t *order, double *total)
+static tsched_status kc_build(kc_ws *w, const tsched_dag *dag, const kc_dagc *dc, const uint32_t *order,
+                              double *total)
 {
     const uint32_t n = dag->n;
     kc *s = &w->s;
@@ -306,14 +339,20 @@ static tsched_status kc_build(kc_ws *w, const tsched_dag *dag, const uint32_t *o
     uint32_t *in_off = s->in_off, *out_off = s->out_off, *in_p = s->in_p, *out_q = s->out_q;
     double *in_c = s->in_c, *out_c = s->out_c, *in_tot = s->in_tot;
     memset(pos, 0, ((size_t)n + 1) * sizeof *pos);
-    memset(in_off, 0, ((size_t)n + 2) * sizeof *in_off);
-    memset(out_off, 0, ((size_t)n + 2) * sizeof *out_off);
+    in_off[0] = in_off[1] = out_off[0] = out_off[1] = 0;
     for (uint32_t k = 0; k < n; k++) {
-        if (order[k] >= n || pos[order[k]])
-            return ts_error(TSCHED_E_INVALID, "order[%u]: node %u out of range or repeated", k, order[k]);
-        pos[order[k]] = k + 1;
+        uint32_t x = order[k];
+        if (x >= n || pos[x])
+            return ts_error(TSCHED_E_INVALID, "order[%u]: node %u out of range or repeated", k, x);
+        pos[x] = k + 1;
+        in_off[k + 2] = in_off[k + 1] + dc->indeg[x];
+        out_off[k + 2] = out_off[k + 1] + dc->outdeg[x];
     }
-    double tot = 0;
+    *total = dc->total;
+    /* Bucket by target (sources unordered; every edge checked, in edge order), then by
+     * source walking targets in order (out-lists ascending), then by target walking
+     * sources in order (in-lists ascending). */
+    memcpy(cur, in_off, ((size_t)n + 2) * sizeof *cur);
     for (uint32_t k = 0; k < dag->m; k++) {
         const ts_dag_edge *e = &dag->e[k];
         uint32_t pu = pos[e->u], pv = pos[e->v];
@@ -321,24 +360,8 @@ static tsched_status kc_build(kc_ws *w, const tsched_dag *dag, const uint32_t *o
             return ts_error(TSCHED_E_INVALID, "order: edge %u -> %u goes backwards (positions %u, %u)", e->u, e->v,
                             pu - 1, pv - 1);
         if (e->w > 0) {
-            in_off[pv + 1]++;
-            out_off[pu + 1]++;
-            tot += e->w;
-        }
-    }
-    *total = tot;
-    for (uint32_t t = 1; t <= n; t++) {
-        in_off[t + 1] += in_off[t];
-        out_off[t + 1] += out_off[t];
-    }
-    /* Bucket by target (sources unordered), then by source walking targets in order (out-
-     * lists ascending), then by target walking sources in order (in-lists ascending). */
-    memcpy(cur, in_off, ((size_t)n + 2) * sizeof *cur);
-    for (uint32_t k = 0; k < dag->m; k++) {
-        const ts_dag_edge *e = &dag->e[k];
-        if (e->w > 0) {
-            uint32_t slot = cur[pos[e->v]]++;
-            in_p[slot] = pos[e->u];
+            uint32_t slot = cur[pv]++;
+            in_p[slot] = pu;
             in_c[slot] = e->w;
         }
     }
@@ -368,11 +391,11 @@ static tsched_status kc_build(kc_ws *w, const tsched_dag *dag, const uint32_t *o
 
 /* The max K-cut of one order with w's memory (w sized for this DAG and K). */
 static tsched_status kc_cut(kc_ws *w, uint32_t *levels, double *cut_weight, const tsched_dag *dag,
-                            const uint32_t *order)
+                            const kc_dagc *dc, const uint32_t *order)
 {
     const uint32_t n = dag->n, keff = w->keff;
     double total = 0;
-    tsched_status st = kc_build(w, dag, order, &total);
+    tsched_status st = kc_build(w, dag, dc, order, &total);
     if (st != TSCHED_OK)
         return st;
     kc *s = &w->s;
@@ -422,11 +445,15 @@ tsched_status ts_kcut_order(uint32_t *levels, double *cut_weight, const tsched_d
     if (K < 1)
         return ts_error(TSCHED_E_RANGE, "levels: must be at least 1, got %u", K);
     kc_ws w;
-    tsched_status st = kc_ws_init(&w, dag, K);
+    kc_dagc dc;
+    tsched_status st = kc_dagc_init(&dc, dag);
     if (st != TSCHED_OK)
         return st;
-    st = kc_cut(&w, levels, cut_weight, dag, order);
-    kc_ws_free(&w);
+    if ((st = kc_ws_init(&w, dag, K)) == TSCHED_OK) {
+        st = kc_cut(&w, levels, cut_weight, dag, &dc, order);
+        kc_ws_free(&w);
+    }
+    kc_dagc_free(&dc);
     return st;
 }
 
@@ -535,6 +562,7 @@ typedef struct kc_pool {
     pthread_mutex_t mu;
     const tsched_dag *dag;
     const ts_dag_csr *csr;
+    kc_dagc dc;
     const char *fn;
     ts_rng rng;
     uint32_t next, R, K;
@@ -579,7 +607,7 @@ static void kc_worker_run(kc_worker *w)
         }
         pthread_mutex_unlock(&p->mu);
         double cw;
-        if ((st = kc_cut(&w->ws, w->trial, &cw, p->dag, w->order)) != TSCHED_OK) {
+        if ((st = kc_cut(&w->ws, w->trial, &cw, p->dag, &p->dc, w->order)) != TSCHED_OK) {
             kc_worker_fail(w, st, r);
             pthread_mutex_lock(&p->mu);
             p->stop = 1;
@@ -645,7 +673,7 @@ static tsched_status kc_crux(uint32_t *levels, const tsched_dag *dag, const ts_d
     kc_worker *ws = ts_calloc(T, sizeof *ws);
     pthread_t *th = ts_calloc(T, sizeof *th);
     uint8_t *started = ts_calloc(T, 1);
-    if (!mu_ok || !ws || !th || !started) {
+    if (!mu_ok || !ws || !th || !started || kc_dagc_init(&pool.dc, dag) != TSCHED_OK) {
         st = TSCHED_E_NOMEM;
         goto out;
     }
@@ -694,6 +722,7 @@ out:
         }
     if (mu_ok)
         pthread_mutex_destroy(&pool.mu);
+    kc_dagc_free(&pool.dc);
     free(ws);
     free(th);
     free(started);
