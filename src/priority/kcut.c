@@ -125,13 +125,14 @@ void ts_kcut_varys(uint32_t *levels, const uint32_t *order, uint32_t n, uint32_t
  * The window's moves are the hot loop; they keep J, I and c in locals (registers) rather
  * than in the struct, which the compiler must otherwise store and reload on every move
  * because of the stores to f and arg. The floating-point steps on c are the same in the
- * same order, so every value, and with it every tie, is the same. A move finds the running
- * sum it needs by a binary search in one position's list: the lists a sequence of moves
- * visits are all different (one per position), so no pointer carries over from one move to
- * the next. Keeping, for every position, a pointer that follows J or I (one increment per
- * list entry of the position that enters or leaves) reads the same sums without searching,
- * but it writes deg(t) scattered counters per move and measured 55 % slower on the bench's
- * DAGs (doc/PERFORMANCE.md, K-cut). */
+ * same order, so every value, and with it every tie, is the same (the window's value
+ * carries across all moves of all layers, so no move may be skipped or reordered). A move
+ * finds the running sum it needs by counting the list's positions <= the other end
+ * (kcut_dp.h: without a branch for lists of up to 16 entries, else a binary search), or
+ * reads it back: the walk of J at fixed I keeps its sums in `walk`, and the next left half
+ * moves J back over the same positions at the same I first; a growth of I keeps its sums in
+ * `grow` for the fall back at the same J. Per-position pointers that follow J or I write
+ * deg(t) scattered counters per move and measured 55 % slower (doc/PERFORMANCE.md, K-cut). */
 typedef struct kc {
     uint32_t n;
     uint32_t *in_off, *in_p, *out_off, *out_q; /* off: n + 2 entries, indexed by position */
