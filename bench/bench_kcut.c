@@ -75,6 +75,14 @@ static void gen(edges *e, uint32_t n, uint64_t seed)
     free(perm);
 }
 
+static void range_add(double *r, double x)
+{
+    if (x < r[0])
+        r[0] = x;
+    if (x > r[1])
+        r[1] = x;
+}
+
 static double cpu_ms(void)
 {
     struct timespec ts;
@@ -154,6 +162,8 @@ int main(int argc, char **argv)
         ref_dag rd = {n, e.m, e.u, e.v, e.w};
         uint32_t *lr = xcalloc(n, sizeof *lr), *l1 = xcalloc(n, sizeof *l1), *lt = xcalloc(n, sizeof *lt);
         double cpu_r = 0, cpu_1 = 0, cpu_t = 0;
+        /* per-run ratios to the reference of the same run: wall and CPU, one and T threads */
+        double rw1[2] = {1e300, 0}, rwt[2] = {1e300, 0}, rc1[2] = {1e300, 0}, rct[2] = {1e300, 0};
         double cr = 0, c1 = 0, ct = 0, *tr = xcalloc(runs, sizeof *tr), *t1 = xcalloc(runs, sizeof *t1),
                *tt = xcalloc(runs, sizeof *tt);
         for (uint32_t r = 0; r < runs; r++) {
@@ -169,6 +179,10 @@ int main(int argc, char **argv)
             tt[r] = lib_run(lt, &ct, d, threads, seed);
             double p3 = cpu_ms();
             cpu_r += (p1 - p0) / runs, cpu_1 += (p2 - p1) / runs, cpu_t += (p3 - p2) / runs;
+            range_add(rw1, t1[r] / tr[r]);
+            range_add(rwt, tt[r] / tr[r]);
+            range_add(rc1, (p2 - p1) / (p1 - p0));
+            range_add(rct, (p3 - p2) / (p1 - p0));
         }
         int same = !memcmp(lr, l1, n * sizeof *lr) && !memcmp(lr, lt, n * sizeof *lr) &&
                    !memcmp(&cr, &c1, sizeof cr) && !memcmp(&cr, &ct, sizeof cr);
@@ -177,6 +191,9 @@ int main(int argc, char **argv)
         printf("%9" PRIu32 " %10" PRIu32 " %10.1f %10.1f %10.1f %8.2f %8.2f %s (cut %.17g)\n", n, e.m, mr, m1, mt,
                m1 / mr, mt / mr, same ? "yes" : "NO", cr);
         printf("%9s CPU ms (mean): ref %.1f, lib1 %.1f, libT %.1f (all threads)\n", "", cpu_r, cpu_1, cpu_t);
+        printf("%9s ratio ranges over the %u runs: wall lib1/ref %.2f-%.2f, libT/ref %.2f-%.2f; CPU lib1/ref "
+               "%.2f-%.2f, libT/ref %.2f-%.2f\n",
+               "", runs, rw1[0], rw1[1], rwt[0], rwt[1], rc1[0], rc1[1], rct[0], rct[1]);
         fflush(stdout);
         tsched_dag_free(d);
         free(lr), free(l1), free(lt), free(tr), free(t1), free(tt), free(e.u), free(e.v), free(e.w);

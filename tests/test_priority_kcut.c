@@ -25,6 +25,7 @@
 #include "common/rng.h"
 #include "priority/dag_internal.h"
 #include "test_util.h"
+#include "../bench/ref_kcut.h"
 
 TCase *priority_kcut_tcase(void);
 
@@ -691,6 +692,59 @@ START_TEST(threads_give_identical_results)
 }
 END_TEST
 
+/* The library's crux against the plain reference of bench/ref_kcut.c (the divide-and-conquer
+ * DP as first written: every window move by binary search, one thread), bit for bit: the
+ * levels and the cut of each seeded DAG, on one and two threads, with each of the DP's ways
+ * of counting list positions (ts_kcut_set_isa). Integer weights make exact
+ * ties common, so a faster path that reorders the window's additions or breaks ties another
+ * way shows here; zero weights and parallel edges are mixed in by the generators. */
+START_TEST(crux_equals_plain_reference)
+{
+    trng r = {1010};
+    for (int c = 0; c < 160; c++) {
+        uint32_t n = c % 4 == 0 ? rbelow(&r, 40) : 50 + rbelow(&r, c % 4 == 1 ? 400 : 4000);
+        if (c >= 156)
+            n = 30000 + rbelow(&r, 10000); /* deep recursion, long lists far apart */
+        int model = c % 3;
+        /* c = 2 mod 8: dense, lists longer than the 16 lanes counted at once */
+        double p = c % 8 == 2 ? 0.6 : 12.0 / (n + 12);
+        if (c % 8 == 2)
+            n = 30 + rbelow(&r, 300);
+        tsched_dag *d = c % 2 ? rand_sparse(&r, n, 1 + rbelow(&r, 8), model) : rand_dag(&r, n, p, model);
+        uint32_t K = 1 + rbelow(&r, c % 5 ? 10 : 40), m = 1 + rbelow(&r, c >= 156 ? 2 : 6);
+        uint64_t seed = rnext(&r);
+        uint32_t *u = malloc((d->m ? d->m : 1) * sizeof *u), *v = malloc((d->m ? d->m : 1) * sizeof *v);
+        double *w = malloc((d->m ? d->m : 1) * sizeof *w);
+        uint32_t *ref = malloc((n ? n : 1) * sizeof *ref), *lv = malloc((n ? n : 1) * sizeof *lv);
+        ck_assert(u && v && w && ref && lv);
+        for (uint32_t k = 0; k < d->m; k++) {
+            u[k] = d->e[k].u;
+            v[k] = d->e[k].v;
+            w[k] = d->e[k].w;
+        }
+        ref_dag rd = {n, d->m, u, v, w};
+        double cref = -1;
+        ck_assert_int_eq(ref_kcut(ref, &cref, &rd, K, m, seed), 0);
+        /* every way the DP counts list positions (search, SSE2, AVX-512, as the CPU has them) */
+        for (int isa = 0; isa <= 2; isa++)
+            for (uint32_t threads = 1; threads <= 2; threads++) {
+                if (c >= 156 && (isa < 2 || threads > 1))
+                    continue; /* the large cases: the default path only */
+                int old = ts_kcut_set_isa(isa);
+                memset(lv, 0xff, (n ? n : 1) * sizeof *lv);
+                double cw = compress_threads(d, lv, K, m, seed, threads);
+                ts_kcut_set_isa(old);
+                ck_assert_msg(memcmp(&cw, &cref, sizeof cw) == 0, "case %d (n %u, K %u, m %u) isa %d threads %u: "
+                              "cut %.17g, reference %.17g", c, n, K, m, isa, threads, cw, cref);
+                ck_assert_msg(n == 0 || memcmp(lv, ref, n * sizeof *lv) == 0, "case %d (n %u, K %u) isa %d threads "
+                              "%u: other levels", c, n, K, isa, threads);
+            }
+        free(u), free(v), free(w), free(ref), free(lv);
+        tsched_dag_free(d);
+    }
+}
+END_TEST
+
 START_TEST(threads_option_size_rule)
 {
     trng r = {77};
@@ -1194,6 +1248,7 @@ TCase *priority_kcut_tcase(void)
     tcase_add_test(tc, levels_json_is_the_tree_layout);
     tcase_add_test(tc, compress_limits);
     tcase_add_test(tc, threads_give_identical_results);
+    tcase_add_test(tc, crux_equals_plain_reference);
     tcase_add_test(tc, threads_option_size_rule);
     tcase_add_test(tc, threads_report_the_cycle);
     return tc;

@@ -76,8 +76,8 @@ tsched_status ts_dag_csr_build(ts_dag_csr *csr, const tsched_dag *dag)
 {
     const uint32_t n = dag->n, m = dag->m;
     csr->off = ts_calloc((size_t)n + 1, sizeof *csr->off);
-    csr->idx = ts_malloc(m, sizeof *csr->idx);
-    if (!csr->off || !csr->idx) {
+    csr->to = ts_malloc(m, sizeof *csr->to);
+    if (!csr->off || !csr->to) {
         ts_dag_csr_free(csr);
         return TSCHED_E_NOMEM;
     }
@@ -88,15 +88,15 @@ tsched_status ts_dag_csr_build(ts_dag_csr *csr, const tsched_dag *dag)
     for (uint32_t x = 1; x <= n; x++)
         csr->off[x] += csr->off[x - 1];
     for (uint32_t k = m; k-- > 0;)
-        csr->idx[--csr->off[dag->e[k].u]] = k;
+        csr->to[--csr->off[dag->e[k].u]] = dag->e[k].v;
     return TSCHED_OK;
 }
 
 void ts_dag_csr_free(ts_dag_csr *csr)
 {
     free(csr->off);
-    free(csr->idx);
-    csr->off = csr->idx = NULL;
+    free(csr->to);
+    csr->off = csr->to = NULL;
 }
 
 /* A cycle among the nodes Kahn's algorithm could not place (indeg[x] > 0): iterative DFS
@@ -128,7 +128,7 @@ static tsched_status report_cycle(const tsched_dag *dag, const ts_dag_csr *csr, 
                 top--;
                 continue;
             }
-            uint32_t y = dag->e[csr->idx[next[x]++]].v;
+            uint32_t y = csr->to[next[x]++];
             if (indeg[y] == 0 || color[y] == 2)
                 continue;
             if (color[y] == 1) {
@@ -222,7 +222,7 @@ tsched_status ts_dag_topo_order(uint32_t *order, const tsched_dag *dag, const ts
         }
         order[placed++] = x;
         for (uint32_t k = csr->off[x]; k < csr->off[x + 1]; k++) {
-            uint32_t y = dag->e[csr->idx[k]].v;
+            uint32_t y = csr->to[k];
             if (--indeg[y] == 0) {
                 if (rng) {
                     ready[cnt++] = y;

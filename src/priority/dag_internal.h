@@ -53,11 +53,12 @@ tsched_status ts_kcut_check(tsched_kcut_algo algo, uint32_t K, uint32_t orders, 
 /* Make room for `extra` more edges. Errors: TSCHED_E_TOO_LARGE, TSCHED_E_NOMEM. */
 tsched_status ts_dag_reserve(tsched_dag *dag, uint64_t extra);
 
-/* Out-adjacency in CSR form: the out-edges of node x are e[idx[k]] for k in
- * off[x] .. off[x+1]-1, in insertion order. */
+/* Out-adjacency in CSR form: the out-edges of node x go to to[k] for k in
+ * off[x] .. off[x+1]-1, in insertion order (the targets themselves, not edge indices: the
+ * random orders' Kahn loop reads them without a second indirection). */
 typedef struct ts_dag_csr {
     uint32_t *off; /* n + 1 */
-    uint32_t *idx; /* m edge indices */
+    uint32_t *to;  /* m target nodes */
 } ts_dag_csr;
 
 tsched_status ts_dag_csr_build(ts_dag_csr *csr, const tsched_dag *dag);
@@ -82,6 +83,11 @@ double ts_dag_cut_weight(const tsched_dag *dag, const uint32_t *levels);
 /* Renumber the levels actually used to 0, 1, ... in their order (empty levels removed);
  * validity and the cut are unchanged. Returns the number of levels used. */
 uint32_t ts_levels_compact(uint32_t *levels, uint32_t n);
+
+/* Tests only: the widest way the K-cut DP may count list positions (0 binary search, 1
+ * SSE2, 2 AVX-512; the CPU's own limit applies too). Every way gives the same result.
+ * Returns the previous cap; not thread-safe (set it before compressing). */
+int ts_kcut_set_isa(int cap);
 
 /* The exact max K-cut of one topological order (§4.3, Eq. 4): `order` lists the n nodes,
  * the nodes are split into at most K consecutive blocks (empty blocks allowed), block b

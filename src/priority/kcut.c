@@ -6,6 +6,16 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+/* The AVX-512 DP: GCC or Clang on x86-64, chosen at run time (kc_isa). */
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#define KC_HAVE_AVX512 1
+#include <immintrin.h>
+#else
+#define KC_HAVE_AVX512 0
+#endif
 
 #include "../common/alloc.h"
 #include "../common/limits.h"
@@ -115,13 +125,14 @@ void ts_kcut_varys(uint32_t *levels, const uint32_t *order, uint32_t n, uint32_t
  * The window's moves are the hot loop; they keep J, I and c in locals (registers) rather
  * than in the struct, which the compiler must otherwise store and reload on every move
  * because of the stores to f and arg. The floating-point steps on c are the same in the
- * same order, so every value, and with it every tie, is the same. A move finds the running
- * sum it needs by a binary search in one position's list: the lists a sequence of moves
- * visits are all different (one per position), so no pointer carries over from one move to
- * the next. Keeping, for every position, a pointer that follows J or I (one increment per
- * list entry of the position that enters or leaves) reads the same sums without searching,
- * but it writes deg(t) scattered counters per move and measured 55 % slower on the bench's
- * DAGs (doc/PERFORMANCE.md, K-cut). */
+ * same order, so every value, and with it every tie, is the same (the window's value
+ * carries across all moves of all layers, so no move may be skipped or reordered). A move
+ * finds the running sum it needs by counting the list's positions <= the other end
+ * (kcut_dp.h: without a branch for lists of up to 16 entries, else a binary search), or
+ * reads it back: the walk of J at fixed I keeps its sums in `walk`, and the next left half
+ * moves J back over the same positions at the same I first; a growth of I keeps its sums in
+ * `grow` for the fall back at the same J. Per-position pointers that follow J or I write
+ * deg(t) scattered counters per move and measured 55 % slower (doc/PERFORMANCE.md, K-cut). */
 typedef struct kc {
     uint32_t n;
     uint32_t *in_off, *in_p, *out_off, *out_q; /* off: n + 2 entries, indexed by position */
@@ -132,223 +143,278 @@ typedef struct kc {
     const double *g; /* f(., k - 1) */
     double *f;       /* f(., k) */
     uint32_t *arg;   /* argmax j of f(i, k) */
+    double *walk;    /* walk[t] = sum_le(out-list of t, wI) for t in (wlo, whi]: the last walk's sums */
+    uint32_t wI, wlo, whi;
+    double *grow; /* grow[t] = sum_le(in-list of t, gJ) for t in (glo, ghi]: the last growth of I */
+    uint32_t gJ, glo, ghi;
 } kc;
 
-/* Sum of the weights of list entries a..b-1 whose position is <= x. */
-static inline double sum_le(const uint32_t *P, const double *C, uint32_t a, uint32_t b, uint32_t x)
+/* Lists are padded: KC_PAD readable entries after the last position, one readable slot
+ * before the first running sum. */
+#define KC_PAD 16
+
+/* The DP, once per way of counting (kcut_dp.h): a binary search everywhere (any build),
+ * SSE2 (the x86-64 baseline) and AVX-512 (chosen at run time where the CPU has it). */
+#define KC_SFX scalar
+#define KC_ATTR
+#include "kcut_dp.h"
+
+#if defined(__SSE2__)
+/* positions are < 2^31 - 1 (the DP's table bounds n), so signed lanes compare them */
+static inline uint32_t kc_le16_sse2(const uint32_t *p, uint32_t x)
 {
-    if (a == b || P[a] > x)
-        return 0;
-    if (P[b - 1] <= x)
-        return C[b - 1];
-    uint32_t lo = a, hi = b - 1; /* P[lo] <= x < P[hi] */
-    while (hi - lo > 1) {
-        uint32_t mid = lo + (hi - lo) / 2;
-        if (P[mid] <= x)
-            lo = mid;
-        else
-            hi = mid;
-    }
-    return C[lo];
+    const __m128i x1 = _mm_set1_epi32((int32_t)x + 1);
+    const __m128i *q = (const __m128i *)(const void *)p;
+    __m128i c0 = _mm_cmpgt_epi32(x1, _mm_loadu_si128(q)), c1 = _mm_cmpgt_epi32(x1, _mm_loadu_si128(q + 1));
+    __m128i c2 = _mm_cmpgt_epi32(x1, _mm_loadu_si128(q + 2)), c3 = _mm_cmpgt_epi32(x1, _mm_loadu_si128(q + 3));
+    uint32_t le = (uint32_t)_mm_movemask_epi8(_mm_packs_epi16(_mm_packs_epi32(c0, c1), _mm_packs_epi32(c2, c3)));
+    return (uint32_t)__builtin_ctz(~le); /* le < 2^16: ~le is not 0 */
+}
+#define KC_SFX sse2
+#define KC_ATTR
+#define KC_COUNT16 kc_le16_sse2
+#include "kcut_dp.h"
+#endif
+
+#if KC_HAVE_AVX512
+#define KC_AVX512_ATTR __attribute__((target("avx512f")))
+KC_AVX512_ATTR static inline uint32_t kc_le16_avx512(const uint32_t *p, uint32_t x)
+{
+    __mmask16 le = _mm512_cmple_epu32_mask(_mm512_loadu_si512((const void *)p), _mm512_set1_epi32((int)x));
+    return (uint32_t)__builtin_ctz(~(uint32_t)le);
+}
+#define KC_SFX avx512
+#define KC_ATTR KC_AVX512_ATTR
+#define KC_COUNT16 kc_le16_avx512
+#include "kcut_dp.h"
+#endif
+
+static int kc_isa_cap = 2;
+static pthread_once_t kc_isa_once = PTHREAD_ONCE_INIT;
+static int kc_isa_cpu;
+
+static void kc_isa_probe(void)
+{
+    kc_isa_cpu = 0;
+#if defined(__SSE2__)
+    kc_isa_cpu = 1;
+#endif
+#if KC_HAVE_AVX512
+    __builtin_cpu_init();
+    if (__builtin_cpu_supports("avx512f"))
+        kc_isa_cpu = 2;
+#endif
 }
 
-/* Move the window to (j, i), j <= i, keeping J <= I at every step. I grows: position t
- * enters with its in-edges from p <= J. J falls: position t leaves the prefix, its in-edges
- * (all from p < t) count again, its out-edges into the window stop. J grows: the reverse.
- * I falls: t leaves with its in-edges from p <= J. */
-static void seek(kc *s, uint32_t j, uint32_t i)
+int ts_kcut_set_isa(int cap)
 {
-    const uint32_t *in_off = s->in_off, *in_p = s->in_p, *out_off = s->out_off, *out_q = s->out_q;
-    const double *in_c = s->in_c, *out_c = s->out_c, *in_tot = s->in_tot;
-    uint32_t J = s->J, I = s->I;
-    double c = s->c;
-    while (I < i) {
-        uint32_t t = ++I;
-        c += sum_le(in_p, in_c, in_off[t], in_off[t + 1], J);
-    }
-    while (J > j) {
-        uint32_t t = J--;
-        c += in_tot[t] - sum_le(out_q, out_c, out_off[t], out_off[t + 1], I);
-    }
-    while (J < j) {
-        uint32_t t = ++J;
-        c += sum_le(out_q, out_c, out_off[t], out_off[t + 1], I) - in_tot[t];
-    }
-    while (I > i) {
-        uint32_t t = I--;
-        c -= sum_le(in_p, in_c, in_off[t], in_off[t + 1], J);
-    }
-    s->J = J;
-    s->I = I;
-    s->c = c;
+    int old = kc_isa_cap;
+    kc_isa_cap = cap;
+    return old;
 }
 
-/* f(i) for i in [lo, hi], knowing the smallest argmax lies in [jlo, jhi]. The smallest
- * argmax is monotone in i because C satisfies the quadrangle inequality. */
-static void solve(kc *s, uint32_t lo, uint32_t hi, uint32_t jlo, uint32_t jhi)
+/* The widest way of counting this CPU has, within the tests' cap. */
+static int kc_isa(void)
 {
-    const uint32_t *out_off = s->out_off, *out_q = s->out_q;
-    const double *out_c = s->out_c, *in_tot = s->in_tot, *g = s->g;
-    while (lo <= hi) {
-        uint32_t mid = lo + (hi - lo) / 2, jmax = mid < jhi ? mid : jhi;
-        seek(s, jlo, mid);
-        /* J walks jlo .. jmax with I = mid: the window's prefix grows one position a step. */
-        uint32_t J = jlo;
-        double c = s->c, best = g[jlo] + c;
-        uint32_t bj = jlo;
-        while (J < jmax) {
-            uint32_t t = ++J;
-            c += sum_le(out_q, out_c, out_off[t], out_off[t + 1], mid) - in_tot[t];
-            double v = g[J] + c;
-            if (v > best) {
-                best = v;
-                bj = J;
-            }
-        }
-        s->J = J;
-        s->c = c;
-        s->f[mid] = best;
-        s->arg[mid] = bj;
-        if (mid > lo)
-            solve(s, lo, mid - 1, jlo, bj);
-        /* The right half as a loop: recursion depth stays log2(n). */
-        lo = mid + 1;
-        jlo = bj;
+    pthread_once(&kc_isa_once, kc_isa_probe);
+    return kc_isa_cpu < kc_isa_cap ? kc_isa_cpu : kc_isa_cap;
+}
+
+static void kc_solve(int isa, kc *s, uint32_t n)
+{
+#if KC_HAVE_AVX512
+    if (isa >= 2) {
+        solve_avx512(s, 0, n, 0, n);
+        return;
     }
+#endif
+#if defined(__SSE2__)
+    if (isa >= 1) {
+        solve_sse2(s, 0, n, 0, n);
+        return;
+    }
+#endif
+    (void)isa;
+    solve_scalar(s, 0, n, 0, n);
 }
 
-static void kc_free(kc *s)
+/* What the orders of one DAG share: each node's count of in- and out-edges of positive
+ * weight and the weight of all edges (summed in edge order, as each order's build did). */
+typedef struct kc_dagc {
+    uint32_t *indeg, *outdeg;
+    double total;
+} kc_dagc;
+
+static void kc_dagc_free(kc_dagc *d)
 {
-    free(s->in_off);
-    free(s->in_p);
-    free(s->out_off);
-    free(s->out_q);
-    free(s->in_c);
-    free(s->out_c);
-    free(s->in_tot);
+    free(d->indeg);
+    free(d->outdeg);
+    d->indeg = d->outdeg = NULL;
 }
 
-/* The position lists of `order`; *total = weight of all edges. */
-static tsched_status kc_build(kc *s, const tsched_dag *dag, const uint32_t *order, double *total)
+static tsched_status kc_dagc_init(kc_dagc *d, const tsched_dag *dag)
 {
-    const uint32_t n = dag->n;
-    uint32_t *pos = ts_calloc((size_t)n + 1, sizeof *pos);
-    s->in_off = ts_calloc((size_t)n + 2, sizeof *s->in_off);
-    s->out_off = ts_calloc((size_t)n + 2, sizeof *s->out_off);
-    s->in_tot = ts_calloc((size_t)n + 2, sizeof *s->in_tot);
-    if (!pos || !s->in_off || !s->out_off || !s->in_tot) {
-        free(pos);
+    d->indeg = ts_calloc((size_t)dag->n + 1, sizeof *d->indeg);
+    d->outdeg = ts_calloc((size_t)dag->n + 1, sizeof *d->outdeg);
+    d->total = 0;
+    if (!d->indeg || !d->outdeg) {
+        kc_dagc_free(d);
         return TSCHED_E_NOMEM;
     }
-    tsched_status st = TSCHED_OK;
-    for (uint32_t k = 0; k < n; k++) {
-        if (order[k] >= n || pos[order[k]]) {
-            st = ts_error(TSCHED_E_INVALID, "order[%u]: node %u out of range or repeated", k, order[k]);
-            goto out;
+    for (uint32_t k = 0; k < dag->m; k++)
+        if (dag->e[k].w > 0) {
+            d->indeg[dag->e[k].v]++;
+            d->outdeg[dag->e[k].u]++;
+            d->total += dag->e[k].w;
         }
-        pos[order[k]] = k + 1;
-    }
-    uint32_t m = 0;
-    double tot = 0;
-    for (uint32_t k = 0; k < dag->m; k++) {
-        const ts_dag_edge *e = &dag->e[k];
-        if (pos[e->u] >= pos[e->v]) {
-            st = ts_error(TSCHED_E_INVALID, "order: edge %u -> %u goes backwards (positions %u, %u)", e->u, e->v,
-                          pos[e->u] - 1, pos[e->v] - 1);
-            goto out;
-        }
-        if (e->w > 0) {
-            s->in_off[pos[e->v] + 1]++;
-            s->out_off[pos[e->u] + 1]++;
-            m++;
-            tot += e->w;
-        }
-    }
-    *total = tot;
-    for (uint32_t t = 1; t <= n; t++) {
-        s->in_off[t + 1] += s->in_off[t];
-        s->out_off[t + 1] += s->out_off[t];
-    }
-    s->in_p = ts_malloc(m, sizeof *s->in_p);
-    s->out_q = ts_malloc(m, sizeof *s->out_q);
-    s->in_c = ts_malloc(m, sizeof *s->in_c);
-    s->out_c = ts_malloc(m, sizeof *s->out_c);
-    uint32_t *cur = ts_malloc((size_t)n + 2, sizeof *cur);
-    if (!s->in_p || !s->out_q || !s->in_c || !s->out_c || !cur) {
-        free(cur);
-        st = TSCHED_E_NOMEM;
-        goto out;
-    }
-    /* Bucket by target (sources unordered), then by source walking targets in order (out-
-     * lists ascending), then by target walking sources in order (in-lists ascending). */
-    memcpy(cur, s->in_off, ((size_t)n + 2) * sizeof *cur);
-    for (uint32_t k = 0; k < dag->m; k++) {
-        const ts_dag_edge *e = &dag->e[k];
-        if (e->w > 0) {
-            uint32_t slot = cur[pos[e->v]]++;
-            s->in_p[slot] = pos[e->u];
-            s->in_c[slot] = e->w;
-        }
-    }
-    memcpy(cur, s->out_off, ((size_t)n + 2) * sizeof *cur);
-    for (uint32_t q = 1; q <= n; q++)
-        for (uint32_t a = s->in_off[q]; a < s->in_off[q + 1]; a++) {
-            uint32_t slot = cur[s->in_p[a]]++;
-            s->out_q[slot] = q;
-            s->out_c[slot] = s->in_c[a];
-        }
-    memcpy(cur, s->in_off, ((size_t)n + 2) * sizeof *cur);
-    for (uint32_t p = 1; p <= n; p++)
-        for (uint32_t a = s->out_off[p]; a < s->out_off[p + 1]; a++) {
-            uint32_t slot = cur[s->out_q[a]]++;
-            s->in_p[slot] = p;
-            s->in_c[slot] = s->out_c[a];
-        }
-    free(cur);
-    for (uint32_t t = 1; t <= n; t++) {
-        for (uint32_t a = s->in_off[t] + 1; a < s->in_off[t + 1]; a++)
-            s->in_c[a] += s->in_c[a - 1];
-        for (uint32_t a = s->out_off[t] + 1; a < s->out_off[t + 1]; a++)
-            s->out_c[a] += s->out_c[a - 1];
-        s->in_tot[t] = s->in_off[t + 1] > s->in_off[t] ? s->in_c[s->in_off[t + 1] - 1] : 0;
-    }
-out:
-    free(pos);
-    return st;
+    return TSCHED_OK;
 }
 
-tsched_status ts_kcut_order(uint32_t *levels, double *cut_weight, const tsched_dag *dag, const uint32_t *order,
-                            uint32_t K)
-{
-    if (K < 1)
-        return ts_error(TSCHED_E_RANGE, "levels: must be at least 1, got %u", K);
-    const uint32_t n = dag->n;
+/* One thread's working memory for cutting orders of one DAG, sized once and reused for
+ * every order it cuts (the lists, the DP's rows and its argument table). */
+typedef struct kc_ws {
     kc s;
-    memset(&s, 0, sizeof s);
-    s.n = n;
+    uint32_t n, m, keff;
+    int isa; /* the DP instance: 0 search, 1 SSE2, 2 AVX-512 */
+    double *f, *g;
+    uint32_t *arg; /* (keff - 1) rows of n + 1 */
+} kc_ws;
+
+static void kc_ws_free(kc_ws *w)
+{
+    free(w->s.in_off);
+    free(w->s.in_p);
+    free(w->s.out_off);
+    free(w->s.out_q);
+    free(w->s.in_c ? w->s.in_c - 1 : NULL);
+    free(w->s.out_c ? w->s.out_c - 1 : NULL);
+    free(w->s.in_tot);
+    free(w->s.walk);
+    free(w->s.grow);
+    free(w->f);
+    free(w->g);
+    free(w->arg);
+    memset(w, 0, sizeof *w);
+}
+
+static tsched_status kc_ws_init(kc_ws *w, const tsched_dag *dag, uint32_t K)
+{
+    const size_t n = dag->n, m = dag->m; /* m: at least the edges of positive weight */
+    memset(w, 0, sizeof *w);
+    w->n = dag->n;
+    w->m = dag->m;
+    w->keff = K < dag->n ? K : dag->n;
+    w->isa = kc_isa();
+    kc *s = &w->s;
+    s->in_off = ts_calloc(n + 2, sizeof *s->in_off);
+    s->out_off = ts_calloc(n + 2, sizeof *s->out_off);
+    s->in_tot = ts_calloc(n + 2, sizeof *s->in_tot);
+    s->walk = ts_calloc(n + 2, sizeof *s->walk);
+    s->grow = ts_calloc(n + 2, sizeof *s->grow);
+    /* positions padded with KC_PAD readable entries, sums with one readable slot before */
+    s->in_p = ts_calloc(m + KC_PAD, sizeof *s->in_p);
+    s->out_q = ts_calloc(m + KC_PAD, sizeof *s->out_q);
+    double *ic = ts_calloc(m + 1, sizeof *ic), *oc = ts_calloc(m + 1, sizeof *oc);
+    s->in_c = ic ? ic + 1 : NULL;
+    s->out_c = oc ? oc + 1 : NULL;
+    w->f = ts_malloc(n + 1, sizeof *w->f);
+    w->g = ts_malloc(n + 1, sizeof *w->g);
+    w->arg = w->keff >= 2 ? ts_malloc((size_t)(w->keff - 1) * (n + 1), sizeof *w->arg) : NULL;
+    if (!s->in_off || !s->out_off || !s->in_tot || !s->walk || !s->grow || !s->in_p || !s->out_q || !ic || !oc ||
+        !w->f || !w->g || (w->keff >= 2 && !w->arg)) {
+        kc_ws_free(w);
+        return TSCHED_E_NOMEM;
+    }
+    return TSCHED_OK;
+}
+
+/* The position lists of `order` into w's lists; *total = weight of all edges. The build's
+ * scratch (positions of nodes, bucket cursors) lives in the DP's walk and grow rows, which
+ * the DP overwrites before it reads them. */
+static tsched_status kc_build(kc_ws *w, const tsched_dag *dag, const kc_dagc *dc, const uint32_t *order,
+                              double *total)
+{
+    const uint32_t n = dag->n;
+    kc *s = &w->s;
+    uint32_t *pos = (uint32_t *)(void *)s->grow, *cur = (uint32_t *)(void *)s->walk;
+    uint32_t *in_off = s->in_off, *out_off = s->out_off, *in_p = s->in_p, *out_q = s->out_q;
+    double *in_c = s->in_c, *out_c = s->out_c, *in_tot = s->in_tot;
+    memset(pos, 0, ((size_t)n + 1) * sizeof *pos);
+    in_off[0] = in_off[1] = out_off[0] = out_off[1] = 0;
+    for (uint32_t k = 0; k < n; k++) {
+        uint32_t x = order[k];
+        if (x >= n || pos[x])
+            return ts_error(TSCHED_E_INVALID, "order[%u]: node %u out of range or repeated", k, x);
+        pos[x] = k + 1;
+        in_off[k + 2] = in_off[k + 1] + dc->indeg[x];
+        out_off[k + 2] = out_off[k + 1] + dc->outdeg[x];
+    }
+    *total = dc->total;
+    /* Bucket by target (sources unordered; every edge checked, in edge order), then by
+     * source walking targets in order (out-lists ascending), then by target walking
+     * sources in order (in-lists ascending). */
+    memcpy(cur, in_off, ((size_t)n + 2) * sizeof *cur);
+    for (uint32_t k = 0; k < dag->m; k++) {
+        const ts_dag_edge *e = &dag->e[k];
+        uint32_t pu = pos[e->u], pv = pos[e->v];
+        if (pu >= pv)
+            return ts_error(TSCHED_E_INVALID, "order: edge %u -> %u goes backwards (positions %u, %u)", e->u, e->v,
+                            pu - 1, pv - 1);
+        if (e->w > 0) {
+            uint32_t slot = cur[pv]++;
+            in_p[slot] = pu;
+            in_c[slot] = e->w;
+        }
+    }
+    memcpy(cur, out_off, ((size_t)n + 2) * sizeof *cur);
+    for (uint32_t q = 1; q <= n; q++)
+        for (uint32_t a = in_off[q]; a < in_off[q + 1]; a++) {
+            uint32_t slot = cur[in_p[a]]++;
+            out_q[slot] = q;
+            out_c[slot] = in_c[a];
+        }
+    memcpy(cur, in_off, ((size_t)n + 2) * sizeof *cur);
+    for (uint32_t p = 1; p <= n; p++)
+        for (uint32_t a = out_off[p]; a < out_off[p + 1]; a++) {
+            uint32_t slot = cur[out_q[a]]++;
+            in_p[slot] = p;
+            in_c[slot] = out_c[a];
+        }
+    for (uint32_t t = 1; t <= n; t++) {
+        for (uint32_t a = in_off[t] + 1; a < in_off[t + 1]; a++)
+            in_c[a] += in_c[a - 1];
+        for (uint32_t a = out_off[t] + 1; a < out_off[t + 1]; a++)
+            out_c[a] += out_c[a - 1];
+        in_tot[t] = in_off[t + 1] > in_off[t] ? in_c[in_off[t + 1] - 1] : 0;
+    }
+    return TSCHED_OK;
+}
+
+/* The max K-cut of one order with w's memory (w sized for this DAG and K). */
+static tsched_status kc_cut(kc_ws *w, uint32_t *levels, double *cut_weight, const tsched_dag *dag,
+                            const kc_dagc *dc, const uint32_t *order)
+{
+    const uint32_t n = dag->n, keff = w->keff;
     double total = 0;
-    tsched_status st = kc_build(&s, dag, order, &total);
-    double *f = NULL, *g = NULL;
-    uint32_t *arg = NULL;
+    tsched_status st = kc_build(w, dag, dc, order, &total);
     if (st != TSCHED_OK)
-        goto out;
-    const uint32_t keff = K < n ? K : n;
+        return st;
+    kc *s = &w->s;
+    uint32_t *arg = w->arg;
     uint32_t kdone = 1; /* layers computed; one block: f(., 1) = 0 */
     if (keff >= 2 && total > 0) {
-        f = ts_malloc((size_t)n + 1, sizeof *f);
-        g = ts_calloc((size_t)n + 1, sizeof *g);
-        arg = ts_malloc((size_t)(keff - 1) * ((size_t)n + 1), sizeof *arg);
-        if (!f || !g || !arg) {
-            st = TSCHED_E_NOMEM;
-            goto out;
-        }
-        s.J = s.I = 0;
-        s.c = 0;
+        double *f = w->f, *g = w->g;
+        memset(g, 0, ((size_t)n + 1) * sizeof *g);
+        s->n = n;
+        s->J = s->I = 0;
+        s->c = 0;
+        s->wI = s->wlo = s->whi = 0; /* the caches: empty */
+        s->gJ = s->glo = s->ghi = 0;
         for (uint32_t k = 2; k <= keff; k++) {
-            s.g = g;
-            s.f = f;
-            s.arg = arg + (size_t)(k - 2) * ((size_t)n + 1);
-            solve(&s, 0, n, 0, n);
+            s->g = g;
+            s->f = f;
+            s->arg = arg + (size_t)(k - 2) * ((size_t)n + 1);
+            kc_solve(w->isa, s, n);
             kdone = k;
             double *t = g;
             g = f;
@@ -371,11 +437,24 @@ tsched_status ts_kcut_order(uint32_t *levels, double *cut_weight, const tsched_d
     ts_levels_compact(levels, n);
     if (cut_weight)
         *cut_weight = ts_dag_cut_weight(dag, levels);
-out:
-    kc_free(&s);
-    free(f);
-    free(g);
-    free(arg);
+    return TSCHED_OK;
+}
+
+tsched_status ts_kcut_order(uint32_t *levels, double *cut_weight, const tsched_dag *dag, const uint32_t *order,
+                            uint32_t K)
+{
+    if (K < 1)
+        return ts_error(TSCHED_E_RANGE, "levels: must be at least 1, got %u", K);
+    kc_ws w;
+    kc_dagc dc;
+    tsched_status st = kc_dagc_init(&dc, dag);
+    if (st != TSCHED_OK)
+        return st;
+    if ((st = kc_ws_init(&w, dag, K)) == TSCHED_OK) {
+        st = kc_cut(&w, levels, cut_weight, dag, &dc, order);
+        kc_ws_free(&w);
+    }
+    kc_dagc_free(&dc);
     return st;
 }
 
@@ -474,15 +553,28 @@ out:
 
 /* ---- crux: the orders on several threads ------------------------------------------- */
 
-/* One worker's share: the orders r = w, w + T, w + 2T, ... of each batch, in increasing r.
- * It keeps its own best (strictly better only, so the first of its maximal cuts); nothing
- * it writes is read by another thread until it has been joined. */
-typedef struct kc_worker {
+/* Algorithm 1 draws order r from the generator's state after orders 0 .. r - 1 and keeps
+ * the first of the largest cuts. The workers take the orders in turn: each draws the next
+ * order under the lock (so the draws are those of one thread, in order, and a worker's
+ * draw overlaps the others' cutting), cuts it in its own working memory, and keeps its own
+ * best (strictly better only: its orders come in increasing r, so the first of its maximal
+ * cuts). The answer: the largest cut, ties to the smallest order index. */
+typedef struct kc_pool {
+    pthread_mutex_t mu;
     const tsched_dag *dag;
-    const uint32_t *order; /* this batch's order for the worker, n entries */
-    uint32_t K, r;         /* r: the order's index, -1 when the batch has none for it */
-    tsched_limits limits;  /* the caller's: limits are per thread */
-    uint32_t *trial, *best_levels;
+    const ts_dag_csr *csr;
+    kc_dagc dc;
+    const char *fn;
+    ts_rng rng;
+    uint32_t next, R, K;
+    int stop; /* an error: no more orders are taken */
+} kc_pool;
+
+typedef struct kc_worker {
+    kc_pool *pool;
+    tsched_limits limits; /* the caller's: limits are per thread */
+    kc_ws ws;
+    uint32_t *order, *trial, *best_levels;
     double best;
     uint32_t best_r;
     tsched_status st;
@@ -490,24 +582,46 @@ typedef struct kc_worker {
     char msg[1024];
 } kc_worker;
 
-static void kc_worker_step(kc_worker *w)
+static void kc_worker_fail(kc_worker *w, tsched_status st, uint32_t r)
 {
-    if (w->st != TSCHED_OK || w->r == UINT32_MAX)
-        return;
-    double cw;
-    tsched_status st = ts_kcut_order(w->trial, &cw, w->dag, w->order, w->K);
-    if (st != TSCHED_OK) {
-        w->st = st;
-        w->err_r = w->r;
-        snprintf(w->msg, sizeof w->msg, "%s", tsched_last_error());
-        return;
-    }
-    if (cw > w->best) { /* ties: the first order */
-        uint32_t *t = w->best_levels;
-        w->best_levels = w->trial;
-        w->trial = t;
-        w->best = cw;
-        w->best_r = w->r;
+    w->st = st;
+    w->err_r = r;
+    snprintf(w->msg, sizeof w->msg, "%s", tsched_last_error());
+}
+
+static void kc_worker_run(kc_worker *w)
+{
+    kc_pool *p = w->pool;
+    for (;;) {
+        pthread_mutex_lock(&p->mu);
+        if (p->stop || p->next >= p->R) {
+            pthread_mutex_unlock(&p->mu);
+            return;
+        }
+        uint32_t r = p->next++;
+        tsched_status st = ts_dag_topo_order(w->order, p->dag, p->csr, &p->rng, p->fn);
+        if (st != TSCHED_OK) {
+            kc_worker_fail(w, st, r); /* a cycle: the first draw finds it */
+            p->stop = 1;
+            pthread_mutex_unlock(&p->mu);
+            return;
+        }
+        pthread_mutex_unlock(&p->mu);
+        double cw;
+        if ((st = kc_cut(&w->ws, w->trial, &cw, p->dag, &p->dc, w->order)) != TSCHED_OK) {
+            kc_worker_fail(w, st, r);
+            pthread_mutex_lock(&p->mu);
+            p->stop = 1;
+            pthread_mutex_unlock(&p->mu);
+            return;
+        }
+        if (cw > w->best) { /* ties: the first order */
+            uint32_t *t = w->best_levels;
+            w->best_levels = w->trial;
+            w->trial = t;
+            w->best = cw;
+            w->best_r = r;
+        }
     }
 }
 
@@ -515,7 +629,7 @@ static void *kc_worker_main(void *arg)
 {
     kc_worker *w = arg;
     tsched_limits_set(&w->limits);
-    kc_worker_step(w);
+    kc_worker_run(w);
     return NULL;
 }
 
@@ -538,11 +652,9 @@ static uint32_t kc_threads(uint32_t opt, uint32_t orders, uint32_t n, uint32_t K
     return t ? (uint32_t)t : 1;
 }
 
-/* Algorithm 1: the best max K-cut over `R` random topological orders drawn one after the
- * other from `seed`. The orders are drawn on the calling thread in batches of T (the
- * threads), so the draws and every order are those of a single thread; order b*T + w is cut
- * by worker w (worker 0 is the caller). The answer: the largest cut, ties to the smallest
- * order index, as the sequential loop picks it. */
+/* Algorithm 1 over `R` random topological orders drawn one after the other from `seed`, on
+ * T workers (worker 0 is the caller; if a thread cannot be made, the others take its
+ * share). */
 static tsched_status kc_crux(uint32_t *levels, const tsched_dag *dag, const ts_dag_csr *csr,
                              const tsched_kcut_options *o, const char *fn)
 {
@@ -550,56 +662,50 @@ static tsched_status kc_crux(uint32_t *levels, const tsched_dag *dag, const ts_d
     const uint32_t T = kc_threads(o->threads, R, n, K);
     const size_t nn = n ? n : 1;
     tsched_status st = TSCHED_OK;
+    kc_pool pool;
+    memset(&pool, 0, sizeof pool);
+    pool.dag = dag;
+    pool.csr = csr;
+    pool.fn = fn;
+    pool.R = R;
+    pool.K = K;
+    ts_rng_seed(&pool.rng, o->seed);
+    int mu_ok = pthread_mutex_init(&pool.mu, NULL) == 0;
     kc_worker *ws = ts_calloc(T, sizeof *ws);
     pthread_t *th = ts_calloc(T, sizeof *th);
     uint8_t *started = ts_calloc(T, 1);
-    uint32_t *orders = ts_malloc((size_t)T * nn, sizeof *orders);
-    if (!ws || !th || !started || !orders) {
+    if (!mu_ok || !ws || !th || !started || kc_dagc_init(&pool.dc, dag) != TSCHED_OK) {
         st = TSCHED_E_NOMEM;
         goto out;
     }
     for (uint32_t w = 0; w < T; w++) {
-        ws[w].dag = dag;
-        ws[w].order = orders + (size_t)w * nn;
-        ws[w].K = K;
+        ws[w].pool = &pool;
         ws[w].limits.size = sizeof ws[w].limits;
         tsched_limits_get(&ws[w].limits);
         ws[w].best = -1;
+        ws[w].order = ts_malloc(nn, sizeof *ws[w].order);
         ws[w].trial = ts_malloc(nn, sizeof *ws[w].trial);
         ws[w].best_levels = ts_malloc(nn, sizeof *ws[w].best_levels);
-        if (!ws[w].trial || !ws[w].best_levels) {
+        if (!ws[w].order || !ws[w].trial || !ws[w].best_levels ||
+            (st = kc_ws_init(&ws[w].ws, dag, K)) != TSCHED_OK) {
             st = TSCHED_E_NOMEM;
             goto out;
         }
     }
-    ts_rng rng;
-    ts_rng_seed(&rng, o->seed);
-    for (uint32_t base = 0; base < R; base += T) {
-        uint32_t cnt = R - base < T ? R - base : T;
-        for (uint32_t w = 0; w < T; w++) {
-            ws[w].r = w < cnt ? base + w : UINT32_MAX;
-            if (w < cnt && (st = ts_dag_topo_order(orders + (size_t)w * nn, dag, csr, &rng, fn)) != TSCHED_OK)
-                goto out; /* a cycle: the first draw finds it, before any worker runs */
-        }
-        for (uint32_t w = 1; w < cnt; w++)
-            started[w] = pthread_create(&th[w], NULL, kc_worker_main, &ws[w]) == 0;
-        kc_worker_step(&ws[0]);
-        for (uint32_t w = 1; w < cnt; w++) {
-            if (started[w])
-                pthread_join(th[w], NULL);
-            else
-                kc_worker_step(&ws[w]); /* no thread could be made: the same work here */
-            started[w] = 0;
-        }
-        /* The first failing order's error, as the sequential loop would report it. */
-        uint32_t bad = UINT32_MAX;
-        for (uint32_t w = 0; w < cnt; w++)
-            if (ws[w].st != TSCHED_OK && (bad == UINT32_MAX || ws[w].err_r < ws[bad].err_r))
-                bad = w;
-        if (bad != UINT32_MAX) {
-            st = ts_error(ws[bad].st, "%s", ws[bad].msg);
-            goto out;
-        }
+    for (uint32_t w = 1; w < T; w++)
+        started[w] = pthread_create(&th[w], NULL, kc_worker_main, &ws[w]) == 0;
+    kc_worker_run(&ws[0]);
+    for (uint32_t w = 1; w < T; w++)
+        if (started[w])
+            pthread_join(th[w], NULL);
+    /* The first failing order's error, as the sequential loop would report it. */
+    uint32_t bad = UINT32_MAX;
+    for (uint32_t w = 0; w < T; w++)
+        if (ws[w].st != TSCHED_OK && (bad == UINT32_MAX || ws[w].err_r < ws[bad].err_r))
+            bad = w;
+    if (bad != UINT32_MAX) {
+        st = ts_error(ws[bad].st, "%s", ws[bad].msg);
+        goto out;
     }
     uint32_t win = 0;
     for (uint32_t w = 1; w < T; w++)
@@ -610,13 +716,17 @@ static tsched_status kc_crux(uint32_t *levels, const tsched_dag *dag, const ts_d
 out:
     if (ws)
         for (uint32_t w = 0; w < T; w++) {
+            kc_ws_free(&ws[w].ws);
+            free(ws[w].order);
             free(ws[w].trial);
             free(ws[w].best_levels);
         }
+    if (mu_ok)
+        pthread_mutex_destroy(&pool.mu);
+    kc_dagc_free(&pool.dc);
     free(ws);
     free(th);
     free(started);
-    free(orders);
     return st;
 }
 
