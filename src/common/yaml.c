@@ -934,7 +934,8 @@ tsched_status ts_yaml_parse(json_t **out, ts_yaml_info **info, const char *text,
         return st;
     }
     if (p.info) {
-        qsort(p.info->rec, p.info->n, sizeof *p.info->rec, rec_cmp);
+        if (p.info->n > 1) /* rec is NULL when nothing was recorded */
+            qsort(p.info->rec, p.info->n, sizeof *p.info->rec, rec_cmp);
         *info = p.info;
     }
     *out = root;
