@@ -667,7 +667,7 @@ START_TEST(threads_give_identical_results)
 {
     static const uint32_t threads[] = {1, 2, 8, 0, 1000};
     trng r = {4242};
-    for (int c = 0; c < 120; c++) {
+    for (int c = 0; c < (int)tu_n(120); c++) { /* a third under the sanitizer and valgrind setups */
         uint32_t n = c % 3 == 0 ? rbelow(&r, 12) : 20 + rbelow(&r, c % 3 == 1 ? 200 : 1500);
         int model = c % 3;
         tsched_dag *d = c % 2 ? rand_sparse(&r, n, 1 + rbelow(&r, 6), model) : rand_dag(&r, n, 8.0 / (n + 8), model);
