@@ -62,6 +62,48 @@ static const json_t *result(const json_t *a)
     return json_object_get(a, "result");
 }
 
+/* The result equals the JSON text `want` (the library's document, as the CLI prints it). */
+static void result_is(const json_t *a, const char *want, const char *what)
+{
+    json_t *w = json_loads(want, 0, NULL);
+    ck_assert_msg(w != NULL && json_equal(w, result(a)), "%s: result differs from the library's document", what);
+    json_decref(w);
+}
+
+/* The library's own best-fit placement of cli/job.json on cli/cluster.json, which the
+ * service's place answers must reproduce: the handles and the document without timing. */
+typedef struct direct_pl {
+    tsched_topology *t;
+    tsched_job *j;
+    tsched_placement *pl;
+    char *text;
+} direct_pl;
+
+static direct_pl direct_best_fit(void)
+{
+    direct_pl d = {0};
+    char p[512];
+    tsched_place_options o;
+    tsched_place_options_init(&o);
+    o.algo = TSCHED_PLACE_BEST_FIT;
+    snprintf(p, sizeof p, "%s/cli/cluster.json", TSCHED_TEST_DATA);
+    ck_assert_ok(tsched_topology_load_file(&d.t, p));
+    snprintf(p, sizeof p, "%s/cli/job.json", TSCHED_TEST_DATA);
+    ck_assert_ok(tsched_job_load_file(&d.j, p));
+    ck_assert_ok(tsched_place(&d.pl, d.t, d.j, &o));
+    ck_assert_ok(tsched_placement_to_json(&d.text, d.pl, d.t, tsched_job_name(d.j), 0));
+    return d;
+}
+
+static void direct_free(direct_pl *d)
+{
+    tsched_free(d->text);
+    tsched_placement_free(d->pl);
+    tsched_job_free(d->j);
+    tsched_topology_free(d->t);
+}
+
+
 /* The answer is an error with this status and exit, its message containing `needle`. */
 static void expect_error(json_t *a, const char *status, int exit_code, const char *needle)
 {
@@ -263,28 +305,9 @@ START_TEST(every_op)
                          NULL);
     ck_assert_str_eq(fmt_of(a), "tsched.placement.v1");
     /* the library's own answer */
-    {
-        char p[512], *text = NULL;
-        tsched_topology *t = NULL;
-        tsched_job *j = NULL;
-        tsched_placement *pl = NULL;
-        tsched_place_options o;
-        tsched_place_options_init(&o);
-        o.algo = TSCHED_PLACE_BEST_FIT;
-        snprintf(p, sizeof p, "%s/cli/cluster.json", TSCHED_TEST_DATA);
-        ck_assert_ok(tsched_topology_load_file(&t, p));
-        snprintf(p, sizeof p, "%s/cli/job.json", TSCHED_TEST_DATA);
-        ck_assert_ok(tsched_job_load_file(&j, p));
-        ck_assert_ok(tsched_place(&pl, t, j, &o));
-        ck_assert_ok(tsched_placement_to_json(&text, pl, t, tsched_job_name(j), 0));
-        json_t *want = json_loads(text, 0, NULL);
-        ck_assert(json_equal(want, result(a)));
-        json_decref(want);
-        tsched_free(text);
-        tsched_placement_free(pl);
-        tsched_job_free(j);
-        tsched_topology_free(t);
-    }
+    direct_pl d = direct_best_fit();
+    result_is(a, d.text, "place");
+    direct_free(&d);
     /* flows on that placement, then route them */
     json_t *f = ask_json(svc,
                          json_pack("{ss ss sO s{ss sf}}", "op", "flows", "topology", "c", "placement", result(a),
@@ -569,14 +592,6 @@ static char *read_text(const char *rel)
     return t;
 }
 
-/* The result equals the JSON text `want` (the library's document, as the CLI prints it). */
-static void result_is(const json_t *a, const char *want, const char *what)
-{
-    json_t *w = json_loads(want, 0, NULL);
-    ck_assert_msg(w != NULL && json_equal(w, result(a)), "%s: result differs from the library's document", what);
-    json_decref(w);
-}
-
 /* The answer of an import request `req` (taken) equals `t`'s topology.v1 (t freed). */
 static void import_is(tsched_service *svc, json_t *req, tsched_topology *t, const char *what)
 {
@@ -772,19 +787,10 @@ START_TEST(launch_files)
     tsched_service *svc = NULL;
     ck_assert_ok(tsched_service_new(&svc));
     load(svc, "c", "cli/cluster.json");
-    char p[512], *pl_text = NULL;
-    tsched_topology *t = NULL;
-    tsched_job *j = NULL;
-    tsched_placement *pl = NULL;
-    tsched_place_options o;
-    tsched_place_options_init(&o);
-    o.algo = TSCHED_PLACE_BEST_FIT;
-    snprintf(p, sizeof p, "%s/cli/cluster.json", TSCHED_TEST_DATA);
-    ck_assert_ok(tsched_topology_load_file(&t, p));
-    snprintf(p, sizeof p, "%s/cli/job.json", TSCHED_TEST_DATA);
-    ck_assert_ok(tsched_job_load_file(&j, p));
-    ck_assert_ok(tsched_place(&pl, t, j, &o));
-    ck_assert_ok(tsched_placement_to_json(&pl_text, pl, t, tsched_job_name(j), 0));
+    direct_pl d = direct_best_fit();
+    tsched_topology *t = d.t;
+    tsched_job *j = d.j;
+    tsched_placement *pl = d.pl;
     for (int k = 0; k < 4; k++) {
         char *hosts = NULL, *pods = NULL;
         json_t *opts = json_pack("{ss sb}", "algo", "best-fit", "no-timing", 1);
@@ -809,7 +815,7 @@ START_TEST(launch_files)
         json_t *a = ask_json(svc, json_pack("{ss ss so so}", "op", "place", "topology", "c", "job", doc("cli/job.json"),
                                             "options", opts),
                              NULL);
-        result_is(a, pl_text, "placement with launch files");
+        result_is(a, d.text, "placement with launch files");
         if (hosts)
             ck_assert_str_eq(json_string_value(json_object_get(a, "hostfile")), hosts);
         else
@@ -824,10 +830,7 @@ START_TEST(launch_files)
         tsched_free(hosts);
         tsched_free(pods);
     }
-    tsched_free(pl_text);
-    tsched_placement_free(pl);
-    tsched_job_free(j);
-    tsched_topology_free(t);
+    direct_free(&d);
     tsched_service_free(svc);
 }
 END_TEST
