@@ -77,14 +77,17 @@ tsched_status ts_dag_csr_build(ts_dag_csr *csr, const tsched_dag *dag)
     const uint32_t n = dag->n, m = dag->m;
     csr->off = ts_calloc((size_t)n + 1, sizeof *csr->off);
     csr->to = ts_malloc(m, sizeof *csr->to);
-    if (!csr->off || !csr->to) {
+    csr->indeg = ts_calloc(n ? n : 1, sizeof *csr->indeg);
+    if (!csr->off || !csr->to || !csr->indeg) {
         ts_dag_csr_free(csr);
         return TSCHED_E_NOMEM;
     }
     /* off[x] counts, then ends, then (filling back to front, which keeps each list in
      * insertion order) starts; off[n] stays m. */
-    for (uint32_t k = 0; k < m; k++)
+    for (uint32_t k = 0; k < m; k++) {
         csr->off[dag->e[k].u]++;
+        csr->indeg[dag->e[k].v]++;
+    }
     for (uint32_t x = 1; x <= n; x++)
         csr->off[x] += csr->off[x - 1];
     for (uint32_t k = m; k-- > 0;)
@@ -96,7 +99,8 @@ void ts_dag_csr_free(ts_dag_csr *csr)
 {
     free(csr->off);
     free(csr->to);
-    csr->off = csr->to = NULL;
+    free(csr->indeg);
+    csr->off = csr->to = csr->indeg = NULL;
 }
 
 /* A cycle among the nodes Kahn's algorithm could not place (indeg[x] > 0): iterative DFS
@@ -172,11 +176,14 @@ static tsched_status report_cycle(const tsched_dag *dag, const ts_dag_csr *csr, 
     return st;
 }
 
-tsched_status ts_dag_topo_order(uint32_t *order, const tsched_dag *dag, const ts_dag_csr *csr_in, ts_rng *rng,
-                                const char *fn)
+/* Kahn's algorithm; the ready set is a min-heap (canonical), drawn from (rng) or a stack
+ * (neither: any order, for the acyclicity check, without the heap's log factor). The
+ * nodes left unplaced, and so the cycle reported, do not depend on the order. */
+static tsched_status kahn(uint32_t *order, const tsched_dag *dag, const ts_dag_csr *csr_in, ts_rng *rng,
+                          int canonical, const char *fn)
 {
     const uint32_t n = dag->n;
-    ts_dag_csr own = {NULL, NULL};
+    ts_dag_csr own = {NULL, NULL, NULL};
     const ts_dag_csr *csr = csr_in;
     tsched_status st = TSCHED_OK;
     if (!csr) {
@@ -184,14 +191,14 @@ tsched_status ts_dag_topo_order(uint32_t *order, const tsched_dag *dag, const ts
             return st;
         csr = &own;
     }
-    uint32_t *indeg = ts_calloc(n ? n : 1, sizeof *indeg);
+    uint32_t *indeg = ts_malloc(n ? n : 1, sizeof *indeg);
     uint32_t *ready = ts_malloc(n ? n : 1, sizeof *ready);
     if (!indeg || !ready) {
         st = TSCHED_E_NOMEM;
         goto done;
     }
-    for (uint32_t k = 0; k < dag->m; k++)
-        indeg[dag->e[k].v]++;
+    if (n)
+        memcpy(indeg, csr->indeg, (size_t)n * sizeof *indeg);
     uint32_t cnt = 0, placed = 0;
     for (uint32_t x = 0; x < n; x++)
         if (indeg[x] == 0)
@@ -202,6 +209,8 @@ tsched_status ts_dag_topo_order(uint32_t *order, const tsched_dag *dag, const ts
             uint32_t r = (uint32_t)ts_rng_below(rng, cnt);
             x = ready[r];
             ready[r] = ready[--cnt];
+        } else if (!canonical) {
+            x = ready[--cnt];
         } else {
             /* Pop the smallest id from the binary min-heap. */
             x = ready[0];
@@ -224,7 +233,7 @@ tsched_status ts_dag_topo_order(uint32_t *order, const tsched_dag *dag, const ts
         for (uint32_t k = csr->off[x]; k < csr->off[x + 1]; k++) {
             uint32_t y = csr->to[k];
             if (--indeg[y] == 0) {
-                if (rng) {
+                if (rng || !canonical) {
                     ready[cnt++] = y;
                 } else {
                     uint32_t i = cnt++;
@@ -247,12 +256,18 @@ done:
     return st;
 }
 
+tsched_status ts_dag_topo_order(uint32_t *order, const tsched_dag *dag, const ts_dag_csr *csr, ts_rng *rng,
+                                const char *fn)
+{
+    return kahn(order, dag, csr, rng, 1, fn);
+}
+
 tsched_status ts_dag_check_acyclic(const tsched_dag *dag, const char *fn)
 {
     uint32_t *order = ts_malloc(dag->n ? dag->n : 1, sizeof *order);
     if (!order)
         return TSCHED_E_NOMEM;
-    tsched_status st = ts_dag_topo_order(order, dag, NULL, NULL, fn);
+    tsched_status st = kahn(order, dag, NULL, NULL, 0, fn);
     free(order);
     return st;
 }

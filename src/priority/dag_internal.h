@@ -59,6 +59,7 @@ tsched_status ts_dag_reserve(tsched_dag *dag, uint64_t extra);
 typedef struct ts_dag_csr {
     uint32_t *off; /* n + 1 */
     uint32_t *to;  /* m target nodes */
+    uint32_t *indeg; /* n: each node's in-degree (every draw's Kahn loop starts from a copy) */
 } ts_dag_csr;
 
 tsched_status ts_dag_csr_build(ts_dag_csr *csr, const tsched_dag *dag);

@@ -750,7 +750,7 @@ tsched_status tsched_dag_compress(uint32_t *levels, double *cut_weight, const ts
     if ((st0 = ts_kcut_check(o->algo, K, o->orders, n)) != TSCHED_OK)
         return st0;
 
-    ts_dag_csr csr = {NULL, NULL};
+    ts_dag_csr csr = {NULL, NULL, NULL};
     uint32_t *order = ts_malloc(n ? n : 1, sizeof *order);
     tsched_status st = order ? ts_dag_csr_build(&csr, dag) : TSCHED_E_NOMEM;
     if (st != TSCHED_OK)
