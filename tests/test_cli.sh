@@ -185,6 +185,11 @@ done
 if cmp -s "$tmp/kt1" "$tmp/kt2" && cmp -s "$tmp/kt1" "$tmp/kt5"; then ok; else bad "kcut --threads changes the answer"; fi
 compact_same "kcut" -- "$ts" kcut -d "$data/priority/dag-small.json" --levels 2
 expect 2 "kcut threads not a number" -- "$ts" kcut -d "$data/priority/dag-small.json" --levels 2 --threads x
+expect 2 "kcut within a tiny --limit kcut_memory" -- "$ts" --limit kcut_memory=100 kcut -d "$data/priority/dag-small.json" --levels 2
+has "$tmp/err" "kcut_memory = 100" "kcut memory limit named"
+lines "$tmp/err" 1 "kcut memory limit: one error line"
+"$ts" --limit kcut_memory=1000000 kcut -d "$data/priority/dag-small.json" --levels 2 --orders 7 --threads 5 > "$tmp/ktm"
+if cmp -s "$tmp/kt1" "$tmp/ktm"; then ok; else bad "kcut under --limit kcut_memory changes the answer"; fi
 expect 0 "kcut varys" -- "$ts" kcut -d "$data/priority/dag-small.json" --levels 3 --algo varys
 expect 2 "kcut cycle" -- "$ts" kcut -d "$data/priority/dag-cycle.json" --levels 2
 has "$tmp/err" "cycle" "cycle named"

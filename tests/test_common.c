@@ -497,6 +497,21 @@ START_TEST(limits_get_set_per_thread)
     ck_assert_uint_eq(l.nodes, 1u << 20);
     ck_assert_uint_eq(l.name_bytes, 255);
     ck_assert_uint_eq(l.kcut_levels, 64);
+    ck_assert_uint_eq(l.kcut_memory, 1ull << 30);
+    /* a caller built before kcut_memory (its size ends at dag_nodes) sets the rest and
+     * leaves kcut_memory as it is */
+    tsched_limits before = {.size = offsetof(tsched_limits, kcut_memory)};
+    ck_assert_ok(tsched_limits_get(&before));
+    before.kcut_levels = 9;
+    before.kcut_memory = 123; /* beyond its size: ignored */
+    ck_assert_ok(tsched_limits_set(&before));
+    ck_assert_uint_eq(ts_limits()->kcut_levels, 9);
+    ck_assert_uint_eq(ts_limits()->kcut_memory, 1ull << 30);
+    l.kcut_memory = 5000;
+    ck_assert_ok(tsched_limits_set(&l));
+    ck_assert_uint_eq(ts_limits()->kcut_memory, 5000);
+    ck_assert_uint_eq(ts_limits()->kcut_levels, 64);
+    l.kcut_memory = 0; /* the default again */
     l.nodes = 1000;
     ck_assert_ok(tsched_limits_set(&l));
     pthread_t th;

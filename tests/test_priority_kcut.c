@@ -692,6 +692,72 @@ START_TEST(threads_give_identical_results)
 }
 END_TEST
 
+/* tsched_limits.kcut_memory: the smallest budget one worker accepts lies between what its
+ * lists alone must hold (positions and running sums of both directions, 24 bytes an edge)
+ * and that plus a bounded amount a node; k workers' worth of budget runs at most k
+ * threads; below one worker the call is refused before any work, naming the limit, with the
+ * levels untouched; at the smallest accepted budget the result is the sequential one. */
+START_TEST(memory_limit_bounds_threads)
+{
+    trng r = {777};
+    for (int c = 0; c < (int)tu_n(12); c++) {
+        uint32_t n = 50 + rbelow(&r, 2000);
+        tsched_dag *d = c % 2 ? rand_sparse(&r, n, 1 + rbelow(&r, 6), c % 3) : rand_dag(&r, n, 8.0 / (n + 8), c % 3);
+        uint32_t K = 2 + rbelow(&r, 8), m = 2 + rbelow(&r, 10), T;
+        tsched_limits l = {.size = sizeof l};
+        ck_assert_ok(tsched_limits_get(&l));
+        /* the smallest budget with one worker, by bisection over [1, 2^40] */
+        uint64_t lo = 1, hi = 1ull << 40;
+        while (lo < hi) {
+            uint64_t mid = lo + (hi - lo) / 2;
+            l.kcut_memory = mid;
+            ck_assert_ok(tsched_limits_set(&l));
+            if (ts_kcut_threads(&T, 1, m, n, d->m, K) == TSCHED_OK)
+                hi = mid;
+            else
+                lo = mid + 1;
+        }
+        uint64_t one = lo;
+        ck_assert_msg(one >= 24ull * d->m && one <= 24ull * d->m + 160ull * n + 1024,
+                      "case %d: one worker budgeted at %llu bytes for %u nodes and %u edges", c,
+                      (unsigned long long)one, n, d->m);
+        for (uint32_t k = 1; k <= 4; k++) {
+            l.kcut_memory = k * one + (one - 1); /* room for k workers, not k + 1 */
+            ck_assert_ok(tsched_limits_set(&l));
+            ck_assert_ok(ts_kcut_threads(&T, 16, 16, n, d->m, K));
+            ck_assert_uint_eq(T, k);
+            ck_assert_ok(ts_kcut_threads(&T, 2, 16, n, d->m, K));
+            ck_assert_uint_eq(T, k < 2 ? k : 2);
+        }
+        uint32_t *ref = malloc(n * sizeof *ref), *lv = malloc(n * sizeof *lv);
+        ck_assert(ref && lv);
+        uint64_t seed = rnext(&r);
+        double cref = crux_sequential(d, ref, K, m, seed);
+        l.kcut_memory = one - 1;
+        ck_assert_ok(tsched_limits_set(&l));
+        tsched_kcut_options o;
+        tsched_kcut_options_init(&o);
+        o.levels = K;
+        o.orders = m;
+        o.seed = seed;
+        memset(lv, 0xab, n * sizeof *lv);
+        ck_assert_status(tsched_dag_compress(lv, NULL, d, &o), TSCHED_E_TOO_LARGE);
+        ck_assert_errmsg_has("kcut_memory");
+        for (uint32_t i = 0; i < n; i++)
+            ck_assert_uint_eq(lv[i], 0xabababab);
+        l.kcut_memory = one;
+        ck_assert_ok(tsched_limits_set(&l));
+        double cw = compress_threads(d, lv, K, m, seed, 0);
+        ck_assert_msg(memcmp(&cw, &cref, sizeof cw) == 0 && memcmp(lv, ref, n * sizeof *lv) == 0,
+                      "case %d: one worker's budget changed the result", c);
+        tsched_limits_reset();
+        free(ref);
+        free(lv);
+        tsched_dag_free(d);
+    }
+}
+END_TEST
+
 /* The library's crux against the plain reference of bench/ref_kcut.c (the divide-and-conquer
  * DP as first written: every window move by binary search, one thread), bit for bit: the
  * levels and the cut of each seeded DAG, on one and two threads, with each of the DP's ways
@@ -1252,6 +1318,7 @@ TCase *priority_kcut_tcase(void)
     tcase_add_test(tc, levels_json_is_the_tree_layout);
     tcase_add_test(tc, compress_limits);
     tcase_add_test(tc, threads_give_identical_results);
+    tcase_add_test(tc, memory_limit_bounds_threads);
     tcase_add_test(tc, crux_equals_plain_reference);
     tcase_add_test(tc, threads_option_size_rule);
     tcase_add_test(tc, threads_report_the_cycle);

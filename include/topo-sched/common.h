@@ -117,6 +117,11 @@ typedef struct tsched_limits {
     uint32_t kcut_orders;   /**< random topological orders of one K-cut; default 10,000 */
     uint32_t kcut_levels;   /**< priority levels K of one K-cut; default 64 */
     uint32_t dag_nodes;     /**< nodes of one DAG or jobs of one job set; default 16,777,216 */
+    /** bytes of one crux K-cut's working memory, its worker threads together (each needs
+     *  about 24 bytes an edge and 90 a node); fewer threads run when they would not fit,
+     *  and a DAG that one worker cannot cut within it is refused; default 1 GiB (callers
+     *  whose `size` ends before it keep that) */
+    uint64_t kcut_memory;
 } tsched_limits;
 
 /**

@@ -20,6 +20,7 @@ static const tsched_limits defaults = {
     .kcut_orders = 10000,
     .kcut_levels = 64,
     .dag_nodes = 1u << 24,
+    .kcut_memory = 1ull << 30,
 };
 
 /* Hard ceilings: indices stay in 32 bits and one element's arrays stay small. */
@@ -36,6 +37,7 @@ static const tsched_limits ceilings = {
     .kcut_orders = UINT32_MAX - 1,
     .kcut_levels = 1u << 16,
     .dag_nodes = 1u << 26,
+    .kcut_memory = UINT64_MAX,
 };
 
 static const ts_span spans[] = {
@@ -43,7 +45,7 @@ static const ts_span spans[] = {
     TS_SPAN(tsched_limits, switches),      TS_SPAN(tsched_limits, nics_per_node),
     TS_SPAN(tsched_limits, gpus_per_node), TS_SPAN(tsched_limits, trunks),      TS_SPAN(tsched_limits, name_bytes),
     TS_SPAN(tsched_limits, flows),         TS_SPAN(tsched_limits, kcut_orders), TS_SPAN(tsched_limits, kcut_levels),
-    TS_SPAN(tsched_limits, dag_nodes),
+    TS_SPAN(tsched_limits, dag_nodes),     TS_SPAN(tsched_limits, kcut_memory),
 };
 
 static _Thread_local tsched_limits cur;
@@ -99,6 +101,7 @@ tsched_status tsched_limits_set(const tsched_limits *limits)
     CHECK_FIELD(kcut_orders);
     CHECK_FIELD(kcut_levels);
     CHECK_FIELD(dag_nodes);
+    CHECK_FIELD(kcut_memory);
     next.size = sizeof next;
     cur = next;
     cur_set = 1;

@@ -50,6 +50,13 @@ tsched_status ts_kcut_options_read(tsched_kcut_options *out, const tsched_kcut_o
  * limit, TSCHED_E_INVALID. */
 tsched_status ts_kcut_check(tsched_kcut_algo algo, uint32_t K, uint32_t orders, uint32_t n);
 
+/* Worker threads of a crux K-cut of `orders` orders of an n-node, m-edge DAG with K levels:
+ * the option `opt` (0 = the online CPUs), at most one per order, at most as many as DP
+ * tables fit in TS_KCUT_TABLE_BYTES together, and at most as many as fit in the calling
+ * thread's tsched_limits.kcut_memory. TSCHED_E_TOO_LARGE, naming the limit, when not even
+ * one worker fits. */
+tsched_status ts_kcut_threads(uint32_t *out, uint32_t opt, uint32_t orders, uint32_t n, uint32_t m, uint32_t K);
+
 /* Make room for `extra` more edges. Errors: TSCHED_E_TOO_LARGE, TSCHED_E_NOMEM. */
 tsched_status ts_dag_reserve(tsched_dag *dag, uint64_t extra);
 

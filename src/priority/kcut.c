@@ -633,10 +633,19 @@ static void *kc_worker_main(void *arg)
     return NULL;
 }
 
-/* Worker threads for `orders` orders of an n-node DAG with K levels: the option (0 = the
- * online CPUs), at most one per order, and at most as many as DP tables fit in the table
- * budget together. */
-static uint32_t kc_threads(uint32_t opt, uint32_t orders, uint32_t n, uint32_t K)
+/* Bytes of one worker's memory for an n-node, m-edge DAG cut into keff levels: what
+ * kc_ws_init and kc_crux allocate for it. */
+static uint64_t kc_worker_bytes(uint64_t n, uint64_t m, uint64_t keff)
+{
+    uint64_t b = 2 * (n + 2) * sizeof(uint32_t) + 3 * (n + 2) * sizeof(double); /* offsets, in_tot, walk, grow */
+    b += 2 * (m + KC_PAD) * sizeof(uint32_t) + 2 * (m + 1) * sizeof(double);   /* the lists */
+    b += 2 * (n + 1) * sizeof(double) + 3 * (n ? n : 1) * sizeof(uint32_t);    /* f, g, order, trial, best */
+    if (keff >= 2)
+        b += (keff - 1) * (n + 1) * sizeof(uint32_t); /* the argument table */
+    return b;
+}
+
+tsched_status ts_kcut_threads(uint32_t *out, uint32_t opt, uint32_t orders, uint32_t n, uint32_t m, uint32_t K)
 {
     uint64_t t = opt;
     if (t == 0) {
@@ -649,17 +658,25 @@ static uint32_t kc_threads(uint32_t opt, uint32_t orders, uint32_t n, uint32_t K
     uint64_t bytes = keff > 1 ? (keff - 1) * ((uint64_t)n + 1) * sizeof(uint32_t) : 0;
     if (bytes && t > TS_KCUT_TABLE_BYTES / bytes)
         t = TS_KCUT_TABLE_BYTES / bytes;
-    return t ? (uint32_t)t : 1;
+    uint64_t per = kc_worker_bytes(n, m, keff), budget = ts_limits()->kcut_memory;
+    if (per > budget)
+        return ts_error(TSCHED_E_TOO_LARGE,
+                        "dag: one K-cut worker over %u nodes and %u edges needs %llu bytes, more than the limit "
+                        "kcut_memory = %llu (raise it with tsched_limits_set or topo-sched --limit)",
+                        n, m, (unsigned long long)per, (unsigned long long)budget);
+    if (t > budget / per)
+        t = budget / per;
+    *out = t ? (uint32_t)t : 1;
+    return TSCHED_OK;
 }
 
 /* Algorithm 1 over `R` random topological orders drawn one after the other from `seed`, on
  * T workers (worker 0 is the caller; if a thread cannot be made, the others take its
  * share). */
 static tsched_status kc_crux(uint32_t *levels, const tsched_dag *dag, const ts_dag_csr *csr,
-                             const tsched_kcut_options *o, const char *fn)
+                             const tsched_kcut_options *o, uint32_t T, const char *fn)
 {
     const uint32_t n = dag->n, R = o->orders, K = o->levels;
-    const uint32_t T = kc_threads(o->threads, R, n, K);
     const size_t nn = n ? n : 1;
     tsched_status st = TSCHED_OK;
     kc_pool pool;
@@ -749,6 +766,9 @@ tsched_status tsched_dag_compress(uint32_t *levels, double *cut_weight, const ts
     /* every bound (levels, orders, memory) before any allocation */
     if ((st0 = ts_kcut_check(o->algo, K, o->orders, n)) != TSCHED_OK)
         return st0;
+    uint32_t T = 1;
+    if (o->algo == TSCHED_KCUT_CRUX && (st0 = ts_kcut_threads(&T, o->threads, o->orders, n, dag->m, K)) != TSCHED_OK)
+        return st0;
 
     ts_dag_csr csr = {NULL, NULL, NULL};
     uint32_t *order = ts_malloc(n ? n : 1, sizeof *order);
@@ -770,7 +790,7 @@ tsched_status tsched_dag_compress(uint32_t *levels, double *cut_weight, const ts
             goto out;
         break;
     case TSCHED_KCUT_CRUX:
-        if ((st = kc_crux(levels, dag, &csr, o, fn)) != TSCHED_OK)
+        if ((st = kc_crux(levels, dag, &csr, o, T, fn)) != TSCHED_OK)
             goto out;
         break;
     }
