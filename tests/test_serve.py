@@ -12,6 +12,7 @@ usage: test_serve.py PATH/TO/topo-sched TESTS_DATA_DIR   (python3 standard libra
 """
 import json
 import os
+import signal
 import socket
 import subprocess
 import sys
@@ -521,6 +522,31 @@ def socket_clients():
     p.stderr.close()
 
 
+def stop_while_writing():
+    """SIGTERM stops the service even while it waits to write to a client that reads nothing."""
+    sp = os.path.join(TMP, 'stuck.sock')
+    p = subprocess.Popen([TS, 'serve', '--socket', sp], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    s = connect(sp)
+    # answers far larger than the socket's buffers: the service blocks writing the first ones
+    conf = ''.join('SwitchName=leaf%d Nodes=gpu[%d-%d]\n' % (i, i * 32, i * 32 + 31) for i in range(200))
+    req = (json.dumps({'id': 1, 'op': 'import-slurm', 'text': conf}) + '\n').encode()
+    for _ in range(20):
+        s.sendall(req)
+    time.sleep(1)
+    p.send_signal(signal.SIGTERM)
+    try:
+        rc = p.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        p.kill()
+        p.wait()
+        rc = None
+    s.close()
+    check(rc is not None, 'SIGTERM stops a service blocked writing to a client that does not read')
+    check(not os.path.exists(sp), 'socket file removed after SIGTERM')
+    p.stdout.close()
+    p.stderr.close()
+
+
 def rss_kib(pid):
     with open('/proc/%d/status' % pid) as f:
         for line in f:
@@ -588,6 +614,7 @@ def main():
         interop()
         bad_lines()
         socket_clients()
+        stop_while_writing()
         # 30 s in the plain build; 5 s under the sanitizer setup (TSCHED_SLOW_BUILD), where
         # the same loop is several times slower and the plain run already soaked
         default = '5' if os.environ.get('TSCHED_SLOW_BUILD') else '30'

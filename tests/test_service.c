@@ -287,6 +287,51 @@ START_TEST(errors_name_the_field)
     expect_error(ask_json(svc, r, NULL), "TSCHED_E_NOT_FOUND", 2, "options.type: no pool of gpu type \"X9\"");
     r = json_pack("{ss ss so}", "op", "cells", "topology", "c", "job", doc("cell/cli/job-nomodel.json"));
     expect_error(ask_json(svc, r, NULL), "TSCHED_E_NOT_FOUND", 2, "job: model: missing");
+    /* options the library itself refuses, after the documents loaded, named as options */
+    static const char dag[] = "{\"format\":\"tsched.dag.v1\",\"nodes\":2,\"edges\":[[0,1,1]]}";
+    static const struct {
+        const char *op, *opts, *status, *needle;
+    } late[] = {
+        {"kcut", "{\"levels\":65}", "TSCHED_E_TOO_LARGE", "options.levels: 65 exceeds the limit kcut_levels"},
+        {"kcut", "{\"levels\":2,\"orders\":100000}", "TSCHED_E_TOO_LARGE", "options.orders: 100000 exceeds"},
+        {"simulate", "{\"queue\":\"nope\"}", "", "options.queue: "},
+        {"simulate", "{\"sample-ms\":0}", "", "options.sample-ms: "},
+        {"simulate", "{\"levels\":0}", "", "options.levels: "},
+    };
+    load(svc, "s", "sim/fabric.json");
+    for (size_t i = 0; i < sizeof late / sizeof late[0]; i++) {
+        json_error_t e;
+        json_t *o = json_loads(late[i].opts, 0, &e);
+        ck_assert(o != NULL);
+        if (!strcmp(late[i].op, "kcut"))
+            r = json_pack("{ss so so}", "op", "kcut", "dag", json_loads(dag, 0, &e), "options", o);
+        else
+            r = json_pack("{ss ss so so}", "op", "simulate", "topology", "s", "trace", doc("sim/trace.json"), "options",
+                          o);
+        json_t *a = ask_json(svc, r, NULL);
+        ck_assert_msg(!is_ok(a), "%s %s: accepted", late[i].op, late[i].opts);
+        const char *err = json_string_value(json_object_get(a, "error"));
+        ck_assert_msg(strncmp(err, late[i].needle, strlen(late[i].needle)) == 0, "%s %s: %s", late[i].op, late[i].opts,
+                      err);
+        if (*late[i].status)
+            ck_assert_str_eq(json_string_value(json_object_get(a, "status")), late[i].status);
+        json_decref(a);
+    }
+    /* a document inside a request is one input: at most input_bytes, for every import */
+    tsched_limits lim = {.size = sizeof lim};
+    ck_assert_ok(tsched_limits_get(&lim));
+    lim.input_bytes = 100;
+    ck_assert_ok(tsched_limits_set(&lim));
+    static const char *const imports[] = {"import-slurm", "import-slurm-yaml"};
+    for (size_t i = 0; i < 2; i++) {
+        char text[300];
+        memset(text, '#', sizeof text - 2);
+        text[sizeof text - 2] = '\n';
+        text[sizeof text - 1] = '\0';
+        json_t *a = ask_json(svc, json_pack("{ss ss}", "op", imports[i], "text", text), NULL);
+        expect_error(a, "TSCHED_E_TOO_LARGE", 2, "text: ");
+    }
+    tsched_limits_reset();
     tsched_service_free(svc);
 }
 END_TEST

@@ -44,6 +44,8 @@ TSCHED_API void tsched_service_free(tsched_service *svc);
  * `{"id":..,"ok":false,"exit":N,"status":"TSCHED_E_..","error":"..."}`. Returns TSCHED_OK
  * whenever an answer was produced (error answers included); another status only when no
  * answer could be made: TSCHED_E_INVALID (NULL `answer`, `svc` or `request`), TSCHED_E_NOMEM.
+ * A request that loads or unloads a fabric changes nothing unless its ok answer is returned;
+ * an "update" answered with TSCHED_E_NOMEM (or not answered) may have been applied.
  * `*stop` (may be NULL) is set to 1 after a "shutdown" request, to 0 otherwise.
  */
 TSCHED_API tsched_status tsched_service_handle(char **answer, int *stop, tsched_service *svc, const char *request,

@@ -111,11 +111,14 @@ static void reader_trim(reader *r)
     }
 }
 
-/* `text` and a newline, all of it; 0 on success, -1 when the reader went away. */
+/* `text` and a newline, all of it; 0 on success, -1 when the reader went away or a stop
+ * signal came while the write waited (a client that does not read cannot hold the service). */
 static int write_line(int fd, const char *text)
 {
     size_t n = strlen(text), off = 0, total = n + 1;
     while (off < total) {
+        if (stop_signal) /* a write the signal cut short (EINTR or a partial count) stops here */
+            return -1;
         struct iovec iov[2];
         int k = 0;
         if (off < n)

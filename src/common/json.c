@@ -14,6 +14,15 @@ tsched_status ts_json_parse(json_t **out, const char *data, size_t len)
 {
     json_error_t err;
     *out = json_loadb(data, len, JSON_REJECT_DUPLICATES, &err);
+    /* jansson reports its own allocation failures as parse errors: with the code
+     * json_error_out_of_memory, or, when its lexer could not even start, with no position
+     * and no text (no reading error looks like that) */
+    int oom = *out == NULL && err.line == -1 && err.text[0] == '\0';
+#if JANSSON_VERSION_HEX >= 0x020e00
+    oom |= *out == NULL && json_error_code(&err) == json_error_out_of_memory;
+#endif
+    if (oom)
+        return ts_error(TSCHED_E_NOMEM, "out of memory reading JSON");
     if (!*out)
         return ts_error(TSCHED_E_PARSE, "line %d, column %d: %s", err.line, err.column, err.text);
     return TSCHED_OK;

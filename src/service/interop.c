@@ -139,11 +139,9 @@ static tsched_status import_done(char **result, svc_req *req, tsched_topology *t
         tsched_topology_free(t);
         return st;
     }
-    if ((st = ts_svc_put(req->svc, name, t, 1)) != TSCHED_OK) {
-        tsched_free(*result);
-        *result = NULL;
-    }
-    return st;
+    req->put_name = name;
+    req->put_topo = t;
+    return TSCHED_OK;
 }
 
 /* ---- import-slurm, import-slurm-yaml ---- */

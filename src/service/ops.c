@@ -53,6 +53,22 @@ static tsched_status in_option(tsched_status st, const char *key)
     return ts_error_prefix(st, where);
 }
 
+/* A library call's failure that may be about one of the options `keys` (NULL-terminated):
+ * when its message starts with "KEY:", it names the option as "options.KEY"; other
+ * failures pass as they are. */
+static tsched_status about_option(tsched_status st, const char *const *keys)
+{
+    if (st == TSCHED_OK)
+        return st;
+    const char *msg = tsched_last_error();
+    for (; *keys; keys++) {
+        size_t n = strlen(*keys);
+        if (strncmp(msg, *keys, n) == 0 && msg[n] == ':')
+            return in_option(st, *keys);
+    }
+    return st;
+}
+
 static tsched_status missing_option(const char *key)
 {
     return ts_error(TSCHED_E_NOT_FOUND, "options.%s: missing required option", key);
@@ -94,11 +110,9 @@ static tsched_status op_load(char **result, svc_req *req)
         tsched_topology_free(t);
         return st;
     }
-    if ((st = ts_svc_put(req->svc, name, t, 1)) != TSCHED_OK) {
-        free(*result);
-        *result = NULL;
-    }
-    return st;
+    req->put_name = name;
+    req->put_topo = t;
+    return TSCHED_OK;
 }
 
 static tsched_status op_unload(char **result, svc_req *req)
@@ -108,7 +122,10 @@ static tsched_status op_unload(char **result, svc_req *req)
     *result = NULL;
     if ((st = ts_svc_str(&name, req, "name")))
         return st;
-    return ts_svc_remove(req->svc, name);
+    if (!ts_svc_find(req->svc, name))
+        return ts_error(TSCHED_E_NOT_FOUND, "name: no fabric named \"%s\" is loaded", name);
+    req->drop_name = name;
+    return TSCHED_OK;
 }
 
 /* The batch's "tsched_topology_set_up_batch: names[i]: ..." renamed to the request's field. */
@@ -280,8 +297,9 @@ static tsched_status op_flows(char **result, svc_req *req)
         !(st = get_doc(&dj, req, "job", 0)) &&
         !(dj.text && (st = in_field(tsched_job_load_string(&j, dj.text, dj.len), "job"))) &&
         !(st = tsched_flows_new(&f)) &&
-        !(st = tsched_flows_collective(f, t, j, tsched_placement_nodes(p), tsched_placement_rows(p),
-                                       tsched_placement_cols(p), pat, step, gbits)))
+        !(st = about_option(tsched_flows_collective(f, t, j, tsched_placement_nodes(p), tsched_placement_rows(p),
+                                                    tsched_placement_cols(p), pat, step, gbits),
+                            (const char *const[]){"step", "gbits", NULL})))
         st = tsched_flows_to_json(result, f, t);
     doc_free(&dp);
     doc_free(&dj);
@@ -327,6 +345,9 @@ static tsched_status op_route(char **result, svc_req *req)
 /* ---- prioritize, kcut ---- */
 
 /* levels (required), algo, orders, seed: the options both commands share. */
+/* The compression's own bounds (levels and orders against the limits) are options. */
+static const char *const kcut_checked[] = {"levels", "orders", "algo", NULL};
+
 static tsched_status kcut_options(tsched_kcut_options *k, svc_req *req)
 {
     const char *algo = NULL;
@@ -368,7 +389,7 @@ static tsched_status op_prioritize(char **result, svc_req *req)
     doc d = {0};
     if (!(st = ts_svc_topology(&t, &tmp, req, "topology")) && !(st = get_doc(&d, req, "jobset", 1)) &&
         !(st = in_field(tsched_jobset_load_string(&js, t, d.text, d.len), "jobset")) &&
-        !(st = tsched_prioritize(&p, t, js, &o)))
+        !(st = about_option(tsched_prioritize(&p, t, js, &o), kcut_checked)))
         st = tsched_priorities_to_json(result, p, js);
     doc_free(&d);
     tsched_priorities_free(p);
@@ -395,7 +416,7 @@ static tsched_status op_kcut(char **result, svc_req *req)
         uint32_t n = tsched_dag_nodes(d);
         if (!(levels = ts_calloc(n ? n : 1, sizeof *levels)))
             st = TSCHED_E_NOMEM;
-        else if (!(st = tsched_dag_compress(levels, &cut, d, &k)))
+        else if (!(st = about_option(tsched_dag_compress(levels, &cut, d, &k), kcut_checked)))
             st = tsched_levels_to_json(result, levels, n, cut);
     }
     doc_free(&dd);
@@ -638,10 +659,10 @@ static tsched_status op_simulate(char **result, svc_req *req)
         goto done;
     doc_free(&dt); /* a trace can be large: give it back before the run */
     for (size_t k = 0; k < 6; k++)
-        if (pol[k] && (st = tsched_sim_set_policy(s, pols[k].which, pol[k])) != TSCHED_OK)
+        if (pol[k] && (st = in_option(tsched_sim_set_policy(s, pols[k].which, pol[k]), pols[k].key)) != TSCHED_OK)
             goto done;
     for (size_t k = 0; k < 4; k++)
-        if (has_num[k] && (st = tsched_sim_set_option(s, nums[k].which, num[k])) != TSCHED_OK)
+        if (has_num[k] && (st = in_option(tsched_sim_set_option(s, nums[k].which, num[k]), nums[k].key)) != TSCHED_OK)
             goto done;
     int flags = (no_timing ? TSCHED_SIM_JSON_NO_TIMING : 0) | (links ? TSCHED_SIM_JSON_LINKS : 0) |
                 TSCHED_SIM_JSON_COMPACT;

@@ -41,17 +41,16 @@ svc_fabric *ts_svc_find(tsched_service *svc, const char *name)
 
 tsched_status ts_svc_put(tsched_service *svc, const char *name, tsched_topology *topo, int owned)
 {
+    /* Nothing changes until the name's copy and the slot exist: out of memory leaves the
+     * loaded fabrics as they were (a fabric of that name included). */
     char *copy = ts_strdup(name);
-    svc_fabric *f = ts_svc_find(svc, name);
-    if (copy && !f && TS_GROW(svc->fabrics, svc->cap, svc->count + 1) == TSCHED_OK)
-        f = &svc->fabrics[svc->count++];
-    else if (f)
+    svc_fabric *f = copy ? ts_svc_find(svc, name) : NULL;
+    if (f)
         drop(f);
-    else {
+    else if (copy && TS_GROW(svc->fabrics, svc->cap, svc->count + 1) == TSCHED_OK)
+        f = &svc->fabrics[svc->count++];
+    if (!f) {
         free(copy);
-        copy = NULL;
-    }
-    if (!copy) {
         if (owned)
             tsched_topology_free(topo);
         return TSCHED_E_NOMEM;
@@ -269,7 +268,7 @@ tsched_status tsched_service_handle(char **answer, int *stop, tsched_service *sv
     json_t *root = NULL;
     char *result = NULL;
     int stops = 0;
-    svc_req req = {svc, NULL, NULL, NULL};
+    svc_req req = {svc, NULL, NULL, NULL, NULL, NULL, NULL};
     tsched_status st = ts_json_parse(&root, request, len);
     if (st != TSCHED_OK)
         st = ts_error_prefix(st, "request");
@@ -283,11 +282,22 @@ tsched_status tsched_service_handle(char **answer, int *stop, tsched_service *sv
         if (result)
             ts_svc_minify(result);
         ast = ok_answer(answer, id, result, req.extra);
-    } else {
+        if (ast == TSCHED_OK && (req.put_topo || req.drop_name)) {
+            /* the answer exists: now the change (put takes the fabric, even on failure) */
+            st = req.put_topo ? ts_svc_put(svc, req.put_name, req.put_topo, 1) : ts_svc_remove(svc, req.drop_name);
+            req.put_topo = NULL;
+            if (st != TSCHED_OK) {
+                free(*answer);
+                *answer = NULL;
+            }
+        }
+    }
+    if (st != TSCHED_OK) {
         char *msg = strdup(tsched_last_error());
         ast = msg ? error_answer(answer, id, st, msg) : ts_error(TSCHED_E_NOMEM, "out of memory writing the answer");
         free(msg);
     }
+    tsched_topology_free(req.put_topo); /* not loaded: the answer could not be written */
     free(result);
     free(req.extra);
     json_decref(root);

@@ -25,6 +25,12 @@ typedef struct svc_req {
     const json_t *root;
     const char *op;
     char *extra; /* further answer members beside "result" (",\"hostfile\":...", malloc), or NULL */
+    /* A change to the loaded fabrics, made by tsched_service_handle only once the answer
+     * exists, so that a request answered with an error (out of memory writing the answer
+     * included) leaves them as they were: load `put_topo` (owned) under `put_name`, or
+     * unload `drop_name`. */
+    const char *put_name, *drop_name;
+    tsched_topology *put_topo;
 } svc_req;
 
 /* An operation: fills `*result` with the result document (library text, any whitespace;

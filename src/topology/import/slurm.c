@@ -1059,6 +1059,8 @@ static tsched_status import_string(tsched_topology **out, const char *text, size
     *out = NULL;
     if (!text && len)
         return ts_error(TSCHED_E_INVALID, "tsched_topology_import_slurm_string: text is NULL");
+    if (len > ts_limits()->input_bytes) /* as every reader of a file or string */
+        return ts_limit_error("document", (unsigned long long)len, "input_bytes", ts_limits()->input_bytes);
     tsched_slurm_options merged;
     sl_ctx c;
     tsched_status st = sl_begin(&c, &merged, opts);
