@@ -815,6 +815,38 @@ static tsched_topology *two_racks(const char *r1, const char *r2, const char *bl
     return t;
 }
 
+/* --physical cannot write an upper-tier switch with nothing below it (a bare SwitchName=
+ * line reads back as a leaf): an error naming it, in both Slurm formats, instead of a file
+ * its own importer refuses or misreads. */
+START_TEST(physical_childless_switch)
+{
+    static const char doc[] =
+        "{\"format\":\"tsched.topology.v1\",\"name\":\"f\",\"switches\":[{\"name\":\"l1\",\"tier\":0},"
+        "{\"name\":\"s1\",\"tier\":1},{\"name\":\"s2\",\"tier\":1},{\"name\":\"c1\",\"tier\":2}],"
+        "\"nodes\":[{\"name\":\"n1\",\"leaf\":\"l1\",\"gpus\":1,\"nics\":1,\"nic_gbps\":400}],"
+        "\"links\":[{\"a\":\"l1\",\"b\":\"s1\",\"gbps\":400},{\"a\":\"s1\",\"b\":\"c1\",\"gbps\":400},"
+        "{\"a\":\"s2\",\"b\":\"c1\",\"gbps\":400}]}";
+    tsched_topology *t = NULL;
+    ck_assert_ok(tsched_topology_load_string(&t, doc, strlen(doc)));
+    static const tsched_export_format to[] = {TSCHED_EXPORT_SLURM_CONF, TSCHED_EXPORT_SLURM_YAML};
+    for (int i = 0; i < 2; i++) {
+        tsched_export_options o;
+        tsched_export_options_init(&o);
+        o.to = to[i];
+        o.physical = 1;
+        char *s = (char *)&o;
+        ck_assert_status(tsched_topology_export(&s, t, &o), TSCHED_E_FORMAT);
+        ck_assert_errmsg_has("switch \"s2\"");
+        ck_assert_errmsg_has("tier-1");
+        ck_assert_ptr_null(s);
+        o.physical = 0; /* the domain tree has no such switch: it exports */
+        ck_assert_ok(tsched_topology_export(&s, t, &o));
+        tsched_free(s);
+    }
+    tsched_topology_free(t);
+}
+END_TEST
+
 START_TEST(names_and_levels)
 {
     tsched_export_options o;
@@ -1032,6 +1064,7 @@ Suite *export_suite(void)
     tcase_add_test(tc, slurm_round_trip);
     tcase_add_test(tc, launch_files);
     tcase_add_test(tc, names_and_levels);
+    tcase_add_test(tc, physical_childless_switch);
     tcase_add_test(tc, nvl_levels);
     tcase_add_test(tc, linkspeed_text);
     suite_add_tcase(s, tc);

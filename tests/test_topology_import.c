@@ -384,6 +384,42 @@ START_TEST(scontrol_output)
 }
 END_TEST
 
+/* LinkSpeed is read correctly rounded: on seeded random values, printed with up to 25
+ * fractional digits (many more than a double holds, so the text is not the double's own),
+ * with leading zeros and as integers, the trunk's capacity is strtod's reading of the same
+ * text (the C locale's, the exact reference); an export's shortest text reads back to
+ * the same double. */
+START_TEST(link_speed_correctly_rounded)
+{
+    uint64_t x = 0x9e3779b97f4a7c15ULL;
+    for (int c = 0; c < (int)tu_n(600); c++) {
+        x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+        double v = (double)(x >> 11) * 0x1p-53 * (c % 3 == 0 ? 1e4 : c % 3 == 1 ? 1 : 1e-3);
+        char num[64], text[160];
+        if (c % 5 == 0)
+            snprintf(num, sizeof num, "%.0f", v * 1e3);
+        else if (c % 5 == 1)
+            snprintf(num, sizeof num, "000%.*f", 3 + c % 23, v);
+        else
+            snprintf(num, sizeof num, "%.*f", 3 + c % 23, v);
+        if (strspn(num, "0.") == strlen(num))
+            continue; /* zero: refused as a speed, not read */
+        snprintf(text, sizeof text, "SwitchName=l Nodes=a\nSwitchName=s Switches=l LinkSpeed=%s\n", num);
+        tsched_topology *t = conf_ok(text, NULL);
+        double got = trunk_gbps(t, "l", "s"), want = strtod(num, NULL);
+        ck_assert_msg(memcmp(&got, &want, sizeof got) == 0, "LinkSpeed=%s read as %.17g, strtod %.17g", num, got,
+                      want);
+        tsched_topology_free(t);
+    }
+    /* significant digits after many leading zeros count */
+    tsched_topology *t = conf_ok("SwitchName=l Nodes=a\nSwitchName=s Switches=l LinkSpeed=0.001234567890123456789\n",
+                                 NULL);
+    double got = trunk_gbps(t, "l", "s"), want = 0.001234567890123456789;
+    ck_assert_msg(memcmp(&got, &want, sizeof got) == 0, "read as %.17g", got);
+    tsched_topology_free(t);
+}
+END_TEST
+
 /* ---- deep trees -------------------------------------------------------------------------------- */
 
 START_TEST(deep_trees)
@@ -765,6 +801,11 @@ START_TEST(k8s_errors)
     k8s_fails(doc, host, 1, TSCHED_E_INVALID, "levels", "no label key besides");
     k8s_fails(doc, host_first, 2, TSCHED_E_INVALID, "levels[0]", "last level");
     k8s_fails(doc, twice, 2, TSCHED_E_INVALID, "levels[1]", "twice");
+    /* a node named like a level's value: the node and the label named, not the model's field */
+    static const char *const block_rack[] = {"block", "rack"};
+    k8s_fails("{\"kind\": \"List\", \"items\": [{\"metadata\": {\"name\": \"r1\", \"labels\": {\"block\": \"b1\", "
+              "\"rack\": \"r1\"}}, \"status\": {\"allocatable\": {\"nvidia.com/gpu\": \"8\"}}}]}",
+              block_rack, 2, TSCHED_E_DUPLICATE, "node \"r1\"", "label \"rack\"");
     k8s_fails(doc, nvl, 2, TSCHED_E_INVALID, "levels[1]", "NVLink label");
     k8s_fails(doc, badkey, 1, TSCHED_E_INVALID, "levels[0]", "label key");
     k8s_fails(doc, rack, 0, TSCHED_E_INVALID, "levels", NULL);
@@ -835,6 +876,7 @@ int main(void)
     tcase_add_test(tc, block_without_sizes);
     tcase_add_test(tc, block_errors);
     tcase_add_test(tc, scontrol_output);
+    tcase_add_test(tc, link_speed_correctly_rounded);
     tcase_add_test(tc, deep_trees);
     tcase_add_test(tc, yaml_fixture_selection);
     tcase_add_test(tc, yaml_default_rules);

@@ -178,7 +178,17 @@ static tsched_status physical_entries(sl_list *l, const ts_export *x)
                         goto out;
                 continue;
             }
-            double speed = off[s + 1] > off[s] ? ts_export_trunk_gbps(t, list[off[s]]) : 0;
+            if (off[s + 1] == off[s]) {
+                /* a bare SwitchName= line reads back as a leaf, or clashes with its parent's
+                 * other children: no text keeps its tier */
+                char q[TS_TEXT_QUOTE_CAP(80)];
+                st = ts_error(TSCHED_E_FORMAT,
+                              "switch %s cannot be written with --physical: a tier-%d switch without switches "
+                              "below it would read back as a leaf (give it a lower switch, or export the domain tree)",
+                              ts_text_quote(q, sizeof q, name, strlen(name), 80), k);
+                goto out;
+            }
+            double speed = ts_export_trunk_gbps(t, list[off[s]]);
             for (uint32_t j = off[s]; j < off[s + 1]; j++)
                 if (ts_export_trunk_gbps(t, list[j]) != speed)
                     speed = 0;

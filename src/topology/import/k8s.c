@@ -565,6 +565,19 @@ static tsched_status assemble(k_ctx *k)
             return ts_error(TSCHED_E_RANGE, "node %s: %u NICs (one per GPU) are more than %u; set nics_per_node",
                             kq(&q, nd->name), nics, TS_MAX_NICS_PER_NODE);
         }
+        if (tsched_topology_find_switch(k->topo, nd->name) != TSCHED_NONE) {
+            /* the builder would name its own field ("nodes[i].name"): name the label instead */
+            const char *key = "?";
+            for (uint32_t l = 0; l < m; l++)
+                for (size_t j = 0; j < k->nd[l]; j++)
+                    if (strcmp(k->d[l][j].name, nd->name) == 0)
+                        key = k->keys[l];
+            k_q q, qk;
+            return ts_error(TSCHED_E_DUPLICATE,
+                            "node %s: the switch for label %s has that name too (the label's value); a node and a "
+                            "switch cannot share a name",
+                            kq(&q, nd->name), kq(&qk, key));
+        }
         if ((st = tsched_topology_add_node(&index, k->topo, nd->name, leaf->name, nd->gpus, nics, nd->type,
                                            k->o.nic_gbps)) != TSCHED_OK ||
             (nd->nvl && (st = tsched_topology_set_nvl_domain(k->topo, index, nd->nvl)) != TSCHED_OK))

@@ -172,26 +172,41 @@ static tsched_status check_name(size_t line, const char *field, const char *name
     return TSCHED_OK;
 }
 
-/* LinkSpeed: a plain decimal number ("400", "12.5"). Parsed by hand so that the result
- * does not depend on the caller's locale. Returns 0 if the text is not such a number. */
+/* LinkSpeed: a plain decimal number ("400", "12.5"), read correctly rounded (as strtod in
+ * the C locale would) whatever the caller's locale: the significant digits are handed to
+ * strtod as DIGITSeEXP, a text without a radix character. Returns 0 if the text is not such
+ * a number or has more than 200 significant digits. */
 static int parse_speed(const char *p, size_t n, double *out)
 {
-    size_t i = 0;
-    double v = 0, frac = 0, scale = 1;
+    char buf[224];
+    size_t i = 0, k = 0;
+    long dexp = 0;
     int digits = 0;
-    for (; i < n && p[i] >= '0' && p[i] <= '9'; i++, digits++)
-        v = v * 10 + (p[i] - '0');
+    for (; i < n && p[i] >= '0' && p[i] <= '9'; i++, digits++) {
+        if (k == 0 && p[i] == '0')
+            continue; /* leading zeros */
+        if (k >= 200)
+            return 0;
+        buf[k++] = p[i];
+    }
     if (i < n && p[i] == '.') {
         for (i++; i < n && p[i] >= '0' && p[i] <= '9'; i++, digits++) {
-            if (scale < 1e17) { /* digits beyond double precision change nothing */
-                frac = frac * 10 + (p[i] - '0');
-                scale *= 10;
-            }
+            dexp--;
+            if (k == 0 && p[i] == '0')
+                continue;
+            if (k >= 200)
+                return 0;
+            buf[k++] = p[i];
         }
     }
     if (digits == 0 || i != n)
         return 0;
-    *out = v + frac / scale;
+    if (k == 0) {
+        *out = 0;
+        return 1;
+    }
+    snprintf(buf + k, sizeof buf - k, "e%ld", dexp);
+    *out = strtod(buf, NULL);
     return 1;
 }
 
