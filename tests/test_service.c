@@ -168,6 +168,17 @@ START_TEST(ids_echoed)
     json_t *a = ask_text(svc, "{\"op\": \"version\"}");
     ck_assert(json_is_null(json_object_get(a, "id")));
     json_decref(a);
+    /* a real id comes back as its shortest text, as a client wrote it, not with 17 digits */
+    static const char *const reals[] = {"0.1", "-2.5", "1e+300", "0.3"};
+    for (size_t i = 0; i < 4; i++)
+        for (int err = 0; err < 2; err++) {
+            char req[128], want[64], *ans = NULL;
+            snprintf(req, sizeof req, "{\"id\": %s, \"op\": \"%s\"}", reals[i], err ? "nope" : "version");
+            snprintf(want, sizeof want, "{\"id\":%s,", reals[i]);
+            ck_assert_ok(tsched_service_handle(&ans, NULL, svc, req, strlen(req)));
+            ck_assert_msg(strncmp(ans, want, strlen(want)) == 0, "answer %s, want it to start %s", ans, want);
+            tsched_free(ans);
+        }
     tsched_service_free(svc);
 }
 END_TEST

@@ -108,11 +108,9 @@ static int exit_code(tsched_status st)
     }
 }
 
-/* One JSON value as compact text (malloc). */
-static char *dump_compact(const json_t *v)
-{
-    return json_dumps(v, JSON_ENCODE_ANY | JSON_COMPACT | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(17));
-}
+/* One JSON value as compact text (malloc); reals as their shortest text, so an id such as
+ * 0.1 comes back as it was given. */
+static char *dump_compact(const json_t *v) { return ts_json_write(v, TS_JSON_COMPACT, NULL); }
 
 void ts_svc_minify(char *s)
 {
