@@ -27,10 +27,14 @@ package toposched
 import "C"
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
+	"reflect"
 	"runtime"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -140,9 +144,21 @@ func LoadTopology(doc []byte) (*Topology, error) {
 	return newTopology(h), nil
 }
 
+// cString is s for C, refused when it holds a NUL byte (C would stop there and act on another
+// element or file). The caller frees the result.
+func cString(s, what string) (*C.char, error) {
+	if strings.IndexByte(s, 0) >= 0 {
+		return nil, &Error{Status: StatusInvalid, Msg: fmt.Sprintf("%s: %q holds a NUL byte", what, s)}
+	}
+	return C.CString(s), nil
+}
+
 // LoadTopologyFile loads a tsched.topology.v1 file; errors name the file and the field.
 func LoadTopologyFile(path string) (*Topology, error) {
-	p := C.CString(path)
+	p, err := cString(path, "LoadTopologyFile: path")
+	if err != nil {
+		return nil, err
+	}
 	defer C.free(unsafe.Pointer(p))
 	var h *C.tsched_topology
 	if err := call(func() C.tsched_status { return C.tsched_topology_load_file(&h, p) }); err != nil {
@@ -197,7 +213,10 @@ func (t *Topology) SetFreeGPUs(node string, n int) error {
 	if t.h == nil {
 		return ErrClosed
 	}
-	p := C.CString(node)
+	p, err := cString(node, "SetFreeGPUs: node")
+	if err != nil {
+		return err
+	}
 	defer C.free(unsafe.Pointer(p))
 	idx := C.tsched_topology_find_node(t.h, p)
 	if idx == C.TSCHED_NONE {
@@ -216,7 +235,10 @@ func (t *Topology) SetUp(name string, up bool) error {
 	if t.h == nil {
 		return ErrClosed
 	}
-	p := C.CString(name)
+	p, err := cString(name, "SetUp: name")
+	if err != nil {
+		return err
+	}
 	defer C.free(unsafe.Pointer(p))
 	u := C.int(0)
 	if up {
@@ -252,7 +274,10 @@ func LoadJob(doc []byte) (*Job, error) {
 
 // LoadJobFile loads a tsched.job.v1 file.
 func LoadJobFile(path string) (*Job, error) {
-	p := C.CString(path)
+	p, err := cString(path, "LoadJobFile: path")
+	if err != nil {
+		return nil, err
+	}
 	defer C.free(unsafe.Pointer(p))
 	var h *C.tsched_job
 	if err := call(func() C.tsched_status { return C.tsched_job_load_file(&h, p) }); err != nil {
@@ -316,19 +341,67 @@ type answer struct {
 	Error    string          `json:"error"`
 }
 
+// finite refuses a NaN or infinite option value, naming the option.
+func finite(name string, v reflect.Value) error {
+	for v.Kind() == reflect.Ptr || v.Kind() == reflect.Interface {
+		if v.IsNil() {
+			return nil
+		}
+		v = v.Elem()
+	}
+	if (v.Kind() == reflect.Float64 || v.Kind() == reflect.Float32) && (math.IsNaN(v.Float()) || math.IsInf(v.Float(), 0)) {
+		return &Error{Status: StatusRange, Msg: fmt.Sprintf("options.%s: %v is not a finite number", name, v.Float())}
+	}
+	return nil
+}
+
 // options turns an option struct into the request's "options" object; extra holds options
-// the struct does not have yet, by their long name.
+// the struct does not have yet, by their long name. Numbers keep every digit (a uint64 seed
+// above 2^53 included); whole numbers above the int64 range go as text, which the service
+// reads as numbers too.
 func options(o interface{}, extra map[string]interface{}) (map[string]interface{}, error) {
+	rv, rt := reflect.ValueOf(o), reflect.TypeOf(o)
+	for i := 0; rt != nil && rt.Kind() == reflect.Struct && i < rt.NumField(); i++ {
+		name := strings.Split(rt.Field(i).Tag.Get("json"), ",")[0]
+		if err := finite(name, rv.Field(i)); name != "-" && err != nil {
+			return nil, err
+		}
+	}
+	for k, v := range extra {
+		if err := finite(strings.TrimPrefix(k, "--"), reflect.ValueOf(v)); err != nil {
+			return nil, err
+		}
+	}
 	b, err := json.Marshal(o)
 	if err != nil {
 		return nil, err
 	}
 	m := map[string]interface{}{}
-	if err := json.Unmarshal(b, &m); err != nil {
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.UseNumber()
+	if err := dec.Decode(&m); err != nil {
 		return nil, err
 	}
 	for k, v := range extra {
 		m[strings.TrimPrefix(k, "--")] = v
+	}
+	for k, v := range m {
+		switch n := v.(type) {
+		case json.Number:
+			if _, err := strconv.ParseInt(string(n), 10, 64); err != nil {
+				if _, uerr := strconv.ParseUint(string(n), 10, 64); uerr == nil {
+					m[k] = string(n)
+				}
+			}
+		case uint64:
+			if n > math.MaxInt64 {
+				m[k] = strconv.FormatUint(n, 10)
+			}
+		case uint:
+			if uint64(n) > math.MaxInt64 {
+				m[k] = strconv.FormatUint(uint64(n), 10)
+			}
+		}
 	}
 	return m, nil
 }
@@ -364,6 +437,10 @@ func ask(op string, t *Topology, docs []doc, fields map[string]interface{}, opts
 	}
 	o, err := options(opts, extra)
 	if err != nil {
+		var e *Error
+		if errors.As(err, &e) { // it names the option already
+			return nil, e
+		}
 		return nil, &Error{Status: StatusInvalid, Msg: fmt.Sprintf("%s: options: %v", op, err)}
 	}
 	if len(o) > 0 {
@@ -668,7 +745,7 @@ type VclosOptions struct {
 	Step        int                    `json:"step,omitempty"`
 	Routing     string                 `json:"routing,omitempty"`
 	Seed        *uint64                `json:"seed,omitempty"`
-	TimeLimitMs int                    `json:"time-limit-ms,omitempty"`
+	TimeLimitMs *int                   `json:"time-limit-ms,omitempty"` // 1000 when nil; Int(0): none
 	NoTiming    bool                   `json:"no-timing,omitempty"`
 	State       []byte                 `json:"-"` // --state VCLOS: an earlier tsched.vclos.v1 result
 	Extra       map[string]interface{} `json:"-"`
@@ -723,8 +800,8 @@ func CriusSchedule(t *Topology, queue []byte, o CriusScheduleOptions) ([]byte, e
 
 // SimulateOptions are the options of `topo-sched simulate`.
 type SimulateOptions struct {
-	Scenario    []byte                 `json:"-"` // -s SCENARIO: a tsched.scenario.v1 document
-	Until       float64                `json:"until,omitempty"`
+	Scenario    []byte                 `json:"-"`               // -s SCENARIO: a tsched.scenario.v1 document
+	Until       *float64               `json:"until,omitempty"` // the trace's end when nil; Float64(0) stops at 0
 	Seed        *uint64                `json:"seed,omitempty"`
 	Placement   string                 `json:"placement,omitempty"`
 	Routing     string                 `json:"routing,omitempty"`

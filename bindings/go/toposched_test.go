@@ -6,6 +6,8 @@ package toposched
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
+	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -440,5 +442,51 @@ func TestModuleCalls(t *testing.T) {
 			SimulateOptions{Scenario: read(t, "sim", "scenario.json"), NoTiming: true})
 		sameAsCLI(t, got, err, "simulate", "-t", data("sim", "fabric.json"), "-w", data("sim", "trace.json"), "-s",
 			data("sim", "scenario.json"), "--no-timing")
+		// Until: 0 is a time, distinct from the default (nil: the trace's end)
+		got, err = Simulate(topo, read(t, "sim", "trace.json"), SimulateOptions{Until: Float64(0), NoTiming: true})
+		sameAsCLI(t, got, err, "simulate", "-t", data("sim", "fabric.json"), "-w", data("sim", "trace.json"),
+			"--until", "0", "--no-timing")
 	})
+}
+
+// Seeds keep every bit (above 2^53, and above the int64 range, which go as text); NaN
+// options are refused naming the option; names and paths with a NUL byte are refused
+// instead of reaching C cut short.
+func TestOptionValuesAndNames(t *testing.T) {
+	path := data("cli", "cluster.json")
+	topo, err := LoadTopologyFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer topo.Close()
+	job, err := LoadJobFile(data("cli", "job.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer job.Close()
+	for _, seed := range []uint64{1<<53 + 1, 1 << 63, ^uint64(0)} {
+		pl, err := Place(topo, job, PlaceOptions{Algo: "random-fit", Seed: Uint64(seed), NoTiming: true})
+		sameAsCLI(t, pl, err, "place", "-t", path, "-j", data("cli", "job.json"), "--no-timing", "--algo",
+			"random-fit", "--seed", fmt.Sprint(seed))
+	}
+	_, err = Place(topo, job, PlaceOptions{Alpha: Float64(math.NaN())})
+	if e := libError(t, err); e.Status != StatusRange || !strings.Contains(e.Msg, "options.alpha") {
+		t.Fatalf("NaN alpha: %v", err)
+	}
+	before, _ := topo.ToJSON()
+	if e := libError(t, topo.SetUp("node5\x00junk", false)); e.Status != StatusInvalid || !strings.Contains(e.Msg, "NUL") {
+		t.Fatalf("SetUp with a NUL: %v", e)
+	}
+	if e := libError(t, topo.SetFreeGPUs("node6\x00x", 0)); e.Status != StatusInvalid {
+		t.Fatalf("SetFreeGPUs with a NUL: %v", e)
+	}
+	if after, _ := topo.ToJSON(); string(after) != string(before) {
+		t.Fatal("a refused name changed the fabric")
+	}
+	if _, err := LoadTopologyFile(path + "\x00junk"); libError(t, err).Status != StatusInvalid {
+		t.Fatalf("LoadTopologyFile with a NUL: %v", err)
+	}
+	if _, err := LoadJobFile(data("cli", "job.json") + "\x00junk"); libError(t, err).Status != StatusInvalid {
+		t.Fatalf("LoadJobFile with a NUL: %v", err)
+	}
 }

@@ -68,6 +68,31 @@ class PlaceTest(unittest.TestCase):
         second = self.check_placement(ts.place(self.topo, self.job, no_timing=True), self.topo)
         self.assertFalse(set(first) & set(second))
 
+    def test_large_seeds_are_the_cli_ones(self):
+        # seeds above 2^63 - 1 do not fit a JSON integer of the service: sent as text
+        for seed in (2 ** 53 + 1, 2 ** 63, 2 ** 64 - 1):
+            pl = ts.place(self.topo, self.job, algo="random-fit", seed=seed, no_timing=True)
+            self.assertEqual(pl, run_cli("place", "-t", data("cli", "cluster.json"), "-j", data("cli", "job.json"),
+                                         "--no-timing", "--algo", "random-fit", "--seed", str(seed)), seed)
+
+    def test_bad_numbers_and_duplicate_keys(self):
+        with self.assertRaises(ts.TopoSchedError) as cm:
+            ts.place(self.topo, self.job, alpha=float("nan"))
+        self.assertIn("options.alpha", str(cm.exception))
+        self.assertEqual(cm.exception.status, ts.STATUS["TSCHED_E_RANGE"])
+        # documents as text are read as the library reads them: the CLI refuses these too
+        for text in ('{"format":"tsched.job.v1","gpus":8,"gpus":16,"tp":8,"pp":1}',
+                     '{"format":"tsched.job.v1","gpus":8,"tp":8,"pp":1,"alpha":1e999}',
+                     '{"format":"tsched.job.v1","gpus":8,"tp":8,"pp":1,"alpha":NaN}'):
+            with self.assertRaises(ts.TopoSchedError) as cm:
+                ts.place(self.topo, text)
+            self.assertEqual(cm.exception.status, ts.STATUS["TSCHED_E_PARSE"], text)
+            with self.assertRaises(ts.TopoSchedError):
+                ts.Job.from_json(text)
+        with self.assertRaises(ts.TopoSchedError) as cm:
+            ts.place(self.topo, {"format": "tsched.job.v1", "gpus": 8, "tp": 8, "pp": 1, "alpha": float("inf")})
+        self.assertEqual(cm.exception.status, ts.STATUS["TSCHED_E_RANGE"])
+
     def test_errors_carry_status_and_exit(self):
         with self.assertRaises(ts.TopoSchedError) as cm:
             ts.place(self.topo, self.job, algo="nosuch")

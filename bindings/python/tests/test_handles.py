@@ -170,6 +170,31 @@ class LifetimeTest(unittest.TestCase):
             ts.Topology.from_json(LEAF_SPINE)
         gc.collect()
 
+    def test_handles_cannot_be_copied(self):
+        # a copy would share the C handle: freed twice (a crash before this was refused)
+        import copy
+        for obj in (ts.Topology.from_json(LEAF_SPINE), ts.Job.from_json(JOB)):
+            with obj:
+                for dup in (copy.copy, copy.deepcopy, pickle.dumps):
+                    with self.assertRaises(TypeError):
+                        dup(obj)
+                self.assertFalse(obj.closed)
+
+    def test_nul_bytes_refused(self):
+        # C would stop at the NUL and act on another element or file
+        cli = os.path.join(_common.DATA, "cli", "cluster.json")
+        with ts.Topology.load(cli) as topo:
+            before = topo.to_json()
+            for call in (lambda: topo.set_up("node5\0junk", False), lambda: topo.set_free_gpus("node6\0x", 0)):
+                with self.assertRaises(ts.TopoSchedError) as cm:
+                    call()
+                self.assertEqual(cm.exception.status, ts.STATUS["TSCHED_E_INVALID"])
+                self.assertIn("NUL", str(cm.exception))
+            self.assertEqual(topo.to_json(), before)
+        for load in (ts.Topology.load, ts.Job.load):
+            with self.assertRaises(ts.TopoSchedError):
+                load(cli + "\0junk")
+
     def test_job_round_trip(self):
         with ts.Job.from_json(JOB) as job:
             doc = job.to_json()

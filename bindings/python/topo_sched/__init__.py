@@ -34,6 +34,7 @@ that imports this package forms one work with the library.
 import ctypes as _C
 import itertools as _itertools
 import json as _json
+import math as _math
 import os as _os
 import threading as _threading
 import warnings as _warnings
@@ -120,8 +121,10 @@ def _service_fns():
 
 
 _NONE = 0xFFFFFFFF
+_E_INVALID = 2
 _E_PARSE = 3
 _E_TYPE = 5
+_E_RANGE = 6
 _E_NOT_FOUND = 7
 _E_STATE = 12
 _E_INTERNAL = 18
@@ -204,13 +207,51 @@ def _doc_bytes(doc, what):
     raise TypeError("%s: expected a dict, str or bytes holding JSON, not %s" % (what, type(doc).__name__))
 
 
+def _c_name(value, what):
+    """A name for the C library: UTF-8 without NUL bytes (C would stop at the first one and
+    act on another element)."""
+    data = str(value).encode("utf-8", "strict") if not isinstance(value, bytes) else value
+    if b"\0" in data:
+        raise TopoSchedError(_E_INVALID, "%s: %r holds a NUL byte" % (what, value))
+    return data
+
+
+def _c_path(path, what):
+    data = _os.fsencode(path)
+    if b"\0" in data:
+        raise TopoSchedError(_E_INVALID, "%s: path %r holds a NUL byte" % (what, path))
+    return data
+
+
+def _no_duplicates(pairs):
+    obj = {}
+    for key, value in pairs:
+        if key in obj:
+            raise ValueError("duplicate object key %r" % key)
+        obj[key] = value
+    return obj
+
+
+def _no_constant(name):
+    raise ValueError("%s is not JSON" % name)
+
+
+def _finite_float(text):
+    value = float(text)
+    if not _math.isfinite(value):
+        raise ValueError("real number overflow: %s" % text)
+    return value
+
+
 def _doc_value(doc, what):
     """A document argument as a JSON value to put into a service request."""
     if isinstance(doc, (Topology, Job)):
         return doc.to_json()
     if isinstance(doc, (bytes, str)):
+        # read as the library reads it: duplicate keys and NaN / Infinity refused
         try:
-            return _json.loads(doc)
+            return _json.loads(doc, object_pairs_hook=_no_duplicates, parse_constant=_no_constant,
+                               parse_float=_finite_float)
         except ValueError as exc:
             raise TopoSchedError(_E_PARSE, "%s: not JSON: %s" % (what, exc)) from None
     if isinstance(doc, (dict, list)):
@@ -227,6 +268,16 @@ class _Handle:
     def __init__(self, handle):
         self._h = handle
         self._lock = _threading.RLock()
+
+    def __copy__(self):
+        # a copy would share the handle: two owners, one free too many
+        raise TypeError("%s cannot be copied: use %s.from_json(x.to_json())" % (self._what, self._what))
+
+    def __deepcopy__(self, memo):
+        return self.__copy__()
+
+    def __reduce__(self):
+        raise TypeError("%s cannot be pickled: pickle its to_json() instead" % self._what)
 
     def _handle(self):
         if self._h is None:
@@ -277,7 +328,7 @@ class Topology(_Handle):
     def load(cls, path):
         """Load a ``tsched.topology.v1`` file; errors name the file and the field."""
         h = _P()
-        _check(_topo_load_file(_C.byref(h), _os.fsencode(path)))
+        _check(_topo_load_file(_C.byref(h), _c_path(path, "Topology.load")))
         return cls(h)
 
     def _string(self, fn):
@@ -298,7 +349,7 @@ class Topology(_Handle):
         """Set the free GPUs of node ``node`` (its name) to ``n``."""
         with self._lock:
             h = self._handle()
-            idx = _topo_find_node(h, str(node).encode("utf-8"))
+            idx = _topo_find_node(h, _c_name(node, "set_free_gpus"))
             if idx == _NONE:
                 raise TopoSchedError(_E_NOT_FOUND, "set_free_gpus: no node named '%s'" % node)
             if isinstance(n, bool) or not isinstance(n, int):
@@ -310,7 +361,7 @@ class Topology(_Handle):
     def set_up(self, name, up):
         """Put a node, switch, trunk (``a~b``) or member link (``a~b#k``) in (True) or out of service."""
         with self._lock:
-            _check(_topo_set_up(self._handle(), str(name).encode("utf-8"), 1 if up else 0))
+            _check(_topo_set_up(self._handle(), _c_name(name, "set_up"), 1 if up else 0))
 
     # ---- foreign formats: one request to the private service, as the topology commands ----
 
@@ -379,7 +430,7 @@ class Job(_Handle):
     def load(cls, path):
         """Load a ``tsched.job.v1`` file."""
         h = _P()
-        _check(_job_load_file(_C.byref(h), _os.fsencode(path)))
+        _check(_job_load_file(_C.byref(h), _c_path(path, "Job.load")))
         return cls(h)
 
     def to_json(self):
@@ -422,7 +473,12 @@ def _options(options):
     for key, value in options.items():
         if value is None or value is False:
             continue
-        out[key.replace("_", "-")] = value
+        name = key.replace("_", "-")
+        if isinstance(value, float) and not _math.isfinite(value):
+            raise TopoSchedError(_E_RANGE, "options.%s: %r is not a finite number" % (name, value))
+        if isinstance(value, int) and not isinstance(value, bool) and value > 0x7FFFFFFFFFFFFFFF:
+            value = str(value)  # above JSON's int64: the service reads whole numbers as strings too
+        out[name] = value
     return out
 
 
@@ -438,7 +494,10 @@ def _text(text, what):
 
 
 def _request(svc, req, whole=False):
-    text = _json.dumps(req, allow_nan=False).encode("utf-8")
+    try:
+        text = _json.dumps(req, allow_nan=False).encode("utf-8")
+    except ValueError as exc:  # NaN or Infinity inside a document given as a dict
+        raise TopoSchedError(_E_RANGE, "%s: %s" % (req.get("op", "request"), exc)) from None
     out, stop = _P(), _C.c_int(0)
     _check(svc.handle(_C.byref(out), _C.byref(stop), svc.h, text, len(text)))
     answer = _json.loads(_take_string(out))
