@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "common/rng.h"
+#include "sim/sim_internal.h"
 #include "test_util.h"
 
 #define MS 1000000LL
@@ -558,6 +559,91 @@ START_TEST(timeseries_integrates_the_run)
 }
 END_TEST
 
+/* The time series of a run longer than its sample cap (TS_SIM_MAX_SAMPLES, lowered here to
+ * 2,048 to keep the run short) stays bounded: its interval doubles as it fills. The coarsened series keeps the run's busy GPU-time exactly
+ * (the sum of the jobs' compute, as timeseries_integrates_the_run checks), has one row per
+ * doubled interval, and matches the same run sampled at the doubled interval from the start
+ * (the boundaries settle flows, so event times differ by nanoseconds: a close match). A
+ * flow whose end would fall past the clock is an error naming its job, not a completion at
+ * 292 years. */
+static char *series(tsched_topology *t, double sample_ms, int64_t *end, double *compute)
+{
+    tsched_sim *s = new_sim(t);
+    s->max_samples = 2048;
+    ck_assert_ok(tsched_sim_set_option(s, TSCHED_SIM_CHECK_FULL, 0));
+    ck_assert_ok(tsched_sim_set_option(s, TSCHED_SIM_SAMPLE_MS, sample_ms));
+    flow_job(s, "a", 0, 2, 40 * MS, 0.5, 120, 12, 0, 0);
+    flow_job(s, "b", 1, 3, 30 * MS, 0, 80, 5, 20 * MS, 0);
+    tsched_sim_result *r = run(s);
+    *end = summary(r).end_ns;
+    *compute = 0;
+    for (uint32_t i = 0; i < 2; i++)
+        *compute += job_stats(r, i).compute_s * 1e9 * job_stats(r, i).gpus;
+    char *csv;
+    ck_assert_ok(tsched_sim_result_timeseries_csv(&csv, r, 0));
+    tsched_sim_result_free(r);
+    tsched_sim_free(s);
+    return csv;
+}
+
+static uint32_t csv_rows(const char *csv, double (*v)[9], uint32_t max)
+{
+    uint32_t n = 0;
+    for (const char *l = strchr(csv, '\n') + 1; *l && n < max; l = strchr(l, '\n') + 1, n++)
+        ck_assert_int_eq(sscanf(l, "%lf,%lf,%lf,%lf,%lf,%lf,%lf,%lf,%lf", &v[n][0], &v[n][1], &v[n][2], &v[n][3],
+                                &v[n][4], &v[n][5], &v[n][6], &v[n][7], &v[n][8]), 9);
+    return n;
+}
+
+START_TEST(long_series_coarsen)
+{
+    tsched_topology *t = two_leaves(100, 400, 2);
+    int64_t end_f, end_c;
+    double comp_f, comp_c;
+    /* 1 ms over ~20 s: ~20,000 intervals, more than 8 x 2,048: four doublings, to 16 ms */
+    char *fine = series(t, 1, &end_f, &comp_f), *coarse = series(t, 16, &end_c, &comp_c);
+    ck_assert_msg(end_f / MS > 8 * 2048 && end_f / MS < 16 * 2048, "the run lasts %lld ms", (long long)(end_f / MS));
+    enum { MAXR = 20000 };
+    double(*a)[9] = malloc(MAXR * sizeof *a), (*b)[9] = malloc(MAXR * sizeof *b);
+    ck_assert(a && b);
+    uint32_t na = csv_rows(fine, a, MAXR), nb = csv_rows(coarse, b, MAXR);
+    const int64_t step = 16 * MS;
+    ck_assert_uint_eq(na, (uint32_t)((end_f + step - 1) / step));
+    double busy_ns = 0;
+    for (uint32_t r = 0; r < na; r++) {
+        ck_assert_double_eq(a[r][0], (double)((int64_t)r * step) / 1e9);
+        int64_t from = (int64_t)r * step, to = from + step < end_f ? from + step : end_f;
+        busy_ns += a[r][3] * (double)(to - from);
+    }
+    ck_assert_double_eq_tol(busy_ns, comp_f, 1e-9 * comp_f);
+    /* against the run sampled at 16 ms from the start */
+    ck_assert_msg(llabs(end_f - end_c) < 10000 && (na == nb || na == nb + 1 || nb == na + 1), "ends %lld, %lld",
+                  (long long)end_f, (long long)end_c);
+    uint32_t n = na < nb ? na : nb, counts_differ = 0;
+    for (uint32_t r = 0; r + 1 < n; r++) {
+        for (int k = 1; k < 9; k++)
+            if (k == 2 || k == 4 || k == 5 || k == 6)
+                counts_differ += a[r][k] != b[r][k];
+            else
+                ck_assert_msg(fabs(a[r][k] - b[r][k]) <= 1e-2, "row %u column %d: %.17g coarsened, %.17g sampled so",
+                              r, k, a[r][k], b[r][k]);
+    }
+    ck_assert_msg(counts_differ * 100 < n, "%u counts differ in %u rows", counts_differ, n);
+    free(a);
+    free(b);
+    tsched_free(fine);
+    tsched_free(coarse);
+    /* past the clock: 1e300 Gbit over a 100 Gbit/s trunk */
+    tsched_sim *s = new_sim(t);
+    flow_job(s, "huge", 0, 2, MS, 0, 1, 1e300, 0, 0);
+    ck_assert_status(tsched_sim_run_until(s, INT64_MAX), TSCHED_E_RANGE);
+    ck_assert_errmsg_has("job \"huge\"");
+    ck_assert_errmsg_has("clock");
+    tsched_sim_free(s);
+    tsched_topology_free(t);
+}
+END_TEST
+
 START_TEST(bad_inputs)
 {
     tsched_topology *t = two_leaves(100, 400, 1);
@@ -665,6 +751,7 @@ int main(void)
     tcase_add_test(tc, multi_step_patterns_are_phases);
     tcase_add_test(tc, source_routing);
     tcase_add_test(tc, timeseries_integrates_the_run);
+    tcase_add_test(tc, long_series_coarsen);
     tcase_add_test(tc, bad_inputs);
     tcase_add_test(tc, old_struct_sizes);
     suite_add_tcase(su, tc);

@@ -58,6 +58,7 @@ tsched_status tsched_sim_new(tsched_sim **out, tsched_topology *topo)
     s->to = INT64_MAX;
     s->place_ms = 100;
     s->sample = 1000000000;
+    s->max_samples = TS_SIM_MAX_SAMPLES;
     s->next_tick = -1;
     s->crius_depth = 3;
     *out = s;

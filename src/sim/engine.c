@@ -66,23 +66,50 @@ void ts_sim_fill_interval(const tsched_sim *s, ts_sim_sample *x, double len)
     x->link_util_max = mx;
 }
 
+/* The samples fill max_samples: pairs merge into one sample of twice the interval,
+ * as the time series' groups merge (result_csv.c): averages with equal weights, the
+ * largest link's utilisation averaged, counts of the first; the interval in progress, just
+ * opened at a boundary of both, goes on with the doubled length. */
+static void coarsen(tsched_sim *s)
+{
+    uint32_t half = s->nsamples / 2;
+    for (uint32_t k = 0; k < half; k++) {
+        const ts_sim_sample *a = &s->samples[2 * k], *b = &s->samples[2 * k + 1];
+        ts_sim_sample m = *a;
+        m.gpu_util = (a->gpu_util + b->gpu_util) / 2;
+        m.busy_gpus_avg = (a->busy_gpus_avg + b->busy_gpus_avg) / 2;
+        m.link_util_mean = (a->link_util_mean + b->link_util_mean) / 2;
+        m.link_util_max = (a->link_util_max + b->link_util_max) / 2;
+        s->samples[k] = m;
+    }
+    s->samples[half] = s->samples[s->nsamples]; /* the counts at the open interval's start */
+    s->nsamples = half;
+    s->sample *= 2;
+}
+
 static void close_sample(tsched_sim *s)
 {
-    if (TS_GROW(s->samples, s->samples_cap, (size_t)s->nsamples + 1) != TSCHED_OK)
+    if (TS_GROW(s->samples, s->samples_cap, (size_t)s->nsamples + 1) != TSCHED_OK) {
+        s->acct_st = TSCHED_E_NOMEM; /* never a time series with a hole: the run stops */
         return;
+    }
     ts_sim_fill_interval(s, &s->samples[s->nsamples], (double)s->sample);
     memset(s->s_link_gbits, 0, s->nfab * sizeof *s->s_link_gbits);
     s->nsamples++;
     s->s_busy = 0;
     /* the counts of the next interval, at its start */
-    if (TS_GROW(s->samples, s->samples_cap, (size_t)s->nsamples + 1) == TSCHED_OK) {
-        ts_sim_sample *n = &s->samples[s->nsamples];
-        memset(n, 0, sizeof *n);
-        n->alloc_gpus = s->alloc_gpus;
-        n->running_jobs = s->running;
-        n->queued_jobs = s->nqueue;
-        n->active_flows = s->nactive;
+    if (TS_GROW(s->samples, s->samples_cap, (size_t)s->nsamples + 1) != TSCHED_OK) {
+        s->acct_st = TSCHED_E_NOMEM;
+        return;
     }
+    ts_sim_sample *n = &s->samples[s->nsamples];
+    memset(n, 0, sizeof *n);
+    n->alloc_gpus = s->alloc_gpus;
+    n->running_jobs = s->running;
+    n->queued_jobs = s->nqueue;
+    n->active_flows = s->nactive;
+    if (s->nsamples >= s->max_samples && s->sample <= INT64_MAX / 2)
+        coarsen(s);
 }
 
 static void busy(tsched_sim *s, ts_sim_job *j, int on)
@@ -1570,6 +1597,8 @@ tsched_status tsched_sim_run_until(tsched_sim *s, int64_t t_end)
         if (t > limit)
             break;
         ts_sim_account(s, t);
+        if ((st = s->acct_st) != TSCHED_OK)
+            break;
         s->now = t;
         /* one batch: every event of this instant, then placement, then rates once */
         while (st == TSCHED_OK && s->nheap && s->heap[0].t == t) {
@@ -1608,6 +1637,7 @@ tsched_status tsched_sim_run_until(tsched_sim *s, int64_t t_end)
         if (to != INT64_MAX && to > s->now) {
             ts_sim_account(s, to);
             s->now = to;
+            st = s->acct_st;
         }
         /* settle every flow so the delivered bits are up to date */
         for (uint32_t fi = 0; fi < s->nflow; fi++)

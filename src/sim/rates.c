@@ -355,8 +355,12 @@ static tsched_status set_rate(tsched_sim *s, uint32_t fi, double r)
     if (r <= 0)
         return TSCHED_OK; /* stalled: no completion until a rate comes back */
     double ns = ceil(1e9 * f->remaining / r);
-    int64_t t = ns >= 9e18 ? INT64_MAX : s->now + (int64_t)ns;
-    return ts_sim_push(s, t, TS_EV_FLOW_DONE, fi, f->gen);
+    if (!(ns < 9e18 - (double)s->now)) /* its end would fall past the clock (292 years) */
+        return ts_error(TSCHED_E_RANGE,
+                        "job \"%s\": a flow of %g Gbit at %g Gbit/s would end %g s after t = %g s, past the "
+                        "simulated clock's range (%g s)",
+                        s->jobs[f->job].name, f->gbits, r, ns / 1e9, (double)s->now / 1e9, 9e9);
+    return ts_sim_push(s, s->now + (int64_t)ns, TS_EV_FLOW_DONE, fi, f->gen);
 }
 
 tsched_status ts_sim_recompute(tsched_sim *s)

@@ -224,7 +224,9 @@ struct tsched_sim {
 
     /* samples */
     ts_sim_sample *samples;
-    uint32_t nsamples;
+    uint32_t nsamples;         /* at most max_samples: a longer run doubles `sample` */
+    uint32_t max_samples;      /* TS_SIM_MAX_SAMPLES (even; the tests lower it) */
+    tsched_status acct_st;     /* TSCHED_E_NOMEM once a sample could not be kept: the run stops */
     size_t samples_cap;
     double s_busy, s_linkutil_sum; /* integrals of the current interval */
     double *s_link_gbits;      /* per fabric link, delivered in the current interval */
@@ -292,6 +294,10 @@ void ts_sim_flow_remove(tsched_sim *s, uint32_t fi);
 tsched_status ts_sim_push(tsched_sim *s, int64_t t, int kind, uint32_t a, int64_t b);
 void ts_sim_account(tsched_sim *s, int64_t t);
 void ts_sim_fill_interval(const tsched_sim *s, ts_sim_sample *x, double len);
+
+/* Samples kept by one run (memory and time stay bounded on any simulated span): when a run
+ * fills them, adjacent pairs merge and the interval doubles (doc/sim.md §5). */
+#define TS_SIM_MAX_SAMPLES (1u << 18)
 
 enum {
     TS_EV_FAILURE = 0, /* failures first at an instant, then arrivals, ... */
