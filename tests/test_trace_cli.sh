@@ -285,6 +285,17 @@ fails 2 "--sizes: weight of 8 is 0" "zero size weight" -- "$ts" trace poisson --
 fails 2 "--sizes: size '0'" "size 0" -- "$ts" trace poisson --jobs 3 --mean-interarrival-s 1 --sizes 0:1 --duration-dist fixed:1
 fails 2 "--sizes: 'x' is not SIZE:WEIGHT" "size spec" -- "$ts" trace poisson --jobs 3 --mean-interarrival-s 1 --sizes x \
     --duration-dist fixed:1
+# times a trace cannot hold (simulate refuses them): refused when asked for, or when drawn
+fails 2 "--duration-dist: fixed duration '1e300'" "fixed duration past the clock" -- "$ts" trace poisson --jobs 3 \
+    --mean-interarrival-s 1 --sizes 8:1 --duration-dist fixed:1e300
+fails 2 "--duration-dist: exp mean '1e-300'" "exp mean under a nanosecond" -- "$ts" trace poisson --jobs 3 \
+    --mean-interarrival-s 1 --sizes 8:1 --duration-dist exp:1e-300
+fails 2 "--mean-interarrival-s: '1e300'" "inter-arrival past the clock" -- "$ts" trace poisson --jobs 3 \
+    --mean-interarrival-s 1e300 --sizes 8:1 --duration-dist fixed:1
+fails 2 "job 0's duration would be" "a drawn duration past the clock" -- "$ts" trace poisson --jobs 3 \
+    --mean-interarrival-s 1 --sizes 8:1 --duration-dist lognormal:30,0
+fails 2 "--arrival-window-s: '1e300'" "arrival window past the clock" -- "$ts" trace convert-dcn "$data/dcn/ring_size_2" \
+    --arrival-window-s 1e300
 fails 2 "--sizes: size 4 given twice" "repeated size" -- "$ts" trace poisson --jobs 3 --mean-interarrival-s 1 \
     --sizes 4:1,4:2 --duration-dist fixed:1
 fails 2 "--sizes: weight of 2 is 'abc'" "weight not a number" -- "$ts" trace poisson --jobs 3 --mean-interarrival-s 1 \

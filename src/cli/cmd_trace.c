@@ -492,6 +492,19 @@ static void common_init(common_opts *c, double compute_ms)
     c->mo.gpus_per_node = 8;
 }
 
+/* The times tsched.trace.v1 holds, as `simulate` reads them (doc/sim.md): at most this many
+ * seconds, and a duration at least the clock's nanosecond. A generator checks each value it
+ * writes, so it never writes a trace the simulator refuses. */
+#define TRACE_MAX_S 9.2e9
+
+static int time_ok(double v, int duration) { return v >= (duration ? 1e-9 : 0) && v <= TRACE_MAX_S; }
+
+static int time_error(const char *opt, const char *what, unsigned job, double v)
+{
+    return cli_usage_error("%s: job %u's %s would be %g s, outside [%s, 9.2e9] s, the range a trace holds", opt, job,
+                           what, v, strcmp(what, "duration") == 0 ? "1e-9" : "0");
+}
+
 /* ---------------------------------------------------------------- convert-alibaba */
 
 /* Split one CSV line in place (RFC 4180 quotes, no line breaks inside quotes). Returns the
@@ -983,8 +996,8 @@ static int convert_dcn(int argc, char **argv)
             if (cli_parse_u32(argv[++i], &iters) != 0 || iters == 0)
                 return cli_usage_error("--iterations: '%s' is not a whole number >= 1", argv[i]);
         } else if (strcmp(a, "--arrival-window-s") == 0 && i + 1 < argc) {
-            if (cli_parse_double(argv[++i], &window) != 0)
-                return cli_usage_error("--arrival-window-s: '%s' is not a positive number", argv[i]);
+            if (cli_parse_double(argv[++i], &window) != 0 || window > TRACE_MAX_S)
+                return cli_usage_error("--arrival-window-s: '%s' is not a number in [0, 9.2e9]", argv[i]);
         } else if (a[0] == '-')
             return cli_usage_error("trace convert-dcn: unknown or incomplete option '%s'", a);
         else if (dir)
@@ -1188,12 +1201,12 @@ static int parse_duration(const char *spec, dur_dist *d)
     const char *arg = colon + 1;
     if (kl == 5 && strncmp(spec, "fixed", 5) == 0) {
         d->kind = DUR_FIXED;
-        if (parse_real(arg, &d->a) != 0 || d->a <= 0)
-            return cli_usage_error("--duration-dist: fixed duration '%s' is not a number > 0", arg);
+        if (parse_real(arg, &d->a) != 0 || !time_ok(d->a, 1))
+            return cli_usage_error("--duration-dist: fixed duration '%s' is not a number in [1e-9, 9.2e9]", arg);
     } else if (kl == 3 && strncmp(spec, "exp", 3) == 0) {
         d->kind = DUR_EXP;
-        if (parse_real(arg, &d->a) != 0 || d->a <= 0)
-            return cli_usage_error("--duration-dist: exp mean '%s' is not a number > 0", arg);
+        if (parse_real(arg, &d->a) != 0 || !time_ok(d->a, 1))
+            return cli_usage_error("--duration-dist: exp mean '%s' is not a number in [1e-9, 9.2e9]", arg);
     } else if (kl == 9 && strncmp(spec, "lognormal", 9) == 0) {
         d->kind = DUR_LOGNORMAL;
         const char *comma = strchr(arg, ',');
@@ -1244,8 +1257,8 @@ static int poisson(int argc, char **argv)
             if (cli_parse_u32(argv[++i], &njobs) != 0 || njobs == 0 || njobs > MAX_JOBS)
                 return cli_usage_error("--jobs: '%s' is not a whole number in [1, %u]", argv[i], MAX_JOBS);
         } else if (strcmp(a, "--mean-interarrival-s") == 0 && has) {
-            if (cli_parse_double(argv[++i], &mean) != 0)
-                return cli_usage_error("--mean-interarrival-s: '%s' is not a positive number", argv[i]);
+            if (cli_parse_double(argv[++i], &mean) != 0 || !(mean > 0) || mean > TRACE_MAX_S)
+                return cli_usage_error("--mean-interarrival-s: '%s' is not a number in (0, 9.2e9]", argv[i]);
         } else if (strcmp(a, "--sizes") == 0 && has)
             sizes = argv[++i];
         else if (strcmp(a, "--duration-dist") == 0 && has)
@@ -1281,6 +1294,14 @@ static int poisson(int argc, char **argv)
         t += rng_exp(&r, mean);
         uint64_t g = sd.size[rng_pick(&r, sd.w, sd.n, sd.total)];
         double dur = draw_duration(&dd, &r);
+        if (!time_ok(t, 0)) {
+            rc = time_error("--mean-interarrival-s", "arrival", i, t);
+            break;
+        }
+        if (!time_ok(dur, 1)) {
+            rc = time_error("--duration-dist", "duration", i, dur);
+            break;
+        }
         char name[32];
         snprintf(name, sizeof name, "job%u", i);
         json_t *job = json_object();
