@@ -1160,6 +1160,17 @@ START_TEST(test_bad_inputs)
     ck_assert_status(load(cr, "{\"name\": \"a\", \"gpus\": 12, " MODEL ", \"running\": {\"pool\": \"V100/16\", "
                               "\"gpus\": 12, \"stages\": 1, \"nodes\": [{\"node\": \"v100-0\", \"gpus\": 12}]}}"),
                      TSCHED_E_STATE);
+    /* a Cell the model cannot run (more stages than the model's layers): refused at load,
+     * whatever the depth of the search that would otherwise move the job */
+    for (uint32_t depth = 0; depth <= 3; depth += 3) {
+        ck_assert_ok(tsched_crius_set_depth(cr, depth));
+        ck_assert_status(load(cr, "{\"name\": \"a\", \"gpus\": 8, " MODEL ", \"running\": {\"pool\": \"V100/16\", "
+                                  "\"gpus\": 8, \"stages\": 100, \"nodes\": [{\"node\": \"v100-0\", \"gpus\": 8}]}}"),
+                         TSCHED_E_INVALID);
+        ck_assert_errmsg_has("jobs[0].running.stages");
+        ck_assert_errmsg_has("infeasible (more stages than layers)");
+        ck_assert_uint_eq(tsched_crius_num_jobs(cr), 0);
+    }
     /* the same busy GPUs claimed twice */
     ck_assert_status(load(cr, "{\"name\": \"a\", \"gpus\": 8, " MODEL ", \"running\": {\"pool\": \"V100/16\", "
                               "\"gpus\": 8, \"stages\": 1, \"nodes\": [{\"node\": \"v100-0\", \"gpus\": 8}]}}, "

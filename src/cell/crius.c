@@ -362,6 +362,15 @@ tsched_status cr_set_running(tsched_crius *cr, uint32_t job, const char *pool, u
     tsched_status st = cr_estimate(&cell, cr, jb, p, n_gpus, stages);
     if (st != TSCHED_OK)
         return st;
+    if (!tsched_cell_feasible(cell)) {
+        /* a running job's Cell is one of its options (design/cell.md): one the model cannot
+         * run (more stages than layers or GPUs, GPUs off the node size, memory) is an input
+         * error, whatever the depth of the search that would otherwise move it */
+        st = ts_error(TSCHED_E_INVALID, "stages: the Cell %s/%u/%u of job \"%s\" is infeasible (%s)", pool, n_gpus,
+                      stages, jb->name, tsched_cell_reason(cell));
+        tsched_cell_free(cell);
+        return st;
+    }
     uint32_t *nn = ts_malloc(count, sizeof *nn), *ng = ts_malloc(count, sizeof *ng);
     if (!nn || !ng) {
         free(nn);

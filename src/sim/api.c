@@ -212,10 +212,10 @@ static tsched_status time_opt(int64_t *out, double v, double scale, const char *
     return TSCHED_OK;
 }
 
-static tsched_status whole(double v, double max, const char *field)
+static tsched_status whole(double v, double lo, double max, const char *field)
 {
-    if (!isfinite(v) || v < 0 || v > max || v != floor(v))
-        return ts_error(TSCHED_E_RANGE, "%s: %g is not a whole number in [0, %g]", field, v, max);
+    if (!isfinite(v) || v < lo || v > max || v != floor(v))
+        return ts_error(TSCHED_E_RANGE, "%s: %g is not a whole number in [%g, %g]", field, v, lo, max);
     return TSCHED_OK;
 }
 
@@ -228,13 +228,11 @@ tsched_status tsched_sim_set_option(tsched_sim *s, tsched_sim_option which, doub
         return st;
     switch (which) {
     case TSCHED_SIM_SEED:
-        if ((st = whole(v, 9007199254740992.0, "seed")) == TSCHED_OK)
+        if ((st = whole(v, 0, 9007199254740992.0, "seed")) == TSCHED_OK)
             s->seed = (uint64_t)v;
         return st;
     case TSCHED_SIM_LEVELS:
-        if ((st = whole(v, 64, "levels")) == TSCHED_OK && v < 1)
-            st = ts_error(TSCHED_E_RANGE, "levels: %g is out of range [1, 64]", v);
-        if (st == TSCHED_OK)
+        if ((st = whole(v, 1, 64, "levels")) == TSCHED_OK)
             s->levels = (uint32_t)v;
         return st;
     case TSCHED_SIM_UNTIL_S: return time_opt(&s->until, v, 1e9, "until_s", 1);
@@ -242,11 +240,11 @@ tsched_status tsched_sim_set_option(tsched_sim *s, tsched_sim_option which, doub
     case TSCHED_SIM_MEASURE_TO_S: return time_opt(&s->to, v, 1e9, "measure.to_s", 1);
     case TSCHED_SIM_PHASE_LATENCY_US: return time_opt(&s->latency, v, 1e3, "phase_latency_us", 0);
     case TSCHED_SIM_MAX_SIM_ITERATIONS:
-        if ((st = whole(v, 1e15, "max_sim_iterations")) == TSCHED_OK)
+        if ((st = whole(v, 0, 1e15, "max_sim_iterations")) == TSCHED_OK)
             s->max_iters = (uint64_t)v;
         return st;
     case TSCHED_SIM_PLACE_TIME_LIMIT_MS:
-        if ((st = whole(v, 3.6e6, "place_time_limit_ms")) == TSCHED_OK)
+        if ((st = whole(v, 0, 3.6e6, "place_time_limit_ms")) == TSCHED_OK)
             s->place_ms = (uint32_t)v;
         return st;
     case TSCHED_SIM_SAMPLE_MS:
@@ -258,7 +256,7 @@ tsched_status tsched_sim_set_option(tsched_sim *s, tsched_sim_option which, doub
         return TSCHED_OK;
     case TSCHED_SIM_SCHEDULE_INTERVAL_S: return time_opt(&s->interval, v, 1e9, "schedule_interval_s", 0);
     case TSCHED_SIM_CRIUS_DEPTH:
-        if ((st = whole(v, 16, "crius_depth")) == TSCHED_OK)
+        if ((st = whole(v, 0, 16, "crius_depth")) == TSCHED_OK)
             s->crius_depth = (uint32_t)v;
         return st;
     }
