@@ -17,7 +17,7 @@
 #define TRACE_FORMAT "tsched.trace.v1"
 #define MIX_FORMAT "tsched.model-mix.v1"
 #define NAME_MAX_BYTES 255
-#define MAX_JOBS 10000000u
+#define MAX_JOBS 1000000u /* about 260 MB of indented trace: within the default input_bytes (256 MiB) simulate reads */
 
 /* ---------------------------------------------------------------- errors */
 

@@ -352,7 +352,7 @@ static const char help_trace_poisson[] =
     "Synthetic jobs with exponential inter-arrival times, as tsched.trace.v1.\n"
     "\n"
     "options:\n"
-    "  --jobs N                number of jobs, 1 to 10000000 (required)\n"
+    "  --jobs N                number of jobs, 1 to 1000000 (required)\n"
     "  --mean-interarrival-s L mean inter-arrival time in seconds, > 0 (required)\n"
     "  --sizes G:W,...         GPU counts and their weights (required)\n"
     "  --duration-dist D       fixed:S, exp:MEAN or lognormal:MU,SIGMA seconds (required)\n" TRACE_MODEL_OPTS
