@@ -164,6 +164,13 @@ START_TEST(place_end_to_end)
         if (algos[a] == TSCHED_PLACE_EXHAUSTIVE) {
             /* 12 nodes over 3 pods is within exhaustive's limits */
         }
+        /* alpha NaN is neither a weight nor "< 0: the job's": refused, naming it */
+        o.alpha = NAN;
+        tsched_placement *bad = (tsched_placement *)&o;
+        ck_assert_status(tsched_place(&bad, t, j, &o), TSCHED_E_RANGE);
+        ck_assert_errmsg_has("alpha: NaN");
+        ck_assert_ptr_null(bad);
+        o.alpha = -1;
         ck_assert_ok(tsched_place(&p, t, j, &o));
         ck_assert_uint_eq(tsched_placement_rows(p), 6);
         ck_assert_uint_eq(tsched_placement_cols(p), 2);

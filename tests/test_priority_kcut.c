@@ -881,6 +881,24 @@ static uint32_t named_node(void)
 
 START_TEST(compress_errors)
 {
+    /* finite weights whose sum is not: no cut weight is a number, refused by every algorithm
+     * before the work (it was an infinite cut weight, refused later by the writer) */
+    {
+        static const uint32_t big[][2] = {{0, 1}, {1, 2}};
+        static const double w[] = {1e308, 1e308};
+        tsched_dag *d = dag_of(3, big, w, 2);
+        uint32_t lv[3] = {7, 7, 7};
+        tsched_kcut_options o;
+        tsched_kcut_options_init(&o);
+        for (int a = 0; a < 4; a++) {
+            o.algo = (tsched_kcut_algo)a;
+            double cw = -1;
+            ck_assert_status(tsched_dag_compress(lv, &cw, d, &o), TSCHED_E_RANGE);
+            ck_assert_errmsg_has("edges: the weights sum past the largest double");
+            ck_assert(lv[0] == 7 && cw == -1);
+        }
+        tsched_dag_free(d);
+    }
     /* 0 -> 1 -> 2 -> 3 -> 1 and 3 -> 4: the cycle is 1, 2, 3. */
     static const uint32_t e[][2] = {{0, 1}, {1, 2}, {2, 3}, {3, 1}, {3, 4}};
     tsched_dag *d = dag_of(5, e, NULL, 5);

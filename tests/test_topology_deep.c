@@ -573,6 +573,86 @@ START_TEST(deep_eight_tiers_chain)
 }
 END_TEST
 
+/* Two leaves under 7 more tiers of W full-mesh switches each side, joined by W tops:
+ * W^13 equal-cost paths of 14 links between them. */
+static tsched_topology *mesh8(int w)
+{
+    tsched_topology *t = NULL;
+    ck_assert_ok(tsched_topology_new(&t, "mesh"));
+    char a[32], b[32];
+    for (int g = 0; g < 2; g++) {
+        snprintf(a, sizeof a, "g%dleaf", g);
+        ck_assert_ok(tsched_topology_add_switch(NULL, t, a, 0, NULL));
+        for (int k = 1; k < 7; k++)
+            for (int i = 0; i < w; i++) {
+                snprintf(a, sizeof a, "g%dt%ds%d", g, k, i);
+                ck_assert_ok(tsched_topology_add_switch(NULL, t, a, k, NULL));
+                for (int c = 0; c < (k == 1 ? 1 : w); c++) {
+                    if (k == 1)
+                        snprintf(b, sizeof b, "g%dleaf", g);
+                    else
+                        snprintf(b, sizeof b, "g%dt%ds%d", g, k - 1, c);
+                    ck_assert_ok(tsched_topology_add_link(t, b, a, 100, 1));
+                }
+            }
+        snprintf(a, sizeof a, "n%d", g);
+        snprintf(b, sizeof b, "g%dleaf", g);
+        ck_assert_ok(tsched_topology_add_node(NULL, t, a, b, 8, 1, NULL, 100));
+    }
+    for (int i = 0; i < w; i++) {
+        snprintf(a, sizeof a, "top%d", i);
+        ck_assert_ok(tsched_topology_add_switch(NULL, t, a, 7, NULL));
+        for (int g = 0; g < 2; g++)
+            for (int c = 0; c < w; c++) {
+                snprintf(b, sizeof b, "g%dt6s%d", g, c);
+                ck_assert_ok(tsched_topology_add_link(t, b, a, 100, 1));
+            }
+    }
+    ck_assert_ok(tsched_topology_build(t));
+    return t;
+}
+
+/* Listing the candidate paths has a memory budget: 4^13 paths of 14 links (3.7 GB to list)
+ * are refused at once, naming the budget and the pair, by every routing algorithm and by
+ * prioritize's router; 2^13 paths are listed and routed. */
+START_TEST(deep_path_listing_budget)
+{
+    for (int w = 2; w <= 4; w += 2) {
+        tsched_topology *t = mesh8(w);
+        uint64_t cnt = 0;
+        ck_assert_ok(tsched_topology_path_count(&cnt, t, 0, 0, 1, 0));
+        uint64_t want = 1;
+        for (int k = 0; k < 13; k++)
+            want *= (uint64_t)w;
+        ck_assert_uint_eq(cnt, want);
+        tsched_flows *f = NULL;
+        ck_assert_ok(tsched_flows_new(&f));
+        ck_assert_ok(tsched_flows_add(NULL, f, NULL, 0, 0, 1, 0, 1.0));
+        static const tsched_route_algo algos[] = {TSCHED_ROUTE_GREEDY, TSCHED_ROUTE_ECMP, TSCHED_ROUTE_ILP};
+        for (int k = 0; k < 3; k++) {
+            tsched_route_options o;
+            tsched_route_options_init(&o);
+            o.algo = algos[k];
+            o.time_limit_ms = 1000;
+            tsched_routes *r = NULL;
+            tsched_status st = tsched_route(&r, t, f, &o);
+            if (w == 2) {
+                ck_assert_msg(st == TSCHED_OK, "w 2, algo %d: %s", k, tsched_last_error());
+                ck_assert_uint_eq(tsched_routes_count(r), 1);
+            } else {
+                ck_assert_status(st, TSCHED_E_TOO_LARGE);
+                ck_assert_errmsg_has("budget");
+                ck_assert_errmsg_has("\"g0leaf\" and \"g1leaf\"");
+                ck_assert_ptr_null(r);
+            }
+            tsched_routes_free(r);
+        }
+        tsched_flows_free(f);
+        tsched_topology_free(t);
+    }
+}
+END_TEST
+
 /* Routing on deep fabrics: every algorithm picks one of the listed paths for each flow,
  * the link counts add up, the ILP is no worse than greedy, and a reroute after a failure
  * keeps to surviving paths. */
@@ -941,6 +1021,7 @@ TCase *topology_deep_tcase(void)
     tcase_add_test(tc, deep_search_agrees_on_clos3);
     tcase_add_test(tc, deep_eight_tiers_chain);
     tcase_add_test(tc, deep_routing_all_algorithms);
+    tcase_add_test(tc, deep_path_listing_budget);
     tcase_add_test(tc, deep_sim_one_flow);
     tcase_add_test(tc, deep_prioritize);
     tcase_add_test(tc, nvl_free_capacity);

@@ -293,6 +293,8 @@ static tsched_status resolve(ts_pproblem *p, tsched_domain *level, uint32_t *gpn
     *gpn = o->gpus_per_node ? o->gpus_per_node : common_gpus(t, cand);
     if ((st = tsched_job_matrix(&p->rows, &p->cols, job, *gpn)) != TSCHED_OK)
         return st;
+    if (isnan(o->alpha))
+        return ts_error(TSCHED_E_RANGE, "alpha: NaN is not a number in [0, 1] (or < 0: the job's alpha)");
     if (o->alpha >= 0) {
         if (!(o->alpha <= 1))
             return ts_error(TSCHED_E_RANGE, "alpha: %g is out of range [0, 1]", o->alpha);

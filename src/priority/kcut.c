@@ -1,6 +1,7 @@
 /* Priority compression as a DAG max K-cut (CRUX §4.3, Algorithm 1), the Sincronia and
  * Varys baselines and an exhaustive reference. doc/priority.md, "Compression", has the
  * argument for the divide-and-conquer DP. */
+#include <math.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -769,6 +770,14 @@ tsched_status tsched_dag_compress(uint32_t *levels, double *cut_weight, const ts
     uint32_t T = 1;
     if (o->algo == TSCHED_KCUT_CRUX && (st0 = ts_kcut_threads(&T, o->threads, o->orders, n, dag->m, K)) != TSCHED_OK)
         return st0;
+    /* every cut weighs at most the sum of the weights: finite, or no answer is (each weight is
+     * finite, but 1e308 + 1e308 is not) */
+    double total = 0;
+    for (uint32_t k = 0; k < dag->m; k++)
+        total += dag->e[k].w;
+    if (!isfinite(total))
+        return ts_error(TSCHED_E_RANGE, "edges: the weights sum past the largest double (%g); scale them down",
+                        1.7976931348623157e308);
 
     ts_dag_csr csr = {NULL, NULL, NULL};
     uint32_t *order = ts_malloc(n ? n : 1, sizeof *order);

@@ -337,8 +337,9 @@ static tsched_status pair_new(uint32_t *id, uint32_t *slot, ts_pathcache *c, con
     if (cnt == UINT64_MAX)
         cnt = ts_leaf_count(t, a, b);
     if (cnt > UINT32_MAX / 8)
-        return ts_error(TSCHED_E_TOO_LARGE, "leaves \"%s\" and \"%s\": %llu paths", tsched_topology_switch_name(t, a),
-                        tsched_topology_switch_name(t, b), (unsigned long long)cnt);
+        return ts_error(TSCHED_E_TOO_LARGE, "leaves \"%s\" and \"%s\": %llu equal-cost paths, more than the %u a pair "
+                        "may have", tsched_topology_switch_name(t, a), tsched_topology_switch_name(t, b),
+                        (unsigned long long)cnt, UINT32_MAX / 8);
     if (c->npairs + 1 > c->pairs_cap && (st = TS_GROW(c->pairs, c->pairs_cap, (size_t)c->npairs + 1)) != TSCHED_OK)
         return st;
     ts_pair *p = &c->pairs[c->npairs];
@@ -386,12 +387,29 @@ static inline tsched_status pair_find(uint32_t *id, ts_pathcache *c, const tsche
 static tsched_status fill_pairs(ts_pathcache *c, const tsched_topology *t, uint32_t from, const ts_deadline *d)
 {
     tsched_status st;
-    size_t maxh = ts_max_hops(t), bound = 0;
+    size_t maxh = ts_max_hops(t), bound = 0, most = 0;
+    uint32_t big = from;
     c->t = t;
     for (uint32_t q = from; q < c->npairs; q++) {
         const ts_pair *p = &c->pairs[q];
-        if (p->dn == TS_PAIR_LISTED && p->a != p->b)
+        if (p->dn == TS_PAIR_LISTED && p->a != p->b) {
             bound += (size_t)p->npaths * maxh;
+            if (p->npaths > most) {
+                most = p->npaths;
+                big = q;
+            }
+        }
+    }
+    /* memory (and the time to fill it) stays bounded, and the uint32_t offsets never wrap */
+    if (c->nlinks + bound > TS_PATH_LINKS_MAX) {
+        const ts_pair *p = &c->pairs[big];
+        return ts_error(TSCHED_E_TOO_LARGE,
+                        "paths: the candidate paths of these flows' leaf pairs need %llu link entries (%llu bytes), "
+                        "more than the budget of %llu bytes; the largest pair, leaves \"%s\" and \"%s\", has %u "
+                        "equal-cost paths of up to %zu links",
+                        (unsigned long long)(c->nlinks + bound), (unsigned long long)(c->nlinks + bound) * 4,
+                        (unsigned long long)TS_PATH_LINKS_MAX * 4, tsched_topology_switch_name(t, p->a),
+                        tsched_topology_switch_name(t, p->b), p->npaths, maxh);
     }
     if ((st = reserve(&c->links, &c->links_cap, c->nlinks + bound + 1)) != TSCHED_OK ||
         (st = links_reserve(c, t, bound)) != TSCHED_OK)

@@ -88,6 +88,10 @@ static inline void ts_pair_load(uint32_t *load, const ts_pathcache *c, const ts_
         load[l[h]]++;
 }
 
+/* Budget of one router's listed path links: 2^28 entries (1 GiB of uint32_t). Listing more
+ * is TSCHED_E_TOO_LARGE naming the largest pair; rows (two-tier pairs) take none. */
+#define TS_PATH_LINKS_MAX ((size_t)1 << 28)
+
 void ts_pathcache_init(ts_pathcache *c);
 void ts_pathcache_free(ts_pathcache *c);
 /* Id of the pair (a, b), listing its surviving paths from `t` on first use. Pairs found
