@@ -317,17 +317,25 @@ func checkPlacement(t *testing.T, topo *Topology, b []byte) []string {
 	return used
 }
 
-func TestPlace(t *testing.T) {
+// clusterAndJob loads tests/data/cli/cluster.json and job.json; the caller closes both.
+func clusterAndJob(t *testing.T) (string, *Topology, *Job) {
+	t.Helper()
 	path := data("cli", "cluster.json")
 	topo, err := LoadTopologyFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer topo.Close()
 	job, err := LoadJobFile(data("cli", "job.json"))
 	if err != nil {
+		topo.Close()
 		t.Fatal(err)
 	}
+	return path, topo, job
+}
+
+func TestPlace(t *testing.T) {
+	path, topo, job := clusterAndJob(t)
+	defer topo.Close()
 	defer job.Close()
 	pl, err := Place(topo, job, PlaceOptions{NoTiming: true})
 	first := checkPlacement(t, topo, pl)
@@ -453,23 +461,15 @@ func TestModuleCalls(t *testing.T) {
 // options are refused naming the option; names and paths with a NUL byte are refused
 // instead of reaching C cut short.
 func TestOptionValuesAndNames(t *testing.T) {
-	path := data("cli", "cluster.json")
-	topo, err := LoadTopologyFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
+	path, topo, job := clusterAndJob(t)
 	defer topo.Close()
-	job, err := LoadJobFile(data("cli", "job.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
 	defer job.Close()
 	for _, seed := range []uint64{1<<53 + 1, 1 << 63, ^uint64(0)} {
 		pl, err := Place(topo, job, PlaceOptions{Algo: "random-fit", Seed: Uint64(seed), NoTiming: true})
 		sameAsCLI(t, pl, err, "place", "-t", path, "-j", data("cli", "job.json"), "--no-timing", "--algo",
 			"random-fit", "--seed", fmt.Sprint(seed))
 	}
-	_, err = Place(topo, job, PlaceOptions{Alpha: Float64(math.NaN())})
+	_, err := Place(topo, job, PlaceOptions{Alpha: Float64(math.NaN())})
 	if e := libError(t, err); e.Status != StatusRange || !strings.Contains(e.Msg, "options.alpha") {
 		t.Fatalf("NaN alpha: %v", err)
 	}
