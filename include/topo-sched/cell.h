@@ -223,8 +223,8 @@ TSCHED_API tsched_status tsched_crius_add_job(uint32_t *index, tsched_crius *cr,
  * indices) holding `node_gpus[i]` GPUs each; those GPUs are busy in the fabric the
  * scheduler was made from. Errors: TSCHED_E_NOT_FOUND (unknown pool or job),
  * TSCHED_E_INVALID (a node of another pool, GPUs that do not sum to n_gpus, more than the
- * node has, a node listed twice, a Cell the model finds infeasible), TSCHED_E_STATE (the GPUs are free in the fabric or held by
- * another running job).
+ * node has, a node listed twice, a Cell the model finds infeasible), TSCHED_E_STATE (the
+ * GPUs are free in the fabric or held by another running job).
  */
 TSCHED_API tsched_status tsched_crius_set_running(tsched_crius *cr, uint32_t job, const char *pool, uint32_t n_gpus,
                                                   uint32_t stages, const uint32_t *nodes, const uint32_t *node_gpus,

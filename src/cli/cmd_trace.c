@@ -499,10 +499,10 @@ static void common_init(common_opts *c, double compute_ms)
 
 static int time_ok(double v, int duration) { return v >= (duration ? 1e-9 : 0) && v <= TRACE_MAX_S; }
 
-static int time_error(const char *opt, const char *what, unsigned job, double v)
+static int time_error(const char *opt, unsigned job, double v, int duration)
 {
     return cli_usage_error("%s: job %u's %s would be %g s, outside [%s, 9.2e9] s, the range a trace holds", opt, job,
-                           what, v, strcmp(what, "duration") == 0 ? "1e-9" : "0");
+                           duration ? "duration" : "arrival", v, duration ? "1e-9" : "0");
 }
 
 /* ---------------------------------------------------------------- convert-alibaba */
@@ -1295,11 +1295,11 @@ static int poisson(int argc, char **argv)
         uint64_t g = sd.size[rng_pick(&r, sd.w, sd.n, sd.total)];
         double dur = draw_duration(&dd, &r);
         if (!time_ok(t, 0)) {
-            rc = time_error("--mean-interarrival-s", "arrival", i, t);
+            rc = time_error("--mean-interarrival-s", i, t, 0);
             break;
         }
         if (!time_ok(dur, 1)) {
-            rc = time_error("--duration-dist", "duration", i, dur);
+            rc = time_error("--duration-dist", i, dur, 1);
             break;
         }
         char name[32];
