@@ -511,6 +511,17 @@ START_TEST(limits_get_set_per_thread)
     ck_assert_ok(tsched_limits_set(&l));
     ck_assert_uint_eq(ts_limits()->kcut_memory, 5000);
     ck_assert_uint_eq(ts_limits()->kcut_levels, 64);
+    /* the fields appended after kcut_memory have their defaults and ceilings */
+    ck_assert_uint_eq(l.sim_events, 1ull << 28);
+    ck_assert_uint_eq(l.output_bytes, 256ull << 20);
+    ck_assert_uint_eq(l.members, 1u << 20);
+    l.members = (1u << 24) + 1;
+    ck_assert_int_eq(tsched_limits_set(&l), TSCHED_E_RANGE);
+    ck_assert_errmsg_has("members");
+    l.members = 0;
+    tsched_limits older = {.size = offsetof(tsched_limits, sim_events)};
+    ck_assert_ok(tsched_limits_get(&older));
+    ck_assert_uint_eq(older.kcut_memory, 5000);
     l.kcut_memory = 0; /* the default again */
     l.nodes = 1000;
     ck_assert_ok(tsched_limits_set(&l));

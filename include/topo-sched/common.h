@@ -122,6 +122,18 @@ typedef struct tsched_limits {
      *  and a DAG that one worker cannot cut within it is refused; default 1 GiB (callers
      *  whose `size` ends before it keep that) */
     uint64_t kcut_memory;
+    /** events one simulation run may handle (arrivals, phase and compute ends, flow
+     *  completions, failures, ticks; superseded ones included); a scenario whose iterations
+     *  alone need more is refused when the run starts, a run that reaches it stops with
+     *  ::TSCHED_E_TOO_LARGE; default 268,435,456 (callers whose `size` ends before it keep it) */
+    uint64_t sim_events;
+    /** bytes of one document the library writes (host files, pod orders, exports, result
+     *  documents); a larger one is refused with ::TSCHED_E_TOO_LARGE before it is complete;
+     *  default 256 MiB */
+    uint64_t output_bytes;
+    /** member links of one fabric (the parallel links of all trunks together); default
+     *  1,048,576 */
+    uint32_t members;
 } tsched_limits;
 
 /**

@@ -15,7 +15,7 @@ static int set_limit(const char *arg)
 #define F(f, w) {#f, offsetof(tsched_limits, f), w}
         F(input_bytes, 1), F(nodes, 0),  F(switches, 0),    F(nics_per_node, 0), F(gpus_per_node, 0), F(trunks, 0),
         F(name_bytes, 0),  F(flows, 0),  F(kcut_orders, 0), F(kcut_levels, 0),   F(dag_nodes, 0),
-        F(kcut_memory, 1),
+        F(kcut_memory, 1), F(sim_events, 1), F(output_bytes, 1), F(members, 0),
 #undef F
     };
     const char *eq = arg ? strchr(arg, '=') : NULL;

@@ -21,6 +21,9 @@ static const tsched_limits defaults = {
     .kcut_levels = 64,
     .dag_nodes = 1u << 24,
     .kcut_memory = 1ull << 30,
+    .sim_events = 1ull << 28,
+    .output_bytes = 256ull << 20,
+    .members = 1u << 20,
 };
 
 /* Hard ceilings: indices stay in 32 bits and one element's arrays stay small. */
@@ -38,6 +41,9 @@ static const tsched_limits ceilings = {
     .kcut_levels = 1u << 16,
     .dag_nodes = 1u << 26,
     .kcut_memory = UINT64_MAX,
+    .sim_events = UINT64_MAX,
+    .output_bytes = UINT64_MAX,
+    .members = 1u << 24,
 };
 
 static const ts_span spans[] = {
@@ -46,6 +52,7 @@ static const ts_span spans[] = {
     TS_SPAN(tsched_limits, gpus_per_node), TS_SPAN(tsched_limits, trunks),      TS_SPAN(tsched_limits, name_bytes),
     TS_SPAN(tsched_limits, flows),         TS_SPAN(tsched_limits, kcut_orders), TS_SPAN(tsched_limits, kcut_levels),
     TS_SPAN(tsched_limits, dag_nodes),     TS_SPAN(tsched_limits, kcut_memory),
+    TS_SPAN(tsched_limits, sim_events),    TS_SPAN(tsched_limits, output_bytes), TS_SPAN(tsched_limits, members),
 };
 
 static _Thread_local tsched_limits cur;
@@ -102,6 +109,9 @@ tsched_status tsched_limits_set(const tsched_limits *limits)
     CHECK_FIELD(kcut_levels);
     CHECK_FIELD(dag_nodes);
     CHECK_FIELD(kcut_memory);
+    CHECK_FIELD(sim_events);
+    CHECK_FIELD(output_bytes);
+    CHECK_FIELD(members);
     next.size = sizeof next;
     cur = next;
     cur_set = 1;
