@@ -98,6 +98,7 @@ void tsched_sim_free(tsched_sim *s)
     for (uint32_t i = 0; i < s->njobs; i++)
         job_free(&s->jobs[i]);
     free(s->jobs);
+    ts_strtab_free(&s->job_names);
     for (uint32_t i = 0; i < s->nfail; i++)
         free(s->failures[i].name);
     free(s->failures);
@@ -146,12 +147,39 @@ void ts_sim_batch_begin(tsched_sim *sim)
         sim->batch_mark = sim->njobs;
 }
 
+/* Drop the jobs from index n on, their names with them (the table has no removal: it is
+ * made again from the jobs kept, which were in it, so only memory can fail, and then the
+ * names are found by a scan until the next success). */
+static void drop_jobs(tsched_sim *sim, uint32_t n)
+{
+    if (sim->njobs <= n)
+        return;
+    while (sim->njobs > n)
+        job_free(&sim->jobs[--sim->njobs]);
+    ts_strtab_free(&sim->job_names);
+    uint32_t id;
+    for (uint32_t i = 0; i < sim->njobs; i++)
+        if (ts_strtab_intern(&sim->job_names, sim->jobs[i].name, &id, NULL) != TSCHED_OK) {
+            ts_strtab_free(&sim->job_names);
+            break;
+        }
+}
+
+/* The index of the job named `name`, or TSCHED_NONE. */
+static uint32_t find_job(const tsched_sim *s, const char *name)
+{
+    if (ts_strtab_count(&s->job_names) == s->njobs)
+        return ts_strtab_find(&s->job_names, name);
+    for (uint32_t i = 0; i < s->njobs; i++) /* the table is incomplete after a failed allocation */
+        if (strcmp(s->jobs[i].name, name) == 0)
+            return i;
+    return TSCHED_NONE;
+}
+
 void ts_sim_batch_abort(tsched_sim *sim)
 {
-    if (!sim)
-        return;
-    while (sim->njobs > sim->batch_mark)
-        job_free(&sim->jobs[--sim->njobs]);
+    if (sim)
+        drop_jobs(sim, sim->batch_mark);
 }
 
 tsched_status ts_sim_set_name(tsched_sim *sim, const char *name)
@@ -314,9 +342,8 @@ tsched_status tsched_sim_add_job(uint32_t *index, tsched_sim *s, const tsched_si
         return ts_error(TSCHED_E_INVALID, "%s.name: NULL", where);
     if ((st = ts_name_check(in.name, "name")) != TSCHED_OK)
         return ts_error_prefix(st, where);
-    for (uint32_t i = 0; i < s->njobs; i++)
-        if (strcmp(s->jobs[i].name, in.name) == 0)
-            return ts_error(TSCHED_E_DUPLICATE, "%s.name: duplicate job name \"%s\"", where, in.name);
+    if (find_job(s, in.name) != TSCHED_NONE)
+        return ts_error(TSCHED_E_DUPLICATE, "%s.name: duplicate job name \"%s\"", where, in.name);
     if (s->njobs >= ts_limits()->dag_nodes)
         return ts_limit_error("jobs", (unsigned long long)s->njobs + 1, "dag_nodes", ts_limits()->dag_nodes);
     if (in.arrival_ns < 0 || (s->started && in.arrival_ns < s->now))
@@ -388,13 +415,23 @@ tsched_status tsched_sim_add_job(uint32_t *index, tsched_sim *s, const tsched_si
     j->start = j->finish = -1;
     j->compute_start = -1;
     j->cr_index = TSCHED_NONE;
+    /* its id is its index while the table holds every name (find_job) */
+    uint32_t id;
+    if (ts_strtab_count(&s->job_names) == s->njobs &&
+        ts_strtab_intern(&s->job_names, j->name, &id, NULL) != TSCHED_OK) {
+        job_free(j);
+        return TSCHED_E_NOMEM;
+    }
     if (index)
         *index = s->njobs;
     s->njobs++;
     if (s->started) {
         j->state = TS_JOB_FUTURE;
-        if ((st = placement_rules(s, s->njobs - 1)) != TSCHED_OK) {
-            job_free(&s->jobs[--s->njobs]);
+        uint64_t need0 = s->ev_need;
+        if ((st = placement_rules(s, s->njobs - 1)) != TSCHED_OK ||
+            (st = ts_sim_job_bounds(s, s->njobs - 1)) != TSCHED_OK) {
+            s->ev_need = need0;
+            drop_jobs(s, s->njobs - 1);
             return st;
         }
         if (TS_SIM_IS_CRIUS(s))
@@ -795,6 +832,14 @@ tsched_status ts_sim_start_run(tsched_sim *s)
     }
     if ((st = crius_rules(s)) != TSCHED_OK)
         return st;
+    if (s->to < s->from)
+        return ts_error(TSCHED_E_RANGE, "measure.to_s: %.9g is before measure.from_s %.9g", (double)s->to * 1e-9,
+                        (double)s->from * 1e-9);
+    /* the least time and events the iterations need (doc/sim.md §1) */
+    s->ev_need = 0;
+    for (uint32_t i = 0; i < s->njobs; i++)
+        if ((st = ts_sim_job_bounds(s, i)) != TSCHED_OK)
+            return st;
     if (s->pol[TSCHED_SIM_ROUTING] == 4 && tsched_topology_num_tier(t, TSCHED_TIER_CORE) > 0)
         return ts_error(TSCHED_E_INVALID, "routing: \"source\" needs a two-tier fabric; \"%s\" has %u core switches",
                         tsched_topology_name(t), tsched_topology_num_tier(t, TSCHED_TIER_CORE));

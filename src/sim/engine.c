@@ -8,6 +8,7 @@
 
 #include "../common/alloc.h"
 #include "../common/clock.h"
+#include "../common/limits.h"
 #include "../common/rng.h"
 #include "sim_internal.h"
 
@@ -21,8 +22,10 @@ void ts_sim_account(tsched_sim *s, int64_t t)
 {
     while (s->last_acct < t) {
         int64_t end = t;
-        int64_t sample_end = ((int64_t)s->nsamples + 1) * s->sample;
-        if (s->sample > 0 && sample_end <= end)
+        /* a boundary past the clock's range is never reached */
+        int64_t sample_end;
+        int past = s->sample <= 0 || __builtin_mul_overflow((int64_t)s->nsamples + 1, s->sample, &sample_end);
+        if (!past && sample_end <= end)
             end = sample_end;
         int64_t w = end - s->last_acct;
         int64_t lo = s->last_acct > s->from ? s->last_acct : s->from, hi = end < s->to ? end : s->to;
@@ -32,7 +35,7 @@ void ts_sim_account(tsched_sim *s, int64_t t)
         }
         s->s_busy += s->busy_gpus * (double)w;
         s->last_acct = end;
-        if (s->sample > 0 && end == sample_end) {
+        if (!past && end == sample_end) {
             /* every flow's bits up to the boundary, so each interval gets its own */
             int64_t keep = s->now;
             s->now = end;
@@ -136,6 +139,77 @@ static void emit(tsched_sim *s, int kind, uint32_t job, uint32_t phase, const ch
                           job == TSCHED_NONE ? 0 : s->jobs[job].real_done, name};
     if (s->cb(&e, s->cb_user))
         s->stop = 1;
+}
+
+/* ---- the clock's range (doc/sim.md §1) --------------------------------------------------- */
+
+/* Times are int64_t nanoseconds; INT64_MAX stands for "never" (until_s, measure.to_s), so
+ * the last instant an event may take is INT64_MAX - 1 (about 292 years). */
+#define CLOCK_LAST (INT64_MAX - 1)
+
+/* *out = a + b, or TSCHED_E_RANGE naming job ji and `field` when it falls past the clock. */
+static tsched_status clock_add(int64_t *out, const tsched_sim *s, int64_t a, int64_t b, uint32_t ji,
+                               const char *field)
+{
+    if (b >= 0 && !__builtin_add_overflow(a, b, out) && *out <= CLOCK_LAST)
+        return TSCHED_OK;
+    return ts_error(TSCHED_E_RANGE,
+                    "jobs[%u] (\"%s\").%s: an event %.9g s after t = %.9g s would fall past the simulated clock's "
+                    "range (%.9g s)", ji, s->jobs[ji].name, field, (double)b * 1e-9, (double)a * 1e-9,
+                    (double)CLOCK_LAST * 1e-9);
+}
+
+/* a + b saturated at INT64_MAX (b >= 0): for comparisons only. */
+static int64_t sat_add(int64_t a, int64_t b)
+{
+    int64_t r;
+    return __builtin_add_overflow(a, b, &r) ? INT64_MAX : r;
+}
+
+/* 2^53: the largest iteration count the formats hold exactly */
+#define ITER_MAX 9007199254740992.0
+
+tsched_status ts_sim_job_bounds(tsched_sim *s, uint32_t i)
+{
+    const ts_sim_job *j = &s->jobs[i];
+    uint64_t iters = j->iterations;
+    if (iters == 0)
+        return TSCHED_OK; /* duration mode: checked when its iterations are resolved */
+    /* simulated iterations: coarsened to at most max_sim_iterations (§2) */
+    uint64_t sim = iters;
+    if (s->max_iters && iters > s->max_iters) {
+        uint64_t g = (iters + s->max_iters - 1) / s->max_iters;
+        sim = (iters + g - 1) / g;
+    }
+    if (!TS_SIM_IS_CRIUS(s)) {
+        /* the computation alone, and the phase latencies alone, are lower bounds of its time */
+        double comp = (double)iters * (double)j->compute, reps = 0;
+        for (uint32_t p = 0; p < j->nphases; p++)
+            reps += j->phases[p].repeat;
+        double lat = (double)sim * reps * (double)s->latency;
+        const char *field = comp >= lat ? "compute_ms" : "phase_latency_us";
+        double need = comp >= lat ? comp : lat;
+        /* provably past the clock (a margin for the double's rounding; the run checks exactly) */
+        if ((double)j->arrival + need > (double)CLOCK_LAST * (1 + 1e-12))
+            return ts_error(TSCHED_E_RANGE,
+                            "jobs[%u] (\"%s\").%s: %llu iterations (%.9g ms of computation each, phase latency "
+                            "%.9g us in %.0f phase instances) from arrival_s %.9g end after %.9g s, past the "
+                            "simulated clock's range (%.9g s)", i, j->name, field, (unsigned long long)iters,
+                            (double)j->compute * 1e-6, (double)s->latency * 1e-3, reps, (double)j->arrival * 1e-9,
+                            ((double)j->arrival + need) * 1e-9, (double)CLOCK_LAST * 1e-9);
+    }
+    /* every simulated iteration takes at least its computation's end (and, but under
+     * crius, its communication's release) off the heap */
+    uint64_t per = TS_SIM_IS_CRIUS(s) ? 1 : 2, need;
+    if (__builtin_mul_overflow(sim, per, &need) || __builtin_add_overflow(s->ev_need, need, &s->ev_need))
+        s->ev_need = UINT64_MAX;
+    if (s->ev_need > ts_limits()->sim_events) {
+        char what[400];
+        snprintf(what, sizeof what, "jobs[%u] (\"%s\").iterations: events the iterations of the jobs up to it need",
+                 i, j->name);
+        return ts_limit_error(what, s->ev_need, "sim_events", ts_limits()->sim_events);
+    }
+    return TSCHED_OK;
 }
 
 /* ---- links ---------------------------------------------------------------------------------- */
@@ -576,17 +650,25 @@ static tsched_status start_iteration(tsched_sim *s, uint32_t ji)
          * the Cell's start + round(k * iteration_s), so n iterations take n * iteration_s to
          * the nanosecond whatever the coarsening */
         uint64_t k = j->real_done - j->cell_done0 + g;
-        int64_t end = j->cell_start + ts_sim_ns((double)k * j->cell_t);
+        int64_t end;
+        tsched_status st = clock_add(&end, s, j->cell_start, ts_sim_ns((double)k * j->cell_t), ji, "iterations");
+        if (st != TSCHED_OK)
+            return st;
         j->compute_running = 1;
         j->comm_running = 0;
         busy(s, j, 1);
         return ts_sim_push(s, end > s->now ? end : s->now, TS_EV_COMPUTE_END, ji, j->gen);
     }
-    int64_t c = j->compute * (int64_t)g;
+    int64_t c, end;
+    tsched_status st = TSCHED_OK;
+    if (__builtin_mul_overflow(j->compute, (int64_t)g, &c))
+        c = INT64_MAX; /* past the clock: clock_add refuses it */
+    if ((st = clock_add(&end, s, s->now, c, ji, "compute_ms")) != TSCHED_OK)
+        return st;
     j->compute_running = 1;
     j->comm_running = 1;
     busy(s, j, 1);
-    tsched_status st = ts_sim_push(s, s->now + c, TS_EV_COMPUTE_END, ji, j->gen);
+    st = ts_sim_push(s, end, TS_EV_COMPUTE_END, ji, j->gen);
     if (st == TSCHED_OK)
         st = ts_sim_push(s, s->now + (int64_t)nearbyint((1 - j->overlap) * (double)c), TS_EV_RELEASE, ji, j->gen);
     return st;
@@ -601,8 +683,12 @@ static tsched_status start_phase(tsched_sim *s, uint32_t ji)
     while (j->cur_phase < j->nphases) {
         uint32_t a = j->phase_rf_off[j->cur_phase], b = j->phase_rf_off[j->cur_phase + 1];
         if (a < b || s->latency > 0) {
+            int64_t go;
+            tsched_status st = clock_add(&go, s, s->now, s->latency, ji, "phase_latency_us");
+            if (st != TSCHED_OK)
+                return st;
             emit(s, TSCHED_SIM_EV_PHASE_START, ji, j->cur_phase, j->name);
-            return ts_sim_push(s, s->now + s->latency, TS_EV_FLOWS_GO, ji, j->gen);
+            return ts_sim_push(s, go, TS_EV_FLOWS_GO, ji, j->gen);
         }
         /* a phase without network flows (all ranks on one node) takes no time */
         if (++j->cur_rep >= j->phases[j->cur_phase].repeat) {
@@ -905,7 +991,13 @@ static tsched_status start_job(tsched_sim *s, uint32_t ji)
         if (j->iterations == 0) { /* duration mode */
             double it = j->iter_alone_s > 0 ? j->iter_alone_s : 1e-9;
             double k = nearbyint((double)j->duration * 1e-9 / it);
-            j->iterations = k < 1 ? 1 : k > 1e15 ? (uint64_t)1e15 : (uint64_t)k;
+            if (!(k <= ITER_MAX))
+                return ts_error(TSCHED_E_RANGE,
+                                "jobs[%u] (\"%s\").duration_s: %.9g s at %.9g s per iteration alone is %.17g "
+                                "iterations, more than 2^53", ji, j->name, (double)j->duration * 1e-9, it, k);
+            j->iterations = k < 1 ? 1 : (uint64_t)k;
+            if ((st = ts_sim_job_bounds(s, ji)) != TSCHED_OK)
+                return st;
         }
     }
     uint64_t left = j->iterations - j->real_done;
@@ -933,9 +1025,9 @@ static void crius_stop(tsched_sim *s, uint32_t ji)
         if (whole > 0)
             m = whole >= (double)(j->cur_g - 1) ? j->cur_g - 1 : (uint64_t)whole;
         /* the clock's rounding decides at the edges */
-        while (m > 0 && j->cell_start + ts_sim_ns((double)(k0 + m) * j->cell_t) > s->now)
+        while (m > 0 && sat_add(j->cell_start, ts_sim_ns((double)(k0 + m) * j->cell_t)) > s->now)
             m--;
-        while (m + 1 < j->cur_g && j->cell_start + ts_sim_ns((double)(k0 + m + 1) * j->cell_t) <= s->now)
+        while (m + 1 < j->cur_g && sat_add(j->cell_start, ts_sim_ns((double)(k0 + m + 1) * j->cell_t)) <= s->now)
             m++;
         if (m) {
             if (j->real_done == 0 || j->cell_t < j->iter_min_s)
@@ -1485,25 +1577,79 @@ static tsched_status after_failure(tsched_sim *s)
 
 /* ---- the loop ---------------------------------------------------------------------------------- */
 
-static ts_sim_event pop(tsched_sim *s)
+static int ev_before(const ts_sim_event *a, const ts_sim_event *b)
 {
-    ts_sim_event top = s->heap[0], last = s->heap[--s->nheap];
-    size_t i = 0, n = s->nheap;
+    return a->t < b->t || (a->t == b->t && a->seq < b->seq);
+}
+
+/* Put `e` at slot i of the heap's first n entries and move it down to its place. */
+static void sift_down(tsched_sim *s, size_t i, size_t n, ts_sim_event e)
+{
     for (;;) {
         size_t c = 2 * i + 1;
         if (c >= n)
             break;
-        if (c + 1 < n && (s->heap[c + 1].t < s->heap[c].t ||
-                          (s->heap[c + 1].t == s->heap[c].t && s->heap[c + 1].seq < s->heap[c].seq)))
+        if (c + 1 < n && ev_before(&s->heap[c + 1], &s->heap[c]))
             c++;
-        if (!(s->heap[c].t < last.t || (s->heap[c].t == last.t && s->heap[c].seq < last.seq)))
+        if (!ev_before(&s->heap[c], &e))
             break;
         s->heap[i] = s->heap[c];
         i = c;
     }
-    if (n)
-        s->heap[i] = last;
+    s->heap[i] = e;
+}
+
+static ts_sim_event pop(tsched_sim *s)
+{
+    ts_sim_event top = s->heap[0], last = s->heap[--s->nheap];
+    if (s->nheap)
+        sift_down(s, 0, s->nheap, last);
+    s->handled++;
     return top;
+}
+
+int ts_sim_event_stale(const tsched_sim *s, const ts_sim_event *e)
+{
+    switch (e->kind) {
+    case TS_EV_FLOW_DONE: {
+        const ts_sim_flow *f = &s->flow[e->a];
+        return !f->active || (int64_t)f->gen != e->b;
+    }
+    case TS_EV_COMPUTE_END: return e->b != s->jobs[e->a].gen || !s->jobs[e->a].compute_running;
+    case TS_EV_RELEASE: return e->b != s->jobs[e->a].gen;
+    case TS_EV_FLOWS_GO: return e->b != s->jobs[e->a].gen && e->b != -1 - s->jobs[e->a].gen;
+    case TS_EV_TICK: return !s->pending_sched;
+    default: return 0; /* arrivals and failures always count */
+    }
+}
+
+/* Drop the superseded events (a rate change leaves the old completion behind) and rebuild
+ * the heap, when they may be half of it: the heap stays within twice its live events (or
+ * TS_SIM_COMPACT_MIN), at O(1) amortised per event. Scheduling instants stay (whether one
+ * is needed can change before it comes). */
+static void compact(tsched_sim *s)
+{
+    size_t w = 0;
+    for (size_t i = 0; i < s->nheap; i++) {
+        if (s->heap[i].kind != TS_EV_TICK && ts_sim_event_stale(s, &s->heap[i])) {
+            s->handled++;
+            continue;
+        }
+        s->heap[w++] = s->heap[i];
+    }
+    s->nheap = w;
+    for (size_t i = w / 2; i-- > 0;)
+        sift_down(s, i, w, s->heap[i]);
+    s->compact_at = 2 * w > TS_SIM_COMPACT_MIN ? 2 * w : TS_SIM_COMPACT_MIN;
+}
+
+/* Superseded events at the head go without touching the clock (§1). */
+static void drop_stale(tsched_sim *s)
+{
+    if (s->nheap >= (s->compact_at ? s->compact_at : TS_SIM_COMPACT_MIN))
+        compact(s);
+    while (s->nheap && ts_sim_event_stale(s, &s->heap[0]))
+        (void)pop(s);
 }
 
 static tsched_status handle(tsched_sim *s, const ts_sim_event *e)
@@ -1580,6 +1726,26 @@ static tsched_status handle(tsched_sim *s, const ts_sim_event *e)
     return st;
 }
 
+/* The next scheduling instant after t (schedule_interval_s); past the clock's range only a
+ * job still waiting is an error. */
+static tsched_status push_tick(tsched_sim *s, int64_t t)
+{
+    int64_t next;
+    if (__builtin_mul_overflow(t / s->interval + 1, s->interval, &next) || next > CLOCK_LAST) {
+        if (!s->nqueue)
+            return TSCHED_OK; /* nothing waits; an arrival asks again */
+        const ts_sim_job *j = &s->jobs[s->queue[0]];
+        return ts_error(TSCHED_E_RANGE,
+                        "jobs[%u] (\"%s\"): waits for the scheduling instant after t = %.9g s, past the simulated "
+                        "clock's range (%.9g s) at schedule_interval_s %.9g", s->queue[0], j->name, (double)t * 1e-9,
+                        (double)CLOCK_LAST * 1e-9, (double)s->interval * 1e-9);
+    }
+    if (next == s->next_tick)
+        return TSCHED_OK;
+    s->next_tick = next;
+    return ts_sim_push(s, next, TS_EV_TICK, 0, 0);
+}
+
 tsched_status tsched_sim_run_until(tsched_sim *s, int64_t t_end)
 {
     if (!s)
@@ -1591,25 +1757,60 @@ tsched_status tsched_sim_run_until(tsched_sim *s, int64_t t_end)
         return st;
     double w0 = ts_now_ms();
     int64_t limit = t_end < s->until ? t_end : s->until;
+    uint64_t max_events = ts_limits()->sim_events;
+    int to_end = t_end == INT64_MAX;
     s->stop = 0;
-    while (st == TSCHED_OK && s->nheap && !s->stop) {
+    while (st == TSCHED_OK && !s->stop) {
+        /* a run to the end ends with its last job: failures after it change nothing it reports */
+        if (to_end && s->done == s->njobs)
+            break;
+        if (s->handled > max_events) {
+            char what[96];
+            snprintf(what, sizeof what, "sim: events handled by t = %.9g s", (double)s->now * 1e-9);
+            st = ts_limit_error(what, s->handled, "sim_events", max_events);
+            break;
+        }
+        /* the clock moves only to an event that changes something (§1) */
+        drop_stale(s);
+        if (!s->nheap)
+            break;
         int64_t t = s->heap[0].t;
         if (t > limit)
             break;
-        ts_sim_account(s, t);
-        if ((st = s->acct_st) != TSCHED_OK)
-            break;
+        /* a scheduling instant alone is tentative: if it starts or stops nothing, the clock
+         * stays where it was */
+        int tentative = 0;
+        if (s->heap[0].kind == TS_EV_TICK) {
+            (void)pop(s);
+            drop_stale(s);
+            tentative = !s->nheap || s->heap[0].t != t;
+        }
+        int64_t keep = s->now, acct0 = s->last_acct;
+        uint32_t before = s->running + s->done;
+        uint32_t started = s->starts;
+        if (!tentative) {
+            ts_sim_account(s, t);
+            if ((st = s->acct_st) != TSCHED_OK)
+                break;
+        }
         s->now = t;
         /* one batch: every event of this instant, then placement, then rates once */
         while (st == TSCHED_OK && s->nheap && s->heap[0].t == t) {
             ts_sim_event e = pop(s);
             st = handle(s, &e);
         }
-        uint32_t before = s->running + s->done;
-        uint32_t started = s->starts;
         if (st == TSCHED_OK && s->pending_sched &&
             (s->interval <= 0 || t % s->interval == 0))
             st = schedule(s);
+        if (tentative && st == TSCHED_OK) {
+            /* placement accounts before it changes anything: a moved accounting is a change */
+            if (s->starts == started && s->running + s->done == before && s->last_acct == acct0) {
+                s->now = keep;
+                continue;
+            }
+            ts_sim_account(s, t);
+            st = s->acct_st;
+        }
         if (st == TSCHED_OK && (s->starts != started || s->running + s->done != before || s->finished_flag)) {
             st = refresh_paths(s);
             if (st == TSCHED_OK)
@@ -1621,18 +1822,13 @@ tsched_status tsched_sim_run_until(tsched_sim *s, int64_t t_end)
         if (st == TSCHED_OK && s->check_full)
             st = ts_sim_check_full(s);
         s->events++;
-        if (st == TSCHED_OK && s->pending_sched && s->interval > 0) {
-            int64_t next = (t / s->interval + 1) * s->interval;
-            if (next != s->next_tick) {
-                s->next_tick = next;
-                st = ts_sim_push(s, next, TS_EV_TICK, 0, 0);
-            }
-        }
+        if (st == TSCHED_OK && s->pending_sched && s->interval > 0)
+            st = push_tick(s, t);
     }
     if (st == TSCHED_OK && !s->stop) {
         int64_t to = limit;
-        /* run to the end: it ends with the last event, not at until_s */
-        if (!s->nheap && (to == INT64_MAX || (t_end == INT64_MAX && s->done == s->njobs)))
+        /* run to the end: it ends with the last event that changed something, not at until_s */
+        if ((to_end && s->done == s->njobs) || (!s->nheap && to == INT64_MAX))
             to = s->now;
         if (to != INT64_MAX && to > s->now) {
             ts_sim_account(s, to);

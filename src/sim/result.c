@@ -96,6 +96,11 @@ tsched_status tsched_sim_result_new(tsched_sim_result **out, const tsched_sim *s
         o->iterations = j->iterations;
         o->iterations_done = j->real_done;
         o->iter_mean_s = j->real_done ? j->iter_sum_s / (double)j->real_done : 0;
+        /* the sum rounds in another order than min and max: keep min <= mean <= max */
+        if (j->real_done && o->iter_mean_s < j->iter_min_s)
+            o->iter_mean_s = j->iter_min_s;
+        if (j->real_done && o->iter_mean_s > j->iter_max_s)
+            o->iter_mean_s = j->iter_max_s;
         o->iter_min_s = j->real_done ? j->iter_min_s : 0;
         o->iter_max_s = j->real_done ? j->iter_max_s : 0;
         o->iter_alone_s = j->iter_alone_s;

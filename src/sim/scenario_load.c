@@ -161,6 +161,15 @@ static tsched_status check_doc(scenario *sc, const json_t *root)
         sc->has_option[i] = 1;
         sc->option[i] = d;
     }
+    /* the window may not end before it begins (the setters leave this to the run's start) */
+    size_t from = 0, to = 0;
+    for (size_t i = 0; i < NOPTIONS; i++) {
+        from = options[i].which == TSCHED_SIM_MEASURE_FROM_S ? i : from;
+        to = options[i].which == TSCHED_SIM_MEASURE_TO_S ? i : to;
+    }
+    if (sc->has_option[from] && sc->has_option[to] && sc->option[to] < sc->option[from])
+        return ts_error(TSCHED_E_RANGE, "measure.to_s: %.17g is before measure.from_s %.17g", sc->option[to],
+                        sc->option[from]);
     if ((st = ts_json_arr(&sc->failures, root, "", "failures", 0)) != TSCHED_OK)
         return st;
     if ((st = read_gpus(&sc->cat, root)) != TSCHED_OK)

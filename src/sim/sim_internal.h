@@ -12,6 +12,7 @@
 #include "topo-sched/vclos.h"
 
 #include "../common/rng.h"
+#include "../common/strtab.h"
 #include "sim_api.h"
 #include "sim_result.h"
 
@@ -173,6 +174,7 @@ struct tsched_sim {
     ts_sim_job *jobs;
     uint32_t njobs;
     size_t jobs_cap;
+    ts_strtab job_names;       /* every job's name, id = job index: duplicates found in O(1) */
     uint32_t batch_mark;       /* ts_sim_batch_begin */
     ts_sim_failure *failures;
     uint32_t nfail;
@@ -207,6 +209,9 @@ struct tsched_sim {
     ts_sim_event *heap;
     size_t nheap, heap_cap;
     uint64_t seq;
+    size_t compact_at;         /* heap size at which superseded events are dropped (0: TS_SIM_COMPACT_MIN) */
+    uint64_t handled;          /* events taken off the heap, handled or dropped as superseded (sim_events) */
+    uint64_t ev_need;          /* events the jobs' iterations need at the least (sim_events, §1) */
 
     uint32_t *queue;           /* waiting job indices, arrival order */
     uint32_t nqueue;
@@ -276,6 +281,15 @@ struct tsched_sim {
 
 /* engine.c */
 tsched_status ts_sim_start_run(tsched_sim *s);
+/* The least simulated time and the fewest events job i's iterations need (doc/sim.md §1):
+ * TSCHED_E_RANGE naming the job and the field when it would end past the clock,
+ * TSCHED_E_TOO_LARGE (sim_events) when the jobs checked so far need more events than the
+ * limit. Adds its events to s->ev_need. Duration-mode jobs count once their iterations are
+ * resolved (at their first start). */
+tsched_status ts_sim_job_bounds(tsched_sim *s, uint32_t i);
+/* An event that no longer means anything (a superseded flow completion, an event of a job
+ * stopped since, a scheduling instant with nothing to schedule). */
+int ts_sim_event_stale(const tsched_sim *s, const ts_sim_event *e);
 /* Placement crius at a placement attempt (engine.c): departures, new jobs, one scheduling
  * event, then every job whose Cell or nodes changed stops and starts again. */
 tsched_status ts_sim_crius_schedule(tsched_sim *s);
@@ -298,6 +312,9 @@ void ts_sim_fill_interval(const tsched_sim *s, ts_sim_sample *x, double len);
 /* Samples kept by one run (memory and time stay bounded on any simulated span): when a run
  * fills them, adjacent pairs merge and the interval doubles (doc/sim.md §5). */
 #define TS_SIM_MAX_SAMPLES (1u << 18)
+/* The heap is compacted (superseded events dropped) when it reaches twice its live size
+ * after the last compaction, and never below this. */
+#define TS_SIM_COMPACT_MIN 256
 
 enum {
     TS_EV_FAILURE = 0, /* failures first at an instant, then arrivals, ... */
