@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "sim/sim_api.h"
 #include "sim/sim_result.h"
@@ -614,6 +615,39 @@ START_TEST(trace_partial_document_is_dropped)
 }
 END_TEST
 
+/* 100,000 jobs load in linear time (names are hashed, issue 21): well under a second of
+ * CPU in the plain build; a repeated name is still found, at the end, by its path. */
+START_TEST(trace_many_jobs)
+{
+    uint32_t n = 100000;
+    size_t cap = (size_t)n * 96 + 256, len = 0;
+    char *doc = malloc(cap);
+    ck_assert_ptr_nonnull(doc);
+    len += (size_t)snprintf(doc + len, cap - len, T_HEAD);
+    for (uint32_t i = 0; i < n; i++)
+        len += (size_t)snprintf(doc + len, cap - len,
+                                "%s{\"name\": \"job-%u\", \"arrival_s\": %u, \"gpus\": 8, \"compute_ms\": 1, "
+                                "\"iterations\": 1}", i ? ", " : "", i, i);
+    len += (size_t)snprintf(doc + len, cap - len, T_TAIL);
+    ck_assert_uint_lt(len, cap);
+    struct timespec a, b;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &a);
+    ck_assert_ok(load_trace(doc));
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &b);
+    double took = (double)(b.tv_sec - a.tv_sec) + 1e-9 * (double)(b.tv_nsec - a.tv_nsec);
+    ck_assert_msg(took < (tu_slow() ? 60.0 : 1.0), "100,000 jobs took %.2f s of CPU", took);
+    tsched_sim_result *r = snapshot();
+    ck_assert_uint_eq(tsched_sim_result_job_count(r), n);
+    tsched_sim_result_free(r);
+    ck_assert_status(load_trace(T_HEAD "{\"name\": \"job-99999\", \"gpus\": 8, \"compute_ms\": 1, "
+                                       "\"iterations\": 1}" T_TAIL),
+                     TSCHED_E_DUPLICATE);
+    ck_assert_errmsg_has("jobs[0]");
+    ck_assert_errmsg_has("job-99999");
+    free(doc);
+}
+END_TEST
+
 START_TEST(trace_engine_rules)
 {
     /* rules the engine judges (sizes against the fabric's nodes, levels under "fixed"):
@@ -682,6 +716,7 @@ static const bad_case bad_scenarios[] = {
     {S_HEAD "\"sample_ms\": null}", TSCHED_E_TYPE, "sample_ms"},
     {S_HEAD "\"max_sim_iterations\": 0.5}", TSCHED_E_RANGE, "max_sim_iterations"},
     {S_HEAD "\"phase_latency_us\": -1}", TSCHED_E_RANGE, "phase_latency_us"},
+    {S_HEAD "\"measure\": {\"from_s\": 3, \"to_s\": 1}}", TSCHED_E_RANGE, "measure.to_s"},
     {S_HEAD "\"failures\": [{\"at_s\": -1, \"down\": [\"spine0\"]}]}", TSCHED_E_RANGE, "failures[0].at_s"},
     {S_HEAD "\"failures\": [{\"down\": [\"spine0\"]}]}", TSCHED_E_NOT_FOUND, "failures[0].at_s"},
     {S_HEAD "\"failures\": [{\"at_s\": 1, \"down\": [3]}]}", TSCHED_E_TYPE, "failures[0].down[0]"},
@@ -749,6 +784,7 @@ int main(void)
     tcase_add_loop_test(rd, trace_bad_inputs, 0, (int)(sizeof bad_traces / sizeof bad_traces[0]));
     tcase_add_test(rd, trace_valid_documents);
     tcase_add_test(rd, trace_partial_document_is_dropped);
+    tcase_add_test(rd, trace_many_jobs);
     tcase_add_test(rd, trace_engine_rules);
     tcase_add_test(rd, trace_level_under_fixed);
     tcase_add_test(rd, trace_arguments_and_files);
