@@ -734,7 +734,9 @@ static Suite *suite(void)
     tcase_add_test(tc, sim_events_bound);
     tcase_add_test(tc, heap_stays_bounded);
     tcase_add_test(tc, many_jobs_load_fast);
-    tcase_add_loop_test(tc, simulate_never_lies, 0, 2);
+    /* SIM_ROBUST_ROUNDS=n runs n rounds of every combination (more seeds), for a longer hunt */
+    const char *rounds = getenv("SIM_ROBUST_ROUNDS");
+    tcase_add_loop_test(tc, simulate_never_lies, 0, rounds && atoi(rounds) > 0 ? atoi(rounds) : 2);
     suite_add_tcase(su, tc);
     return su;
 }
