@@ -615,8 +615,9 @@ START_TEST(trace_partial_document_is_dropped)
 }
 END_TEST
 
-/* 100,000 jobs load in linear time (names are hashed, issue 21): well under a second of
- * CPU in the plain build; a repeated name is still found, at the end, by its path. */
+/* 100,000 jobs load in linear time (names are hashed, issue 21): about half a second of CPU
+ * on an idle machine (it was 40 s when each name was compared with all earlier ones); the
+ * bound leaves room for a loaded one. A repeated name is still found, at the end. */
 START_TEST(trace_many_jobs)
 {
     uint32_t n = 100000;
@@ -635,7 +636,7 @@ START_TEST(trace_many_jobs)
     ck_assert_ok(load_trace(doc));
     clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &b);
     double took = (double)(b.tv_sec - a.tv_sec) + 1e-9 * (double)(b.tv_nsec - a.tv_nsec);
-    ck_assert_msg(took < (tu_slow() ? 60.0 : 1.0), "100,000 jobs took %.2f s of CPU", took);
+    ck_assert_msg(took < (tu_slow() ? 60.0 : 3.0), "100,000 jobs took %.2f s of CPU", took);
     tsched_sim_result *r = snapshot();
     ck_assert_uint_eq(tsched_sim_result_job_count(r), n);
     tsched_sim_result_free(r);
@@ -784,13 +785,17 @@ int main(void)
     tcase_add_loop_test(rd, trace_bad_inputs, 0, (int)(sizeof bad_traces / sizeof bad_traces[0]));
     tcase_add_test(rd, trace_valid_documents);
     tcase_add_test(rd, trace_partial_document_is_dropped);
-    tcase_add_test(rd, trace_many_jobs);
     tcase_add_test(rd, trace_engine_rules);
     tcase_add_test(rd, trace_level_under_fixed);
     tcase_add_test(rd, trace_arguments_and_files);
     tcase_add_loop_test(rd, scenario_bad_inputs, 0, (int)(sizeof bad_scenarios / sizeof bad_scenarios[0]));
     tcase_add_test(rd, scenario_valid_documents);
+    TCase *big = tcase_create("big");
+    tcase_add_checked_fixture(big, sim_setup, sim_teardown);
+    tcase_set_timeout(big, 120);
+    tcase_add_test(big, trace_many_jobs);
     suite_add_tcase(s, rd);
+    suite_add_tcase(s, big);
 
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);

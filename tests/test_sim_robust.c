@@ -468,7 +468,8 @@ START_TEST(many_jobs_load_fast)
         ck_assert_ok(tsched_sim_add_job(NULL, s, &j));
     }
     double took = now_s() - w0;
-    ck_assert_msg(took < (tu_slow() ? 30.0 : 1.0), "100,000 jobs took %.2f s", took);
+    /* about 0.2 s of CPU on an idle machine (40 s when names were compared pairwise) */
+    ck_assert_msg(took < (tu_slow() ? 30.0 : 3.0), "100,000 jobs took %.2f s of CPU", took);
     tsched_sim_job j = {sizeof j, "job-77777", 0, 1, 0, 0, MS, 0, 1, 0, 0, 0, NULL, NULL, 0};
     ck_assert_status(tsched_sim_add_job(NULL, s, &j), TSCHED_E_DUPLICATE);
     ck_assert_errmsg_has("jobs[100000].name");

@@ -61,6 +61,7 @@ tsched_status tsched_sim_new(tsched_sim **out, tsched_topology *topo)
     s->max_samples = TS_SIM_MAX_SAMPLES;
     s->next_tick = -1;
     s->crius_depth = 3;
+    s->compact_at = TS_SIM_COMPACT_MIN;
     *out = s;
     return TSCHED_OK;
 }

@@ -147,16 +147,21 @@ static void emit(tsched_sim *s, int kind, uint32_t job, uint32_t phase, const ch
  * the last instant an event may take is INT64_MAX - 1 (about 292 years). */
 #define CLOCK_LAST (INT64_MAX - 1)
 
-/* *out = a + b, or TSCHED_E_RANGE naming job ji and `field` when it falls past the clock. */
-static tsched_status clock_add(int64_t *out, const tsched_sim *s, int64_t a, int64_t b, uint32_t ji,
-                               const char *field)
+static tsched_status past_clock(const tsched_sim *s, int64_t a, int64_t b, uint32_t ji, const char *field)
 {
-    if (b >= 0 && !__builtin_add_overflow(a, b, out) && *out <= CLOCK_LAST)
-        return TSCHED_OK;
     return ts_error(TSCHED_E_RANGE,
                     "jobs[%u] (\"%s\").%s: an event %.9g s after t = %.9g s would fall past the simulated clock's "
                     "range (%.9g s)", ji, s->jobs[ji].name, field, (double)b * 1e-9, (double)a * 1e-9,
                     (double)CLOCK_LAST * 1e-9);
+}
+
+/* *out = a + b, or TSCHED_E_RANGE naming job ji and `field` when it falls past the clock. */
+static inline tsched_status clock_add(int64_t *out, const tsched_sim *s, int64_t a, int64_t b, uint32_t ji,
+                                      const char *field)
+{
+    if (b >= 0 && !__builtin_add_overflow(a, b, out) && *out <= CLOCK_LAST)
+        return TSCHED_OK;
+    return past_clock(s, a, b, ji, field);
 }
 
 /* a + b saturated at INT64_MAX (b >= 0): for comparisons only. */
@@ -650,7 +655,7 @@ static tsched_status start_iteration(tsched_sim *s, uint32_t ji)
          * the Cell's start + round(k * iteration_s), so n iterations take n * iteration_s to
          * the nanosecond whatever the coarsening */
         uint64_t k = j->real_done - j->cell_done0 + g;
-        int64_t end;
+        int64_t end = 0;
         tsched_status st = clock_add(&end, s, j->cell_start, ts_sim_ns((double)k * j->cell_t), ji, "iterations");
         if (st != TSCHED_OK)
             return st;
@@ -659,7 +664,7 @@ static tsched_status start_iteration(tsched_sim *s, uint32_t ji)
         busy(s, j, 1);
         return ts_sim_push(s, end > s->now ? end : s->now, TS_EV_COMPUTE_END, ji, j->gen);
     }
-    int64_t c, end;
+    int64_t c, end = 0;
     tsched_status st = TSCHED_OK;
     if (__builtin_mul_overflow(j->compute, (int64_t)g, &c))
         c = INT64_MAX; /* past the clock: clock_add refuses it */
@@ -683,7 +688,7 @@ static tsched_status start_phase(tsched_sim *s, uint32_t ji)
     while (j->cur_phase < j->nphases) {
         uint32_t a = j->phase_rf_off[j->cur_phase], b = j->phase_rf_off[j->cur_phase + 1];
         if (a < b || s->latency > 0) {
-            int64_t go;
+            int64_t go = 0;
             tsched_status st = clock_add(&go, s, s->now, s->latency, ji, "phase_latency_us");
             if (st != TSCHED_OK)
                 return st;
@@ -1577,13 +1582,13 @@ static tsched_status after_failure(tsched_sim *s)
 
 /* ---- the loop ---------------------------------------------------------------------------------- */
 
-static int ev_before(const ts_sim_event *a, const ts_sim_event *b)
+static inline int ev_before(const ts_sim_event *a, const ts_sim_event *b)
 {
     return a->t < b->t || (a->t == b->t && a->seq < b->seq);
 }
 
 /* Put `e` at slot i of the heap's first n entries and move it down to its place. */
-static void sift_down(tsched_sim *s, size_t i, size_t n, ts_sim_event e)
+static inline __attribute__((always_inline)) void sift_down(tsched_sim *s, size_t i, size_t n, ts_sim_event e)
 {
     for (;;) {
         size_t c = 2 * i + 1;
@@ -1599,7 +1604,7 @@ static void sift_down(tsched_sim *s, size_t i, size_t n, ts_sim_event e)
     s->heap[i] = e;
 }
 
-static ts_sim_event pop(tsched_sim *s)
+static inline ts_sim_event pop(tsched_sim *s)
 {
     ts_sim_event top = s->heap[0], last = s->heap[--s->nheap];
     if (s->nheap)
@@ -1608,7 +1613,7 @@ static ts_sim_event pop(tsched_sim *s)
     return top;
 }
 
-int ts_sim_event_stale(const tsched_sim *s, const ts_sim_event *e)
+static inline int stale(const tsched_sim *s, const ts_sim_event *e)
 {
     switch (e->kind) {
     case TS_EV_FLOW_DONE: {
@@ -1623,15 +1628,17 @@ int ts_sim_event_stale(const tsched_sim *s, const ts_sim_event *e)
     }
 }
 
+int ts_sim_event_stale(const tsched_sim *s, const ts_sim_event *e) { return stale(s, e); }
+
 /* Drop the superseded events (a rate change leaves the old completion behind) and rebuild
  * the heap, when they may be half of it: the heap stays within twice its live events (or
  * TS_SIM_COMPACT_MIN), at O(1) amortised per event. Scheduling instants stay (whether one
  * is needed can change before it comes). */
-static void compact(tsched_sim *s)
+static __attribute__((noinline)) void compact(tsched_sim *s)
 {
     size_t w = 0;
     for (size_t i = 0; i < s->nheap; i++) {
-        if (s->heap[i].kind != TS_EV_TICK && ts_sim_event_stale(s, &s->heap[i])) {
+        if (s->heap[i].kind != TS_EV_TICK && stale(s, &s->heap[i])) {
             s->handled++;
             continue;
         }
@@ -1644,11 +1651,11 @@ static void compact(tsched_sim *s)
 }
 
 /* Superseded events at the head go without touching the clock (§1). */
-static void drop_stale(tsched_sim *s)
+static inline void drop_stale(tsched_sim *s)
 {
-    if (s->nheap >= (s->compact_at ? s->compact_at : TS_SIM_COMPACT_MIN))
+    if (s->nheap >= s->compact_at)
         compact(s);
-    while (s->nheap && ts_sim_event_stale(s, &s->heap[0]))
+    while (s->nheap && stale(s, &s->heap[0]))
         (void)pop(s);
 }
 

@@ -209,7 +209,7 @@ struct tsched_sim {
     ts_sim_event *heap;
     size_t nheap, heap_cap;
     uint64_t seq;
-    size_t compact_at;         /* heap size at which superseded events are dropped (0: TS_SIM_COMPACT_MIN) */
+    size_t compact_at;         /* heap size at which superseded events are dropped (TS_SIM_COMPACT_MIN first) */
     uint64_t handled;          /* events taken off the heap, handled or dropped as superseded (sim_events) */
     uint64_t ev_need;          /* events the jobs' iterations need at the least (sim_events, §1) */
 
