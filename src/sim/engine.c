@@ -129,18 +129,6 @@ static void busy(tsched_sim *s, ts_sim_job *j, int on)
     }
 }
 
-/* ---- callbacks ---------------------------------------------------------------------------- */
-
-static void emit(tsched_sim *s, int kind, uint32_t job, uint32_t phase, const char *name)
-{
-    if (!s->cb || !(s->cb_mask & (uint32_t)kind))
-        return;
-    tsched_sim_event e = {sizeof e, kind, s->now, job, phase,
-                          job == TSCHED_NONE ? 0 : s->jobs[job].real_done, name};
-    if (s->cb(&e, s->cb_user))
-        s->stop = 1;
-}
-
 /* ---- the clock's range (doc/sim.md §1) --------------------------------------------------- */
 
 /* Times are int64_t nanoseconds; INT64_MAX stands for "never" (until_s, measure.to_s), so
@@ -215,6 +203,18 @@ tsched_status ts_sim_job_bounds(tsched_sim *s, uint32_t i)
         return ts_limit_error(what, s->ev_need, "sim_events", ts_limits()->sim_events);
     }
     return TSCHED_OK;
+}
+
+/* ---- callbacks ---------------------------------------------------------------------------- */
+
+static void emit(tsched_sim *s, int kind, uint32_t job, uint32_t phase, const char *name)
+{
+    if (!s->cb || !(s->cb_mask & (uint32_t)kind))
+        return;
+    tsched_sim_event e = {sizeof e, kind, s->now, job, phase,
+                          job == TSCHED_NONE ? 0 : s->jobs[job].real_done, name};
+    if (s->cb(&e, s->cb_user))
+        s->stop = 1;
 }
 
 /* ---- links ---------------------------------------------------------------------------------- */
