@@ -1,0 +1,315 @@
+/* sim, the network side (issue 21 items 12, 13, 19, 20): the `flows` limit over all of a
+ * job's phases, the `members` limit of a fabric, routing `ideal` under the priority policies
+ * and path refresh, and the priority policies on every trace value the simulator accepts. */
+#include <check.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/rng.h"
+#include "priority/jobset_internal.h"
+#include "sim/sim_internal.h"
+#include "test_util.h"
+
+#define MS 1000000LL
+
+static const char *const prio_names[] = {"crux", "sincronia", "varys"};
+
+/* A generated leaf_spine of `leaves` x `npl` nodes of `gpn` GPUs with `nics` NICs of `nic`
+ * Gbit/s, `spines` spines, `uplinks` links per trunk (0 = derived). */
+static tsched_topology *fabric(uint32_t leaves, uint32_t spines, uint32_t npl, uint32_t gpn, uint32_t nics,
+                               double nic, uint32_t uplinks)
+{
+    tsched_gen_params g;
+    tsched_topology_params_init(&g, TSCHED_GEN_LEAF_SPINE);
+    g.leaves = leaves;
+    g.spines = spines;
+    g.nodes_per_leaf = npl;
+    g.gpus_per_node = gpn;
+    g.nics_per_node = nics;
+    g.nic_gbps = nic;
+    g.uplinks = uplinks;
+    tsched_topology *t = NULL;
+    ck_assert_ok(tsched_topology_generate(&t, &g));
+    return t;
+}
+
+static tsched_sim *new_sim(tsched_topology *t)
+{
+    tsched_sim *s;
+    ck_assert_ok(tsched_sim_new(&s, t));
+    ck_assert_ok(tsched_sim_set_option(s, TSCHED_SIM_CHECK_FULL, 1));
+    return s;
+}
+
+static tsched_sim_summary summary(const tsched_sim_result *r)
+{
+    tsched_sim_summary sm = {.size = sizeof sm};
+    ck_assert_ok(tsched_sim_result_summary(&sm, r));
+    return sm;
+}
+
+static tsched_sim_job_stats job_stats(const tsched_sim_result *r, uint32_t i)
+{
+    tsched_sim_job_stats js = {.size = sizeof js};
+    ck_assert_ok(tsched_sim_result_job(&js, r, i));
+    return js;
+}
+
+/* Run to the end and check what every finished run must satisfy: status done, every job
+ * done, times ordered and finite, every demanded bit delivered. */
+static void run_done(tsched_sim *s, const char *what)
+{
+    tsched_status st = tsched_sim_run_until(s, INT64_MAX);
+    ck_assert_msg(st == TSCHED_OK, "%s: %s: %s", what, tsched_status_str(st), tsched_last_error());
+    tsched_sim_result *r;
+    ck_assert_ok(tsched_sim_result_new(&r, s));
+    tsched_sim_summary sm = summary(r);
+    ck_assert_msg(sm.status == TSCHED_SIM_DONE, "%s: status %d", what, sm.status);
+    ck_assert_uint_eq(sm.jobs_done, sm.jobs);
+    for (uint32_t i = 0; i < sm.jobs; i++) {
+        tsched_sim_job_stats js = job_stats(r, i);
+        ck_assert_msg(js.start_ns >= js.arrival_ns && js.finish_ns >= js.start_ns, "%s: job %u times", what, i);
+        ck_assert_msg(isfinite(js.iter_mean_s) && js.iter_mean_s > 0, "%s: job %u iter_mean_s", what, i);
+        ck_assert_msg(fabs(js.gbits_delivered - js.gbits_demanded) <= 1e-9 * js.gbits_demanded,
+                      "%s: job %u delivered %.17g of %.17g", what, i, js.gbits_delivered, js.gbits_demanded);
+    }
+    tsched_sim_result_free(r);
+}
+
+/* ---- item 19: routing ideal under crux, sincronia, varys and refresh ------------------------ */
+
+/* Every documented combination of routing `ideal` with a computed priority and with path
+ * refresh runs on multi-leaf jobs (each job's flows cross leaves); under `ideal` the only
+ * links are NICs, so jobs on distinct nodes never slow each other: every iteration takes
+ * its time alone. Seeded random job mixes. */
+START_TEST(ideal_runs_under_every_priority_and_refresh)
+{
+    static const char *const prios[] = {"none", "fixed", "crux", "sincronia", "varys"};
+    static const char *const patterns[] = {"dp-ring", "alltoall", "dp-hd", "pp"};
+    ts_rng rng;
+    ts_rng_seed(&rng, 19);
+    for (unsigned rep = 0; rep < tu_n(6); rep++) {
+        /* 4 leaves x 2 nodes of 4 GPUs: an 8-GPU job spans 2 nodes, placed on different
+         * leaves by first-fit half the time (nodes 1 and 2) */
+        char trace[2048];
+        int off = snprintf(trace, sizeof trace, "{\"format\":\"tsched.trace.v1\",\"jobs\":[");
+        uint32_t njobs = 2 + (uint32_t)ts_rng_below(&rng, 2);
+        for (uint32_t k = 0; k < njobs; k++) {
+            static const uint32_t sizes[] = {8, 16};
+            /* one draw per statement: argument evaluation order is unspecified */
+            uint32_t gpus = sizes[ts_rng_below(&rng, 2)];
+            const char *pat = patterns[ts_rng_below(&rng, 4)];
+            double arrival = ts_rng_double(&rng) * 0.05;
+            unsigned compute = 1 + (unsigned)ts_rng_below(&rng, 50);
+            unsigned iters = 1 + (unsigned)ts_rng_below(&rng, 4);
+            double gbits = 0.1 + 10 * ts_rng_double(&rng);
+            unsigned repeat = 1 + (unsigned)ts_rng_below(&rng, 3);
+            off += snprintf(trace + off, sizeof trace - (size_t)off,
+                            "%s{\"name\":\"j%u\",\"arrival_s\":%.3f,\"gpus\":%u,\"pp\":%u,\"compute_ms\":%u,"
+                            "\"iterations\":%u,\"phases\":[{\"pattern\":\"%s\",\"gbits\":%.3f,\"repeat\":%u}]}",
+                            k ? "," : "", k, arrival, gpus, strcmp(pat, "pp") ? 1 : 2, compute, iters, pat, gbits,
+                            repeat);
+        }
+        snprintf(trace + off, sizeof trace - (size_t)off, "]}");
+        for (size_t p = 0; p < sizeof prios / sizeof prios[0]; p++)
+            for (int refresh = 0; refresh < 2; refresh++) {
+                tsched_topology *t = fabric(4, 2, 2, 4, 2, 100, 1);
+                tsched_sim *s = new_sim(t);
+                ck_assert_ok(tsched_sim_load_trace_string(s, trace, strlen(trace)));
+                ck_assert_ok(tsched_sim_set_policy(s, TSCHED_SIM_ROUTING, "ideal"));
+                ck_assert_ok(tsched_sim_set_policy(s, TSCHED_SIM_PLACEMENT, rep % 2 ? "first-fit" : "random-fit"));
+                ck_assert_ok(tsched_sim_set_policy(s, TSCHED_SIM_PRIORITY, prios[p]));
+                ck_assert_ok(tsched_sim_set_policy(s, TSCHED_SIM_REROUTE, refresh ? "refresh" : "none"));
+                char what[96];
+                snprintf(what, sizeof what, "rep %u, priority %s, reroute %s", rep, prios[p],
+                         refresh ? "refresh" : "none");
+                run_done(s, what);
+                tsched_sim_result *r;
+                ck_assert_ok(tsched_sim_result_new(&r, s));
+                for (uint32_t k = 0; k < njobs; k++) {
+                    tsched_sim_job_stats js = job_stats(r, k);
+                    ck_assert_msg(fabs(js.iter_mean_s - js.iter_alone_s) <= 1e-9 * js.iter_alone_s,
+                                  "%s: job %u iter_mean_s %.17g, alone %.17g", what, k, js.iter_mean_s,
+                                  js.iter_alone_s);
+                }
+                tsched_sim_result_free(r);
+                tsched_sim_free(s);
+                tsched_topology_free(t);
+            }
+    }
+}
+END_TEST
+
+/* The representation the simulator gives the priority module for an `ideal` flow between
+ * leaves: it loads its two NIC links and no trunk. On a fabric whose trunks are 10x slower
+ * than the NICs, the job's bottleneck is the NIC: intensity = W / (gbits / nic_gbps); a
+ * flow left to CRUX's path selection (or pinned to a trunk path) would give the trunk's. */
+START_TEST(ideal_flows_load_only_their_nics)
+{
+    tsched_topology *t;
+    ck_assert_ok(tsched_topology_new(&t, "slow-trunks"));
+    ck_assert_ok(tsched_topology_add_switch(NULL, t, "leaf0", 0, NULL));
+    ck_assert_ok(tsched_topology_add_switch(NULL, t, "leaf1", 0, NULL));
+    ck_assert_ok(tsched_topology_add_switch(NULL, t, "spine0", 1, NULL));
+    ck_assert_ok(tsched_topology_add_link(t, "leaf0", "spine0", 10, 1));
+    ck_assert_ok(tsched_topology_add_link(t, "leaf1", "spine0", 10, 1));
+    ck_assert_ok(tsched_topology_add_node(NULL, t, "n0", "leaf0", 1, 1, NULL, 100));
+    ck_assert_ok(tsched_topology_add_node(NULL, t, "n1", "leaf1", 1, 1, NULL, 100));
+    ck_assert_ok(tsched_topology_build(t));
+    for (int nic_only = 0; nic_only < 2; nic_only++) {
+        tsched_jobset *js;
+        ck_assert_ok(tsched_jobset_new(&js, t));
+        uint32_t j;
+        ck_assert_ok(tsched_jobset_add_job(&j, js, "a", 1, 2.0, 10, 0));
+        if (nic_only)
+            ck_assert_ok(ts_jobset_add_nic_flow(js, j, 0, 0, 1, 0, 50));
+        else
+            ck_assert_ok(tsched_jobset_add_flow(js, j, 0, 0, 1, 0, 50, NULL));
+        /* the builder's checks still apply */
+        ck_assert_status(ts_jobset_add_nic_flow(js, j, 0, 0, 0, 0, 50), TSCHED_E_INVALID);
+        ck_assert_status(ts_jobset_add_nic_flow(js, j, 0, 0, 1, 0, 1e-9), TSCHED_E_RANGE);
+        tsched_priorities *pr;
+        ck_assert_ok(tsched_prioritize(&pr, t, js, NULL));
+        double tsec = 50.0 / (nic_only ? 100.0 : 10.0);
+        ck_assert_double_eq_tol(tsched_priorities_intensity(pr, 0), 2.0 / tsec, 1e-12);
+        tsched_priorities_free(pr);
+        tsched_jobset_free(js);
+    }
+    tsched_topology_free(t);
+}
+END_TEST
+
+/* ---- item 20: the priority policies accept every value a trace accepts -------------------- */
+
+/* Each trigger of issue 21 item 20 (and a few more), under crux, sincronia and varys, with
+ * and without refresh, with a second ordinary job so that the job set has two entries: the
+ * run completes; nothing fails in the middle. */
+START_TEST(priorities_take_every_trace_value)
+{
+    static const struct {
+        const char *what;
+        double compute_ms, gbits;
+        unsigned repeat, iterations;
+        uint64_t max_iters;
+    } cases[] = {
+        {"gbits 1e-9", 10, 1e-9, 1, 2, 0},
+        {"compute_ms 1e-6 (1 ns)", 1e-6, 1, 1, 2, 0},
+        {"compute_ms 1e-6 and gbits 1e-9", 1e-6, 1e-9, 1, 2, 0},
+        {"compute_ms 1e12", 1e12, 1, 1, 2, 0},
+        {"gbits x repeat 2e12", 10, 1e9, 2000, 1, 0},
+        {"gbits 1e9 coarsened x 2000", 10, 1e9, 1, 4000, 2},
+        {"compute_ms 1e12, gbits 1e-9", 1e12, 1e-9, 1, 1, 0},
+    };
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++)
+        for (size_t p = 0; p < 3; p++)
+            for (int refresh = 0; refresh < 2; refresh++) {
+                /* NICs and trunks of 1 Pbit/s / 10: 2e12 Gbit crosses in 2e7 s */
+                tsched_topology *t = fabric(2, 2, 2, 4, 1, 1e5, 1);
+                tsched_sim *s = new_sim(t);
+                char trace[1024];
+                snprintf(trace, sizeof trace,
+                         "{\"format\":\"tsched.trace.v1\",\"jobs\":["
+                         "{\"name\":\"x\",\"gpus\":8,\"compute_ms\":%.17g,\"iterations\":%u,"
+                         "\"phases\":[{\"pattern\":\"dp-ring\",\"gbits\":%.17g,\"repeat\":%u}]},"
+                         "{\"name\":\"y\",\"gpus\":8,\"compute_ms\":5,\"iterations\":3,"
+                         "\"phases\":[{\"pattern\":\"dp-ring\",\"gbits\":2}]}]}",
+                         cases[c].compute_ms, cases[c].iterations, cases[c].gbits, cases[c].repeat);
+                ck_assert_ok(tsched_sim_load_trace_string(s, trace, strlen(trace)));
+                ck_assert_ok(tsched_sim_set_policy(s, TSCHED_SIM_PLACEMENT, "first-fit"));
+                ck_assert_ok(tsched_sim_set_policy(s, TSCHED_SIM_PRIORITY, prio_names[p]));
+                ck_assert_ok(tsched_sim_set_policy(s, TSCHED_SIM_REROUTE, refresh ? "refresh" : "none"));
+                if (cases[c].max_iters)
+                    ck_assert_ok(tsched_sim_set_option(s, TSCHED_SIM_MAX_SIM_ITERATIONS, (double)cases[c].max_iters));
+                char what[128];
+                snprintf(what, sizeof what, "%s, %s%s", cases[c].what, prio_names[p], refresh ? ", refresh" : "");
+                run_done(s, what);
+                tsched_sim_free(s);
+                tsched_topology_free(t);
+            }
+}
+END_TEST
+
+/* Levels recorded at each job's first phase. */
+typedef struct level_log {
+    tsched_sim *s;
+    uint32_t level[4];
+    int seen[4];
+} level_log;
+
+static int record_level(const tsched_sim_event *e, void *user)
+{
+    level_log *lg = user;
+    if (e->kind == TSCHED_SIM_EV_PHASE_START && e->job < 4 && !lg->seen[e->job]) {
+        lg->seen[e->job] = 1;
+        lg->level[e->job] = lg->s->jobs[e->job].level;
+    }
+    return 0;
+}
+
+/* The priority module's answers depend only on ratios of times and of works: a job set
+ * whose times are all 2^k times another's gets the same levels, whether or not the scaled
+ * one fits the module's ranges (compute_ms beyond 1e9 here). Two jobs share the trunk of a
+ * two-leaf fabric; seeded random compute times and volumes. */
+START_TEST(scaled_times_give_the_same_levels)
+{
+    ts_rng rng;
+    ts_rng_seed(&rng, 20);
+    unsigned distinct = 0;
+    for (unsigned rep = 0; rep < tu_n(12); rep++) {
+        double ca = 1 + (double)ts_rng_below(&rng, 200);
+        double cb = 1 + (double)ts_rng_below(&rng, 200);
+        double ga = ldexp(1 + (double)ts_rng_below(&rng, 64), -2);
+        double gb = ldexp(1 + (double)ts_rng_below(&rng, 64), -2);
+        size_t p = rep % 3;
+        uint32_t lev[2][2];
+        for (int scaled = 0; scaled < 2; scaled++) {
+            tsched_topology *t = fabric(2, 1, 2, 1, 1, 400, 1);
+            tsched_sim *s = new_sim(t);
+            double f = scaled ? ldexp(1, 30) : 1; /* 200 ms x 2^30 = 2.1e11 ms > 1e9 */
+            char trace[1024];
+            snprintf(trace, sizeof trace,
+                     "{\"format\":\"tsched.trace.v1\",\"jobs\":["
+                     "{\"name\":\"a\",\"nodes\":[\"node0\",\"node2\"],\"compute_ms\":%.17g,\"iterations\":1,"
+                     "\"phases\":[{\"flows\":[{\"src\":0,\"dst\":1,\"gbits\":%.17g}]}]},"
+                     "{\"name\":\"b\",\"nodes\":[\"node1\",\"node3\"],\"compute_ms\":%.17g,\"iterations\":1,"
+                     "\"phases\":[{\"flows\":[{\"src\":0,\"dst\":1,\"gbits\":%.17g}]}]}]}",
+                     ca * f, ga * f, cb * f, gb * f);
+            ck_assert_ok(tsched_sim_load_trace_string(s, trace, strlen(trace)));
+            ck_assert_ok(tsched_sim_set_policy(s, TSCHED_SIM_PRIORITY, prio_names[p]));
+            level_log lg = {.s = s};
+            ck_assert_ok(tsched_sim_set_callback(s, TSCHED_SIM_EV_PHASE_START, record_level, &lg));
+            run_done(s, prio_names[p]);
+            ck_assert(lg.seen[0] && lg.seen[1]);
+            lev[scaled][0] = lg.level[0];
+            lev[scaled][1] = lg.level[1];
+            tsched_sim_free(s);
+            tsched_topology_free(t);
+        }
+        ck_assert_msg(lev[0][0] == lev[1][0] && lev[0][1] == lev[1][1],
+                      "%s, a %g ms %g Gbit, b %g ms %g Gbit: levels %u, %u unscaled but %u, %u scaled by 2^30",
+                      prio_names[p], ca, ga, cb, gb, lev[0][0], lev[0][1], lev[1][0], lev[1][1]);
+        distinct += lev[0][0] != lev[0][1];
+    }
+    /* the comparison means something: most pairs get different levels */
+    ck_assert_uint_ge(distinct, tu_n(12) / 2);
+}
+END_TEST
+
+int main(void)
+{
+    Suite *su = suite_create("sim-net");
+    TCase *tc = tcase_create("sim-net");
+    tcase_set_timeout(tc, 300);
+    tcase_add_test(tc, ideal_runs_under_every_priority_and_refresh);
+    tcase_add_test(tc, ideal_flows_load_only_their_nics);
+    tcase_add_test(tc, priorities_take_every_trace_value);
+    tcase_add_test(tc, scaled_times_give_the_same_levels);
+    suite_add_tcase(su, tc);
+    SRunner *sr = srunner_create(su);
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
