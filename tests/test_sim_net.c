@@ -297,6 +297,112 @@ START_TEST(scaled_times_give_the_same_levels)
 }
 END_TEST
 
+/* ---- item 12: the flows limit bounds all of a job's phases together ----------------------- */
+
+/* Flows of one phase of a job on `nodes` nodes of `nics` NICs with pp `pp`. */
+static uint64_t pattern_flows(const char *pat, uint64_t nodes, uint64_t pp, uint64_t nics, uint64_t *steps)
+{
+    uint64_t rows = nodes / pp, cols = pp;
+    *steps = 1;
+    if (!strcmp(pat, "pp"))
+        return cols > 1 ? rows * (cols - 1) * nics : 0;
+    if (rows < 2)
+        return 0;
+    if (!strcmp(pat, "alltoall"))
+        *steps = rows - 1;
+    if (!strcmp(pat, "dp-hd"))
+        for (*steps = 0; (1ull << *steps) < rows; (*steps)++)
+            ;
+    return rows * cols * nics;
+}
+
+/* A job's expanded phases (every step of dp-hd and alltoall kept) are counted from the
+ * shape before anything is made: with the limit at exactly that count the job runs, one
+ * below it is refused when the job starts, naming the job, the count and the limit. Every
+ * single step stays far below the limit, so a per-step check would pass. Seeded shapes. */
+START_TEST(flows_limit_covers_all_steps)
+{
+    static const char *const pats[] = {"dp-ring", "dp-hd", "alltoall", "pp"};
+    ts_rng rng;
+    ts_rng_seed(&rng, 12);
+    unsigned ran = 0;
+    for (unsigned rep = 0; rep < tu_n(16); rep++) {
+        uint32_t nics = 1 + (uint32_t)ts_rng_below(&rng, 2);
+        uint32_t nodes = 1u << (1 + ts_rng_below(&rng, 3)); /* 2, 4, 8: dp-hd needs a power of two */
+        uint32_t pp = ts_rng_below(&rng, 3) == 0 ? 2 : 1;
+        uint32_t nph = 1 + (uint32_t)ts_rng_below(&rng, 3);
+        char trace[2048];
+        int off = snprintf(trace, sizeof trace,
+                           "{\"format\":\"tsched.trace.v1\",\"jobs\":[{\"name\":\"job-%u\",\"gpus\":%u,\"pp\":%u,"
+                           "\"compute_ms\":1,\"iterations\":1,\"phases\":[",
+                           rep, nodes * 2, pp);
+        uint64_t want = 0, biggest = 0;
+        for (uint32_t k = 0; k < nph; k++) {
+            const char *pat = pats[ts_rng_below(&rng, 4)];
+            uint64_t steps, per = pattern_flows(pat, nodes, pp, nics, &steps);
+            want += per * steps;
+            biggest = per > biggest ? per : biggest;
+            off += snprintf(trace + off, sizeof trace - (size_t)off, "%s{\"pattern\":\"%s\",\"gbits\":1}",
+                            k ? "," : "", pat);
+        }
+        /* two explicit flows: the limit below stays >= 1 (0 would mean the default) */
+        off += snprintf(trace + off, sizeof trace - (size_t)off,
+                        ",{\"flows\":[{\"src\":0,\"dst\":1,\"gbits\":1},{\"src\":1,\"dst\":0,\"gbits\":1}]}");
+        if (want == 0)
+            continue; /* no pattern gives a flow on this shape */
+        ran++;
+        want += 2;
+        snprintf(trace + off, sizeof trace - (size_t)off, "]}]}");
+        for (int below = 0; below < 2; below++) {
+            tsched_limits lim = {.size = sizeof lim};
+            ck_assert_ok(tsched_limits_get(&lim));
+            lim.flows = (uint32_t)(want - (uint64_t)below);
+            ck_assert_ok(tsched_limits_set(&lim));
+            tsched_topology *t = fabric(4, 2, 2, 2, nics, 100, 1);
+            tsched_sim *s = new_sim(t);
+            ck_assert_ok(tsched_sim_load_trace_string(s, trace, strlen(trace)));
+            ck_assert_ok(tsched_sim_set_policy(s, TSCHED_SIM_PLACEMENT, "first-fit"));
+            if (!below) {
+                run_done(s, trace);
+            } else {
+                ck_assert_status(tsched_sim_run_until(s, INT64_MAX), TSCHED_E_TOO_LARGE);
+                char num[64];
+                snprintf(num, sizeof num, ": %llu exceeds the limit flows = %llu", (unsigned long long)want,
+                         (unsigned long long)(want - 1));
+                ck_assert_errmsg_has(num);
+                snprintf(num, sizeof num, "jobs[0] (job \"job-%u\")", rep);
+                ck_assert_errmsg_has(num);
+                ck_assert_msg(biggest <= want - 1, "a single step alone exceeds the limit");
+            }
+            tsched_sim_free(s);
+            tsched_topology_free(t);
+            tsched_limits_reset();
+        }
+    }
+    ck_assert_uint_ge(ran, tu_n(16) / 2);
+}
+END_TEST
+
+/* The report's case: one 4,096-node all-to-all job (4,095 steps of 32,768 flows: 134M) under
+ * the default limit is refused at its start from the arithmetic, without building a flow. */
+START_TEST(big_alltoall_is_refused_before_any_flow)
+{
+    tsched_topology *t = fabric(64, 8, 64, 8, 8, 400, 0);
+    tsched_sim *s = new_sim(t);
+    static const char trace[] = "{\"format\":\"tsched.trace.v1\",\"jobs\":[{\"name\":\"big\",\"gpus\":32768,"
+                                "\"compute_ms\":10,\"iterations\":1,\"phases\":[{\"pattern\":\"alltoall\",\"gbits\":1}]}]}";
+    ck_assert_ok(tsched_sim_load_trace_string(s, trace, strlen(trace)));
+    ck_assert_ok(tsched_sim_set_policy(s, TSCHED_SIM_PLACEMENT, "first-fit"));
+    ck_assert_ok(tsched_sim_set_policy(s, TSCHED_SIM_ROUTING, "ecmp"));
+    ck_assert_status(tsched_sim_run_until(s, INT64_MAX), TSCHED_E_TOO_LARGE);
+    ck_assert_errmsg_has("jobs[0] (job \"big\"): flows of its phases together: 134184960 exceeds the limit flows = "
+                         "67108864");
+    ck_assert_ptr_null(s->jobs[0].rflows);
+    tsched_sim_free(s);
+    tsched_topology_free(t);
+}
+END_TEST
+
 int main(void)
 {
     Suite *su = suite_create("sim-net");
@@ -306,6 +412,8 @@ int main(void)
     tcase_add_test(tc, ideal_flows_load_only_their_nics);
     tcase_add_test(tc, priorities_take_every_trace_value);
     tcase_add_test(tc, scaled_times_give_the_same_levels);
+    tcase_add_test(tc, flows_limit_covers_all_steps);
+    tcase_add_test(tc, big_alltoall_is_refused_before_any_flow);
     suite_add_tcase(su, tc);
     SRunner *sr = srunner_create(su);
     srunner_run_all(sr, CK_NORMAL);

@@ -8,6 +8,7 @@
 
 #include "../common/alloc.h"
 #include "../common/clock.h"
+#include "../common/limits.h"
 #include "../common/rng.h"
 #include "../priority/jobset_internal.h"
 #include "sim_internal.h"
@@ -398,10 +399,37 @@ static tsched_status phase_flows(tsched_flows **out, tsched_sim *s, ts_sim_job *
     return TSCHED_OK;
 }
 
+/* The flows of all of job j's phases together (every step of a multi-step pattern is a
+ * phase of its own and all are kept for the job's life), from the shape alone: a pattern
+ * phase gives one flow per node pair per NIC rail (rows x cols pairs for the DP patterns
+ * when rows > 1, rows x (cols - 1) for pp when cols > 1), an explicit phase its flows.
+ * Saturates at UINT64_MAX. */
+static uint64_t job_flow_count(const tsched_sim *s, const ts_sim_job *j)
+{
+    uint64_t cols = j->pp ? j->pp : 1, rows = j->nnodes / cols, total = 0;
+    uint64_t nics = j->nnodes ? tsched_topology_node_nics(s->t, j->nodes[0]) : 0;
+    for (uint32_t p = 0; p < j->nphases; p++) {
+        const ts_sim_phase *ph = &j->phases[p];
+        uint64_t n = ph->pattern < 0                    ? ph->nx
+                     : ph->pattern == TSCHED_PATTERN_PP ? (cols > 1 ? rows * (cols - 1) * nics : 0)
+                                                        : (rows > 1 ? rows * cols * nics : 0);
+        total = n > UINT64_MAX - total ? UINT64_MAX : total + n; /* each n < 2^62: nodes x NICs */
+    }
+    return total;
+}
+
 /* Route every phase of job j (§3.3) into j->rflows / j->rlinks. */
 static tsched_status route_job(tsched_sim *s, ts_sim_job *j)
 {
     size_t cap_rf = 0, cap_rl = 0;
+    /* the flows limit bounds the job's phases together, decided before anything is made */
+    uint64_t lim = ts_limits()->flows, nf = job_flow_count(s, j);
+    if (nf > lim) {
+        char what[4096 + 128];
+        snprintf(what, sizeof what, "jobs[%u] (job \"%s\"): flows of its phases together", (unsigned)(j - s->jobs),
+                 j->name);
+        return ts_limit_error(what, (unsigned long long)nf, "flows", (unsigned long long)lim);
+    }
     j->nrflows = j->nrlinks = 0;
     free(j->phase_rf_off);
     if (!(j->phase_rf_off = ts_calloc((size_t)j->nphases + 1, sizeof *j->phase_rf_off)))
