@@ -403,6 +403,143 @@ START_TEST(big_alltoall_is_refused_before_any_flow)
 }
 END_TEST
 
+/* ---- item 13: the members limit ------------------------------------------------------------ */
+
+static void set_members(uint32_t m)
+{
+    tsched_limits lim = {.size = sizeof lim};
+    ck_assert_ok(tsched_limits_get(&lim));
+    lim.members = m;
+    ck_assert_ok(tsched_limits_set(&lim));
+}
+
+/* A fabric's member links are bounded by `members` however it is made (generated, loaded
+ * from JSON with `count`, built link by link), exactly at the limit: the limit passes, one
+ * more is TSCHED_E_TOO_LARGE naming `members` and the count. The 157-byte document of the
+ * report (2 x 10^6 members) is refused under the default limit. A fabric at the limit runs
+ * in member mode. */
+START_TEST(members_limit_everywhere)
+{
+    ts_rng rng;
+    ts_rng_seed(&rng, 13);
+    /* the report's document, default limits */
+    static const char doc[] = "{\"format\":\"tsched.topology.v1\",\"generate\":{\"kind\":\"leaf_spine\",\"leaves\":2,"
+                              "\"spines\":1,\"nodes_per_leaf\":2,\"gpus_per_node\":8,\"nic_gbps\":100,"
+                              "\"uplinks\":1000000}}";
+    tsched_topology *t = NULL;
+    ck_assert_status(tsched_topology_load_string(&t, doc, strlen(doc)), TSCHED_E_TOO_LARGE);
+    ck_assert_errmsg_has("2000000 exceeds the limit members = 1048576");
+    ck_assert_ptr_null(t);
+    for (unsigned rep = 0; rep < 8; rep++) {
+        uint32_t a = 1 + (uint32_t)ts_rng_below(&rng, 50), b = 1 + (uint32_t)ts_rng_below(&rng, 50);
+        uint32_t total = 2 * a + 2 * b; /* leaf-spine trunks a, b (twice: two spines or entries) */
+        for (int over = 0; over < 2; over++) {
+            set_members(total - (uint32_t)over);
+            /* built link by link: two entries for one trunk add up */
+            ck_assert_ok(tsched_topology_new(&t, "members"));
+            ck_assert_ok(tsched_topology_add_switch(NULL, t, "leaf0", 0, NULL));
+            ck_assert_ok(tsched_topology_add_switch(NULL, t, "leaf1", 0, NULL));
+            ck_assert_ok(tsched_topology_add_switch(NULL, t, "spine0", 1, NULL));
+            ck_assert_ok(tsched_topology_add_link(t, "leaf0", "spine0", 100, a));
+            ck_assert_ok(tsched_topology_add_link(t, "spine0", "leaf0", 100, a));
+            ck_assert_ok(tsched_topology_add_link(t, "leaf1", "spine0", 100, b));
+            ck_assert_ok(tsched_topology_add_link(t, "leaf1", "spine0", 50, b));
+            ck_assert_ok(tsched_topology_add_node(NULL, t, "n0", "leaf0", 1, 1, NULL, 100));
+            ck_assert_ok(tsched_topology_add_node(NULL, t, "n1", "leaf1", 1, 1, NULL, 100));
+            char msg[96];
+            snprintf(msg, sizeof msg, "links: member links of all trunks: %u exceeds the limit members = %u", total,
+                     total - 1);
+            if (over) {
+                ck_assert_status(tsched_topology_build(t), TSCHED_E_TOO_LARGE);
+                ck_assert_errmsg_has(msg);
+            } else {
+                ck_assert_ok(tsched_topology_build(t));
+                ck_assert_uint_eq(tsched_topology_num_members(t), total);
+            }
+            tsched_topology_free(t);
+            /* JSON with count */
+            char js[512];
+            snprintf(js, sizeof js,
+                     "{\"format\":\"tsched.topology.v1\",\"switches\":[{\"name\":\"l0\",\"tier\":0},"
+                     "{\"name\":\"l1\",\"tier\":0},{\"name\":\"s0\",\"tier\":1},{\"name\":\"s1\",\"tier\":1}],"
+                     "\"nodes\":[{\"name\":\"n0\",\"leaf\":\"l0\",\"gpus\":1}],\"links\":["
+                     "{\"a\":\"l0\",\"b\":\"s0\",\"gbps\":100,\"count\":%u},{\"a\":\"l0\",\"b\":\"s1\",\"gbps\":100,"
+                     "\"count\":%u},{\"a\":\"l1\",\"b\":\"s0\",\"gbps\":100,\"count\":%u},{\"a\":\"l1\",\"b\":\"s1\","
+                     "\"gbps\":100,\"count\":%u}]}",
+                     a, a, b, b);
+            t = NULL;
+            if (over) {
+                ck_assert_status(tsched_topology_load_string(&t, js, strlen(js)), TSCHED_E_TOO_LARGE);
+                ck_assert_errmsg_has("limit members");
+            } else {
+                ck_assert_ok(tsched_topology_load_string(&t, js, strlen(js)));
+            }
+            tsched_topology_free(t);
+            /* generated: 2 leaves x 2 spines x uplinks, refused before building */
+            tsched_gen_params g;
+            tsched_topology_params_init(&g, TSCHED_GEN_LEAF_SPINE);
+            g.leaves = 2;
+            g.spines = 2;
+            g.nodes_per_leaf = 1;
+            g.gpus_per_node = 1;
+            g.nic_gbps = 100;
+            g.uplinks = a;
+            set_members(4 * a - (uint32_t)over);
+            t = NULL;
+            if (over) {
+                ck_assert_status(tsched_topology_generate(&t, &g), TSCHED_E_TOO_LARGE);
+                snprintf(msg, sizeof msg, "generate: members: %u exceeds the limit members = %u", 4 * a, 4 * a - 1);
+                ck_assert_errmsg_has(msg);
+            } else {
+                ck_assert_ok(tsched_topology_generate(&t, &g));
+                ck_assert_uint_eq(tsched_topology_num_members(t), 4 * a);
+            }
+            tsched_topology_free(t);
+            tsched_limits_reset();
+        }
+    }
+    /* clos3: the spine-core members count too */
+    tsched_gen_params g;
+    tsched_topology_params_init(&g, TSCHED_GEN_CLOS3);
+    g.pods = 2;
+    g.leaves_per_pod = 2;
+    g.spines_per_pod = 2;
+    g.cores = 2;
+    g.nodes_per_leaf = 2;
+    g.gpus_per_node = 2;
+    g.nic_gbps = 100;
+    ck_assert_ok(tsched_topology_generate(&t, &g));
+    uint32_t m = tsched_topology_num_members(t), leaf_members = 0;
+    for (uint32_t r = 0; r < tsched_topology_num_trunks(t); r++)
+        if (tsched_topology_switch_tier(t, tsched_topology_trunk_lower(t, r)) == TSCHED_TIER_LEAF)
+            leaf_members += tsched_topology_trunk_links(t, r);
+    ck_assert_uint_gt(m, leaf_members);
+    tsched_topology_free(t);
+    set_members(m - 1);
+    ck_assert_status(tsched_topology_generate(&t, &g), TSCHED_E_TOO_LARGE);
+    ck_assert_errmsg_has("generate: members");
+    set_members(m);
+    ck_assert_ok(tsched_topology_generate(&t, &g));
+    tsched_topology_free(t);
+    tsched_limits_reset();
+
+    /* at the limit, member mode runs: 2 leaves x 1 spine x 64 members */
+    set_members(128);
+    t = fabric(2, 1, 2, 4, 1, 100, 64);
+    tsched_limits_reset();
+    tsched_sim *s = new_sim(t);
+    static const char tr[] = "{\"format\":\"tsched.trace.v1\",\"jobs\":[{\"name\":\"a\",\"gpus\":16,\"compute_ms\":1,"
+                             "\"iterations\":2,\"phases\":[{\"pattern\":\"dp-ring\",\"gbits\":1}]}]}";
+    ck_assert_ok(tsched_sim_load_trace_string(s, tr, strlen(tr)));
+    ck_assert_ok(tsched_sim_set_policy(s, TSCHED_SIM_LINKS, "member"));
+    run_done(s, "member mode");
+    ck_assert_uint_eq(s->nfab, 2 * 128);
+    ck_assert_uint_eq(s->ntouched, 0);
+    tsched_sim_free(s);
+    tsched_topology_free(t);
+}
+END_TEST
+
 int main(void)
 {
     Suite *su = suite_create("sim-net");
@@ -414,6 +551,7 @@ int main(void)
     tcase_add_test(tc, scaled_times_give_the_same_levels);
     tcase_add_test(tc, flows_limit_covers_all_steps);
     tcase_add_test(tc, big_alltoall_is_refused_before_any_flow);
+    tcase_add_test(tc, members_limit_everywhere);
     suite_add_tcase(su, tc);
     SRunner *sr = srunner_create(su);
     srunner_run_all(sr, CK_NORMAL);

@@ -147,6 +147,8 @@ static void emit(tsched_sim *s, int kind, uint32_t job, uint32_t phase, const ch
 tsched_status ts_sim_refresh_caps(tsched_sim *s)
 {
     const tsched_topology *t = s->t;
+    /* at the run's start (every capacity set for the first time) nothing carries a flow yet:
+     * no link is marked, so the scratch list stays empty instead of listing every link */
     for (uint32_t tr = 0; tr < s->ntrunks; tr++) {
         int up = tsched_topology_trunk_is_up(t, tr) &&
                  tsched_topology_switch_is_up(t, tsched_topology_trunk_lower(t, tr)) &&
@@ -164,7 +166,8 @@ tsched_status ts_sim_refresh_caps(tsched_sim *s)
                 uint32_t l = 2 * u + (uint32_t)d;
                 if (s->link[l].cap != c) {
                     s->link[l].cap = c;
-                    ts_sim_touch(s, l);
+                    if (s->started)
+                        ts_sim_touch(s, l);
                 }
             }
         }
@@ -180,7 +183,8 @@ tsched_status ts_sim_refresh_caps(tsched_sim *s)
                 uint32_t l = s->ocs_base + 2 * p + (uint32_t)d;
                 if (s->link[l].cap != c) {
                     s->link[l].cap = c;
-                    ts_sim_touch(s, l);
+                    if (s->started)
+                        ts_sim_touch(s, l);
                 }
             }
         }
@@ -193,7 +197,8 @@ tsched_status ts_sim_refresh_caps(tsched_sim *s)
                 uint32_t l = s->nfab + 2 * (s->nic_base[n] + k) + (uint32_t)d;
                 if (s->link[l].cap != c) {
                     s->link[l].cap = c;
-                    ts_sim_touch(s, l);
+                    if (s->started)
+                        ts_sim_touch(s, l);
                 }
             }
     }
