@@ -193,14 +193,17 @@ START_TEST(priorities_take_every_trace_value)
         double compute_ms, gbits;
         unsigned repeat, iterations;
         uint64_t max_iters;
+        double work; /* 0: not given */
     } cases[] = {
-        {"gbits 1e-9", 10, 1e-9, 1, 2, 0},
-        {"compute_ms 1e-6 (1 ns)", 1e-6, 1, 1, 2, 0},
-        {"compute_ms 1e-6 and gbits 1e-9", 1e-6, 1e-9, 1, 2, 0},
-        {"compute_ms 1e12", 1e12, 1, 1, 2, 0},
-        {"gbits x repeat 2e12", 10, 1e9, 2000, 1, 0},
-        {"gbits 1e9 coarsened x 2000", 10, 1e9, 1, 4000, 2},
-        {"compute_ms 1e12, gbits 1e-9", 1e12, 1e-9, 1, 1, 0},
+        {"gbits 1e-9", 10, 1e-9, 1, 2, 0, 0},
+        {"compute_ms 1e-6 (1 ns)", 1e-6, 1, 1, 2, 0, 0},
+        {"compute_ms 1e-6 and gbits 1e-9", 1e-6, 1e-9, 1, 2, 0, 0},
+        {"compute_ms 1e12", 1e12, 1, 1, 2, 0, 0},
+        {"gbits x repeat 2e12", 10, 1e9, 2000, 1, 0, 0},
+        {"gbits 1e9 coarsened x 2000", 10, 1e9, 1, 4000, 2, 0},
+        {"compute_ms 1e12, gbits 1e-9", 1e12, 1e-9, 1, 1, 0, 0},
+        {"work_tflop 1e-300", 10, 1, 1, 2, 0, 1e-300},
+        {"work_tflop 1e300", 10, 1, 1, 2, 0, 1e300},
     };
     for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++)
         for (size_t p = 0; p < 3; p++)
@@ -208,14 +211,16 @@ START_TEST(priorities_take_every_trace_value)
                 /* NICs and trunks of 1 Pbit/s / 10: 2e12 Gbit crosses in 2e7 s */
                 tsched_topology *t = fabric(2, 2, 2, 4, 1, 1e5, 1);
                 tsched_sim *s = new_sim(t);
-                char trace[1024];
+                char trace[1024], work[64] = "";
+                if (cases[c].work > 0)
+                    snprintf(work, sizeof work, "\"work_tflop\":%.17g,", cases[c].work);
                 snprintf(trace, sizeof trace,
                          "{\"format\":\"tsched.trace.v1\",\"jobs\":["
-                         "{\"name\":\"x\",\"gpus\":8,\"compute_ms\":%.17g,\"iterations\":%u,"
+                         "{\"name\":\"x\",\"gpus\":8,\"compute_ms\":%.17g,\"iterations\":%u,%s"
                          "\"phases\":[{\"pattern\":\"dp-ring\",\"gbits\":%.17g,\"repeat\":%u}]},"
                          "{\"name\":\"y\",\"gpus\":8,\"compute_ms\":5,\"iterations\":3,"
                          "\"phases\":[{\"pattern\":\"dp-ring\",\"gbits\":2}]}]}",
-                         cases[c].compute_ms, cases[c].iterations, cases[c].gbits, cases[c].repeat);
+                         cases[c].compute_ms, cases[c].iterations, work, cases[c].gbits, cases[c].repeat);
                 ck_assert_ok(tsched_sim_load_trace_string(s, trace, strlen(trace)));
                 ck_assert_ok(tsched_sim_set_policy(s, TSCHED_SIM_PLACEMENT, "first-fit"));
                 ck_assert_ok(tsched_sim_set_policy(s, TSCHED_SIM_PRIORITY, prio_names[p]));

@@ -1183,6 +1183,10 @@ static void fit_bounds(int *k_lo, int *k_hi, double lo, double hi, double min, d
     if (!(lo > 0) || !(hi > 0))
         return; /* no value of this kind */
     double a = ceil(log2(min) - log2(lo)), b = floor(log2(max) - log2(hi));
+    /* finite doubles give |a|, |b| < 2200; an infinite volume (gbits x repeat past the
+     * largest double) gives -inf: keep the casts defined */
+    a = a < -4096 ? -4096 : a > 4096 ? 4096 : a;
+    b = b < -4096 ? -4096 : b > 4096 ? 4096 : b;
     if (a > *k_lo)
         *k_lo = (int)a;
     if (b < *k_hi)
