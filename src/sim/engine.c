@@ -404,15 +404,15 @@ static tsched_status phase_flows(tsched_flows **out, tsched_sim *s, ts_sim_job *
     return TSCHED_OK;
 }
 
-/* The flows of all of job j's phases together (every step of a multi-step pattern is a
- * phase of its own and all are kept for the job's life), from the shape alone: a pattern
- * phase gives one flow per node pair per NIC rail (rows x cols pairs for the DP patterns
- * when rows > 1, rows x (cols - 1) for pp when cols > 1), an explicit phase its flows.
- * Saturates at UINT64_MAX. */
-static uint64_t job_flow_count(const tsched_sim *s, const ts_sim_job *j)
+/* The flows of all of job j's phases together on `nodes` nodes of `nics` NICs (every step
+ * of a multi-step pattern is a phase of its own and all are kept for the job's life), from
+ * the shape alone: a pattern phase gives one flow per node pair per NIC rail (rows x cols
+ * pairs for the DP patterns when rows > 1, rows x (cols - 1) for pp when cols > 1), an
+ * explicit phase its flows. Saturates at UINT64_MAX. Needs nothing but the job's phases, so
+ * that it can also be decided before the run (with the node count and NICs per node). */
+static uint64_t job_flow_count(const ts_sim_job *j, uint64_t nodes, uint64_t nics)
 {
-    uint64_t cols = j->pp ? j->pp : 1, rows = j->nnodes / cols, total = 0;
-    uint64_t nics = j->nnodes ? tsched_topology_node_nics(s->t, j->nodes[0]) : 0;
+    uint64_t cols = j->pp ? j->pp : 1, rows = nodes / cols, total = 0;
     for (uint32_t p = 0; p < j->nphases; p++) {
         const ts_sim_phase *ph = &j->phases[p];
         uint64_t n = ph->pattern < 0                    ? ph->nx
@@ -428,7 +428,8 @@ static tsched_status route_job(tsched_sim *s, ts_sim_job *j)
 {
     size_t cap_rf = 0, cap_rl = 0;
     /* the flows limit bounds the job's phases together, decided before anything is made */
-    uint64_t lim = ts_limits()->flows, nf = job_flow_count(s, j);
+    uint64_t lim = ts_limits()->flows;
+    uint64_t nf = job_flow_count(j, j->nnodes, j->nnodes ? tsched_topology_node_nics(s->t, j->nodes[0]) : 0);
     if (nf > lim) {
         char what[4096 + 128];
         snprintf(what, sizeof what, "jobs[%u] (job \"%s\"): flows of its phases together", (unsigned)(j - s->jobs),
