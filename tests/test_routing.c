@@ -2851,6 +2851,7 @@ START_TEST(one_flow_on_a_huge_fabric_costs_little)
     tsched_limits lim = {.size = sizeof lim};
     ck_assert_ok(tsched_limits_get(&lim));
     lim.nics_per_node = 256;
+    lim.members = 1u << 24; /* 65,536 trunks of 256 links: the members limit's ceiling */
     ck_assert_ok(tsched_limits_set(&lim));
     tsched_gen_params p;
     tsched_topology_params_init(&p, TSCHED_GEN_LEAF_SPINE);

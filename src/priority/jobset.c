@@ -13,20 +13,19 @@
 #include "../topology/topology_internal.h"
 #include "../common/strtab.h"
 #include "crux_internal.h"
+#include "jobset_internal.h"
 
 #define JOBSET_FORMAT "tsched.jobset.v1"
 /* Flow and job indices stay well inside 32 bits (twice a count still fits). */
 #define JOBSET_MAX ((UINT32_C(1) << 31) - 1)
 
-/* Accepted ranges (doc/priority.md, "Accepted ranges"): wide enough for any real job, narrow
- * enough that intensities (work over seconds of transfer) and the two-job model's inputs
- * stay far from overflow and underflow. */
-#define WORK_MIN 1e-6 /* TFLOP per iteration */
-#define WORK_MAX 1e12
-#define COMPUTE_MIN 1e-6 /* ms per iteration: 1 ns */
-#define COMPUTE_MAX 1e9  /* about 11.6 days */
-#define GBITS_MIN 1e-6   /* gigabits of one flow per iteration: 1 kbit */
-#define GBITS_MAX 1e12
+/* Accepted ranges: jobset_internal.h */
+#define WORK_MIN TS_JOBSET_WORK_MIN
+#define WORK_MAX TS_JOBSET_WORK_MAX
+#define COMPUTE_MIN TS_JOBSET_COMPUTE_MIN
+#define COMPUTE_MAX TS_JOBSET_COMPUTE_MAX
+#define GBITS_MIN TS_JOBSET_GBITS_MIN
+#define GBITS_MAX TS_JOBSET_GBITS_MAX
 
 void tsched_jobset_free(tsched_jobset *js)
 {
@@ -316,6 +315,25 @@ tsched_status tsched_jobset_add_flow(tsched_jobset *js, uint32_t job, uint32_t s
     if ((st = check_path(t, src_node, src_nic, dst_node, dst_nic, p.switches, p.nswitches, p.links, pwhere)))
         return st;
     return push_flow(js, job, src_node, src_nic, dst_node, dst_nic, gbits, p.links, p.nswitches - 1, where);
+}
+
+tsched_status ts_jobset_add_nic_flow(tsched_jobset *js, uint32_t job, uint32_t src_node, uint32_t src_nic,
+                                     uint32_t dst_node, uint32_t dst_nic, double gbits)
+{
+    /* the public builder's checks of the endpoints and the volume, then the flow pinned to
+     * no trunk at all: it loads its two NIC links only */
+    tsched_status st = tsched_jobset_add_flow(js, job, src_node, src_nic, dst_node, dst_nic, gbits, NULL);
+    if (st != TSCHED_OK)
+        return st;
+    uint32_t f = js->nflows - 1;
+    if ((st = TS_GROW(js->pins, js->pins_cap, js->npins + 1)) != TSCHED_OK) {
+        js->nflows--; /* a failed call adds nothing */
+        js->nflows_of[job]--;
+        return st;
+    }
+    js->pin[f] = (uint32_t)js->npins;
+    js->pins[js->npins++] = 0;
+    return TSCHED_OK;
 }
 
 /* ---- the reader ------------------------------------------------------------------------- */

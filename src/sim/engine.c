@@ -10,6 +10,7 @@
 #include "../common/clock.h"
 #include "../common/limits.h"
 #include "../common/rng.h"
+#include "../priority/jobset_internal.h"
 #include "sim_internal.h"
 
 
@@ -224,6 +225,8 @@ static void emit(tsched_sim *s, int kind, uint32_t job, uint32_t phase, const ch
 tsched_status ts_sim_refresh_caps(tsched_sim *s)
 {
     const tsched_topology *t = s->t;
+    /* at the run's start (every capacity set for the first time) nothing carries a flow yet:
+     * no link is marked, so the scratch list stays empty instead of listing every link */
     for (uint32_t tr = 0; tr < s->ntrunks; tr++) {
         int up = tsched_topology_trunk_is_up(t, tr) &&
                  tsched_topology_switch_is_up(t, tsched_topology_trunk_lower(t, tr)) &&
@@ -241,7 +244,8 @@ tsched_status ts_sim_refresh_caps(tsched_sim *s)
                 uint32_t l = 2 * u + (uint32_t)d;
                 if (s->link[l].cap != c) {
                     s->link[l].cap = c;
-                    ts_sim_touch(s, l);
+                    if (s->started)
+                        ts_sim_touch(s, l);
                 }
             }
         }
@@ -257,7 +261,8 @@ tsched_status ts_sim_refresh_caps(tsched_sim *s)
                 uint32_t l = s->ocs_base + 2 * p + (uint32_t)d;
                 if (s->link[l].cap != c) {
                     s->link[l].cap = c;
-                    ts_sim_touch(s, l);
+                    if (s->started)
+                        ts_sim_touch(s, l);
                 }
             }
         }
@@ -270,7 +275,8 @@ tsched_status ts_sim_refresh_caps(tsched_sim *s)
                 uint32_t l = s->nfab + 2 * (s->nic_base[n] + k) + (uint32_t)d;
                 if (s->link[l].cap != c) {
                     s->link[l].cap = c;
-                    ts_sim_touch(s, l);
+                    if (s->started)
+                        ts_sim_touch(s, l);
                 }
             }
     }
@@ -476,10 +482,38 @@ static tsched_status phase_flows(tsched_flows **out, tsched_sim *s, ts_sim_job *
     return TSCHED_OK;
 }
 
+/* The flows of all of job j's phases together on `nodes` nodes of `nics` NICs (every step
+ * of a multi-step pattern is a phase of its own and all are kept for the job's life), from
+ * the shape alone: a pattern phase gives one flow per node pair per NIC rail (rows x cols
+ * pairs for the DP patterns when rows > 1, rows x (cols - 1) for pp when cols > 1), an
+ * explicit phase its flows. Saturates at UINT64_MAX. Needs nothing but the job's phases, so
+ * that it can also be decided before the run (with the node count and NICs per node). */
+static uint64_t job_flow_count(const ts_sim_job *j, uint64_t nodes, uint64_t nics)
+{
+    uint64_t cols = j->pp ? j->pp : 1, rows = nodes / cols, total = 0;
+    for (uint32_t p = 0; p < j->nphases; p++) {
+        const ts_sim_phase *ph = &j->phases[p];
+        uint64_t n = ph->pattern < 0                    ? ph->nx
+                     : ph->pattern == TSCHED_PATTERN_PP ? (cols > 1 ? rows * (cols - 1) * nics : 0)
+                                                        : (rows > 1 ? rows * cols * nics : 0);
+        total = n > UINT64_MAX - total ? UINT64_MAX : total + n; /* each n < 2^62: nodes x NICs */
+    }
+    return total;
+}
+
 /* Route every phase of job j (§3.3) into j->rflows / j->rlinks. */
 static tsched_status route_job(tsched_sim *s, ts_sim_job *j)
 {
     size_t cap_rf = 0, cap_rl = 0;
+    /* the flows limit bounds the job's phases together, decided before anything is made */
+    uint64_t lim = ts_limits()->flows;
+    uint64_t nf = job_flow_count(j, j->nnodes, j->nnodes ? tsched_topology_node_nics(s->t, j->nodes[0]) : 0);
+    if (nf > lim) {
+        char what[4096 + 128];
+        snprintf(what, sizeof what, "jobs[%u] (job \"%s\"): flows of its phases together", (unsigned)(j - s->jobs),
+                 j->name);
+        return ts_limit_error(what, (unsigned long long)nf, "flows", (unsigned long long)lim);
+    }
     j->nrflows = j->nrlinks = 0;
     free(j->phase_rf_off);
     if (!(j->phase_rf_off = ts_calloc((size_t)j->nphases + 1, sizeof *j->phase_rf_off)))
@@ -1214,7 +1248,9 @@ tsched_status ts_sim_crius_schedule(tsched_sim *s)
 /* ---- priorities (§3.4) ---------------------------------------------------------------------- */
 
 /* The fabric path of routed flow rf (NIC links first and last, fabric links between).
- * Returns 0 when a link is no trunk or member (an OCS circuit, the dead link): no path. */
+ * Returns 0 when a link is no trunk or member (an OCS circuit, the dead link): no path;
+ * 2 when the flow crosses only its NIC links between two leaves (routing `ideal`: the
+ * fabric as one big switch), which no switch path can say; else 1. */
 static int rflow_path(tsched_path *p, const tsched_sim *s, const ts_sim_job *j, const ts_sim_rflow *rf)
 {
     const uint32_t *l = j->rlinks + rf->link_off;
@@ -1222,6 +1258,8 @@ static int rflow_path(tsched_path *p, const tsched_sim *s, const ts_sim_job *j, 
         if (l[k] >= s->nfab)
             return 0;
     uint32_t sw = tsched_topology_node_nic_leaf(s->t, rf->src, rf->src_nic);
+    if (rf->nlinks == 2 && sw != tsched_topology_node_nic_leaf(s->t, rf->dst, rf->dst_nic))
+        return 2;
     p->nswitches = 1;
     p->switches[0] = sw;
     for (uint32_t k = 1; k + 1 < rf->nlinks; k++) {
@@ -1233,10 +1271,73 @@ static int rflow_path(tsched_path *p, const tsched_sim *s, const ts_sim_job *j, 
     return 1;
 }
 
+/* A power of two 2^k that brings positive values spanning [lo, hi] into [min, max]: 0 when
+ * they are inside already, else the exponent nearest to 0 that fits them all; when their
+ * span is wider than the range, the one that keeps the largest inside (the smallest are
+ * then clamped up). `*k_lo`, `*k_hi` accumulate the bounds over several kinds of values. */
+static void fit_bounds(int *k_lo, int *k_hi, double lo, double hi, double min, double max)
+{
+    if (!(lo > 0) || !(hi > 0))
+        return; /* no value of this kind */
+    double a = ceil(log2(min) - log2(lo)), b = floor(log2(max) - log2(hi));
+    /* finite doubles give |a|, |b| < 2200; an infinite volume (gbits x repeat past the
+     * largest double) gives -inf: keep the casts defined */
+    a = a < -4096 ? -4096 : a > 4096 ? 4096 : a;
+    b = b < -4096 ? -4096 : b > 4096 ? 4096 : b;
+    if (a > *k_lo)
+        *k_lo = (int)a;
+    if (b < *k_hi)
+        *k_hi = (int)b;
+}
+
+static int fit_exp(int k_lo, int k_hi)
+{
+    if (k_lo > k_hi)
+        return k_hi;
+    return k_lo > 0 ? k_lo : k_hi < 0 ? k_hi : 0;
+}
+
+static double fit(double v, int k, double min, double max)
+{
+    v = ldexp(v, k);
+    return v < min ? min : v > max ? max : v;
+}
+
 /* The running jobs as a job set (`which[k]` is the job index of set entry k), with their
- * flows of one iteration pinned to the paths they use now. */
+ * flows of one iteration pinned to the paths they use now. The priority module accepts
+ * narrower ranges than a trace (doc/priority.md: compute_ms [1e-6, 1e9], gbits [1e-6,
+ * 1e12], work_tflop [1e-6, 1e12]); its answers depend only on the ratios of the times
+ * (compute and transfer) and of the works, so all compute times and volumes are scaled by
+ * one power of two and all works by another until they fit: exact, the same levels and
+ * intensity order. Values that still do not fit (a set spanning more decades than the
+ * range) are clamped to the range's ends. */
 static tsched_status running_jobset(tsched_sim *s, tsched_jobset **out, uint32_t **which_out, uint32_t *n_out)
 {
+    /* first pass: the spans of compute times, volumes and works */
+    double c_lo = INFINITY, c_hi = 0, g_lo = INFINITY, g_hi = 0, w_lo = INFINITY, w_hi = 0;
+    for (uint32_t ji = 0; ji < s->njobs; ji++) {
+        const ts_sim_job *j = &s->jobs[ji];
+        if (j->state != TS_JOB_RUNNING)
+            continue;
+        double cms = (double)j->compute * 1e-6;
+        double work = j->work_tflop > 0 ? j->work_tflop : j->gpus * cms / 1000.0;
+        c_lo = fmin(c_lo, cms);
+        c_hi = fmax(c_hi, cms);
+        w_lo = fmin(w_lo, work);
+        w_hi = fmax(w_hi, work);
+        for (uint32_t p = 0; p < j->nphases; p++)
+            for (uint32_t i = j->phase_rf_off[p]; i < j->phase_rf_off[p + 1]; i++) {
+                double g = j->rflows[i].gbits * j->phases[p].repeat;
+                g_lo = fmin(g_lo, g);
+                g_hi = fmax(g_hi, g);
+            }
+    }
+    int t_lo = INT32_MIN / 2, t_hi = INT32_MAX / 2, w_klo = INT32_MIN / 2, w_khi = INT32_MAX / 2;
+    fit_bounds(&t_lo, &t_hi, c_lo, c_hi, TS_JOBSET_COMPUTE_MIN, TS_JOBSET_COMPUTE_MAX);
+    fit_bounds(&t_lo, &t_hi, g_lo, g_hi, TS_JOBSET_GBITS_MIN, TS_JOBSET_GBITS_MAX);
+    fit_bounds(&w_klo, &w_khi, w_lo, w_hi, TS_JOBSET_WORK_MIN, TS_JOBSET_WORK_MAX);
+    int kt = fit_exp(t_lo, t_hi), kw = fit_exp(w_klo, w_khi);
+
     tsched_jobset *js;
     tsched_status st = tsched_jobset_new(&js, s->t);
     if (st != TSCHED_OK)
@@ -1253,7 +1354,10 @@ static tsched_status running_jobset(tsched_sim *s, tsched_jobset **out, uint32_t
         double cms = (double)j->compute * 1e-6;
         double work = j->work_tflop > 0 ? j->work_tflop : j->gpus * cms / 1000.0;
         uint32_t idx;
-        if ((st = tsched_jobset_add_job(&idx, js, j->name, j->gpus, work, cms, j->overlap)) != TSCHED_OK)
+        if ((st = tsched_jobset_add_job(&idx, js, j->name, j->gpus,
+                                        fit(work, kw, TS_JOBSET_WORK_MIN, TS_JOBSET_WORK_MAX),
+                                        fit(cms, kt, TS_JOBSET_COMPUTE_MIN, TS_JOBSET_COMPUTE_MAX), j->overlap)) !=
+            TSCHED_OK)
             break;
         which[n++] = ji;
         for (uint32_t p = 0; p < j->nphases && st == TSCHED_OK; p++)
@@ -1264,10 +1368,15 @@ static tsched_status running_jobset(tsched_sim *s, tsched_jobset **out, uint32_t
                 tsched_path path;
                 memset(&path, 0xff, sizeof path);
                 path.size = sizeof path;
-                /* an OCS circuit is no fabric path: the flow goes in unpinned */
+                double g = fit(rf->gbits * j->phases[p].repeat, kt, TS_JOBSET_GBITS_MIN, TS_JOBSET_GBITS_MAX);
+                /* an OCS circuit is no fabric path: the flow goes in unpinned; a flow of
+                 * routing `ideal` loads its NIC links only */
                 int pinned = rflow_path(&path, s, j, rf);
-                st = tsched_jobset_add_flow(js, idx, rf->src, rf->src_nic, rf->dst, rf->dst_nic,
-                                            rf->gbits * j->phases[p].repeat, pinned ? &path : NULL);
+                if (pinned == 2)
+                    st = ts_jobset_add_nic_flow(js, idx, rf->src, rf->src_nic, rf->dst, rf->dst_nic, g);
+                else
+                    st = tsched_jobset_add_flow(js, idx, rf->src, rf->src_nic, rf->dst, rf->dst_nic, g,
+                                                pinned ? &path : NULL);
             }
     }
     if (st != TSCHED_OK) {

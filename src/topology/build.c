@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "../common/alloc.h"
+#include "../common/limits.h"
 #include "topology_internal.h"
 
 typedef struct trunk_in {
@@ -113,14 +114,20 @@ static tsched_status resolve_links(tsched_topology *t, const uint32_t *ref_sw, t
 static tsched_status make_trunks(tsched_topology *t, trunk_in *tin, size_t n)
 {
     qsort(tin, n, sizeof *tin, cmp_trunk_in);
-    size_t m = 0, nmem = 0;
+    size_t m = 0;
+    uint64_t nmem = 0;
     for (size_t i = 0; i < n; i++) {
-        nmem += tin[i].links;
-        if (nmem > TS_MAX_MEMBERS)
-            return ts_error(TSCHED_E_TOO_LARGE, "links: more than %u links in all trunks", TS_MAX_MEMBERS);
+        nmem += tin[i].links; /* < 2^32 entries of < 2^32 links: no overflow */
         if (i == 0 || tin[i - 1].lower != tin[i].lower || tin[i - 1].upper != tin[i].upper)
             m++;
     }
+    /* every member link costs memory here and in every user of the fabric (a simulation in
+     * member mode has a link per member and direction): bounded before anything is made */
+    tsched_status st = ts_limit_check("links: member links of all trunks", nmem, "members", ts_limits()->members);
+    if (st != TSCHED_OK)
+        return st;
+    if (nmem > TS_MAX_MEMBERS)
+        return ts_error(TSCHED_E_TOO_LARGE, "links: more than %u links in all trunks", TS_MAX_MEMBERS);
     if (m > TS_MAX_TRUNKS)
         return ts_error(TSCHED_E_TOO_LARGE, "links: %zu trunks exceed the limit of %u", m, TS_MAX_TRUNKS);
     t->ntrunks = (uint32_t)m;

@@ -168,6 +168,17 @@ tsched_status ts_topology_generate_into(tsched_topology *t, const tsched_gen_par
         return ts_error(TSCHED_E_TOO_LARGE, "generate: %llu links per leaf-spine trunk exceed the limit of %u",
                         (unsigned long long)up_ls, TS_MAX_LINK_COUNT);
 
+    /* member links of all trunks, before anything is made (the builder checks again) */
+    uint64_t members = mul_sat(mul_sat(nleaves, spl), up_ls);
+    for (uint32_t pd = 0; clos3 && pd < p->pods && members <= lim->members; pd++)
+        for (uint32_t s = 0; s < p->spines_per_pod && members <= lim->members; s++) {
+            uint64_t in_plane = cores_per_plane_min + (s < p->cores % p->spines_per_pod ? 1 : 0);
+            uint64_t per_core = ceil_div((double)ceil_div((double)(lpp * up_ls), over), (double)in_plane);
+            members = add_sat(members, mul_sat(per_core, in_plane));
+        }
+    if (members > lim->members)
+        return too_large(members, "members", lim->members);
+
     char pod[32];
     for (uint64_t l = 0; l < nleaves && st == TSCHED_OK; l++) {
         snprintf(pod, sizeof pod, "pod%llu", (unsigned long long)(clos3 ? l / lpp : 0));
