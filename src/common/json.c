@@ -32,9 +32,14 @@ tsched_status ts_json_parse(json_t **out, const char *data, size_t len)
         /* jansson takes a NUL byte for the end of the text ("end of file expected near end
          * of file" after a document): name the NUL when jansson stopped there */
         const char *nul = memchr(data, '\0', len);
-        if (nul && err.position >= 0 && (size_t)(nul - data) < (size_t)err.position)
-            return ts_error(TSCHED_E_PARSE, "line %d, column %d: byte %zu is a NUL byte; JSON text holds none",
-                            err.line, err.column, (size_t)(nul - data));
+        if (nul && err.position >= 0 && (size_t)(nul - data) <= (size_t)err.position) {
+            size_t at = (size_t)(nul - data), line = 1, col = 1;
+            for (size_t i = 0; i < at; i++, col++)
+                if (data[i] == '\n')
+                    line++, col = 0;
+            return ts_error(TSCHED_E_PARSE, "line %zu, column %zu: byte %zu is a NUL byte; JSON text holds none", line,
+                            col, at);
+        }
         return ts_error(TSCHED_E_PARSE, "line %d, column %d: %s", err.line, err.column, err.text);
     }
     return TSCHED_OK;
