@@ -547,6 +547,147 @@ def stop_while_writing():
     p.stderr.close()
 
 
+def read_line_within(s, seconds):
+    """One line from socket `s` within `seconds` (None on time-out; b'' when it closed)."""
+    s.settimeout(seconds)
+    data = b''
+    try:
+        while not data.endswith(b'\n'):
+            chunk = s.recv(1)
+            if not chunk:
+                return data
+            data += chunk
+    except socket.timeout:
+        return None
+    return data
+
+
+def closed_within(s, seconds):
+    """Does the server close `s` within `seconds` (reading and dropping what comes)?"""
+    s.settimeout(seconds)
+    end = time.time() + seconds
+    try:
+        while time.time() < end:
+            if not s.recv(65536):
+                return True
+    except socket.timeout:
+        return False
+    except OSError:
+        return True
+    return False
+
+
+def start_socket_serve(name, *args):
+    sp = os.path.join(TMP, name)
+    p = subprocess.Popen([TS, 'serve', '--socket', sp] + list(args), stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    return sp, p
+
+
+def stop_serve(p, sp, what):
+    s = connect(sp)
+    s.sendall(b'{"id": "end", "op": "shutdown"}\n')
+    a = read_line_within(s, 30)
+    s.close()
+    check(a is not None and json.loads(a or b'{}').get('ok') is True, '%s: shutdown answered: %r' % (what, a))
+    try:
+        rc = p.wait(timeout=60)
+    except subprocess.TimeoutExpired:
+        p.kill()
+        rc = p.wait()
+    check(rc == 0, '%s: exit 0 after shutdown (%s)' % (what, p.stderr.read().decode()[:200]))
+    p.stdout.close()
+    p.stderr.close()
+
+
+def idle_clients():
+    """An idle client (nothing sent, half a line sent, or answers not read) holds no other client;
+    it is dropped after --idle-timeout-s; clients beyond --max-clients get one error line."""
+    sp, p = start_socket_serve('idle.sock', '--idle-timeout-s', '2', '--max-clients', '3')
+    t0 = time.time()
+    silent = connect(sp)                        # connects and sends nothing
+    half = connect(sp)
+    half.sendall(b'{"id": 1, "op": "vers')      # half a request, then nothing
+    # a third client is answered at once, while both wait
+    s = connect(sp)
+    s.sendall(b'{"id": 2, "op": "version"}\n')
+    a = read_line_within(s, 1.5)
+    check(a is not None and json.loads(a or b'{}').get('id') == 2,
+          'an idle client does not block another client: %r after %.1f s' % (a, time.time() - t0))
+    s.sendall(b'{"id": 3, "op": "version"}\n')
+    a = read_line_within(s, 1.5)
+    check(a is not None and json.loads(a or b'{}').get('id') == 3, 'the same client goes on: %r' % a)
+    # a fourth connection is beyond --max-clients 3: one error line, then closed
+    extra = connect(sp)
+    try:
+        extra.sendall(b'{"id": 4, "op": "version"}\n')
+    except OSError:
+        pass  # refused and closed already
+    a = read_line_within(extra, 5)
+    ans = json.loads(a) if a else {}
+    check(ans.get('ok') is False and ans.get('status') == 'TSCHED_E_TOO_LARGE' and
+          '--max-clients' in ans.get('error', '') and ans.get('exit') == 2,
+          'a client beyond --max-clients gets one error line: %r' % a)
+    check(closed_within(extra, 5), 'the client beyond --max-clients is closed')
+    extra.close()
+    s.close()
+    # the idle ones are dropped after about 2 s (not before: they were connected < 1 s ago)
+    check(closed_within(silent, 6), 'a silent client is dropped after --idle-timeout-s')
+    el = time.time() - t0
+    check(1.5 <= el <= 7, 'dropped after about the idle time-out: %.1f s' % el)
+    check(closed_within(half, 3), 'a client idle in the middle of a line is dropped')
+    silent.close()
+    half.close()
+    # with the slots free again, a new client is served
+    s = connect(sp)
+    s.sendall(b'{"id": 5, "op": "version"}\n')
+    a = read_line_within(s, 5)
+    check(a is not None and json.loads(a or b'{}').get('id') == 5, 'a new client after the drops: %r' % a)
+    s.close()
+    # a client that sends many requests and reads no answer holds no one either
+    conf = ''.join('SwitchName=leaf%d Nodes=gpu[%d-%d]\n' % (i, i * 32, i * 32 + 31) for i in range(200))
+    big = (json.dumps({'id': 'big', 'op': 'import-slurm', 'text': conf}) + '\n').encode()
+    greedy = connect(sp)
+    greedy.setblocking(False)
+    sent = 0
+    try:
+        for _ in range(20):
+            sent += greedy.send(big)
+    except OSError:
+        pass  # its socket is full: the service waits for it to read
+    time.sleep(0.5)
+    s = connect(sp)
+    s.sendall(b'{"id": 6, "op": "version"}\n')
+    a = read_line_within(s, 1.2)  # well within the 2 s after which the greedy client is dropped
+    check(a is not None and json.loads(a or b'{}').get('id') == 6,
+          'a client that reads none of its answers does not block another: %r' % a)
+    s.close()
+    check(closed_within(greedy, 8), 'the client that reads nothing is dropped after --idle-timeout-s')
+    greedy.close()
+    stop_serve(p, sp, 'idle clients')
+    # the options' usage errors
+    for args in (['--idle-timeout-s', 'x'], ['--idle-timeout-s', '1000001'], ['--max-clients', '0'],
+                 ['--max-clients', '65537'], ['--max-clients']):
+        r = subprocess.run([TS, 'serve'] + args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=30)
+        check(r.returncode == 2 and not r.stdout and r.stderr.count(b'\n') == 1, 'serve %s: exit 2' % ' '.join(args))
+    # --idle-timeout-s 0: never dropped
+    sp, p = start_socket_serve('never.sock', '--idle-timeout-s', '0', '--max-clients', '1')
+    quiet = connect(sp)
+    time.sleep(0.3)
+    check(not closed_within(quiet, 1.5), '--idle-timeout-s 0 drops no one')
+    quiet.sendall(b'{"id": 7, "op": "shutdown"}\n')
+    a = read_line_within(quiet, 10)
+    check(a is not None and json.loads(a or b'{}').get('id') == 7, 'shutdown from the only client: %r' % a)
+    quiet.close()
+    try:
+        rc = p.wait(timeout=30)
+    except subprocess.TimeoutExpired:
+        p.kill()
+        rc = p.wait()
+    check(rc == 0, '--idle-timeout-s 0: exit 0 after shutdown')
+    p.stdout.close()
+    p.stderr.close()
+
+
 def rss_kib(pid):
     with open('/proc/%d/status' % pid) as f:
         for line in f:
@@ -615,6 +756,7 @@ def main():
         bad_lines()
         socket_clients()
         stop_while_writing()
+        idle_clients()
         # 30 s in the plain build; 5 s under the sanitizer setup (TSCHED_SLOW_BUILD), where
         # the same loop is several times slower and the plain run already soaked
         default = '5' if os.environ.get('TSCHED_SLOW_BUILD') else '30'

@@ -2,6 +2,12 @@
  * updates seen by the next place, ids echoed as given, bad requests; the imports, the export
  * and the launch files of place against the library's own calls on the same files. */
 #include <jansson.h>
+#include <locale.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#ifdef __linux__
+#include <sys/inotify.h>
+#endif
 
 #include "test_util.h"
 
@@ -992,6 +998,432 @@ START_TEST(interop_errors)
 }
 END_TEST
 
+
+/* ---- the service reads no files (issue 21 item 7) ---- */
+
+/* Opens of watched files, seen with inotify (Linux); elsewhere the refusal alone is checked. */
+static int watch_new(void)
+{
+#ifdef __linux__
+    int fd = inotify_init1(IN_NONBLOCK);
+    ck_assert(fd >= 0);
+    return fd;
+#else
+    return -1;
+#endif
+}
+
+static void watch_add(int w, const char *path)
+{
+#ifdef __linux__
+    ck_assert_msg(inotify_add_watch(w, path, IN_OPEN | IN_ACCESS) >= 0, "watch %s", path);
+#else
+    (void)w, (void)path;
+#endif
+}
+
+/* Were any watched files opened since the last call? */
+static int watch_opened(int w)
+{
+    int any = 0;
+#ifdef __linux__
+    char buf[4096];
+    while (read(w, buf, sizeof buf) > 0)
+        any = 1;
+#else
+    (void)w;
+#endif
+    return any;
+}
+
+/* `req` (taken) names a readable file of valid content in one of its fields: it is refused
+ * with a message that begins with `field`, and no watched file is opened. */
+static void refused_unopened(tsched_service *svc, int w, json_t *req, const char *field, const char *what)
+{
+    watch_opened(w); /* what the test itself read */
+    json_t *a = ask_json(svc, req, NULL);
+    const char *err = json_string_value(json_object_get(a, "error"));
+    ck_assert_msg(!is_ok(a), "%s: a file name was accepted", what);
+    ck_assert_msg(!strncmp(err, field, strlen(field)), "%s: error \"%s\" does not begin with \"%s\"", what, err, field);
+    ck_assert_msg(!watch_opened(w), "%s: the service opened a file", what);
+    json_decref(a);
+}
+
+static char *data_path(const char *rel)
+{
+    char p[512];
+    snprintf(p, sizeof p, "%s/%s", TSCHED_TEST_DATA, rel);
+    char *r = strdup(p);
+    ck_assert(r != NULL);
+    return r;
+}
+
+START_TEST(no_file_is_read)
+{
+    static const char *const files[] = {
+        "cli/cluster.json", "cli/job.json", "routing/flows.json", "priority/crux-jobset.json", "priority/dag-small.json",
+        "vclos-requests.json", "cell/cli/gpus.json", "cell/cli/profile-a100.json", "cell/cli/queue.json",
+        "sim/trace.json", "sim/scenario.json", "import/tree.conf", "import/topology.yaml", "import/nodes.json",
+        "import/kueue-topology.yaml", "flows/placement-2x2.json"};
+    enum { NF = sizeof files / sizeof files[0] };
+    char *p[NF];
+    int w = watch_new();
+    for (size_t i = 0; i < NF; i++) {
+        p[i] = data_path(files[i]);
+        watch_add(w, p[i]);
+    }
+    const char *cluster = p[0], *job = p[1], *flows = p[2], *jobset = p[3], *dag = p[4], *vreq = p[5], *gpus = p[6],
+               *profile = p[7], *queue = p[8], *trace = p[9], *scen = p[10], *conf = p[11], *yaml = p[12],
+               *nodes = p[13], *kueue = p[14];
+    /* a temporary catalogue and a FIFO: a FIFO opened for reading would block the service */
+    char dir[] = "/tmp/tsched-nofiles.XXXXXX", tmpgpus[600], fifo[600];
+    ck_assert(mkdtemp(dir) != NULL);
+    snprintf(tmpgpus, sizeof tmpgpus, "%s/gpus.json", dir);
+    snprintf(fifo, sizeof fifo, "%s/fifo", dir);
+    FILE *f = fopen(tmpgpus, "w");
+    ck_assert(f != NULL);
+    fputs("{\"format\": \"tsched.gpus.v1\", \"gpus\": []}\n", f);
+    fclose(f);
+    ck_assert_int_eq(mkfifo(fifo, 0600), 0);
+    watch_add(w, tmpgpus);
+    watch_add(w, fifo);
+
+    tsched_service *svc;
+    ck_assert_ok(tsched_service_new(&svc));
+    load(svc, "c", "cli/cluster.json");
+    load(svc, "pri", "priority/crux-topo.json");
+    load(svc, "vc", "vclos-leaf-spine.json");
+    load(svc, "het", "cell/cli/hetero.json");
+    load(svc, "sim", "sim/fabric.json");
+    json_t *pl = ask_json(svc, json_pack("{ss ss so s{sb}}", "op", "place", "topology", "c", "job", doc("cli/job.json"),
+                                         "options", "no-timing", 1), NULL);
+    json_t *placement = json_incref(json_object_get(pl, "result"));
+    json_decref(pl);
+
+    /* every document field of every op, given a file name instead of the document */
+    refused_unopened(svc, w, json_pack("{ss ss ss}", "op", "load-topology", "name", "x", "topology", cluster),
+                     "topology: ", "load-topology.topology");
+    refused_unopened(svc, w, json_pack("{ss ss so}", "op", "place", "topology", cluster, "job", doc("cli/job.json")),
+                     "topology: no fabric named", "place.topology");
+    refused_unopened(svc, w, json_pack("{ss ss ss}", "op", "place", "topology", "c", "job", job), "job: ",
+                     "place.job");
+    refused_unopened(svc, w, json_pack("{ss ss ss s{ss si}}", "op", "flows", "topology", "c", "placement", flows,
+                                       "options", "pattern", "pp", "gbits", 1),
+                     "placement: ", "flows.placement");
+    refused_unopened(svc, w, json_pack("{ss ss sO ss s{ss}}", "op", "flows", "topology", "c", "placement", placement,
+                                       "job", job, "options", "pattern", "dp-hd"),
+                     "job: ", "flows.job");
+    refused_unopened(svc, w, json_pack("{ss ss ss}", "op", "route", "topology", "c", "flows", flows), "flows: ",
+                     "route.flows");
+    refused_unopened(svc, w, json_pack("{ss ss ss s{si}}", "op", "prioritize", "topology", "pri", "jobset", jobset,
+                                       "options", "levels", 2),
+                     "jobset: ", "prioritize.jobset");
+    refused_unopened(svc, w, json_pack("{ss ss s{si}}", "op", "kcut", "dag", dag, "options", "levels", 2), "dag: ",
+                     "kcut.dag");
+    refused_unopened(svc, w, json_pack("{ss ss ss}", "op", "vclos", "topology", "vc", "requests", vreq), "requests: ",
+                     "vclos.requests");
+    refused_unopened(svc, w, json_pack("{ss ss so ss}", "op", "vclos", "topology", "vc", "requests",
+                                       doc("vclos-requests.json"), "state", vreq),
+                     "state: ", "vclos.state");
+    refused_unopened(svc, w, json_pack("{ss ss ss}", "op", "cells", "topology", "het", "job", job), "job: ",
+                     "cells.job");
+    refused_unopened(svc, w, json_pack("{ss ss so ss}", "op", "cells", "topology", "het", "job",
+                                       doc("cell/cli/job-small.json"), "catalog", gpus),
+                     "catalog: ", "cells.catalog");
+    refused_unopened(svc, w, json_pack("{ss ss so ss}", "op", "cells", "topology", "het", "job",
+                                       doc("cell/cli/job-small.json"), "profile", profile),
+                     "profile: ", "cells.profile");
+    refused_unopened(svc, w, json_pack("{ss ss ss}", "op", "crius-schedule", "topology", "het", "queue", queue),
+                     "queue: ", "crius-schedule.queue");
+    refused_unopened(svc, w, json_pack("{ss ss so ss}", "op", "crius-schedule", "topology", "het", "queue",
+                                       doc("cell/cli/queue.json"), "catalog", gpus),
+                     "catalog: ", "crius-schedule.catalog");
+    refused_unopened(svc, w, json_pack("{ss ss ss}", "op", "simulate", "topology", "sim", "trace", trace), "trace: ",
+                     "simulate.trace");
+    refused_unopened(svc, w, json_pack("{ss ss so ss}", "op", "simulate", "topology", "sim", "trace",
+                                       doc("sim/trace.json"), "scenario", scen),
+                     "scenario: ", "simulate.scenario");
+    /* the one path-valued member of a document: a scenario's "gpus" (a file name in the CLI) */
+    const char *gpaths[] = {tmpgpus, gpus, "-", "/dev/stdin", fifo, "/etc/shadow"};
+    for (size_t i = 0; i < sizeof gpaths / sizeof gpaths[0]; i++) {
+        json_t *sc = doc("sim/scenario.json");
+        json_object_set_new(sc, "placement", json_string("crius"));
+        json_object_set_new(sc, "gpus", json_string(gpaths[i]));
+        char what[700];
+        snprintf(what, sizeof what, "simulate.scenario.gpus %s", gpaths[i]);
+        refused_unopened(svc, w, json_pack("{ss ss so so}", "op", "simulate", "topology", "sim", "trace",
+                                           doc("sim/trace.json"), "scenario", sc),
+                         "scenario: gpus: ", what);
+    }
+    /* the same scenario with the catalogue inline runs (the refusal is about the name only) */
+    {
+        json_t *sc = doc("sim/scenario.json");
+        json_object_set_new(sc, "gpus", doc("cell/cli/gpus.json"));
+        json_t *a = ask_json(svc, json_pack("{ss ss so so s{sb}}", "op", "simulate", "topology", "sim", "trace",
+                                            doc("sim/trace.json"), "scenario", sc, "options", "no-timing", 1), NULL);
+        ck_assert_msg(is_ok(a), "inline gpus: %s", json_string_value(json_object_get(a, "error")));
+        json_decref(a);
+    }
+    /* the imports take the file's text: a file name is text that does not parse */
+    refused_unopened(svc, w, json_pack("{ss ss}", "op", "import-slurm", "text", conf), "text: ", "import-slurm.text");
+    refused_unopened(svc, w, json_pack("{ss ss}", "op", "import-slurm-yaml", "text", yaml), "text: ",
+                     "import-slurm-yaml.text");
+    refused_unopened(svc, w, json_pack("{ss ss s{ss}}", "op", "import-k8s-nodes", "text", nodes, "options", "levels",
+                                       "example.com/rack"),
+                     "text: ", "import-k8s-nodes.text");
+    refused_unopened(svc, w, json_pack("{ss ss s{ss}}", "op", "import-k8s-nodes", "nodes", nodes, "options", "levels",
+                                       "example.com/rack"),
+                     "nodes: ", "import-k8s-nodes.nodes");
+    refused_unopened(svc, w, json_pack("{ss so s{ss}}", "op", "import-k8s-nodes", "nodes", doc("import/nodes.json"),
+                                       "options", "kueue-topology", kueue),
+                     "options.kueue-topology: ", "import-k8s-nodes.options.kueue-topology");
+    refused_unopened(svc, w, json_pack("{ss ss s{ss}}", "op", "export", "topology", cluster, "options", "to", "kueue"),
+                     "topology: no fabric named", "export.topology");
+    refused_unopened(svc, w, json_pack("{ss ss ss}", "op", "update", "name", "c", "state", cluster), "state: ",
+                     "update.state");
+    refused_unopened(svc, w, json_pack("{ss ss so s{ss}}", "op", "place", "topology", "c", "job", doc("cli/job.json"),
+                                       "options", "hostfile", tmpgpus),
+                     "options.hostfile: ", "place.options.hostfile");
+    refused_unopened(svc, w, json_pack("{ss ss so s{ss}}", "op", "place", "topology", "c", "job", doc("cli/job.json"),
+                                       "options", "pod-order", tmpgpus),
+                     "options.pod-order: ", "place.options.pod-order");
+    /* the file is still as it was (nothing was written either) */
+    struct stat sb;
+    ck_assert_int_eq(stat(tmpgpus, &sb), 0);
+    ck_assert_int_eq((int)sb.st_size, (int)strlen("{\"format\": \"tsched.gpus.v1\", \"gpus\": []}\n"));
+    /* outside the service the library still reads the files it is given */
+    tsched_sim *sim = NULL;
+    tsched_topology *t = NULL;
+    ck_assert_ok(tsched_topology_load_file(&t, cluster));
+    ck_assert_ok(tsched_sim_new(&sim, t));
+    char scen_text[1024];
+    snprintf(scen_text, sizeof scen_text, "{\"format\": \"tsched.scenario.v1\", \"gpus\": \"%s\"}", tmpgpus);
+    ck_assert_ok(tsched_sim_load_scenario_string(sim, scen_text, strlen(scen_text)));
+    tsched_sim_free(sim);
+    tsched_topology_free(t);
+
+    json_decref(placement);
+    tsched_service_free(svc);
+    unlink(tmpgpus);
+    unlink(fifo);
+    rmdir(dir);
+    for (size_t i = 0; i < NF; i++)
+        free(p[i]);
+#ifdef __linux__
+    close(w);
+#endif
+}
+END_TEST
+
+/* ---- a NUL byte in a request line (issue 21 item 9) ---- */
+
+static json_t *ask_bytes(tsched_service *svc, const char *bytes, size_t n)
+{
+    char *answer = NULL;
+    ck_assert_ok(tsched_service_handle(&answer, NULL, svc, bytes, n));
+    ck_assert(strchr(answer, '\n') == NULL);
+    json_t *a = json_loads(answer, 0, NULL);
+    ck_assert_msg(a != NULL, "answer is JSON: %s", answer);
+    tsched_free(answer);
+    return a;
+}
+
+START_TEST(nul_bytes_are_named)
+{
+    tsched_service *svc;
+    ck_assert_ok(tsched_service_new(&svc));
+    static const char after[] = "{\"op\":\"version\"}\0junk"; /* the NUL is byte 16 */
+    expect_error(ask_bytes(svc, after, sizeof after - 1), "TSCHED_E_PARSE", 2,
+                 "request: line 1, column 17: byte 16 is a NUL byte");
+    static const char inside[] = "{\"op\":\"ver\0sion\"}";
+    expect_error(ask_bytes(svc, inside, sizeof inside - 1), "TSCHED_E_PARSE", 2, "request: line 1, column 11: byte 10 is a NUL byte");
+    static const char first[] = "\0{\"op\":\"version\"}";
+    expect_error(ask_bytes(svc, first, sizeof first - 1), "TSCHED_E_PARSE", 2, "request: line 1, column 1: byte 0 is a NUL");
+    /* a syntax error before the NUL is the one reported */
+    static const char before[] = "{\"op\" 1}\0";
+    expect_error(ask_bytes(svc, before, sizeof before - 1), "TSCHED_E_PARSE", 2, "':' expected");
+    /* a raw NUL inside a document's string, and far into a line after newlines in strings */
+    static const char doc_nul[] = "{\"op\":\"kcut\",\"dag\":\"{\\\"format\\\":\\\"tsched.dag.v1\\\"}\0x\"}";
+    expect_error(ask_bytes(svc, doc_nul, sizeof doc_nul - 1), "TSCHED_E_PARSE", 2,
+                 "request: line 1, column 51: byte 50 is a NUL byte");
+    /* the version answers after all that */
+    json_t *a = ask_text(svc, "{\"op\":\"version\"}");
+    ck_assert(is_ok(a));
+    json_decref(a);
+    tsched_service_free(svc);
+}
+END_TEST
+
+/* ---- numbers whatever the host's locale (issue 21 item 10) ---- */
+
+/* What depends on the locale if anything does: service answers with string numbers, a
+ * message with a real number, JSON writers, a routing and a simulation result. */
+typedef struct loc_texts {
+    char *place, *sim_svc, *topo, *routes, *sim, *csv, *msg_alpha, *msg_until;
+} loc_texts;
+
+static char *answer_text(tsched_service *svc, const char *req)
+{
+    char *answer = NULL;
+    ck_assert_ok(tsched_service_handle(&answer, NULL, svc, req, strlen(req)));
+    char *r = strdup(answer);
+    tsched_free(answer);
+    return r;
+}
+
+static loc_texts locale_texts(void)
+{
+    loc_texts x;
+    tsched_service *svc;
+    ck_assert_ok(tsched_service_new(&svc));
+    load(svc, "c", "cli/cluster.json");
+    load(svc, "sim", "sim/fabric.json");
+    char *job = data_path("cli/job.json");
+    json_t *jd = doc("cli/job.json");
+    char *jt = json_dumps(jd, JSON_COMPACT);
+    json_decref(jd);
+    char req[8192];
+    snprintf(req, sizeof req,
+             "{\"op\":\"place\",\"topology\":\"c\",\"job\":%s,\"options\":{\"algo\":\"best-fit\",\"alpha\":\"0.3\","
+             "\"no-timing\":true}}",
+             jt);
+    x.place = answer_text(svc, req);
+    free(jt);
+    json_t *sreq = json_pack("{ss ss so so s{sb ss ss}}", "op", "simulate", "topology", "sim", "trace",
+                             doc("sim/trace.json"), "scenario", doc("sim/scenario.json"), "options", "no-timing", 1,
+                             "until", "7200.5", "sample-ms", "1500.25");
+    char *st = json_dumps(sreq, JSON_COMPACT);
+    json_decref(sreq);
+    x.sim_svc = answer_text(svc, st);
+    free(st);
+    tsched_service_free(svc);
+    free(job);
+
+    /* a fabric with a fractional NIC speed, written back */
+    char *p = data_path("cli/cluster.json");
+    tsched_topology *t = NULL;
+    ck_assert_ok(tsched_topology_load_file(&t, p));
+    free(p);
+    ck_assert_ok(tsched_topology_to_json(&x.topo, t));
+    tsched_topology_free(t);
+
+    /* routes */
+    tsched_flows *fl = NULL;
+    tsched_routes *r = NULL;
+    p = data_path("routing/fabric.json");
+    ck_assert_ok(tsched_topology_load_file(&t, p));
+    free(p);
+    p = data_path("routing/flows.json");
+    ck_assert_ok(tsched_flows_load_file(&fl, t, p));
+    free(p);
+    ck_assert_ok(tsched_route(&r, t, fl, NULL));
+    ck_assert_ok(tsched_routes_to_json(&x.routes, r, t, 0));
+    tsched_routes_free(r);
+    tsched_flows_free(fl);
+    tsched_topology_free(t);
+
+    /* a simulation through the library's own calls, its JSON and its time series */
+    tsched_sim *s = NULL;
+    tsched_sim_result *res = NULL;
+    p = data_path("sim/fabric.json");
+    ck_assert_ok(tsched_topology_load_file(&t, p));
+    free(p);
+    ck_assert_ok(tsched_sim_new(&s, t));
+    p = data_path("sim/scenario.json");
+    ck_assert_ok(tsched_sim_load_scenario_file(s, p));
+    free(p);
+    p = data_path("sim/trace.json");
+    ck_assert_ok(tsched_sim_load_trace_file(s, p));
+    free(p);
+    ck_assert_ok(tsched_sim_run_until(s, INT64_MAX));
+    ck_assert_ok(tsched_sim_result_new(&res, s));
+    ck_assert_ok(tsched_sim_result_to_json(&x.sim, res, TSCHED_SIM_JSON_NO_TIMING));
+    ck_assert_ok(tsched_sim_result_timeseries_csv(&x.csv, res, 2000000000));
+    /* messages with real numbers */
+    tsched_sim_result_free(res);
+    tsched_sim_free(s);
+    ck_assert_ok(tsched_sim_new(&s, t));
+    ck_assert_status(tsched_sim_set_option(s, TSCHED_SIM_UNTIL_S, 1e12), TSCHED_E_RANGE);
+    x.msg_until = strdup(tsched_last_error());
+    tsched_sim_free(s);
+    tsched_topology_free(t);
+    tsched_job *j = NULL;
+    p = data_path("cli/job.json");
+    ck_assert_ok(tsched_job_load_file(&j, p));
+    free(p);
+    p = data_path("cli/cluster.json");
+    ck_assert_ok(tsched_topology_load_file(&t, p));
+    free(p);
+    tsched_place_options o;
+    tsched_place_options_init(&o);
+    o.alpha = 1.5;
+    tsched_placement *pl = NULL;
+    ck_assert(tsched_place(&pl, t, j, &o) != TSCHED_OK);
+    x.msg_alpha = strdup(tsched_last_error());
+    tsched_job_free(j);
+    tsched_topology_free(t);
+    return x;
+}
+
+static void loc_free(loc_texts *x)
+{
+    free(x->place);
+    free(x->sim_svc);
+    tsched_free(x->topo);
+    tsched_free(x->routes);
+    tsched_free(x->sim);
+    tsched_free(x->csv);
+    free(x->msg_alpha);
+    free(x->msg_until);
+}
+
+START_TEST(numbers_in_any_locale)
+{
+    loc_texts c = locale_texts();
+    ck_assert_msg(strstr(c.msg_alpha, "1.5"), "%s", c.msg_alpha);
+    ck_assert_msg(strstr(c.msg_until, "9.2e+09"), "%s", c.msg_until);
+    ck_assert_msg(strstr(c.place, "\"ok\":true"), "%s", c.place);
+    ck_assert_msg(strstr(c.sim_svc, "\"ok\":true"), "%s", c.sim_svc);
+    static const char *const names[] = {"de_DE.UTF-8", "de_DE.utf8", "fr_FR.UTF-8", "fr_FR.utf8"};
+    const char *used = NULL;
+    for (size_t i = 0; i < sizeof names / sizeof names[0] && !used; i++)
+        if (setlocale(LC_ALL, names[i]))
+            used = names[i];
+    if (!used) { /* skipped, not failed: the host has no such locale (Debian: localedef -i de_DE -f UTF-8) */
+        printf("numbers_in_any_locale: no de_DE or fr_FR locale installed: skipped\n");
+        loc_free(&c);
+        return;
+    }
+    char probe[32];
+    snprintf(probe, sizeof probe, "%g", 0.5);
+    ck_assert_msg(!strcmp(probe, "0,5"), "%s: the locale's decimal point is ',' (%s)", used, probe);
+    loc_texts l = locale_texts();
+    setlocale(LC_ALL, "C");
+    ck_assert_msg(!strcmp(c.place, l.place), "%s: place answer\n  C: %s\n  %s", used, c.place, l.place);
+    ck_assert_msg(!strcmp(c.sim_svc, l.sim_svc), "%s: simulate answer differs", used);
+    ck_assert_msg(!strcmp(c.topo, l.topo), "%s: topology JSON differs", used);
+    ck_assert_msg(!strcmp(c.routes, l.routes), "%s: routes JSON differs", used);
+    ck_assert_msg(!strcmp(c.sim, l.sim), "%s: simulation result differs", used);
+    ck_assert_msg(!strcmp(c.csv, l.csv), "%s: time series CSV differs", used);
+    ck_assert_msg(!strcmp(c.msg_alpha, l.msg_alpha), "%s: message \"%s\", in C \"%s\"", used, l.msg_alpha,
+                  c.msg_alpha);
+    ck_assert_msg(!strcmp(c.msg_until, l.msg_until), "%s: message \"%s\", in C \"%s\"", used, l.msg_until,
+                  c.msg_until);
+    /* the host's spelling is not the documents': "0,3" is not a number */
+    ck_assert(setlocale(LC_ALL, used));
+    tsched_service *svc;
+    ck_assert_ok(tsched_service_new(&svc));
+    load(svc, "c", "cli/cluster.json");
+    json_t *a = ask_json(svc, json_pack("{ss ss so s{ss}}", "op", "place", "topology", "c", "job", doc("cli/job.json"),
+                                        "options", "alpha", "0,3"), NULL);
+    setlocale(LC_ALL, "C");
+    expect_error(a, "TSCHED_E_RANGE", 2, "options.alpha: \"0,3\" is not a number");
+    tsched_service_free(svc);
+    loc_free(&c);
+    loc_free(&l);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("service");
@@ -1009,6 +1441,9 @@ int main(void)
     tcase_add_test(tc, exports);
     tcase_add_test(tc, launch_files);
     tcase_add_test(tc, interop_errors);
+    tcase_add_test(tc, no_file_is_read);
+    tcase_add_test(tc, nul_bytes_are_named);
+    tcase_add_test(tc, numbers_in_any_locale);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);

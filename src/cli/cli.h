@@ -6,6 +6,8 @@
 
 #include "topo-sched/topo-sched.h"
 
+#include "../common/cnum.h" /* ts_strtod: numbers in the C locale */
+
 /* Exit statuses of DESIGN 6. */
 enum { CLI_OK = 0, CLI_INFEASIBLE = 1, CLI_BAD_INPUT = 2, CLI_INTERNAL = 3 };
 

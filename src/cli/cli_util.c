@@ -131,7 +131,7 @@ int cli_parse_double(const char *s, double *out)
     errno = 0;
     if (!s || !*s)
         return -1;
-    double v = strtod(s, &end);
+    double v = ts_strtod(s, &end);
     if (errno || *end || !isfinite(v) || v <= 0)
         return -1;
     *out = v;

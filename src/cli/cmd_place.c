@@ -41,7 +41,7 @@ int cmd_place(int argc, char **argv)
                 return cli_usage_error("--algo: %s", tsched_last_error());
         } else if (strcmp(a, "--alpha") == 0 && has) {
             char *end;
-            o.alpha = strtod(argv[++i], &end);
+            o.alpha = ts_strtod(argv[++i], &end);
             if (*end || !(o.alpha >= 0 && o.alpha <= 1))
                 return cli_usage_error("--alpha: '%s' is not a number in [0, 1]", argv[i]);
         } else if (strcmp(a, "--seed") == 0 && has) {

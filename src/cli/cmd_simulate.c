@@ -73,7 +73,7 @@ int cmd_simulate(int argc, char **argv)
         for (size_t k = 0; k < sizeof oflags / sizeof oflags[0] && !matched; k++)
             if (strcmp(a, oflags[k].flag) == 0 && has) {
                 char *end;
-                double v = strtod(argv[++i], &end);
+                double v = ts_strtod(argv[++i], &end);
                 if (*end || !isfinite(v) || v < 0)
                     return cli_usage_error("%s: '%s' is not a non-negative number", a, argv[i]);
                 opt[oflags[k].which] = v;

@@ -588,7 +588,7 @@ static int parse_time(const char *path, size_t line, const char *col, const char
     }
     char *end;
     errno = 0;
-    double v = strtod(s, &end);
+    double v = ts_strtod(s, &end);
     if (errno || *end || !isfinite(v))
         return trace_err("%s:%zu: %s: '%s' is not a number of seconds", path, line, col, s);
     if (v < 0)
@@ -1147,7 +1147,7 @@ static int parse_sizes(const char *spec, size_dist *sd)
         }
         char *end;
         errno = 0;
-        double w = strtod(colon + 1, &end);
+        double w = ts_strtod(colon + 1, &end);
         if (!colon[1] || errno || *end || !isfinite(w)) {
             rc = cli_usage_error("--sizes: weight of %" PRIu64 " is '%s', not a number", g, colon + 1);
             break;
@@ -1188,7 +1188,7 @@ static int parse_real(const char *s, double *v)
     errno = 0;
     if (!*s)
         return -1;
-    *v = strtod(s, &end);
+    *v = ts_strtod(s, &end);
     return errno || *end || !isfinite(*v) ? -1 : 0;
 }
 

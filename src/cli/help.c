@@ -439,7 +439,7 @@ static const char help_draw[] =
         EXIT_023;
 
 static const char help_serve[] =
-    "usage: topo-sched serve [--socket PATH] [--max-line-mb N]\n"
+    "usage: topo-sched serve [--socket PATH] [--max-line-mb N] [--idle-timeout-s S] [--max-clients N]\n"
     "\n"
     "Answer requests, one JSON object per line (load-topology, update, place, flows, route,\n"
     "prioritize, kcut, vclos, cells, crius-schedule, simulate, import-slurm, import-slurm-yaml,\n"
@@ -447,9 +447,13 @@ static const char help_serve[] =
     "Stops at shutdown or end of input.\n"
     "\n"
     "options:\n"
-    "  --socket PATH           listen on a Unix socket, clients one at a time (default: standard\n"
-    "                          input and output)\n"
-    "  --max-line-mb N         longest request line in MiB (default: 256)\n" HELP_LINE
+    "  --socket PATH           listen on a Unix socket (default: standard input and output);\n"
+    "                          all clients at once, each line answered when complete\n"
+    "  --max-line-mb N         longest request line in MiB (default: 256)\n"
+    "  --idle-timeout-s S      drop a socket client idle for S s, 0 never (default: 60); idle:\n"
+    "                          it sends nothing and reads nothing of its answer\n"
+    "  --max-clients N         socket clients at once; one more gets an error line (default: 64)\n"
+    HELP_LINE
     "\nexit status: 0 shutdown or end of input (request errors are answered, not fatal); 2 bad usage;\n"
     "3 internal failure.\n";
 

@@ -2,6 +2,7 @@
  * at once, and a message must never be overwritten by another thread's failure. */
 #include "error.h"
 
+#include "cnum.h"
 #include "text.h"
 
 #include <stdarg.h>
@@ -27,7 +28,7 @@ tsched_status ts_error(tsched_status status, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(ts_errmsg, sizeof ts_errmsg, fmt, ap);
+    ts_vsnprintf(ts_errmsg, sizeof ts_errmsg, fmt, ap);
     va_end(ap);
     one_line(ts_errmsg);
     ts_errstatus = status;

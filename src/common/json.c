@@ -7,13 +7,18 @@
 #include <string.h>
 
 #include "alloc.h"
+#include "cnum.h"
 #include "json_write.h"
 #include "limits.h"
 
 tsched_status ts_json_parse(json_t **out, const char *data, size_t len)
 {
     json_error_t err;
+    /* jansson reads reals with strtod after swapping '.' for the locale's decimal point,
+     * which works for one-byte points only: read in the C locale (cnum.h) */
+    locale_t old = ts_c_locale_enter();
     *out = json_loadb(data, len, JSON_REJECT_DUPLICATES, &err);
+    ts_c_locale_leave(old);
     /* jansson reports its own allocation failures as parse errors: with the code
      * json_error_out_of_memory, or, when its lexer could not even start, with no position
      * and no text (no reading error looks like that) */
@@ -23,13 +28,37 @@ tsched_status ts_json_parse(json_t **out, const char *data, size_t len)
 #endif
     if (oom)
         return ts_error(TSCHED_E_NOMEM, "out of memory reading JSON");
-    if (!*out)
+    if (!*out) {
+        /* jansson takes a NUL byte for the end of the text ("end of file expected near end
+         * of file" after a document): name the NUL when jansson stopped there */
+        const char *nul = memchr(data, '\0', len);
+        if (nul && err.position >= 0 && (size_t)(nul - data) <= (size_t)err.position) {
+            size_t at = (size_t)(nul - data), line = 1, col = 1;
+            for (size_t i = 0; i < at; i++, col++)
+                if (data[i] == '\n')
+                    line++, col = 0;
+            return ts_error(TSCHED_E_PARSE, "line %zu, column %zu: byte %zu is a NUL byte; JSON text holds none", line,
+                            col, at);
+        }
         return ts_error(TSCHED_E_PARSE, "line %d, column %d: %s", err.line, err.column, err.text);
+    }
     return TSCHED_OK;
+}
+
+static _Thread_local int files_forbidden;
+
+int ts_files_forbid(int on)
+{
+    int was = files_forbidden;
+    files_forbidden = on;
+    return was;
 }
 
 tsched_status ts_read_file(char **out, size_t *len, const char *path)
 {
+    if (files_forbidden)
+        return ts_error(TSCHED_E_INVALID, "\"%s\" is a file name, and the service reads no files: give the document "
+                        "itself", path);
     FILE *f = strcmp(path, "-") == 0 ? stdin : fopen(path, "rb");
     if (!f)
         return ts_error(TSCHED_E_IO, "%s: cannot open: %s", path, strerror(errno));

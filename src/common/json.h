@@ -11,8 +11,14 @@
 
 /* Parse `len` bytes; rejects duplicate keys. Errors: TSCHED_E_PARSE with line:column. */
 tsched_status ts_json_parse(json_t **out, const char *data, size_t len);
-/* Read a whole file ("-" = stdin) into a NUL-terminated buffer. Errors: TSCHED_E_IO. */
+/* Read a whole file ("-" = stdin) into a NUL-terminated buffer. Errors: TSCHED_E_IO;
+ * TSCHED_E_INVALID, nothing opened, while the thread forbids files (below). */
 tsched_status ts_read_file(char **out, size_t *len, const char *path);
+/* Forbid (on = 1) or allow (0) the calling thread to open files by name; returns the
+ * previous setting. The service forbids them while it answers a request: no field of a
+ * request, nor any document inside one (a scenario's "gpus" file name, say), can make the
+ * library open a path. */
+int ts_files_forbid(int on);
 /* A document reader: build the object in `*(T **)slot` from a parsed root; `ctx` is what
  * the caller passed (e.g. the fabric names are resolved in), possibly NULL. */
 typedef tsched_status (*ts_doc_reader)(void *slot, const void *ctx, const json_t *root);

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "alloc.h"
+#include "cnum.h"
 
 void ts_sbuf_init(ts_sbuf *b) { memset(b, 0, sizeof *b); }
 
@@ -50,12 +51,12 @@ void ts_sbuf_printf(ts_sbuf *b, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    int n = vsnprintf(NULL, 0, fmt, ap);
+    int n = ts_vsnprintf(NULL, 0, fmt, ap);
     va_end(ap);
     if (n < 0 || !reserve(b, (size_t)n))
         return;
     va_start(ap, fmt);
-    vsnprintf(b->s + b->len, (size_t)n + 1, fmt, ap);
+    ts_vsnprintf(b->s + b->len, (size_t)n + 1, fmt, ap);
     va_end(ap);
     b->len += (size_t)n;
 }

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "alloc.h"
+#include "cnum.h"
 #include "limits.h"
 #include "text.h"
 
@@ -114,7 +115,7 @@ static tsched_status yerr(const yp *p, tsched_status st, size_t line, const char
     }
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
+    ts_vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
     return ts_error(st, "line %zu: %s%s%s", line, path, path[0] ? ": " : "", msg);
 }
@@ -513,9 +514,11 @@ static tsched_status resolve_plain(yp *p, const char *s, size_t n, size_t line, 
     char num[96];
     int raw = 0;
     if (n + 8 <= sizeof num && number_text(s, n, num, sizeof num)) {
-        /* jansson reads the number without the locale; an integer beyond 64 bits or a real
-         * beyond a double fails and stays text */
+        /* jansson reads the number in the C locale (cnum.h); an integer beyond 64 bits or a
+         * real beyond a double fails and stays text */
+        locale_t old = ts_c_locale_enter();
         *out = json_loads(num, JSON_DECODE_ANY, NULL);
+        ts_c_locale_leave(old);
         raw = *out != NULL;
     }
     if (!*out)

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/cnum.h"
 #include "common/json.h"
 #include "service_internal.h"
 
@@ -29,8 +30,18 @@ tsched_status ts_svc_doc(char **text, size_t *len, int *owned, const svc_req *re
     if (!v || json_is_null(v))
         return required ? ts_error(TSCHED_E_NOT_FOUND, "%s: missing required field", key) : TSCHED_OK;
     if (json_is_string(v)) {
-        *text = (char *)json_string_value(v);
-        *len = json_string_length(v);
+        /* the document's JSON text: never a file name (the service reads no files) */
+        const char *s = json_string_value(v);
+        size_t n = json_string_length(v), b = 0;
+        while (b < n && (s[b] == ' ' || s[b] == '\t' || s[b] == '\n' || s[b] == '\r'))
+            b++;
+        if (b == n || s[b] != '{')
+            return ts_error(TSCHED_E_PARSE,
+                            "%s: a string here is the document's JSON text (an object), not a file name: the service "
+                            "reads no files; got \"%.64s\"%s",
+                            key, s, n > 64 ? "..." : "");
+        *text = (char *)s;
+        *len = n;
         return TSCHED_OK;
     }
     if (!json_is_object(v))
@@ -153,7 +164,7 @@ tsched_status ts_svc_opt_num(double *out, int *given, const svc_req *req, const 
         const char *s = json_string_value(v);
         char *end;
         errno = 0;
-        d = strtod(s, &end);
+        d = ts_strtod(s, &end);
         if (!*s || errno || *end || !isfinite(d))
             return ts_error(TSCHED_E_RANGE, "options.%s: \"%s\" is not a number", key, s);
     } else

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "common/alloc.h"
+#include "common/cnum.h"
 #include "common/json.h"
 #include "service_internal.h"
 
@@ -254,7 +255,22 @@ static tsched_status run(char **result, int *stops, svc_req *req)
     return ts_error(TSCHED_E_FORMAT, "op: unknown operation \"%s\" (%s)", req->op, list);
 }
 
+static tsched_status handle(char **answer, int *stop, tsched_service *svc, const char *request, size_t len);
+
+/* The service reads no files (no field of a request, nor a document inside one, can name a
+ * path the library would open) and reads and writes numbers in the C locale whatever the
+ * host's locale is: both hold for the thread while it answers. */
 tsched_status tsched_service_handle(char **answer, int *stop, tsched_service *svc, const char *request, size_t len)
+{
+    int files = ts_files_forbid(1);
+    locale_t old = ts_c_locale_enter();
+    tsched_status st = handle(answer, stop, svc, request, len);
+    ts_c_locale_leave(old);
+    ts_files_forbid(files);
+    return st;
+}
+
+static tsched_status handle(char **answer, int *stop, tsched_service *svc, const char *request, size_t len)
 {
     if (answer)
         *answer = NULL;

@@ -1,6 +1,7 @@
 #!/bin/sh
 # Fuzz smoke run (CI): every libFuzzer target of a -Dfuzz=true build runs SECONDS seconds,
-# starting from the committed seed corpus, and any crash, leak, UBSan report, slow input
+# starting from the committed seed corpus (tests/fuzz/corpus_NAME for fuzz_NAME when that
+# directory exists, else tests/fuzz/corpus), and any crash, leak, UBSan report, slow input
 # (> 10 s) or RSS above 512 MB fails the run. New corpus units go to a scratch copy, so the
 # committed corpus only changes by hand; a failing input is kept as
 # BUILD_DIR/fuzz-artifacts/<target>-crash-* (or -leak-, -timeout-, -oom-).
@@ -8,10 +9,16 @@
 set -eu
 build=$1 secs=${2:-20}
 here=$(cd "$(dirname "$0")" && pwd)
-corpus=$here/corpus
+# the seed corpus of target $1: its own directory, or the shared one
+corpus_of() {
+    if [ -d "$here/corpus_${1#fuzz_}" ]; then echo "$here/corpus_${1#fuzz_}"; else echo "$here/corpus"; fi
+}
 targets=$(find "$build/tests/fuzz" -maxdepth 1 -type f -name 'fuzz_*' -perm -u+x 2>/dev/null | sort)
 [ -n "$targets" ] || { echo "fuzz: no fuzz_* targets in $build/tests/fuzz (configure with CC=clang -Dfuzz=true)"; exit 1; }
-[ -n "$(ls "$corpus")" ] || { echo "fuzz: empty seed corpus $corpus"; exit 1; }
+for t in $targets; do
+    corpus=$(corpus_of "$(basename "$t")")
+    [ -n "$(ls "$corpus")" ] || { echo "fuzz: empty seed corpus $corpus"; exit 1; }
+done
 scratch=$(mktemp -d "${TMPDIR:-/tmp}/tsched-fuzz.XXXXXX")
 trap 'rm -rf "$scratch"' EXIT
 mkdir -p "$build/fuzz-artifacts"
@@ -20,7 +27,7 @@ export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1:suppressions=$here/ubsan
 status=0
 for t in $targets; do
     name=$(basename "$t")
-    rm -rf "$scratch/corpus" && cp -R "$corpus" "$scratch/corpus"
+    rm -rf "$scratch/corpus" && cp -R "$(corpus_of "$name")" "$scratch/corpus"
     log=$scratch/$name.log
     if "$t" -max_total_time="$secs" -rss_limit_mb=512 -timeout=10 -print_final_stats=1 \
         -artifact_prefix="$build/fuzz-artifacts/$name-" "$scratch/corpus" > "$log" 2>&1; then

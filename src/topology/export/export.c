@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "../../common/alloc.h"
+#include "../../common/cnum.h"
 #include "../../common/structsize.h"
 #include "../../common/text.h"
 #include "export_internal.h"
@@ -53,7 +54,7 @@ void ts_export_warn(const char *fmt, ...)
     char tmp[WARN_MAX];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(tmp, sizeof tmp, fmt, ap);
+    ts_vsnprintf(tmp, sizeof tmp, fmt, ap);
     va_end(ap);
     ts_text_one_line(warning, sizeof warning, tmp);
 }
