@@ -108,6 +108,19 @@ has "$tmp/out" "convert-alibaba POD_CSV" "trace --help"
 expect 0 "trace poisson -h" -- "$ts" trace poisson -h
 has "$tmp/out" "lognormal:MU,SIGMA" "trace poisson -h"
 
+# ---------------------------------------------------------------- same bytes as the original converters
+# tests/data/trace/golden: outputs written once by the topo-sched of commit fa77abc, before the
+# converters moved into the library (src/sim/trace_convert.c); see golden/cases and gen.sh.
+ngold=0
+while read -r gname gargs; do
+    case $gname in '#'* | '') continue ;; esac
+    # shellcheck disable=SC2086
+    expect 0 "golden $gname" -- "$ts" $(printf '%s' "$gargs" | sed "s|@D@|$data|g")
+    if cmp -s "$tmp/out" "$data/golden/$gname.json"; then ok; else bad "golden $gname: not the original converter's bytes"; fi
+    ngold=$((ngold + 1))
+done < "$data/golden/cases"
+[ "$ngold" -ge 13 ] && ok || bad "golden: only $ngold cases read"
+
 # ---------------------------------------------------------------- poisson
 P="--jobs 200 --mean-interarrival-s 5 --sizes 1:1,8:3,64:0.5 --duration-dist exp:3600"
 expect 0 "poisson seed 7" -- "$ts" trace poisson $P --seed 7 -o "$tmp/p7a.json"
