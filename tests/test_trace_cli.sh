@@ -438,6 +438,29 @@ fails 2 "cannot open the folder" "dcn missing folder" -- "$ts" trace convert-dcn
 fails 2 "--model-mix does not apply" "dcn with a mix" -- "$ts" trace convert-dcn "$data/dcn/ring_size_2" --model-mix x
 fails 2 "--iterations: '0'" "dcn zero iterations" -- "$ts" trace convert-dcn "$data/dcn/ring_size_2" --iterations 0
 
+# issue 21 item 17: every input is read by the library's bounded reader, which stops at the
+# first NUL byte (after one read of /dev/zero, not after input_bytes of it)
+fails 2 "/dev/zero: byte 0 is a NUL byte" "csv /dev/zero stops at the first NUL" -- "$ts" trace convert-alibaba /dev/zero
+fails 2 "/dev/zero: byte 0 is a NUL byte" "mix /dev/zero stops at the first NUL" -- "$ts" trace poisson --jobs 1 \
+    --mean-interarrival-s 1 --sizes 1:1 --duration-dist fixed:1 --model-mix /dev/zero
+fails 2 "/dev/zero: byte 0 is a NUL byte" "alibaba mix /dev/zero" -- "$ts" trace convert-alibaba "$data/pods.csv" \
+    --model-mix /dev/zero
+{ printf 'abc'; head -c 500 /dev/zero; } > "$tmp/nul3.csv"
+fails 2 "nul3.csv: byte 3 is a NUL byte" "csv: the NUL before the limit" -- "$ts" --limit input_bytes=100 trace \
+    convert-alibaba "$tmp/nul3.csv"
+rm -rf "$D"; mkdir -p "$D"; { printf '%s\n' "$HD"; head -c 500 /dev/zero; } > "$D/job_0-A.txt"
+fails 2 "job_0-A.txt: byte 71 is a NUL byte" "dcn: the NUL before the limit" -- "$ts" --limit input_bytes=100 trace \
+    convert-dcn "$D"
+# item 18: a FIFO named like a job file is refused at once (it used to wait for a writer)
+rm -rf "$D"; mkdir -p "$D"; printf '%s\n96 97 0 0 0 1 0 0\n' "$HD" > "$D/job_0-A.txt"
+if command -v mkfifo > /dev/null 2>&1 && command -v timeout > /dev/null 2>&1 && mkfifo "$D/job_1-X.txt"; then
+    fails 2 "job_1-X.txt: not a regular file" "dcn FIFO job file" -- timeout 20 "$ts" trace convert-dcn "$D"
+    rm -f "$D/job_1-X.txt"; ln -s /dev/zero "$D/job_1-X.txt"
+    fails 2 "job_1-X.txt: not a regular file" "dcn device job file" -- timeout 20 "$ts" trace convert-dcn "$D"
+else
+    echo "SKIP: no mkfifo or timeout: the FIFO case did not run"
+fi
+
 # ---------------------------------------------------------------- the real data, when present
 real=0
 ali=${shared:+$shared/alibaba-cluster-trace-gpu-v2023/openb_pod_list_default.csv}

@@ -3,10 +3,13 @@
  * library's (src/sim/trace_convert.c, compiled in until it becomes tsched_trace_* calls). */
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <jansson.h>
 
@@ -158,6 +161,33 @@ static int convert_alibaba(int argc, char **argv)
 
 /* ---------------------------------------------------------------- convert-dcn */
 
+/* A job file found in the folder: a regular file only. It is opened without blocking, so a
+ * FIFO (or a device) named like a job file is refused at once instead of waiting for a
+ * writer. */
+static int read_regular(const char *path, char **text, size_t *len)
+{
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0) {
+        fprintf(stderr, "topo-sched: %s: cannot open: %s\n", path, strerror(errno));
+        return CLI_BAD_INPUT;
+    }
+    struct stat sb;
+    if (fstat(fd, &sb) != 0 || !S_ISREG(sb.st_mode)) {
+        close(fd);
+        fprintf(stderr, "topo-sched: %s: not a regular file (a job file must be one)\n", path);
+        return CLI_BAD_INPUT;
+    }
+    FILE *f = fdopen(fd, "rb");
+    if (!f) {
+        close(fd);
+        fprintf(stderr, "topo-sched: %s: cannot open: %s\n", path, strerror(errno));
+        return CLI_BAD_INPUT;
+    }
+    int rc = cli_read_stream(f, path, text, len);
+    fclose(f);
+    return rc;
+}
+
 static int convert_dcn(int argc, char **argv)
 {
     common_opts c;
@@ -239,7 +269,7 @@ static int convert_dcn(int argc, char **argv)
             break;
         }
         snprintf(path, pl, "%s/%s", dir, files[i].file);
-        if ((rc = cli_read_file(path, &text, &len)) == CLI_OK &&
+        if ((rc = read_regular(path, &text, &len)) == CLI_OK &&
             (st = ts_trace_dcn_add(d, text, len, path, files[i].file, &e)) != TSCHED_OK)
             rc = conv_fail(st, &e);
         free(text);
