@@ -385,7 +385,33 @@ csv milli "$H
 p1,1,half,Running,0,10,0"
 csv name "$H
 ,1,1000,Running,0,10,0"
+# issue 21 item 5: nothing after a closing quote, decimal numbers only
+csv junk "$H
+\"p1\"x,1,1000,Running,0,10,0"
+csv junk2 "$H
+p1,1,1000,\"Running\" x,0,10,0"
+csv hexc "$H
+p1,1,1000,Running,0x10,100,20"
+csv hexs "$H
+p1,1,1000,Running,10,100,0X1p4"
+csv hexg "$H
+p1,0x1,1000,Running,10,100,20"
+csv infd "$H
+p1,1,1000,Running,10,inf,20"
 : > "$tmp/empty.csv"
+for case in "junk:junk.csv:2: name: '\"p1\"x' has text after the closing quote" \
+    "junk2:junk2.csv:2: pod_phase: '\"Running\" x' has text after the closing quote" \
+    "hexc:hexc.csv:2: creation_time: '0x10' is not a number of seconds" \
+    "hexs:hexs.csv:2: scheduled_time: '0X1p4' is not a number of seconds" \
+    "hexg:hexg.csv:2: num_gpu: '0x1' is not a whole number" \
+    "infd:infd.csv:2: deletion_time: 'inf' is not a number of seconds"; do
+    f=${case%%:*} msg=${case#*:}
+    fails 2 "$msg" "alibaba csv $f" -- "$ts" trace convert-alibaba "$tmp/$f.csv"
+done
+printf '%s\n"p 1" ,1,,Running,1,5.5,.5\n"a""b",2,,Running,1e0,5.,2E+0\n' "$H" > "$tmp/quotes-ok.csv"
+expect 0 "alibaba csv: spaces after a closing quote, decimal forms" -- "$ts" trace convert-alibaba "$tmp/quotes-ok.csv" --compact
+has "$tmp/out" '"name":"pod-p 1","arrival_s":0,"gpus":1,"compute_ms":1000,"duration_s":5' "quoted name with a space"
+has "$tmp/out" '"name":"pod-a\"b"' "doubled quote"
 for case in "nocol:nocol.csv:1: the header has no column 'gpu_milli'" "gpu:gpu.csv:3: num_gpu: 'one' is not a whole number" \
     "neg:neg.csv:3: creation_time: '-5' is negative" "fields:fields.csv:2: 6 fields, the header has 7" \
     "quote:quote.csv:2: unterminated quote" "time:time.csv:2: deletion_time: '1e999'" \

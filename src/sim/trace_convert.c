@@ -442,9 +442,21 @@ static tsched_status time_error(ts_trace_err *err, const char *opt, unsigned job
 
 /* ---------------------------------------------------------------- convert-alibaba */
 
+/* What csv_split() found wrong in a quoted field: the field's index, its unquoted text and the
+ * text after its closing quote. */
+typedef struct {
+    size_t field;
+    const char *val, *junk;
+    int vlen, jlen;
+} csv_bad;
+
+#define CSV_UNTERMINATED ((size_t)-1)
+#define CSV_JUNK ((size_t)-2)
+
 /* Split one CSV line in place (RFC 4180 quotes, no line breaks inside quotes). Returns the
- * number of fields, or (size_t)-1 on an unterminated quote. */
-static size_t csv_split(char *line, char **f, size_t max)
+ * number of fields, CSV_UNTERMINATED on an unterminated quote, or CSV_JUNK (with *bad) when a
+ * closing quote is followed by anything but spaces before the next comma (`"p1"x`). */
+static size_t csv_split(char *line, char **f, size_t max, csv_bad *bad)
 {
     size_t n = 0;
     char *p = line;
@@ -454,7 +466,7 @@ static size_t csv_split(char *line, char **f, size_t max)
             p++;
             for (;;) {
                 if (*p == '\0')
-                    return (size_t)-1;
+                    return CSV_UNTERMINATED;
                 if (*p == '"') {
                     if (p[1] == '"') {
                         *w++ = '"';
@@ -466,8 +478,19 @@ static size_t csv_split(char *line, char **f, size_t max)
                 }
                 *w++ = *p++;
             }
-            while (*p && *p != ',')
-                p++; /* text after the closing quote is ignored */
+            char *junk = p;
+            while (*p == ' ' || *p == '\t')
+                p++;
+            if (*p && *p != ',') {
+                while (*p && *p != ',')
+                    p++;
+                bad->field = n;
+                bad->val = start;
+                bad->vlen = (int)(w - start);
+                bad->junk = junk;
+                bad->jlen = (int)(p - junk);
+                return CSV_JUNK;
+            }
         } else {
             while (*p && *p != ',')
                 p++;
@@ -507,10 +530,47 @@ typedef struct {
     size_t line;
 } pod;
 
+/* Digits only: no sign, no base prefix (0x10), no spaces. */
+static int all_digits(const char *s)
+{
+    if (!*s)
+        return 0;
+    for (; *s; s++)
+        if (*s < '0' || *s > '9')
+            return 0;
+    return 1;
+}
+
+/* A decimal number: [+-] digits [. digits] [e [+-] digits], with digits on at least one side of
+ * the point. strtod() alone would also take 0x10, inf and nan. */
+static int decimal(const char *s)
+{
+    int digits = 0;
+    if (*s == '+' || *s == '-')
+        s++;
+    for (; *s >= '0' && *s <= '9'; s++)
+        digits++;
+    if (*s == '.')
+        for (s++; *s >= '0' && *s <= '9'; s++)
+            digits++;
+    if (!digits)
+        return 0;
+    if (*s == 'e' || *s == 'E') {
+        s++;
+        if (*s == '+' || *s == '-')
+            s++;
+        if (*s < '0' || *s > '9')
+            return 0;
+        while (*s >= '0' && *s <= '9')
+            s++;
+    }
+    return *s == '\0';
+}
+
 static tsched_status parse_count(const char *path, size_t line, const char *col, const char *s, uint64_t *out,
                                  ts_trace_err *err)
 {
-    if (parse_u64(s, out) != 0)
+    if (!all_digits(s) || parse_u64(s, out) != 0)
         return fail(err, TSCHED_E_PARSE, "%s:%zu: %s: '%s' is not a whole number", path, line, col, s);
     return TSCHED_OK;
 }
@@ -525,8 +585,8 @@ static tsched_status parse_time(const char *path, size_t line, const char *col, 
     }
     char *end;
     errno = 0;
-    double v = strtod(s, &end);
-    if (errno || *end || !isfinite(v))
+    double v = decimal(s) ? strtod(s, &end) : NAN;
+    if (!decimal(s) || errno || *end || !isfinite(v))
         return fail(err, TSCHED_E_PARSE, "%s:%zu: %s: '%s' is not a number of seconds", path, line, col, s);
     if (v < 0)
         return fail(err, TSCHED_E_RANGE, "%s:%zu: %s: '%s' is negative", path, line, col, s);
@@ -543,7 +603,8 @@ static const char *base_name(const char *path)
 static tsched_status alibaba_build(json_t **doc_out, const char *path, char *text, unsigned scale,
                                    const ts_trace_opts *c, ts_trace_err *err)
 {
-    char *fields_buf[64];
+    char *fields_buf[64], *header[64];
+    csv_bad bad;
     size_t ncols = 0, cols[C_COUNT], npods = 0, cap = 0;
     pod *pods = NULL;
     tsched_status rc = TSCHED_OK;
@@ -563,9 +624,12 @@ static tsched_status alibaba_build(json_t **doc_out, const char *path, char *tex
         if (ll && l[ll - 1] == '\r')
             l[--ll] = '\0';
         if (ncols == 0) { /* the header */
-            size_t n = csv_split(l, fields_buf, 64);
-            if (n == (size_t)-1)
+            size_t n = csv_split(l, fields_buf, 64, &bad);
+            if (n == CSV_UNTERMINATED)
                 return fail(err, TSCHED_E_PARSE, "%s:%zu: unterminated quote in the header", path, line);
+            if (n == CSV_JUNK)
+                return fail(err, TSCHED_E_PARSE, "%s:%zu: header field %zu: '\"%.*s\"%.*s' has text after the closing "
+                            "quote", path, line, bad.field + 1, bad.vlen, bad.val, bad.jlen, bad.junk);
             if (n > 64)
                 return fail(err, TSCHED_E_TOO_LARGE, "%s:%zu: %zu columns, at most 64 are read", path, line, n);
             for (size_t k = 0; k < C_COUNT; k++) {
@@ -577,13 +641,21 @@ static tsched_status alibaba_build(json_t **doc_out, const char *path, char *tex
                     return fail(err, TSCHED_E_NOT_FOUND, "%s:%zu: the header has no column '%s'", path, line,
                                 col_names[k]);
             }
+            for (size_t j = 0; j < n; j++)
+                header[j] = trim(fields_buf[j]);
             ncols = n;
             continue;
         }
         if (ll == 0)
             continue;
-        size_t n = csv_split(l, fields_buf, 64);
-        if (n == (size_t)-1) {
+        size_t n = csv_split(l, fields_buf, 64, &bad);
+        if (n == CSV_JUNK) {
+            rc = fail(err, TSCHED_E_PARSE, "%s:%zu: %s: '\"%.*s\"%.*s' has text after the closing quote", path, line,
+                      bad.field < ncols ? header[bad.field] : "(a field past the header's)", bad.vlen, bad.val,
+                      bad.jlen, bad.junk);
+            goto out;
+        }
+        if (n == CSV_UNTERMINATED) {
             rc = fail(err, TSCHED_E_PARSE, "%s:%zu: unterminated quote", path, line);
             goto out;
         }
