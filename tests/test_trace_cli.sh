@@ -487,6 +487,116 @@ else
     echo "SKIP: no mkfifo or timeout: the FIFO case did not run"
 fi
 
+# ---------------------------------------------------------------- issue 21 item 21: what a converter writes, simulate loads
+# Seeded random option values near every bound: the converter either refuses with exit 2 and
+# one line naming the option (or the CSV column), or `simulate` loads its output (and runs it
+# for a microsecond) on a fabric of 2 x 32 one-GPU nodes (the dcn wiring of node0..node63).
+cat > "$tmp/fab.json" <<'EOF2'
+{ "format": "tsched.topology.v1", "name": "bounds",
+  "generate": { "kind": "leaf_spine", "leaves": 2, "spines": 1, "nodes_per_leaf": 32, "gpus_per_node": 1, "nic_gbps": 100 } }
+EOF2
+cat > "$tmp/bounds.py" <<'EOF2'
+import json, math, os, random, subprocess, sys
+ts, tmp, data = sys.argv[1], sys.argv[2], sys.argv[3]
+rnd = random.Random(21)
+H = "name,num_gpu,gpu_milli,pod_phase,creation_time,deletion_time,scheduled_time"
+bad, runs = [], [0, 0]
+def near(lo, hi):
+    """values at, just inside and just outside [lo, hi], and a few log-uniform ones around it"""
+    v = [lo, hi, lo * (1 - 1e-12), hi * (1 + 1e-12), lo / 2, hi * 2]
+    if lo > 0:
+        v += [math.nextafter(lo, 0), math.nextafter(lo, math.inf)]
+        v += [10 ** rnd.uniform(math.log10(lo) - 2, math.log10(hi) + 2) for _ in range(3)]
+    v += [math.nextafter(hi, 0), math.nextafter(hi, math.inf)]
+    return sorted(set(v))
+def fmt(x):
+    return repr(float(x)) if isinstance(x, float) else str(x)
+def case(what, argv, names):
+    out = os.path.join(tmp, "b.json")
+    r = subprocess.run([ts] + argv + ["-o", out], capture_output=True, text=True)
+    if r.returncode == 2:
+        runs[0] += 1
+        if r.stderr.count("\n") != 1 or not any(n in r.stderr for n in names):
+            bad.append("%s: refused without naming %s: %s" % (what, " or ".join(names), r.stderr.strip()))
+        return
+    if r.returncode != 0:
+        bad.append("%s: exit %d: %s" % (what, r.returncode, r.stderr.strip())); return
+    runs[1] += 1
+    s = subprocess.run([ts, "simulate", "-t", os.path.join(tmp, "fab.json"), "-w", out, "--until", "1e-6",
+                        "--quiet", "--no-timing", "-o", os.path.join(tmp, "b.res")], capture_output=True, text=True)
+    if s.returncode != 0:
+        bad.append("%s: converter exit 0, simulate exit %d: %s" % (what, s.returncode, s.stderr.strip()))
+P = ["trace", "poisson", "--jobs", "3", "--mean-interarrival-s", "1", "--sizes", "1:1,2:1"]
+FIX = ["--duration-dist", "fixed:1"]
+dd = os.path.join(tmp, "bdcn", "ring_size_2")
+os.makedirs(dd, exist_ok=True)
+open(os.path.join(dd, "job_0-A.txt"), "w").write("#src dst src_tor dst_tor start_time flow_size compute_time stage_index\n"
+                                                 "96 128 0 1 0 1000 0 0\n128 97 1 0 0 1 0 0\n")
+open(os.path.join(dd, "job_1-B.txt"), "w").write("#src dst src_tor dst_tor start_time flow_size compute_time stage_index\n"
+                                                 "100 101 0 0 0 18446744073709551615 0 0\n")
+D = ["trace", "convert-dcn", dd]
+def csv(rows):
+    p = os.path.join(tmp, "b.csv")
+    open(p, "w").write(H + "\n" + "\n".join(rows) + "\n")
+    return p
+base = csv(["p1,1,,Succeeded,0,10,1"])
+for v in near(5e-7, 9.2e12) + [1e-7, 1e13]:
+    case("poisson --compute-ms %s" % fmt(v), P + FIX + ["--compute-ms", fmt(v)], ["--compute-ms"])
+    case("dcn --compute-ms %s" % fmt(v), D + ["--compute-ms", fmt(v)], ["--compute-ms"])
+    case("alibaba --compute-ms %s" % fmt(v), ["trace", "convert-alibaba", base, "--compute-ms", fmt(v)], ["--compute-ms"])
+for v in near(5e-10, 9.2e9):
+    case("poisson fixed:%s" % fmt(v), P + ["--duration-dist", "fixed:" + fmt(v)], ["--duration-dist"])
+    case("poisson exp:%s" % fmt(v), P + ["--duration-dist", "exp:" + fmt(v)], ["--duration-dist"])
+for mu in [22.94, 22.95, -21.41, -21.42, rnd.uniform(-30, 30), rnd.uniform(-30, 30)]:
+    for sg in [0, 0.01, rnd.uniform(0, 3)]:
+        case("poisson lognormal:%r,%r" % (mu, sg), P + ["--duration-dist", "lognormal:%r,%r" % (mu, sg)], ["--duration-dist"])
+for v in near(1e-300, 9.2e9) + [4.6e9, 3.07e9]:
+    case("poisson --mean-interarrival-s %s" % fmt(v), ["trace", "poisson", "--jobs", "3", "--mean-interarrival-s", fmt(v),
+         "--sizes", "1:1"] + FIX, ["--mean-interarrival-s"])
+for v in [5e-324, 1e-300, 1e308, 1.7976931348623157e308, "inf", "-1"]:
+    case("poisson --gbits %s" % v, P + FIX + ["--gbits", fmt(v)], ["--gbits"])
+for v in [0, 1, 2**32, 2**53 - 1, 2**53, 2**53 + 1, 2**64 - 1, rnd.randrange(1, 2**53)]:
+    case("dcn --iterations %d" % v, D + ["--iterations", str(v)], ["--iterations"])
+for v in near(1e-300, 9.2e9) + [0.0, -0.0, -1e-300]:
+    case("dcn --arrival-window-s %s" % fmt(v), D + ["--arrival-window-s", fmt(v)], ["--arrival-window-s"])
+# times of the CSV near what a trace holds
+for c in near(1e-300, 9.2e9) + [0.0]:
+    case("alibaba arrival %s" % fmt(c), ["trace", "convert-alibaba", csv(["a,1,,Succeeded,0,5,1", "b,1,,Succeeded,%s,%s,%s" % (
+        fmt(c), fmt(c + 5), fmt(c + 1))])], ["creation_time", "scheduled_time"])
+for d in near(5e-10, 9.2e9):
+    case("alibaba duration %s" % fmt(d), ["trace", "convert-alibaba", csv(["a,1,,Succeeded,0,%s,1" % fmt(1 + d)])],
+         ["scheduled_time"])
+    case("alibaba censored duration %s" % fmt(d), ["trace", "convert-alibaba", csv(["a,1,,Running,0,,1",
+         "b,0,,Running,0,%s,1" % fmt(1 + d)])], ["scheduled_time"])
+# a model mix's fields are copied: they must be what the trace reader takes
+def mix(model):
+    p = os.path.join(tmp, "bmix.json")
+    m = {"compute_ms": 1, "phases": [{"pattern": "dp-ring", "gbits": 1}]}
+    m.update(model)
+    json.dump({"format": "tsched.model-mix.v1", "models": [m]}, open(p, "w"))
+    return p
+mixes = [({"compute_ms": v}, "compute_ms") for v in near(5e-7, 9.2e12)]
+mixes += [({"phases": [{"pattern": "pp", "gbits": 1, "repeat": r}]}, "repeat") for r in [1, 2**32 - 1, 2**32, 2**40]]
+M = {"hidden": 8, "layers": 2, "vocab": 10, "seq": 4, "global_batch": 8, "micro_batch": 2}
+for k, v in [("micro_batch", 3), ("hidden", 0), ("vpp", 0), ("moe_experts", -1), ("seq", 2**32), ("layers", 2.0)]:
+    m = dict(M); m[k] = v
+    mixes.append(({"model": m, "phases": [{"pattern": "dp-ring"}]}, "model."))
+mixes.append(({"model": {"hidden": 8}, "phases": [{"pattern": "dp-ring"}]}, "model."))
+for fl in [{"src": 0, "dst": 0, "gbits": 1}, {"src": 0, "dst": 1, "gbits": 0}, {"src": 0, "dst": 1},
+           {"src": -1, "dst": 1, "gbits": 1}, {"src": 0, "dst": 1, "gbits": 1, "hops": []},
+           {"src": 0, "dst": 1, "gbits": 1, "src_nic": 2**32}, {"src": 1, "dst": 0, "gbits": 1e-9}]:
+    mixes.append(({"phases": [{"flows": [fl]}]}, "flows[0]"))
+for model, name in mixes:
+    # 2-GPU jobs: explicit flows between ranks 0 and 1 need two nodes (checked when the run starts)
+    case("mix %s" % json.dumps(model), ["trace", "poisson", "--jobs", "3", "--mean-interarrival-s", "1", "--sizes", "2:1"]
+         + FIX + ["--model-mix", mix(model), "--gpus-per-node", "1"], [name])
+print("\n".join(bad[:30]))
+if len(bad) > 30: print("... %d more" % (len(bad) - 30))
+print("bounds: %d refused, %d loaded" % tuple(runs), file=sys.stderr)
+sys.exit(1 if bad or runs[0] < 40 or runs[1] < 40 else 0)
+EOF2
+py "converters near every bound: refused naming the option, or simulate loads it" "$tmp/bounds.py" "$ts" "$tmp" "$data"
+
 # ---------------------------------------------------------------- the real data, when present
 real=0
 ali=${shared:+$shared/alibaba-cluster-trace-gpu-v2023/openb_pod_list_default.csv}

@@ -193,7 +193,7 @@ static int convert_dcn(int argc, char **argv)
     common_opts c;
     common_init(&c, 1);
     const char *dir = NULL;
-    unsigned iters = TS_TRACE_DCN_DEFAULT_ITERATIONS;
+    uint64_t iters = TS_TRACE_DCN_DEFAULT_ITERATIONS;
     double window = TS_TRACE_DCN_DEFAULT_WINDOW_S;
     int rc = CLI_OK;
     for (int i = 1; i < argc; i++) {
@@ -205,12 +205,18 @@ static int convert_dcn(int argc, char **argv)
             return rc;
         if (k)
             continue;
+        ts_trace_err e;
+        tsched_status st;
         if (strcmp(a, "--iterations") == 0 && i + 1 < argc) {
-            if (cli_parse_u32(argv[++i], &iters) != 0 || iters == 0)
-                return cli_usage_error("--iterations: '%s' is not a whole number >= 1", argv[i]);
+            if (cli_parse_u64(argv[++i], &iters) != 0)
+                iters = 0;
+            if ((st = ts_trace_check_iterations(iters, argv[i], &e)) != TSCHED_OK)
+                return conv_fail(st, &e);
         } else if (strcmp(a, "--arrival-window-s") == 0 && i + 1 < argc) {
-            if (cli_parse_double(argv[++i], &window) != 0 || window > 9.2e9)
-                return cli_usage_error("--arrival-window-s: '%s' is not a number in [0, 9.2e9]", argv[i]);
+            if (parse_finite(argv[++i], &window) != 0)
+                window = NAN;
+            if ((st = ts_trace_check_window(window, argv[i], &e)) != TSCHED_OK)
+                return conv_fail(st, &e);
         } else if (a[0] == '-')
             return cli_usage_error("trace convert-dcn: unknown or incomplete option '%s'", a);
         else if (dir)

@@ -163,8 +163,8 @@ static size_t utf8_len(const unsigned char *s, size_t n)
     return len;
 }
 
-/* prefix + raw made a valid name (DESIGN 3): every control character, '~', '#' and byte of
- * malformed UTF-8 becomes '_', and the name is cut at a character boundary so it fits in
+/* prefix + raw made a valid name (DESIGN 3, ts_name_check): every control character (C0, DEL,
+ * C1, U+2028, U+2029), '~', '#' and byte of malformed UTF-8 becomes '_', and the name is cut at a character boundary so it fits in
  * `max` bytes. */
 static void make_name(char *out, size_t max, const char *prefix, const char *raw)
 {
@@ -174,11 +174,12 @@ static void make_name(char *out, size_t max, const char *prefix, const char *raw
     size_t n = strlen(raw);
     for (size_t i = 0; i < n;) {
         size_t l = utf8_len(s + i, n - i);
-        if (l == 0 || s[i] < 0x20 || s[i] == 0x7f || s[i] == '~' || s[i] == '#') {
+        if (l == 0 || s[i] < 0x20 || s[i] == 0x7f || s[i] == '~' || s[i] == '#' || ts_text_char(raw + i, n - i) == 0) {
+            /* a C0 or C1 control, U+2028/2029 (names refuse them: ts_name_check) or a bad byte */
             if (o + 1 > max)
                 break;
             out[o++] = '_';
-            i++;
+            i += l ? l : 1;
             continue;
         }
         if (o + l > max)
@@ -238,17 +239,46 @@ void ts_trace_opts_init(ts_trace_opts *o, double compute_ms)
     o->gpus_per_node = 8;
 }
 
+/* The option's text as given, or the value when there is none. */
+static const char *shown(char *buf, size_t cap, const char *text, double v)
+{
+    if (text)
+        return text;
+    snprintf(buf, cap, "%.17g", v);
+    return buf;
+}
+
 tsched_status ts_trace_check_gbits(double gbits, const char *text, ts_trace_err *err)
 {
+    char b[32];
     if (!ts_trace_gbits_ok(gbits))
-        return opt_fail(err, "--gbits: '%s' is not a positive number", text);
+        return opt_fail(err, "--gbits: '%s' is not a positive number", shown(b, sizeof b, text, gbits));
     return TSCHED_OK;
 }
 
 tsched_status ts_trace_check_compute_ms(double ms, const char *text, ts_trace_err *err)
 {
-    if (!(ms > 0) || !isfinite(ms))
-        return opt_fail(err, "--compute-ms: '%s' is not a positive number", text);
+    char b[32];
+    if (!ts_trace_duration_ok(ms, 1e-3))
+        return opt_fail(err, "--compute-ms: '%s' is not a number of milliseconds in " TS_TRACE_COMPUTE_MS_RANGE,
+                        shown(b, sizeof b, text, ms));
+    return TSCHED_OK;
+}
+
+tsched_status ts_trace_check_iterations(uint64_t n, const char *text, ts_trace_err *err)
+{
+    char b[32];
+    if (n == 0 || n > TS_TRACE_COUNT_MAX)
+        return opt_fail(err, "--iterations: '%s' is not a whole number in [1, 2^53]",
+                        shown(b, sizeof b, text, (double)n));
+    return TSCHED_OK;
+}
+
+tsched_status ts_trace_check_window(double w, const char *text, ts_trace_err *err)
+{
+    char b[32];
+    if (!ts_trace_arrival_ok(w))
+        return opt_fail(err, "--arrival-window-s: '%s' is not a number in [0, 9.2e9]", shown(b, sizeof b, text, w));
     return TSCHED_OK;
 }
 
@@ -293,6 +323,90 @@ static tsched_status mix_uint(const char *path, json_t *o, size_t i, const char 
     return TSCHED_OK;
 }
 
+/* A whole number in [min, UINT32_MAX] as the trace reader takes one (ts_json_u32): a JSON
+ * integer or an integral real. */
+static int u32_ok(const json_t *v, uint32_t min)
+{
+    if (json_is_integer(v))
+        return json_integer_value(v) >= (json_int_t)min && json_integer_value(v) <= (json_int_t)UINT32_MAX;
+    if (!json_is_real(v))
+        return 0;
+    double d = json_real_value(v);
+    return d == floor(d) && d >= min && d <= (double)UINT32_MAX;
+}
+
+/* A field the reader takes null for absent. */
+static const json_t *present(const json_t *o, const char *key)
+{
+    const json_t *v = json_object_get(o, key);
+    return v && !json_is_null(v) ? v : NULL;
+}
+
+/* models[i].model: copied into every job that draws it, so it must be what the trace reader
+ * takes (tsched.job.v1's model: six required counts >= 1, vpp >= 1, moe_experts >= 0, a
+ * global batch that is a multiple of the micro batch). */
+static tsched_status mix_model_obj(const char *path, size_t i, json_t *mo, ts_trace_err *err)
+{
+    static const char *const req[] = {"hidden", "layers", "vocab", "seq", "global_batch", "micro_batch"};
+    for (size_t k = 0; k < 6; k++) {
+        const json_t *v = present(mo, req[k]);
+        if (!v || !u32_ok(v, 1))
+            return fail(err, TSCHED_E_RANGE, "%s: models[%zu].model.%s: required, a whole number in [1, 4294967295]",
+                        path, i, req[k]);
+    }
+    const json_t *vpp = present(mo, "vpp"), *moe = present(mo, "moe_experts");
+    if (vpp && !u32_ok(vpp, 1))
+        return fail(err, TSCHED_E_RANGE, "%s: models[%zu].model.vpp: expected a whole number in [1, 4294967295]", path,
+                    i);
+    if (moe && !u32_ok(moe, 0))
+        return fail(err, TSCHED_E_RANGE,
+                    "%s: models[%zu].model.moe_experts: expected a whole number in [0, 4294967295]", path, i);
+    double gb = json_number_value(present(mo, "global_batch")), mb = json_number_value(present(mo, "micro_batch"));
+    if (fmod(gb, mb) != 0)
+        return fail(err, TSCHED_E_RANGE, "%s: models[%zu].model.global_batch: %.17g is not a multiple of micro_batch "
+                    "%.17g", path, i, gb, mb);
+    return TSCHED_OK;
+}
+
+/* models[i].phases[j].flows: copied as they are, so each must be what the trace reader takes
+ * for a job placed by the simulator (no fixed nodes): src and dst distinct ranks, NICs, gbits
+ * finite and > 0, hops (if any) a non-empty array of switch names (whether they name a path
+ * depends on the fabric). */
+static tsched_status mix_flows(const char *path, size_t i, size_t j, json_t *fl, ts_trace_err *err)
+{
+    for (size_t f = 0; f < json_array_size(fl); f++) {
+        json_t *x = json_array_get(fl, f);
+        const json_t *src = present(x, "src"), *dst = present(x, "dst"), *g = present(x, "gbits"),
+                     *hops = present(x, "hops");
+        static const char *const nics[2] = {"src_nic", "dst_nic"};
+        if (!json_is_object(x))
+            return fail(err, TSCHED_E_TYPE, "%s: models[%zu].phases[%zu].flows[%zu]: expected an object", path, i, j,
+                        f);
+        if (!src || !u32_ok(src, 0) || !dst || !u32_ok(dst, 0))
+            return fail(err, TSCHED_E_RANGE, "%s: models[%zu].phases[%zu].flows[%zu].%s: required, a rank in [0, "
+                        "4294967295]", path, i, j, f, !src || !u32_ok(src, 0) ? "src" : "dst");
+        if (json_number_value(src) == json_number_value(dst))
+            return fail(err, TSCHED_E_RANGE, "%s: models[%zu].phases[%zu].flows[%zu].dst: rank %.17g is also src", path,
+                        i, j, f, json_number_value(dst));
+        for (int k = 0; k < 2; k++)
+            if (present(x, nics[k]) && !u32_ok(present(x, nics[k]), 0))
+                return fail(err, TSCHED_E_RANGE, "%s: models[%zu].phases[%zu].flows[%zu].%s: expected a whole number "
+                            "in [0, 4294967295]", path, i, j, f, nics[k]);
+        if (!g || !json_positive((json_t *)g))
+            return fail(err, TSCHED_E_RANGE, "%s: models[%zu].phases[%zu].flows[%zu].gbits: required, a number > 0",
+                        path, i, j, f);
+        if (hops) {
+            int ok = json_is_array(hops) && json_array_size(hops) > 0;
+            for (size_t h = 0; ok && h < json_array_size(hops); h++)
+                ok = json_is_string(json_array_get(hops, h));
+            if (!ok)
+                return fail(err, TSCHED_E_TYPE, "%s: models[%zu].phases[%zu].flows[%zu].hops: expected a non-empty "
+                            "array of switch names", path, i, j, f);
+        }
+    }
+    return TSCHED_OK;
+}
+
 static tsched_status mix_phases(const char *path, json_t *model, size_t i, ts_trace_err *err)
 {
     static const char *const patterns[] = {"dp-ring", "dp-hd", "pp", "alltoall"};
@@ -321,11 +435,16 @@ static tsched_status mix_phases(const char *path, json_t *model, size_t i, ts_tr
         } else if (!json_is_array(fl) || json_array_size(fl) == 0)
             return fail(err, TSCHED_E_FORMAT, "%s: models[%zu].phases[%zu].flows: expected a non-empty array", path, i,
                         j);
+        else {
+            tsched_status st = mix_flows(path, i, j, fl, err);
+            if (st != TSCHED_OK)
+                return st;
+        }
         if (g && !json_positive(g))
             return fail(err, TSCHED_E_RANGE, "%s: models[%zu].phases[%zu].gbits: expected a number > 0", path, i, j);
-        if (rep && (!json_is_integer(rep) || json_integer_value(rep) < 1))
-            return fail(err, TSCHED_E_RANGE, "%s: models[%zu].phases[%zu].repeat: expected a whole number >= 1", path,
-                        i, j);
+        if (rep && (!json_is_integer(rep) || json_integer_value(rep) < 1 || json_integer_value(rep) > UINT32_MAX))
+            return fail(err, TSCHED_E_RANGE,
+                        "%s: models[%zu].phases[%zu].repeat: expected a whole number in [1, 4294967295]", path, i, j);
     }
     return TSCHED_OK;
 }
@@ -363,12 +482,16 @@ static tsched_status mix_read(ts_trace_mix *mx, const char *text, size_t len, co
         if (w && !json_positive(w))
             return fail(err, TSCHED_E_RANGE, "%s: models[%zu].weight: expected a number > 0", path, i);
         mx->w[i] = w ? json_number_value(w) : 1.0;
-        if (!c || !json_positive(c))
-            return fail(err, TSCHED_E_RANGE, "%s: models[%zu].compute_ms: required, a number > 0", path, i);
+        if (!c || !json_is_number(c) || !ts_trace_duration_ok(json_number_value(c), 1e-3))
+            return fail(err, TSCHED_E_RANGE,
+                        "%s: models[%zu].compute_ms: required, a number of milliseconds in " TS_TRACE_COMPUTE_MS_RANGE,
+                        path, i);
         if (ov && (!json_is_number(ov) || !(json_number_value(ov) >= 0 && json_number_value(ov) <= 1)))
             return fail(err, TSCHED_E_RANGE, "%s: models[%zu].overlap: expected a number in [0, 1]", path, i);
         if (mo && !json_is_object(mo))
             return fail(err, TSCHED_E_TYPE, "%s: models[%zu].model: expected an object", path, i);
+        if (mo && (st = mix_model_obj(path, i, mo, err)) != TSCHED_OK)
+            return st;
         if ((st = mix_uint(path, o, i, "tp", &m->tp, &m->has_tp, err)) ||
             (st = mix_uint(path, o, i, "pp", &m->pp, &m->has_pp, err)) || (st = mix_phases(path, o, i, err)))
             return st;
@@ -427,17 +550,14 @@ static int model_tail(json_t *job, const ts_trace_opts *o, const mix_model *m)
            set(job, "phases", json_deep_copy(json_object_get(m->src, "phases")));
 }
 
-/* The times tsched.trace.v1 holds, as `simulate` reads them (doc/sim.md): at most this many
- * seconds, and a duration at least the clock's nanosecond. A generator checks each value it
- * writes, so it never writes a trace the simulator refuses. */
-#define TRACE_MAX_S 9.2e9
-
-static int time_ok(double v, int duration) { return v >= (duration ? 1e-9 : 0) && v <= TRACE_MAX_S; }
+/* The times tsched.trace.v1 holds, exactly as `simulate` reads them (trace_ranges.h): a
+ * generator checks each value it writes, so it never writes a trace the simulator refuses. */
+static int time_ok(double v, int duration) { return duration ? ts_trace_duration_ok(v, 1) : ts_trace_arrival_ok(v); }
 
 static tsched_status time_error(ts_trace_err *err, const char *opt, unsigned job, double v, int duration)
 {
-    return opt_fail(err, "%s: job %u's %s would be %g s, outside [%s, 9.2e9] s, the range a trace holds", opt, job,
-                    duration ? "duration" : "arrival", v, duration ? "1e-9" : "0");
+    return opt_fail(err, "%s: job %u's %s would be %g s, outside %s s, the range a trace holds", opt, job,
+                    duration ? "duration" : "arrival", v, duration ? TS_TRACE_DURATION_S_RANGE : "[0, 9.2e9]");
 }
 
 /* ---------------------------------------------------------------- convert-alibaba */
@@ -773,11 +893,23 @@ static tsched_status alibaba_build(json_t **doc_out, const char *path, char *tex
         }
         name_set_add(&ns, names[i]);
         int censored = isnan(q->del) || (q->running && q->del >= end);
-        double dur = (censored ? end : q->del) - q->sched;
+        double dur = (censored ? end : q->del) - q->sched, arrival = q->create - t0;
+        /* what the trace holds (trace_ranges.h): never write what simulate refuses */
+        if (!ts_trace_arrival_ok(arrival)) {
+            rc = fail(err, TSCHED_E_RANGE, "%s:%zu: creation_time: %.17g gives arrival_s %g s (after the earliest "
+                      "kept creation, %.17g), above the 9.2e9 s a trace holds", path, q->line, q->create, arrival, t0);
+            break;
+        }
+        if (!ts_trace_duration_ok(dur, 1)) {
+            rc = fail(err, TSCHED_E_RANGE, "%s:%zu: scheduled_time: %.17g gives duration_s %g s (to %s %.17g), outside "
+                      "the " TS_TRACE_DURATION_S_RANGE " s a trace holds", path, q->line, q->sched, dur,
+                      censored ? "the trace's end" : "deletion_time", censored ? end : q->del);
+            break;
+        }
         json_t *job = json_object();
         const mix_model *m;
         if (!job || json_array_append_new(jobs, job) != 0 || set(job, "name", json_string(names[i])) ||
-            set(job, "arrival_s", num(q->create - t0)) || set(job, "gpus", json_integer((json_int_t)q->gpus)) ||
+            set(job, "arrival_s", num(arrival)) || set(job, "gpus", json_integer((json_int_t)q->gpus)) ||
             model_head(job, c, &r, q->gpus, &m) || set(job, "duration_s", num(dur)) ||
             (censored && set(job, "censored", json_true())) || model_tail(job, c, m))
             rc = nomem(err);
@@ -800,14 +932,17 @@ tsched_status ts_trace_alibaba(json_t **out, const char *text, size_t len, const
 {
     *out = NULL;
     if (scale_gpus == 0 || (scale_gpus & (scale_gpus - 1)) != 0 || scale_gpus > 65536)
-        return opt_fail(err, "--scale-gpus: %" PRIu32 " is not a power of two in [1, 65536]", scale_gpus);
+        return opt_fail(err, "--scale-gpus: '%" PRIu32 "' is not a power of two in [1, 65536]", scale_gpus);
+    tsched_status st;
+    if ((st = ts_trace_check_compute_ms(o->compute_ms, NULL, err)) || (st = ts_trace_check_gbits(o->gbits, NULL, err)))
+        return st;
     /* the parser cuts lines and fields in place: work on a copy, NUL-terminated */
     char *copy = malloc(len + 1);
     if (!copy)
         return nomem(err);
     memcpy(copy, text, len);
     copy[len] = '\0';
-    tsched_status st = alibaba_build(out, name, copy, scale_gpus, o, err);
+    st = alibaba_build(out, name, copy, scale_gpus, o, err);
     free(copy);
     return st;
 }
@@ -871,10 +1006,10 @@ tsched_status ts_trace_dcn_begin(ts_trace_dcn **out, const char *dir, uint64_t i
                                  const ts_trace_opts *o, ts_trace_err *err)
 {
     *out = NULL;
-    if (iterations == 0 || iterations > UINT32_MAX)
-        return opt_fail(err, "--iterations: %" PRIu64 " is not a whole number >= 1", iterations);
-    if (!(window_s > 0) || window_s > TRACE_MAX_S)
-        return opt_fail(err, "--arrival-window-s: %g is not a number in [0, 9.2e9]", window_s);
+    tsched_status st;
+    if ((st = ts_trace_check_iterations(iterations, NULL, err)) || (st = ts_trace_check_window(window_s, NULL, err)) ||
+        (st = ts_trace_check_compute_ms(o->compute_ms, NULL, err)))
+        return st;
     ts_trace_dcn *d = calloc(1, sizeof *d);
     char *dcopy = strdup(dir);
     if (!d || !dcopy) {
@@ -1140,11 +1275,12 @@ static tsched_status parse_duration(const char *spec, dur_dist *d, ts_trace_err 
     if (kl == 5 && strncmp(spec, "fixed", 5) == 0) {
         d->kind = DUR_FIXED;
         if (parse_real(arg, &d->a) != 0 || !time_ok(d->a, 1))
-            return opt_fail(err, "--duration-dist: fixed duration '%s' is not a number in [1e-9, 9.2e9]", arg);
+            return opt_fail(err, "--duration-dist: fixed duration '%s' is not a number in " TS_TRACE_DURATION_S_RANGE,
+                            arg);
     } else if (kl == 3 && strncmp(spec, "exp", 3) == 0) {
         d->kind = DUR_EXP;
         if (parse_real(arg, &d->a) != 0 || !time_ok(d->a, 1))
-            return opt_fail(err, "--duration-dist: exp mean '%s' is not a number in [1e-9, 9.2e9]", arg);
+            return opt_fail(err, "--duration-dist: exp mean '%s' is not a number in " TS_TRACE_DURATION_S_RANGE, arg);
     } else if (kl == 9 && strncmp(spec, "lognormal", 9) == 0) {
         d->kind = DUR_LOGNORMAL;
         const char *comma = strchr(arg, ',');
@@ -1193,11 +1329,13 @@ tsched_status ts_trace_poisson(json_t **out, uint32_t njobs, double mean, const 
     *out = NULL;
     if (njobs == 0 || njobs > TS_TRACE_MAX_JOBS)
         return opt_fail(err, "--jobs: '%" PRIu32 "' is not a whole number in [1, %u]", njobs, TS_TRACE_MAX_JOBS);
-    if (!(mean > 0) || mean > TRACE_MAX_S)
+    if (!(mean > 0) || mean > TS_TRACE_MAX_S)
         return opt_fail(err, "--mean-interarrival-s: %g is not a number in (0, 9.2e9]", mean);
-    size_dist sd;
+    size_dist sd = {0};
     dur_dist dd;
     tsched_status rc;
+    if ((rc = ts_trace_check_compute_ms(c->compute_ms, NULL, err)) || (rc = ts_trace_check_gbits(c->gbits, NULL, err)))
+        return rc;
     if ((rc = parse_sizes(sizes, &sd, err)) != TSCHED_OK || (rc = parse_duration(dspec, &dd, err)) != TSCHED_OK) {
         free(sd.size);
         free(sd.w);

@@ -43,9 +43,14 @@ typedef struct ts_trace_opts {
 
 void ts_trace_opts_init(ts_trace_opts *o, double compute_ms);
 
-/* The ranges of the options (messages name them as the command line does). */
+/* The ranges of the options (messages name them as the command line does): --gbits finite and
+ * > 0, --compute-ms in [5e-7, 9.2e12] (what the trace reader takes). */
 tsched_status ts_trace_check_gbits(double gbits, const char *text, ts_trace_err *err);
 tsched_status ts_trace_check_compute_ms(double ms, const char *text, ts_trace_err *err);
+/* convert-dcn's --iterations, [1, 2^53], and --arrival-window-s, [0, 9.2e9]. `text` (may be
+ * NULL) is the option's text for the message. */
+tsched_status ts_trace_check_iterations(uint64_t n, const char *text, ts_trace_err *err);
+tsched_status ts_trace_check_window(double w, const char *text, ts_trace_err *err);
 
 /* convert-alibaba: the pod CSV `text` (len bytes, no NUL; `name` for messages, its base name
  * names the trace) with every job's GPUs times `scale_gpus` (a power of two, 1 to 65536). */
