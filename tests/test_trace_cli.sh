@@ -597,6 +597,14 @@ sys.exit(1 if bad or runs[0] < 40 or runs[1] < 40 else 0)
 EOF2
 py "converters near every bound: refused naming the option, or simulate loads it" "$tmp/bounds.py" "$ts" "$tmp" "$data"
 
+# names: C1 controls and U+2028 (which names refuse) become '_', so simulate loads the trace
+printf '%s\np\302\205x,1,,Succeeded,0,10,1\nq\342\200\250y,1,,Succeeded,0,10,1\n' "$H" > "$tmp/c1.csv"
+expect 0 "alibaba: C1 and U+2028 in names" -- "$ts" trace convert-alibaba "$tmp/c1.csv" -o "$tmp/c1.json"
+has "$tmp/c1.json" '"name": "pod-p_x"' "C1 control in a name"
+has "$tmp/c1.json" '"name": "pod-q_y"' "U+2028 in a name"
+expect 0 "simulate loads the C1 names" -- "$ts" simulate -t "$tmp/fab.json" -w "$tmp/c1.json" --until 1e-6 --quiet \
+    --no-timing
+
 # ---------------------------------------------------------------- the real data, when present
 real=0
 ali=${shared:+$shared/alibaba-cluster-trace-gpu-v2023/openb_pod_list_default.csv}

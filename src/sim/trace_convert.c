@@ -52,6 +52,16 @@ static tsched_status opt_fail(ts_trace_err *e, const char *fmt, ...)
 
 static tsched_status nomem(ts_trace_err *e) { return fail(e, TSCHED_E_NOMEM, "out of memory"); }
 
+/* Text inputs hold no NUL byte (common's reader stops at the first one; a buffer may hold one). */
+static tsched_status no_nul(const char *text, size_t len, const char *name, ts_trace_err *e)
+{
+    const char *nul = memchr(text, '\0', len);
+    if (nul)
+        return fail(e, TSCHED_E_PARSE, "%s: byte %zu is a NUL byte; expected a text document", name,
+                    (size_t)(nul - text));
+    return TSCHED_OK;
+}
+
 /* ---------------------------------------------------------------- random numbers
  * common's xoshiro256** seeded by splitmix64; a uniform draw is U = (x >> 11 + 0.5) / 2^53, in
  * (0, 1) open at both ends, so log(U) is finite. */
@@ -506,10 +516,13 @@ tsched_status ts_trace_mix_parse(ts_trace_mix **out, const char *text, size_t le
                                  ts_trace_err *err)
 {
     *out = NULL;
+    tsched_status st = no_nul(text, len, name, err);
+    if (st != TSCHED_OK)
+        return st;
     ts_trace_mix *mx = calloc(1, sizeof *mx);
     if (!mx)
         return nomem(err);
-    tsched_status st = mix_read(mx, text, len, name, err);
+    st = mix_read(mx, text, len, name, err);
     if (st != TSCHED_OK) {
         ts_trace_mix_free(mx);
         return st;
@@ -934,7 +947,8 @@ tsched_status ts_trace_alibaba(json_t **out, const char *text, size_t len, const
     if (scale_gpus == 0 || (scale_gpus & (scale_gpus - 1)) != 0 || scale_gpus > 65536)
         return opt_fail(err, "--scale-gpus: '%" PRIu32 "' is not a power of two in [1, 65536]", scale_gpus);
     tsched_status st;
-    if ((st = ts_trace_check_compute_ms(o->compute_ms, NULL, err)) || (st = ts_trace_check_gbits(o->gbits, NULL, err)))
+    if ((st = ts_trace_check_compute_ms(o->compute_ms, NULL, err)) || (st = ts_trace_check_gbits(o->gbits, NULL, err)) ||
+        (st = no_nul(text, len, name, err)))
         return st;
     /* the parser cuts lines and fields in place: work on a copy, NUL-terminated */
     char *copy = malloc(len + 1);
@@ -1156,6 +1170,9 @@ static tsched_status dcn_job(char *text, const char *path, const char *file, jso
 tsched_status ts_trace_dcn_add(ts_trace_dcn *d, const char *text, size_t len, const char *path, const char *file,
                                ts_trace_err *err)
 {
+    tsched_status st = no_nul(text, len, path, err);
+    if (st != TSCHED_OK)
+        return st;
     json_t *job = json_object();
     if (!job || json_array_append_new(d->jobs, job) != 0)
         return nomem(err);
@@ -1169,7 +1186,7 @@ tsched_status ts_trace_dcn_add(ts_trace_dcn *d, const char *text, size_t len, co
         return nomem(err);
     memcpy(copy, text, len);
     copy[len] = '\0';
-    tsched_status st = dcn_job(copy, path, file, job, err);
+    st = dcn_job(copy, path, file, job, err);
     free(copy);
     return st;
 }

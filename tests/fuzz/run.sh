@@ -20,7 +20,10 @@ export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1:suppressions=$here/ubsan
 status=0
 for t in $targets; do
     name=$(basename "$t")
-    rm -rf "$scratch/corpus" && cp -R "$corpus" "$scratch/corpus"
+    # a target's own seeds when it has them (corpus-<target>/), else the shared corpus
+    seeds=$corpus
+    [ -d "$here/corpus-$name" ] && seeds=$here/corpus-$name
+    rm -rf "$scratch/corpus" && cp -R "$seeds" "$scratch/corpus"
     log=$scratch/$name.log
     if "$t" -max_total_time="$secs" -rss_limit_mb=512 -timeout=10 -print_final_stats=1 \
         -artifact_prefix="$build/fuzz-artifacts/$name-" "$scratch/corpus" > "$log" 2>&1; then
