@@ -108,6 +108,19 @@ has "$tmp/out" "convert-alibaba POD_CSV" "trace --help"
 expect 0 "trace poisson -h" -- "$ts" trace poisson -h
 has "$tmp/out" "lognormal:MU,SIGMA" "trace poisson -h"
 
+# ---------------------------------------------------------------- same bytes as the original converters
+# tests/data/trace/golden: outputs written once by the topo-sched of commit fa77abc, before the
+# converters moved into the library (src/sim/trace_convert.c); see golden/cases and gen.sh.
+ngold=0
+while read -r gname gargs; do
+    case $gname in '#'* | '') continue ;; esac
+    # shellcheck disable=SC2086
+    expect 0 "golden $gname" -- "$ts" $(printf '%s' "$gargs" | sed "s|@D@|$data|g")
+    if cmp -s "$tmp/out" "$data/golden/$gname.json"; then ok; else bad "golden $gname: not the original converter's bytes"; fi
+    ngold=$((ngold + 1))
+done < "$data/golden/cases"
+[ "$ngold" -ge 13 ] && ok || bad "golden: only $ngold cases read"
+
 # ---------------------------------------------------------------- poisson
 P="--jobs 200 --mean-interarrival-s 5 --sizes 1:1,8:3,64:0.5 --duration-dist exp:3600"
 expect 0 "poisson seed 7" -- "$ts" trace poisson $P --seed 7 -o "$tmp/p7a.json"
@@ -372,7 +385,33 @@ csv milli "$H
 p1,1,half,Running,0,10,0"
 csv name "$H
 ,1,1000,Running,0,10,0"
+# issue 21 item 5: nothing after a closing quote, decimal numbers only
+csv junk "$H
+\"p1\"x,1,1000,Running,0,10,0"
+csv junk2 "$H
+p1,1,1000,\"Running\" x,0,10,0"
+csv hexc "$H
+p1,1,1000,Running,0x10,100,20"
+csv hexs "$H
+p1,1,1000,Running,10,100,0X1p4"
+csv hexg "$H
+p1,0x1,1000,Running,10,100,20"
+csv infd "$H
+p1,1,1000,Running,10,inf,20"
 : > "$tmp/empty.csv"
+for case in "junk:junk.csv:2: name: '\"p1\"x' has text after the closing quote" \
+    "junk2:junk2.csv:2: pod_phase: '\"Running\" x' has text after the closing quote" \
+    "hexc:hexc.csv:2: creation_time: '0x10' is not a number of seconds" \
+    "hexs:hexs.csv:2: scheduled_time: '0X1p4' is not a number of seconds" \
+    "hexg:hexg.csv:2: num_gpu: '0x1' is not a whole number" \
+    "infd:infd.csv:2: deletion_time: 'inf' is not a number of seconds"; do
+    f=${case%%:*} msg=${case#*:}
+    fails 2 "$msg" "alibaba csv $f" -- "$ts" trace convert-alibaba "$tmp/$f.csv"
+done
+printf '%s\n"p 1" ,1,,Running,1,5.5,.5\n"a""b",2,,Running,1e0,5.,2E+0\n' "$H" > "$tmp/quotes-ok.csv"
+expect 0 "alibaba csv: spaces after a closing quote, decimal forms" -- "$ts" trace convert-alibaba "$tmp/quotes-ok.csv" --compact
+has "$tmp/out" '"name":"pod-p 1","arrival_s":0,"gpus":1,"compute_ms":1000,"duration_s":5' "quoted name with a space"
+has "$tmp/out" '"name":"pod-a\"b"' "doubled quote"
 for case in "nocol:nocol.csv:1: the header has no column 'gpu_milli'" "gpu:gpu.csv:3: num_gpu: 'one' is not a whole number" \
     "neg:neg.csv:3: creation_time: '-5' is negative" "fields:fields.csv:2: 6 fields, the header has 7" \
     "quote:quote.csv:2: unterminated quote" "time:time.csv:2: deletion_time: '1e999'" \
@@ -424,6 +463,147 @@ fails 2 "no job_<K>-<MODEL>.txt files" "dcn empty folder" -- "$ts" trace convert
 fails 2 "cannot open the folder" "dcn missing folder" -- "$ts" trace convert-dcn "$tmp/nowhere"
 fails 2 "--model-mix does not apply" "dcn with a mix" -- "$ts" trace convert-dcn "$data/dcn/ring_size_2" --model-mix x
 fails 2 "--iterations: '0'" "dcn zero iterations" -- "$ts" trace convert-dcn "$data/dcn/ring_size_2" --iterations 0
+
+# issue 21 item 17: every input is read by the library's bounded reader, which stops at the
+# first NUL byte (after one read of /dev/zero, not after input_bytes of it)
+fails 2 "/dev/zero: byte 0 is a NUL byte" "csv /dev/zero stops at the first NUL" -- "$ts" trace convert-alibaba /dev/zero
+fails 2 "/dev/zero: byte 0 is a NUL byte" "mix /dev/zero stops at the first NUL" -- "$ts" trace poisson --jobs 1 \
+    --mean-interarrival-s 1 --sizes 1:1 --duration-dist fixed:1 --model-mix /dev/zero
+fails 2 "/dev/zero: byte 0 is a NUL byte" "alibaba mix /dev/zero" -- "$ts" trace convert-alibaba "$data/pods.csv" \
+    --model-mix /dev/zero
+{ printf 'abc'; head -c 500 /dev/zero; } > "$tmp/nul3.csv"
+fails 2 "nul3.csv: byte 3 is a NUL byte" "csv: the NUL before the limit" -- "$ts" --limit input_bytes=100 trace \
+    convert-alibaba "$tmp/nul3.csv"
+rm -rf "$D"; mkdir -p "$D"; { printf '%s\n' "$HD"; head -c 500 /dev/zero; } > "$D/job_0-A.txt"
+fails 2 "job_0-A.txt: byte 71 is a NUL byte" "dcn: the NUL before the limit" -- "$ts" --limit input_bytes=100 trace \
+    convert-dcn "$D"
+# item 18: a FIFO named like a job file is refused at once (it used to wait for a writer)
+rm -rf "$D"; mkdir -p "$D"; printf '%s\n96 97 0 0 0 1 0 0\n' "$HD" > "$D/job_0-A.txt"
+if command -v mkfifo > /dev/null 2>&1 && command -v timeout > /dev/null 2>&1 && mkfifo "$D/job_1-X.txt"; then
+    fails 2 "job_1-X.txt: not a regular file" "dcn FIFO job file" -- timeout 20 "$ts" trace convert-dcn "$D"
+    rm -f "$D/job_1-X.txt"; ln -s /dev/zero "$D/job_1-X.txt"
+    fails 2 "job_1-X.txt: not a regular file" "dcn device job file" -- timeout 20 "$ts" trace convert-dcn "$D"
+else
+    echo "SKIP: no mkfifo or timeout: the FIFO case did not run"
+fi
+
+# ---------------------------------------------------------------- issue 21 item 21: what a converter writes, simulate loads
+# Seeded random option values near every bound: the converter either refuses with exit 2 and
+# one line naming the option (or the CSV column), or `simulate` loads its output (and runs it
+# for a microsecond) on a fabric of 2 x 32 one-GPU nodes (the dcn wiring of node0..node63).
+cat > "$tmp/fab.json" <<'EOF2'
+{ "format": "tsched.topology.v1", "name": "bounds",
+  "generate": { "kind": "leaf_spine", "leaves": 2, "spines": 1, "nodes_per_leaf": 32, "gpus_per_node": 1, "nic_gbps": 100 } }
+EOF2
+cat > "$tmp/bounds.py" <<'EOF2'
+import json, math, os, random, subprocess, sys
+ts, tmp, data = sys.argv[1], sys.argv[2], sys.argv[3]
+rnd = random.Random(21)
+H = "name,num_gpu,gpu_milli,pod_phase,creation_time,deletion_time,scheduled_time"
+bad, runs = [], [0, 0]
+def near(lo, hi):
+    """values at, just inside and just outside [lo, hi], and a few log-uniform ones around it"""
+    v = [lo, hi, lo * (1 - 1e-12), hi * (1 + 1e-12), lo / 2, hi * 2]
+    if lo > 0:
+        v += [math.nextafter(lo, 0), math.nextafter(lo, math.inf)]
+        v += [10 ** rnd.uniform(math.log10(lo) - 2, math.log10(hi) + 2) for _ in range(3)]
+    v += [math.nextafter(hi, 0), math.nextafter(hi, math.inf)]
+    return sorted(set(v))
+def fmt(x):
+    return repr(float(x)) if isinstance(x, float) else str(x)
+def case(what, argv, names):
+    out = os.path.join(tmp, "b.json")
+    r = subprocess.run([ts] + argv + ["-o", out], capture_output=True, text=True)
+    if r.returncode == 2:
+        runs[0] += 1
+        if r.stderr.count("\n") != 1 or not any(n in r.stderr for n in names):
+            bad.append("%s: refused without naming %s: %s" % (what, " or ".join(names), r.stderr.strip()))
+        return
+    if r.returncode != 0:
+        bad.append("%s: exit %d: %s" % (what, r.returncode, r.stderr.strip())); return
+    runs[1] += 1
+    s = subprocess.run([ts, "simulate", "-t", os.path.join(tmp, "fab.json"), "-w", out, "--until", "1e-6",
+                        "--quiet", "--no-timing", "-o", os.path.join(tmp, "b.res")], capture_output=True, text=True)
+    if s.returncode != 0:
+        bad.append("%s: converter exit 0, simulate exit %d: %s" % (what, s.returncode, s.stderr.strip()))
+P = ["trace", "poisson", "--jobs", "3", "--mean-interarrival-s", "1", "--sizes", "1:1,2:1"]
+FIX = ["--duration-dist", "fixed:1"]
+dd = os.path.join(tmp, "bdcn", "ring_size_2")
+os.makedirs(dd, exist_ok=True)
+open(os.path.join(dd, "job_0-A.txt"), "w").write("#src dst src_tor dst_tor start_time flow_size compute_time stage_index\n"
+                                                 "96 128 0 1 0 1000 0 0\n128 97 1 0 0 1 0 0\n")
+open(os.path.join(dd, "job_1-B.txt"), "w").write("#src dst src_tor dst_tor start_time flow_size compute_time stage_index\n"
+                                                 "100 101 0 0 0 18446744073709551615 0 0\n")
+D = ["trace", "convert-dcn", dd]
+def csv(rows):
+    p = os.path.join(tmp, "b.csv")
+    open(p, "w").write(H + "\n" + "\n".join(rows) + "\n")
+    return p
+base = csv(["p1,1,,Succeeded,0,10,1"])
+for v in near(5e-7, 9.2e12) + [1e-7, 1e13]:
+    case("poisson --compute-ms %s" % fmt(v), P + FIX + ["--compute-ms", fmt(v)], ["--compute-ms"])
+    case("dcn --compute-ms %s" % fmt(v), D + ["--compute-ms", fmt(v)], ["--compute-ms"])
+    case("alibaba --compute-ms %s" % fmt(v), ["trace", "convert-alibaba", base, "--compute-ms", fmt(v)], ["--compute-ms"])
+for v in near(5e-10, 9.2e9):
+    case("poisson fixed:%s" % fmt(v), P + ["--duration-dist", "fixed:" + fmt(v)], ["--duration-dist"])
+    case("poisson exp:%s" % fmt(v), P + ["--duration-dist", "exp:" + fmt(v)], ["--duration-dist"])
+for mu in [22.94, 22.95, -21.41, -21.42, rnd.uniform(-30, 30), rnd.uniform(-30, 30)]:
+    for sg in [0, 0.01, rnd.uniform(0, 3)]:
+        case("poisson lognormal:%r,%r" % (mu, sg), P + ["--duration-dist", "lognormal:%r,%r" % (mu, sg)], ["--duration-dist"])
+for v in near(1e-300, 9.2e9) + [4.6e9, 3.07e9]:
+    case("poisson --mean-interarrival-s %s" % fmt(v), ["trace", "poisson", "--jobs", "3", "--mean-interarrival-s", fmt(v),
+         "--sizes", "1:1"] + FIX, ["--mean-interarrival-s"])
+for v in [5e-324, 1e-300, 1e308, 1.7976931348623157e308, "inf", "-1"]:
+    case("poisson --gbits %s" % v, P + FIX + ["--gbits", fmt(v)], ["--gbits"])
+for v in [0, 1, 2**32, 2**53 - 1, 2**53, 2**53 + 1, 2**64 - 1, rnd.randrange(1, 2**53)]:
+    case("dcn --iterations %d" % v, D + ["--iterations", str(v)], ["--iterations"])
+for v in near(1e-300, 9.2e9) + [0.0, -0.0, -1e-300]:
+    case("dcn --arrival-window-s %s" % fmt(v), D + ["--arrival-window-s", fmt(v)], ["--arrival-window-s"])
+# times of the CSV near what a trace holds
+for c in near(1e-300, 9.2e9) + [0.0]:
+    case("alibaba arrival %s" % fmt(c), ["trace", "convert-alibaba", csv(["a,1,,Succeeded,0,5,1", "b,1,,Succeeded,%s,%s,%s" % (
+        fmt(c), fmt(c + 5), fmt(c + 1))])], ["creation_time", "scheduled_time"])
+for d in near(5e-10, 9.2e9):
+    case("alibaba duration %s" % fmt(d), ["trace", "convert-alibaba", csv(["a,1,,Succeeded,0,%s,1" % fmt(1 + d)])],
+         ["scheduled_time"])
+    case("alibaba censored duration %s" % fmt(d), ["trace", "convert-alibaba", csv(["a,1,,Running,0,,1",
+         "b,0,,Running,0,%s,1" % fmt(1 + d)])], ["scheduled_time"])
+# a model mix's fields are copied: they must be what the trace reader takes
+def mix(model):
+    p = os.path.join(tmp, "bmix.json")
+    m = {"compute_ms": 1, "phases": [{"pattern": "dp-ring", "gbits": 1}]}
+    m.update(model)
+    json.dump({"format": "tsched.model-mix.v1", "models": [m]}, open(p, "w"))
+    return p
+mixes = [({"compute_ms": v}, "compute_ms") for v in near(5e-7, 9.2e12)]
+mixes += [({"phases": [{"pattern": "pp", "gbits": 1, "repeat": r}]}, "repeat") for r in [1, 2**32 - 1, 2**32, 2**40]]
+M = {"hidden": 8, "layers": 2, "vocab": 10, "seq": 4, "global_batch": 8, "micro_batch": 2}
+for k, v in [("micro_batch", 3), ("hidden", 0), ("vpp", 0), ("moe_experts", -1), ("seq", 2**32), ("layers", 2.0)]:
+    m = dict(M); m[k] = v
+    mixes.append(({"model": m, "phases": [{"pattern": "dp-ring"}]}, "model."))
+mixes.append(({"model": {"hidden": 8}, "phases": [{"pattern": "dp-ring"}]}, "model."))
+for fl in [{"src": 0, "dst": 0, "gbits": 1}, {"src": 0, "dst": 1, "gbits": 0}, {"src": 0, "dst": 1},
+           {"src": -1, "dst": 1, "gbits": 1}, {"src": 0, "dst": 1, "gbits": 1, "hops": []},
+           {"src": 0, "dst": 1, "gbits": 1, "src_nic": 2**32}, {"src": 1, "dst": 0, "gbits": 1e-9}]:
+    mixes.append(({"phases": [{"flows": [fl]}]}, "flows[0]"))
+for model, name in mixes:
+    # 2-GPU jobs: explicit flows between ranks 0 and 1 need two nodes (checked when the run starts)
+    case("mix %s" % json.dumps(model), ["trace", "poisson", "--jobs", "3", "--mean-interarrival-s", "1", "--sizes", "2:1"]
+         + FIX + ["--model-mix", mix(model), "--gpus-per-node", "1"], [name])
+print("\n".join(bad[:30]))
+if len(bad) > 30: print("... %d more" % (len(bad) - 30))
+print("bounds: %d refused, %d loaded" % tuple(runs), file=sys.stderr)
+sys.exit(1 if bad or runs[0] < 40 or runs[1] < 40 else 0)
+EOF2
+py "converters near every bound: refused naming the option, or simulate loads it" "$tmp/bounds.py" "$ts" "$tmp" "$data"
+
+# names: C1 controls and U+2028 (which names refuse) become '_', so simulate loads the trace
+printf '%s\np\302\205x,1,,Succeeded,0,10,1\nq\342\200\250y,1,,Succeeded,0,10,1\n' "$H" > "$tmp/c1.csv"
+expect 0 "alibaba: C1 and U+2028 in names" -- "$ts" trace convert-alibaba "$tmp/c1.csv" -o "$tmp/c1.json"
+has "$tmp/c1.json" '"name": "pod-p_x"' "C1 control in a name"
+has "$tmp/c1.json" '"name": "pod-q_y"' "U+2028 in a name"
+expect 0 "simulate loads the C1 names" -- "$ts" simulate -t "$tmp/fab.json" -w "$tmp/c1.json" --until 1e-6 --quiet \
+    --no-timing
 
 # ---------------------------------------------------------------- the real data, when present
 real=0

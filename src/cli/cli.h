@@ -20,6 +20,8 @@ int cli_fail_in(tsched_status st, const char *where);
 /* Read a whole text file ("-": stdin) within the input_bytes limit into a NUL-terminated
  * buffer (free()); errors printed as one line; returns an exit status. */
 int cli_read_file(const char *path, char **buf, size_t *len);
+/* As cli_read_file, from an open stream named `shown` in messages. */
+int cli_read_stream(FILE *f, const char *shown, char **buf, size_t *len);
 /* Print a usage error as one line on stderr; return CLI_BAD_INPUT. */
 int cli_usage_error(const char *fmt, ...);
 /* Write `text` plus a newline to `path` ("-" or NULL: stdout). */

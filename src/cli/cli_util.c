@@ -7,6 +7,7 @@
 #include <jansson.h>
 
 #include "../common/json_write.h"
+#include "../common/readall.h"
 #include "cli.h"
 
 int cli_fail(tsched_status st)
@@ -140,61 +141,39 @@ int cli_parse_double(const char *s, double *out)
 
 int cli_read_file(const char *path, char **buf, size_t *len)
 {
-    tsched_limits lim = {.size = sizeof lim};
-    tsched_limits_get(&lim);
     int is_stdin = strcmp(path, "-") == 0;
-    const char *shown = is_stdin ? "<stdin>" : path;
     FILE *f = is_stdin ? stdin : fopen(path, "rb");
     if (!f) {
         fprintf(stderr, "topo-sched: %s: cannot open: %s\n", path, strerror(errno));
         return CLI_BAD_INPUT;
     }
-    size_t cap = 0, n = 0;
-    char *b = NULL;
-    int rc = CLI_OK;
-    for (;;) {
-        if (n + 1 >= cap) {
-            size_t ncap = cap ? 2 * cap : 65536;
-            char *nb = realloc(b, ncap);
-            if (!nb) {
-                fprintf(stderr, "topo-sched: %s: out of memory\n", shown);
-                rc = CLI_INTERNAL;
-                break;
-            }
-            b = nb;
-            cap = ncap;
-        }
-        size_t got = fread(b + n, 1, cap - n - 1, f);
-        n += got;
-        if (n > lim.input_bytes) {
-            fprintf(stderr, "topo-sched: %s: more than %llu bytes: exceeds the limit input_bytes = %llu\n", shown,
-                    (unsigned long long)lim.input_bytes, (unsigned long long)lim.input_bytes);
-            rc = CLI_BAD_INPUT;
-            break;
-        }
-        if (got == 0) {
-            if (ferror(f)) {
-                fprintf(stderr, "topo-sched: %s: read error\n", shown);
-                rc = CLI_BAD_INPUT;
-            }
-            break;
-        }
-    }
+    int rc = cli_read_stream(f, is_stdin ? "<stdin>" : path, buf, len);
     if (!is_stdin)
         fclose(f);
-    const char *nul = rc == CLI_OK ? memchr(b, '\0', n) : NULL;
-    if (nul) {
-        fprintf(stderr, "topo-sched: %s: byte %zu is a NUL byte; expected a text document\n", shown, (size_t)(nul - b));
-        rc = CLI_BAD_INPUT;
+    return rc;
+}
+
+int cli_read_stream(FILE *f, const char *shown, char **buf, size_t *len)
+{
+    tsched_limits lim = {.size = sizeof lim};
+    tsched_limits_get(&lim);
+    /* the library's bounded reader (src/common/readall.c): stops at the first NUL byte */
+    switch (ts_read_stream(f, lim.input_bytes, buf, len)) {
+    case TS_READ_OK: return CLI_OK;
+    case TS_READ_NUL:
+        fprintf(stderr, "topo-sched: %s: byte %zu is a NUL byte; expected a text document\n", shown, *len);
+        return CLI_BAD_INPUT;
+    case TS_READ_TOO_LARGE:
+        fprintf(stderr, "topo-sched: %s: more than %llu bytes: exceeds the limit input_bytes = %llu\n", shown,
+                (unsigned long long)lim.input_bytes, (unsigned long long)lim.input_bytes);
+        return CLI_BAD_INPUT;
+    case TS_READ_IO:
+        fprintf(stderr, "topo-sched: %s: read error\n", shown);
+        return CLI_BAD_INPUT;
+    default:
+        fprintf(stderr, "topo-sched: %s: out of memory\n", shown);
+        return CLI_INTERNAL;
     }
-    if (rc != CLI_OK) {
-        free(b);
-        return rc;
-    }
-    b[n] = '\0';
-    *buf = b;
-    *len = n;
-    return CLI_OK;
 }
 
 int cli_fail_in(tsched_status st, const char *where)

@@ -1,117 +1,33 @@
 /* topo-sched trace convert-alibaba | convert-dcn | poisson: build a tsched.trace.v1 document
- * (design/sim.md 4.3). Every rule and the random generator are documented in
- * doc/sim-traces.md: same input and seed, same bytes. */
+ * (doc/sim-traces.md). The options and the files are read here; the conversion is the
+ * library's (src/sim/trace_convert.c, compiled in until it becomes tsched_trace_* calls). */
 #include <dirent.h>
 #include <errno.h>
-#include <inttypes.h>
+#include <fcntl.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <jansson.h>
 
 #include "cli.h"
+#include "../sim/trace_convert.h"
 
-#define TRACE_FORMAT "tsched.trace.v1"
-#define MIX_FORMAT "tsched.model-mix.v1"
-#define NAME_MAX_BYTES 255
-#define MAX_JOBS 1000000u /* about 260 MB of indented trace: within the default input_bytes (256 MiB) simulate reads */
-
-/* ---------------------------------------------------------------- errors */
-
-/* One line on stderr naming the file or option; the exit status of bad input. */
-static int trace_err(const char *fmt, ...)
+/* The converter's error: one line, with the usage hint when an option is at fault. */
+static int conv_fail(tsched_status st, const ts_trace_err *e)
 {
-    va_list ap;
-    va_start(ap, fmt);
-    fputs("topo-sched: ", stderr);
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
-    va_end(ap);
+    if (st == TSCHED_E_NOMEM) {
+        fprintf(stderr, "topo-sched: %s\n", e->msg);
+        return CLI_INTERNAL;
+    }
+    if (e->option)
+        return cli_usage_error("%s", e->msg);
+    fprintf(stderr, "topo-sched: %s\n", e->msg);
     return CLI_BAD_INPUT;
 }
-
-static int nomem(void)
-{
-    fputs("topo-sched: out of memory\n", stderr);
-    return CLI_INTERNAL;
-}
-
-/* ---------------------------------------------------------------- random numbers
- * splitmix64 expands the seed into the state of xoshiro256** (Blackman and Vigna); a uniform
- * draw is U = (x >> 11 + 0.5) / 2^53, in (0, 1) open at both ends, so log(U) is finite. */
-
-typedef struct {
-    uint64_t s[4];
-} trace_rng;
-
-static uint64_t splitmix64(uint64_t *x)
-{
-    uint64_t z = (*x += UINT64_C(0x9e3779b97f4a7c15));
-    z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
-    z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
-    return z ^ (z >> 31);
-}
-
-static void rng_seed(trace_rng *r, uint64_t seed)
-{
-    uint64_t x = seed;
-    for (int i = 0; i < 4; i++)
-        r->s[i] = splitmix64(&x);
-}
-
-static uint64_t rotl64(uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
-
-static uint64_t rng_next(trace_rng *r)
-{
-    uint64_t *s = r->s;
-    uint64_t result = rotl64(s[1] * 5, 7) * 9, t = s[1] << 17;
-    s[2] ^= s[0];
-    s[3] ^= s[1];
-    s[1] ^= s[2];
-    s[0] ^= s[3];
-    s[2] ^= t;
-    s[3] = rotl64(s[3], 45);
-    return result;
-}
-
-static double rng_uniform(trace_rng *r) { return ((double)(rng_next(r) >> 11) + 0.5) * 0x1p-53; }
-
-/* Exponential of mean `mean`: one draw. */
-static double rng_exp(trace_rng *r, double mean) { return -mean * log(rng_uniform(r)); }
-
-/* Standard normal by Box-Muller: two draws, the cosine branch only. */
-static double rng_normal(trace_rng *r)
-{
-    double u1 = rng_uniform(r), u2 = rng_uniform(r);
-    return sqrt(-2.0 * log(u1)) * cos(6.283185307179586 * u2);
-}
-
-/* Index i of the first cumulative weight above U * total: one draw. */
-static size_t rng_pick(trace_rng *r, const double *w, size_t n, double total)
-{
-    double u = rng_uniform(r) * total, c = 0;
-    for (size_t i = 0; i < n; i++) {
-        c += w[i];
-        if (u < c)
-            return i;
-    }
-    return n - 1;
-}
-
-/* ---------------------------------------------------------------- JSON helpers */
-
-/* Integers stay integers: an integral value below 2^53 prints as one. */
-static json_t *num(double v)
-{
-    if (v == floor(v) && fabs(v) < 9007199254740992.0)
-        return json_integer((json_int_t)v);
-    return json_real(v);
-}
-
-static int set(json_t *obj, const char *key, json_t *v) { return !v || json_object_set_new(obj, key, v) != 0; }
 
 static int emit(json_t *doc, const char *out, int compact)
 {
@@ -120,338 +36,25 @@ static int emit(json_t *doc, const char *out, int compact)
     return rc;
 }
 
-static json_t *new_trace(const char *name)
-{
-    json_t *doc = json_object();
-    if (!doc || set(doc, "format", json_string(TRACE_FORMAT)) || set(doc, "name", json_string(name)) ||
-        set(doc, "jobs", json_array())) {
-        json_decref(doc);
-        return NULL;
-    }
-    return doc;
-}
-
-/* ---------------------------------------------------------------- file input */
-
-/* Read a whole file ("-": stdin) within the input_bytes limit; NUL bytes refused. */
-static int read_all(const char *path, char **buf, size_t *len)
-{
-    tsched_limits lim = {.size = sizeof lim};
-    tsched_limits_get(&lim);
-    int is_stdin = strcmp(path, "-") == 0;
-    FILE *f = is_stdin ? stdin : fopen(path, "rb");
-    if (!f)
-        return trace_err("%s: cannot open: %s", path, strerror(errno));
-    size_t cap = 65536, n = 0;
-    char *b = malloc(cap + 1);
-    int rc = CLI_OK;
-    while (b) {
-        if (n == cap) {
-            char *nb = realloc(b, 2 * cap + 1);
-            if (!nb) {
-                free(b);
-                b = NULL;
-                break;
-            }
-            b = nb;
-            cap *= 2;
-        }
-        size_t got = fread(b + n, 1, cap - n, f);
-        n += got;
-        if (n > lim.input_bytes) {
-            rc = trace_err("%s: input is larger than the limit input_bytes = %" PRIu64, path, (uint64_t)lim.input_bytes);
-            break;
-        }
-        if (got == 0) {
-            if (ferror(f))
-                rc = trace_err("%s: read error", path);
-            break;
-        }
-    }
-    if (!is_stdin)
-        fclose(f);
-    if (!b)
-        return nomem();
-    if (rc == CLI_OK && memchr(b, '\0', n))
-        rc = trace_err("%s: NUL byte at byte %zu: not a text file", path, (size_t)((char *)memchr(b, '\0', n) - b));
-    if (rc != CLI_OK) {
-        free(b);
-        return rc;
-    }
-    b[n] = '\0';
-    *buf = b;
-    *len = n;
-    return CLI_OK;
-}
-
-/* ---------------------------------------------------------------- names */
-
-/* Length of the well-formed UTF-8 character at s (n bytes left), 0 if malformed. */
-static size_t utf8_len(const unsigned char *s, size_t n)
-{
-    unsigned c = s[0];
-    size_t len;
-    uint32_t cp;
-    if (c < 0x80)
-        return 1;
-    if (c >= 0xc2 && c <= 0xdf) {
-        len = 2;
-        cp = c & 0x1f;
-    } else if (c >= 0xe0 && c <= 0xef) {
-        len = 3;
-        cp = c & 0x0f;
-    } else if (c >= 0xf0 && c <= 0xf4) {
-        len = 4;
-        cp = c & 0x07;
-    } else
-        return 0;
-    if (n < len)
-        return 0;
-    for (size_t i = 1; i < len; i++) {
-        if ((s[i] & 0xc0) != 0x80)
-            return 0;
-        cp = (cp << 6) | (s[i] & 0x3f);
-    }
-    if ((len == 3 && (cp < 0x800 || (cp >= 0xd800 && cp <= 0xdfff))) || (len == 4 && (cp < 0x10000 || cp > 0x10ffff)))
-        return 0;
-    return len;
-}
-
-/* prefix + raw made a valid name (DESIGN 3): every control character, '~', '#' and byte of
- * malformed UTF-8 becomes '_', and the name is cut at a character boundary so it fits in
- * `max` bytes. */
-static void make_name(char *out, size_t max, const char *prefix, const char *raw)
-{
-    size_t o = strlen(prefix);
-    memcpy(out, prefix, o);
-    const unsigned char *s = (const unsigned char *)raw;
-    size_t n = strlen(raw);
-    for (size_t i = 0; i < n;) {
-        size_t l = utf8_len(s + i, n - i);
-        if (l == 0 || s[i] < 0x20 || s[i] == 0x7f || s[i] == '~' || s[i] == '#') {
-            if (o + 1 > max)
-                break;
-            out[o++] = '_';
-            i++;
-            continue;
-        }
-        if (o + l > max)
-            break;
-        memcpy(out + o, s + i, l);
-        o += l;
-        i += l;
-    }
-    out[o] = '\0';
-}
-
-/* A set of names, open addressing (FNV-1a); keeps pointers to the caller's strings. */
-typedef struct {
-    const char **slot;
-    size_t cap;
-} name_set;
-
-static uint64_t fnv1a(const char *s)
-{
-    uint64_t h = UINT64_C(0xcbf29ce484222325);
-    for (; *s; s++)
-        h = (h ^ (unsigned char)*s) * UINT64_C(0x100000001b3);
-    return h;
-}
-
-static int name_set_init(name_set *ns, size_t n)
-{
-    ns->cap = 16;
-    while (ns->cap < 2 * n + 2)
-        ns->cap *= 2;
-    ns->slot = calloc(ns->cap, sizeof *ns->slot);
-    return ns->slot ? 0 : -1;
-}
-
-/* The slot holding `s`, or the empty slot where it would go. */
-static size_t name_set_find(const name_set *ns, const char *s)
-{
-    size_t i = (size_t)fnv1a(s) & (ns->cap - 1);
-    while (ns->slot[i] && strcmp(ns->slot[i], s) != 0)
-        i = (i + 1) & (ns->cap - 1);
-    return i;
-}
-
-static int name_set_has(const name_set *ns, const char *s) { return ns->slot[name_set_find(ns, s)] != NULL; }
-
-/* Add `s` (kept by pointer: it must outlive the set). */
-static void name_set_add(name_set *ns, const char *s) { ns->slot[name_set_find(ns, s)] = s; }
-
-/* ---------------------------------------------------------------- model mix */
-
-typedef struct {
-    json_t *src; /* models[i] of the document (borrowed) */
-    unsigned tp, pp;
-    int has_tp, has_pp;
-} mix_model;
-
-typedef struct {
-    json_t *root;
-    mix_model *m;
-    double *w;
-    size_t n;
-    double total;
-} model_mix;
-
-static void mix_free(model_mix *mx)
-{
-    json_decref(mx->root);
-    free(mx->m);
-    free(mx->w);
-    memset(mx, 0, sizeof *mx);
-}
-
-static int json_positive(json_t *v) { return json_is_number(v) && isfinite(json_number_value(v)) && json_number_value(v) > 0; }
-
-static int mix_uint(const char *path, json_t *o, size_t i, const char *key, unsigned *out, int *has)
-{
-    json_t *v = json_object_get(o, key);
-    *has = v != NULL;
-    if (!v)
-        return CLI_OK;
-    if (!json_is_integer(v) || json_integer_value(v) < 1 || json_integer_value(v) > UINT32_MAX)
-        return trace_err("%s: models[%zu].%s: expected a whole number >= 1", path, i, key);
-    *out = (unsigned)json_integer_value(v);
-    return CLI_OK;
-}
-
-static int mix_phases(const char *path, json_t *model, size_t i)
-{
-    static const char *const patterns[] = {"dp-ring", "dp-hd", "pp", "alltoall"};
-    json_t *ph = json_object_get(model, "phases");
-    if (!json_is_array(ph) || json_array_size(ph) == 0)
-        return trace_err("%s: models[%zu].phases: required, a non-empty array", path, i);
-    for (size_t j = 0; j < json_array_size(ph); j++) {
-        json_t *p = json_array_get(ph, j), *pat = json_object_get(p, "pattern"), *fl = json_object_get(p, "flows");
-        json_t *g = json_object_get(p, "gbits"), *rep = json_object_get(p, "repeat");
-        if (!json_is_object(p))
-            return trace_err("%s: models[%zu].phases[%zu]: expected an object", path, i, j);
-        if (!pat == !fl)
-            return trace_err("%s: models[%zu].phases[%zu]: needs exactly one of pattern and flows", path, i, j);
-        if (pat) {
-            size_t k = 0;
-            while (k < 4 && !(json_is_string(pat) && strcmp(json_string_value(pat), patterns[k]) == 0))
-                k++;
-            if (k == 4)
-                return trace_err("%s: models[%zu].phases[%zu].pattern: expected dp-ring, dp-hd, pp or alltoall", path,
-                                 i, j);
-            if (!g && !json_is_object(json_object_get(model, "model")))
-                return trace_err("%s: models[%zu].phases[%zu].gbits: missing, and the model has no \"model\" to derive "
-                                 "volumes from", path, i, j);
-        } else if (!json_is_array(fl) || json_array_size(fl) == 0)
-            return trace_err("%s: models[%zu].phases[%zu].flows: expected a non-empty array", path, i, j);
-        if (g && !json_positive(g))
-            return trace_err("%s: models[%zu].phases[%zu].gbits: expected a number > 0", path, i, j);
-        if (rep && (!json_is_integer(rep) || json_integer_value(rep) < 1))
-            return trace_err("%s: models[%zu].phases[%zu].repeat: expected a whole number >= 1", path, i, j);
-    }
-    return CLI_OK;
-}
-
-static int mix_load(model_mix *mx, const char *path)
-{
-    memset(mx, 0, sizeof *mx);
-    char *text;
-    size_t len;
-    int rc = read_all(path, &text, &len);
-    if (rc != CLI_OK)
-        return rc;
-    json_error_t e;
-    mx->root = json_loadb(text, len, JSON_REJECT_DUPLICATES, &e);
-    free(text);
-    if (!mx->root)
-        return trace_err("%s:%d:%d: %s", path, e.line, e.column, e.text);
-    json_t *fmt = json_object_get(mx->root, "format");
-    if (!json_is_string(fmt) || strcmp(json_string_value(fmt), MIX_FORMAT) != 0)
-        return trace_err("%s: format: expected \"" MIX_FORMAT "\"%s%s%s", path, json_is_string(fmt) ? ", got \"" : "",
-                         json_is_string(fmt) ? json_string_value(fmt) : "", json_is_string(fmt) ? "\"" : "");
-    json_t *models = json_object_get(mx->root, "models");
-    if (!json_is_array(models) || json_array_size(models) == 0)
-        return trace_err("%s: models: required, a non-empty array", path);
-    mx->n = json_array_size(models);
-    mx->m = calloc(mx->n, sizeof *mx->m);
-    mx->w = calloc(mx->n, sizeof *mx->w);
-    if (!mx->m || !mx->w)
-        return nomem();
-    for (size_t i = 0; i < mx->n; i++) {
-        json_t *o = json_array_get(models, i);
-        if (!json_is_object(o))
-            return trace_err("%s: models[%zu]: expected an object", path, i);
-        mix_model *m = &mx->m[i];
-        m->src = o;
-        json_t *w = json_object_get(o, "weight"), *c = json_object_get(o, "compute_ms"),
-               *ov = json_object_get(o, "overlap"), *mo = json_object_get(o, "model"), *nm = json_object_get(o, "name");
-        if (nm && !json_is_string(nm))
-            return trace_err("%s: models[%zu].name: expected a string", path, i);
-        if (w && !json_positive(w))
-            return trace_err("%s: models[%zu].weight: expected a number > 0", path, i);
-        mx->w[i] = w ? json_number_value(w) : 1.0;
-        if (!c || !json_positive(c))
-            return trace_err("%s: models[%zu].compute_ms: required, a number > 0", path, i);
-        if (ov && (!json_is_number(ov) || !(json_number_value(ov) >= 0 && json_number_value(ov) <= 1)))
-            return trace_err("%s: models[%zu].overlap: expected a number in [0, 1]", path, i);
-        if (mo && !json_is_object(mo))
-            return trace_err("%s: models[%zu].model: expected an object", path, i);
-        if ((rc = mix_uint(path, o, i, "tp", &m->tp, &m->has_tp)) || (rc = mix_uint(path, o, i, "pp", &m->pp, &m->has_pp)) ||
-            (rc = mix_phases(path, o, i)))
-            return rc;
-        mx->total += mx->w[i];
-    }
-    if (!isfinite(mx->total))
-        return trace_err("%s: models[].weight: the weights sum to infinity", path);
-    return CLI_OK;
-}
-
-/* The job's model fields, in trace order: tp, pp, compute_ms, overlap (a drawn model), or
- * compute_ms alone (no mix). `phases` and `model` come after, from mix_tail(). */
-typedef struct {
-    const model_mix *mix;
-    double gbits, compute_ms;
-    unsigned gpus_per_node;
-} model_opts;
-
-static int model_head(json_t *job, const model_opts *mo, trace_rng *r, uint64_t gpus, const mix_model **chosen)
-{
-    *chosen = NULL;
-    if (!mo->mix)
-        return set(job, "compute_ms", num(mo->compute_ms));
-    const mix_model *m = &mo->mix->m[rng_pick(r, mo->mix->w, mo->mix->n, mo->mix->total)];
-    *chosen = m;
-    uint64_t tp = m->has_tp ? m->tp : mo->gpus_per_node, pp = m->has_pp ? m->pp : 1;
-    if (gpus % (tp * pp) != 0) {
-        tp = mo->gpus_per_node;
-        pp = 1;
-    }
-    json_t *ov = json_object_get(m->src, "overlap");
-    return set(job, "tp", json_integer((json_int_t)tp)) || set(job, "pp", json_integer((json_int_t)pp)) ||
-           set(job, "compute_ms", json_deep_copy(json_object_get(m->src, "compute_ms"))) ||
-           (ov && set(job, "overlap", json_deep_copy(ov)));
-}
-
-static int model_tail(json_t *job, const model_opts *mo, const mix_model *m)
-{
-    if (!m) {
-        json_t *ph = json_pack("[{s:s, s:o}]", "pattern", "dp-ring", "gbits", num(mo->gbits));
-        return set(job, "phases", ph);
-    }
-    json_t *model = json_object_get(m->src, "model"), *name = json_object_get(m->src, "name");
-    return (model && set(job, "model", json_deep_copy(model))) ||
-           (name && set(job, "model_name", json_deep_copy(name))) ||
-           set(job, "phases", json_deep_copy(json_object_get(m->src, "phases")));
-}
-
 /* ---------------------------------------------------------------- shared options */
 
 typedef struct {
     const char *out, *mix_path;
-    uint64_t seed;
     int compact;
-    model_opts mo;
+    ts_trace_opts o;
+    ts_trace_mix *mix;
 } common_opts;
+
+/* A finite number (the converter checks its range). */
+static int parse_finite(const char *s, double *v)
+{
+    char *end;
+    errno = 0;
+    if (!*s)
+        return -1;
+    *v = ts_strtod(s, &end);
+    return errno || *end || !isfinite(*v) ? -1 : 0;
+}
 
 /* Options every converter shares; 1 = consumed (i advanced), 0 = not ours, -1 = error. */
 static int common_opt(common_opts *c, int argc, char **argv, int *i, int *rc)
@@ -459,25 +62,31 @@ static int common_opt(common_opts *c, int argc, char **argv, int *i, int *rc)
     const char *a = argv[*i];
     int has = *i + 1 < argc;
     unsigned u;
+    ts_trace_err e;
+    tsched_status st;
     if (strcmp(a, "-o") == 0 && has)
         c->out = argv[++*i];
     else if (strcmp(a, "--compact") == 0)
         c->compact = 1;
     else if (strcmp(a, "--seed") == 0 && has) {
-        if (cli_parse_u64(argv[++*i], &c->seed) != 0)
+        if (cli_parse_u64(argv[++*i], &c->o.seed) != 0)
             return *rc = cli_usage_error("--seed: '%s' is not a whole number", argv[*i]), -1;
     } else if (strcmp(a, "--model-mix") == 0 && has)
         c->mix_path = argv[++*i];
     else if (strcmp(a, "--gbits") == 0 && has) {
-        if (cli_parse_double(argv[++*i], &c->mo.gbits) != 0)
-            return *rc = cli_usage_error("--gbits: '%s' is not a positive number", argv[*i]), -1;
+        if (parse_finite(argv[++*i], &c->o.gbits) != 0)
+            c->o.gbits = NAN;
+        if ((st = ts_trace_check_gbits(c->o.gbits, argv[*i], &e)) != TSCHED_OK)
+            return *rc = conv_fail(st, &e), -1;
     } else if (strcmp(a, "--compute-ms") == 0 && has) {
-        if (cli_parse_double(argv[++*i], &c->mo.compute_ms) != 0)
-            return *rc = cli_usage_error("--compute-ms: '%s' is not a positive number", argv[*i]), -1;
+        if (parse_finite(argv[++*i], &c->o.compute_ms) != 0)
+            c->o.compute_ms = NAN;
+        if ((st = ts_trace_check_compute_ms(c->o.compute_ms, argv[*i], &e)) != TSCHED_OK)
+            return *rc = conv_fail(st, &e), -1;
     } else if (strcmp(a, "--gpus-per-node") == 0 && has) {
         if (cli_parse_u32(argv[++*i], &u) != 0 || u == 0 || u > 65536)
             return *rc = cli_usage_error("--gpus-per-node: '%s' is not a whole number in [1, 65536]", argv[*i]), -1;
-        c->mo.gpus_per_node = u;
+        c->o.gpus_per_node = u;
     } else
         return 0;
     return 1;
@@ -486,303 +95,29 @@ static int common_opt(common_opts *c, int argc, char **argv, int *i, int *rc)
 static void common_init(common_opts *c, double compute_ms)
 {
     memset(c, 0, sizeof *c);
-    c->seed = 1;
-    c->mo.gbits = 1;
-    c->mo.compute_ms = compute_ms;
-    c->mo.gpus_per_node = 8;
+    ts_trace_opts_init(&c->o, compute_ms);
 }
 
-/* The times tsched.trace.v1 holds, as `simulate` reads them (doc/sim.md): at most this many
- * seconds, and a duration at least the clock's nanosecond. A generator checks each value it
- * writes, so it never writes a trace the simulator refuses. */
-#define TRACE_MAX_S 9.2e9
-
-static int time_ok(double v, int duration) { return v >= (duration ? 1e-9 : 0) && v <= TRACE_MAX_S; }
-
-static int time_error(const char *opt, unsigned job, double v, int duration)
+/* Read and parse --model-mix when given. */
+static int load_mix(common_opts *c)
 {
-    return cli_usage_error("%s: job %u's %s would be %g s, outside [%s, 9.2e9] s, the range a trace holds", opt, job,
-                           duration ? "duration" : "arrival", v, duration ? "1e-9" : "0");
+    if (!c->mix_path)
+        return CLI_OK;
+    char *text;
+    size_t len;
+    int rc = cli_read_file(c->mix_path, &text, &len);
+    if (rc != CLI_OK)
+        return rc;
+    ts_trace_err e;
+    tsched_status st = ts_trace_mix_parse(&c->mix, text, len, c->mix_path, &e);
+    free(text);
+    if (st != TSCHED_OK)
+        return conv_fail(st, &e);
+    c->o.mix = c->mix;
+    return CLI_OK;
 }
 
 /* ---------------------------------------------------------------- convert-alibaba */
-
-/* Split one CSV line in place (RFC 4180 quotes, no line breaks inside quotes). Returns the
- * number of fields, or (size_t)-1 on an unterminated quote. */
-static size_t csv_split(char *line, char **f, size_t max)
-{
-    size_t n = 0;
-    char *p = line;
-    for (;;) {
-        char *start = p, *w = p;
-        if (*p == '"') {
-            p++;
-            for (;;) {
-                if (*p == '\0')
-                    return (size_t)-1;
-                if (*p == '"') {
-                    if (p[1] == '"') {
-                        *w++ = '"';
-                        p += 2;
-                        continue;
-                    }
-                    p++;
-                    break;
-                }
-                *w++ = *p++;
-            }
-            while (*p && *p != ',')
-                p++; /* text after the closing quote is ignored */
-        } else {
-            while (*p && *p != ',')
-                p++;
-            w = p;
-        }
-        char sep = *p;
-        *w = '\0';
-        if (n < max)
-            f[n] = start;
-        n++;
-        if (sep != ',')
-            break;
-        p++;
-    }
-    return n;
-}
-
-static char *trim(char *s)
-{
-    while (*s == ' ' || *s == '\t')
-        s++;
-    size_t n = strlen(s);
-    while (n && (s[n - 1] == ' ' || s[n - 1] == '\t'))
-        s[--n] = '\0';
-    return s;
-}
-
-enum { C_NAME, C_NUM_GPU, C_GPU_MILLI, C_PHASE, C_CREATE, C_DELETE, C_SCHED, C_COUNT };
-static const char *const col_names[C_COUNT] = {"name",      "num_gpu",       "gpu_milli",     "pod_phase",
-                                               "creation_time", "deletion_time", "scheduled_time"};
-
-typedef struct {
-    const char *name; /* into the file buffer */
-    uint64_t gpus;    /* after the gpu_milli rule */
-    int pending, running;
-    double create, del, sched; /* NAN when empty */
-    size_t line;
-} pod;
-
-static int parse_count(const char *path, size_t line, const char *col, const char *s, uint64_t *out)
-{
-    if (cli_parse_u64(s, out) != 0)
-        return trace_err("%s:%zu: %s: '%s' is not a whole number", path, line, col, s);
-    return CLI_OK;
-}
-
-/* A time in seconds: empty = NAN (absent), else a finite number >= 0. */
-static int parse_time(const char *path, size_t line, const char *col, const char *s, double *out)
-{
-    if (!*s) {
-        *out = NAN;
-        return CLI_OK;
-    }
-    char *end;
-    errno = 0;
-    double v = ts_strtod(s, &end);
-    if (errno || *end || !isfinite(v))
-        return trace_err("%s:%zu: %s: '%s' is not a number of seconds", path, line, col, s);
-    if (v < 0)
-        return trace_err("%s:%zu: %s: '%s' is negative", path, line, col, s);
-    *out = v;
-    return CLI_OK;
-}
-
-static const char *base_name(const char *path)
-{
-    const char *b = strrchr(path, '/');
-    return b ? b + 1 : path;
-}
-
-static int alibaba_build(const char *path, char *text, unsigned scale, common_opts *c, json_t **doc_out)
-{
-    char *fields_buf[64];
-    size_t ncols = 0, cols[C_COUNT], npods = 0, cap = 0;
-    pod *pods = NULL;
-    int rc = CLI_OK;
-    char *p = text;
-    if ((unsigned char)p[0] == 0xef && (unsigned char)p[1] == 0xbb && (unsigned char)p[2] == 0xbf)
-        p += 3;
-    size_t line = 0;
-    while (*p) {
-        char *nl = strchr(p, '\n'), *l = p;
-        if (nl) {
-            *nl = '\0';
-            p = nl + 1;
-        } else
-            p += strlen(p);
-        line++;
-        size_t ll = strlen(l);
-        if (ll && l[ll - 1] == '\r')
-            l[--ll] = '\0';
-        if (ncols == 0) { /* the header */
-            size_t n = csv_split(l, fields_buf, 64);
-            if (n == (size_t)-1)
-                return trace_err("%s:%zu: unterminated quote in the header", path, line);
-            if (n > 64)
-                return trace_err("%s:%zu: %zu columns, at most 64 are read", path, line, n);
-            for (size_t k = 0; k < C_COUNT; k++) {
-                cols[k] = (size_t)-1;
-                for (size_t j = 0; j < n; j++)
-                    if (strcmp(trim(fields_buf[j]), col_names[k]) == 0 && cols[k] == (size_t)-1)
-                        cols[k] = j;
-                if (cols[k] == (size_t)-1)
-                    return trace_err("%s:%zu: the header has no column '%s'", path, line, col_names[k]);
-            }
-            ncols = n;
-            continue;
-        }
-        if (ll == 0)
-            continue;
-        size_t n = csv_split(l, fields_buf, 64);
-        if (n == (size_t)-1) {
-            rc = trace_err("%s:%zu: unterminated quote", path, line);
-            goto out;
-        }
-        if (n != ncols) {
-            rc = trace_err("%s:%zu: %zu fields, the header has %zu", path, line, n, ncols);
-            goto out;
-        }
-        if (npods == cap) {
-            cap = cap ? 2 * cap : 1024;
-            pod *np = realloc(pods, cap * sizeof *pods);
-            if (!np) {
-                rc = nomem();
-                goto out;
-            }
-            pods = np;
-        }
-        pod *q = &pods[npods];
-        char *v[C_COUNT];
-        for (size_t k = 0; k < C_COUNT; k++)
-            v[k] = trim(fields_buf[cols[k]]);
-        uint64_t ngpu, milli = 0;
-        if (!*v[C_NAME]) {
-            rc = trace_err("%s:%zu: name: empty", path, line);
-            goto out;
-        }
-        if (!*v[C_PHASE]) {
-            rc = trace_err("%s:%zu: pod_phase: empty", path, line);
-            goto out;
-        }
-        if ((rc = parse_count(path, line, "num_gpu", v[C_NUM_GPU], &ngpu)) ||
-            (*v[C_GPU_MILLI] && (rc = parse_count(path, line, "gpu_milli", v[C_GPU_MILLI], &milli))) ||
-            (rc = parse_time(path, line, "creation_time", v[C_CREATE], &q->create)) ||
-            (rc = parse_time(path, line, "deletion_time", v[C_DELETE], &q->del)) ||
-            (rc = parse_time(path, line, "scheduled_time", v[C_SCHED], &q->sched)))
-            goto out;
-        if (isnan(q->create)) {
-            rc = trace_err("%s:%zu: creation_time: empty", path, line);
-            goto out;
-        }
-        if (ngpu > 65536) {
-            rc = trace_err("%s:%zu: num_gpu: %" PRIu64 " is above 65536", path, line, ngpu);
-            goto out;
-        }
-        if (ngpu * scale > UINT32_MAX) {
-            rc = trace_err("%s:%zu: num_gpu: %" PRIu64 " times --scale-gpus %u is above %u", path, line, ngpu, scale,
-                           (unsigned)UINT32_MAX);
-            goto out;
-        }
-        (void)milli; /* a fraction of one GPU (num_gpu 1, gpu_milli < 1000) counts as that GPU */
-        q->name = v[C_NAME];
-        q->gpus = ngpu * scale;
-        q->pending = strcmp(v[C_PHASE], "Pending") == 0;
-        q->running = strcmp(v[C_PHASE], "Running") == 0;
-        q->line = line;
-        npods++;
-    }
-    if (ncols == 0) {
-        rc = trace_err("%s: empty file: no header", path);
-        goto out;
-    }
-    /* The trace's end: the latest time of any row. */
-    double end = 0;
-    for (size_t i = 0; i < npods; i++) {
-        end = fmax(end, pods[i].create);
-        if (!isnan(pods[i].del))
-            end = fmax(end, pods[i].del);
-        if (!isnan(pods[i].sched))
-            end = fmax(end, pods[i].sched);
-    }
-    /* Keep: GPU pods that were scheduled, with a positive duration. */
-    double t0 = INFINITY;
-    size_t kept = 0;
-    for (size_t i = 0; i < npods; i++) {
-        pod *q = &pods[i];
-        int keep = q->gpus >= 1 && !q->pending && !isnan(q->sched);
-        if (keep) {
-            int censored = isnan(q->del) || (q->running && q->del >= end);
-            double stop = censored ? end : q->del;
-            keep = stop - q->sched > 0;
-        }
-        if (keep) {
-            t0 = fmin(t0, q->create);
-            pods[kept++] = *q;
-        }
-    }
-    json_t *doc = new_trace(base_name(path)), *jobs = json_object_get(doc, "jobs");
-    name_set ns = {0};
-    char **names = calloc(kept ? kept : 1, sizeof *names);
-    if (!doc || !names || name_set_init(&ns, kept) != 0) {
-        json_decref(doc);
-        free(names);
-        free(ns.slot);
-        rc = nomem();
-        goto out;
-    }
-    trace_rng r;
-    rng_seed(&r, c->seed);
-    for (size_t i = 0; i < kept && rc == CLI_OK; i++) {
-        pod *q = &pods[i];
-        char nm[NAME_MAX_BYTES + 1];
-        make_name(nm, NAME_MAX_BYTES, "pod-", q->name);
-        for (unsigned k = 1; name_set_has(&ns, nm); k++) {
-            /* a repeated name (in the file, or made equal by the cleaning) gets its line */
-            char suffix[48], base[NAME_MAX_BYTES + 1];
-            snprintf(suffix, sizeof suffix, k == 1 ? "-line%zu" : "-line%zu-%u", q->line, k);
-            make_name(base, NAME_MAX_BYTES - strlen(suffix), "pod-", q->name);
-            size_t bl = strlen(base), sl = strlen(suffix);
-            memcpy(nm, base, bl);
-            memcpy(nm + bl, suffix, sl + 1);
-        }
-        names[i] = strdup(nm);
-        if (!names[i]) {
-            rc = nomem();
-            break;
-        }
-        name_set_add(&ns, names[i]);
-        int censored = isnan(q->del) || (q->running && q->del >= end);
-        double dur = (censored ? end : q->del) - q->sched;
-        json_t *job = json_object();
-        const mix_model *m;
-        if (!job || json_array_append_new(jobs, job) != 0 || set(job, "name", json_string(names[i])) ||
-            set(job, "arrival_s", num(q->create - t0)) || set(job, "gpus", json_integer((json_int_t)q->gpus)) ||
-            model_head(job, &c->mo, &r, q->gpus, &m) || set(job, "duration_s", num(dur)) ||
-            (censored && set(job, "censored", json_true())) || model_tail(job, &c->mo, m))
-            rc = nomem();
-    }
-    for (size_t i = 0; i < kept; i++)
-        free(names[i]);
-    free(names);
-    free(ns.slot);
-    if (rc != CLI_OK)
-        json_decref(doc);
-    else
-        *doc_out = doc;
-out:
-    free(pods);
-    return rc;
-}
 
 static int convert_alibaba(int argc, char **argv)
 {
@@ -811,167 +146,45 @@ static int convert_alibaba(int argc, char **argv)
         return cli_usage_error("trace convert-alibaba: POD_CSV is required");
     if (c.mix_path && strcmp(c.mix_path, "-") == 0 && strcmp(csv, "-") == 0)
         return cli_usage_error("trace convert-alibaba: at most one '-' (standard input) per command line");
-    model_mix mx = {0};
-    if (c.mix_path) {
-        if ((rc = mix_load(&mx, c.mix_path)) != CLI_OK) {
-            mix_free(&mx);
-            return rc;
-        }
-        c.mo.mix = &mx;
-    }
     char *text = NULL;
     size_t len;
     json_t *doc = NULL;
-    if ((rc = read_all(csv, &text, &len)) == CLI_OK && (rc = alibaba_build(csv, text, scale, &c, &doc)) == CLI_OK)
-        rc = emit(doc, c.out, c.compact);
+    ts_trace_err e;
+    if ((rc = load_mix(&c)) == CLI_OK && (rc = cli_read_file(csv, &text, &len)) == CLI_OK) {
+        tsched_status st = ts_trace_alibaba(&doc, text, len, csv, scale, &c.o, &e);
+        rc = st == TSCHED_OK ? emit(doc, c.out, c.compact) : conv_fail(st, &e);
+    }
     free(text);
-    mix_free(&mx);
+    ts_trace_mix_free(c.mix);
     return rc;
 }
 
 /* ---------------------------------------------------------------- convert-dcn */
 
-#define DCN_HEADER "#src dst src_tor dst_tor start_time flow_size compute_time stage_index"
-#define DCN_FIRST_SERVER 96u
-#define DCN_SERVERS 2048u
-#define DCN_PER_TOR 32u
-
-typedef struct {
-    unsigned long long k;
-    char *file;
-} dcn_file;
-
-static int dcn_cmp(const void *a, const void *b)
+/* A job file found in the folder: a regular file only. It is opened without blocking, so a
+ * FIFO (or a device) named like a job file is refused at once instead of waiting for a
+ * writer. */
+static int read_regular(const char *path, char **text, size_t *len)
 {
-    const dcn_file *x = a, *y = b;
-    if (x->k != y->k)
-        return x->k < y->k ? -1 : 1;
-    return strcmp(x->file, y->file);
-}
-
-/* job_<K>-<MODEL>.txt: K into *k. */
-static int dcn_match(const char *n, unsigned long long *k)
-{
-    if (strncmp(n, "job_", 4) != 0 || n[4] < '0' || n[4] > '9')
-        return 0;
-    char *end;
-    errno = 0;
-    *k = strtoull(n + 4, &end, 10);
-    size_t len = strlen(n);
-    return !errno && *end == '-' && end[1] != '\0' && len > 4 && strcmp(n + len - 4, ".txt") == 0 &&
-           (size_t)(end + 1 - n) < len - 4;
-}
-
-/* One job file to one job: nodes in order of first appearance, one phase of its flows. */
-static int dcn_job(const char *path, const char *file, json_t *job)
-{
-    char *text;
-    size_t len;
-    int rc = read_all(path, &text, &len);
-    if (rc != CLI_OK)
-        return rc;
-    int32_t rank_of[DCN_SERVERS];
-    for (size_t i = 0; i < DCN_SERVERS; i++)
-        rank_of[i] = -1;
-    json_t *nodes = json_array(), *flows = json_array();
-    size_t line = 0, nflows = 0;
-    int32_t nranks = 0;
-    char *p = text;
-    while (*p && rc == CLI_OK) {
-        char *l = p, *nl = strchr(p, '\n');
-        if (nl) {
-            *nl = '\0';
-            p = nl + 1;
-        } else
-            p += strlen(p);
-        line++;
-        size_t ll = strlen(l);
-        if (ll && l[ll - 1] == '\r')
-            l[--ll] = '\0';
-        l = trim(l);
-        if (line == 1) {
-            if (strcmp(l, DCN_HEADER) != 0)
-                rc = trace_err("%s:1: expected the header '" DCN_HEADER "'", path);
-            continue;
-        }
-        if (!*l)
-            continue;
-        unsigned long long v[8];
-        char *s = l, *end;
-        int k = 0;
-        for (; k < 8; k++) {
-            while (*s == ' ' || *s == '\t')
-                s++;
-            if (*s < '0' || *s > '9')
-                break;
-            errno = 0;
-            v[k] = strtoull(s, &end, 10);
-            if (errno || (*end && *end != ' ' && *end != '\t'))
-                break;
-            s = end;
-        }
-        while (*s == ' ' || *s == '\t')
-            s++;
-        if (k < 8 || *s) {
-            rc = trace_err("%s:%zu: expected 8 whole numbers (%s)", path, line, &DCN_HEADER[1]);
-            break;
-        }
-        static const char *const end_names[2] = {"src", "dst"};
-        int32_t rk[2];
-        for (int e = 0; e < 2 && rc == CLI_OK; e++) {
-            unsigned long long vert = v[e];
-            if (vert < DCN_FIRST_SERVER || vert >= DCN_FIRST_SERVER + DCN_SERVERS) {
-                rc = trace_err("%s:%zu: %s: %llu is not a server vertex (%u..%u)", path, line, end_names[e], vert,
-                               DCN_FIRST_SERVER, DCN_FIRST_SERVER + DCN_SERVERS - 1);
-                break;
-            }
-            unsigned s_idx = (unsigned)(vert - DCN_FIRST_SERVER);
-            if (v[2 + e] != s_idx / DCN_PER_TOR) {
-                rc = trace_err("%s:%zu: %s_tor: %llu, but server vertex %llu sits under ToR %u", path, line,
-                               end_names[e], v[2 + e], vert, s_idx / DCN_PER_TOR);
-                break;
-            }
-            if (rank_of[s_idx] < 0) {
-                char nm[32];
-                snprintf(nm, sizeof nm, "node%u", s_idx);
-                rank_of[s_idx] = nranks++;
-                if (json_array_append_new(nodes, json_string(nm)) != 0)
-                    rc = nomem();
-            }
-            rk[e] = rank_of[s_idx];
-        }
-        if (rc != CLI_OK)
-            break;
-        if (v[0] == v[1]) {
-            rc = trace_err("%s:%zu: dst: flow from server vertex %llu to itself", path, line, v[0]);
-            break;
-        }
-        if (v[5] == 0) {
-            rc = trace_err("%s:%zu: flow_size: 0 bits", path, line);
-            break;
-        }
-        json_t *f = json_pack("{s:i, s:i, s:o}", "src", (json_int_t)rk[0], "dst", (json_int_t)rk[1], "gbits",
-                              num((double)v[5] / 1e9));
-        if (!f || json_array_append_new(flows, f) != 0)
-            rc = nomem();
-        nflows++;
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0) {
+        fprintf(stderr, "topo-sched: %s: cannot open: %s\n", path, strerror(errno));
+        return CLI_BAD_INPUT;
     }
-    free(text);
-    if (rc == CLI_OK && nflows == 0)
-        rc = trace_err("%s: no flows", path);
-    if (rc == CLI_OK) {
-        char name[NAME_MAX_BYTES + 1];
-        make_name(name, NAME_MAX_BYTES, "", file);
-        size_t nl = strlen(name);
-        if (nl > 4 && strcmp(name + nl - 4, ".txt") == 0)
-            name[nl - 4] = '\0';
-        if (set(job, "name", json_string(name)) || set(job, "nodes", nodes) ||
-            set(job, "phases", json_pack("[{s:o}]", "flows", flows)))
-            rc = nomem();
-        return rc;
+    struct stat sb;
+    if (fstat(fd, &sb) != 0 || !S_ISREG(sb.st_mode)) {
+        close(fd);
+        fprintf(stderr, "topo-sched: %s: not a regular file (a job file must be one)\n", path);
+        return CLI_BAD_INPUT;
     }
-    json_decref(nodes);
-    json_decref(flows);
+    FILE *f = fdopen(fd, "rb");
+    if (!f) {
+        close(fd);
+        fprintf(stderr, "topo-sched: %s: cannot open: %s\n", path, strerror(errno));
+        return CLI_BAD_INPUT;
+    }
+    int rc = cli_read_stream(f, path, text, len);
+    fclose(f);
     return rc;
 }
 
@@ -980,8 +193,8 @@ static int convert_dcn(int argc, char **argv)
     common_opts c;
     common_init(&c, 1);
     const char *dir = NULL;
-    unsigned iters = 10;
-    double window = 10;
+    uint64_t iters = TS_TRACE_DCN_DEFAULT_ITERATIONS;
+    double window = TS_TRACE_DCN_DEFAULT_WINDOW_S;
     int rc = CLI_OK;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
@@ -992,12 +205,18 @@ static int convert_dcn(int argc, char **argv)
             return rc;
         if (k)
             continue;
+        ts_trace_err e;
+        tsched_status st;
         if (strcmp(a, "--iterations") == 0 && i + 1 < argc) {
-            if (cli_parse_u32(argv[++i], &iters) != 0 || iters == 0)
-                return cli_usage_error("--iterations: '%s' is not a whole number >= 1", argv[i]);
+            if (cli_parse_u64(argv[++i], &iters) != 0)
+                iters = 0;
+            if ((st = ts_trace_check_iterations(iters, argv[i], &e)) != TSCHED_OK)
+                return conv_fail(st, &e);
         } else if (strcmp(a, "--arrival-window-s") == 0 && i + 1 < argc) {
-            if (cli_parse_double(argv[++i], &window) != 0 || window > TRACE_MAX_S)
-                return cli_usage_error("--arrival-window-s: '%s' is not a number in [0, 9.2e9]", argv[i]);
+            if (parse_finite(argv[++i], &window) != 0)
+                window = NAN;
+            if ((st = ts_trace_check_window(window, argv[i], &e)) != TSCHED_OK)
+                return conv_fail(st, &e);
         } else if (a[0] == '-')
             return cli_usage_error("trace convert-dcn: unknown or incomplete option '%s'", a);
         else if (dir)
@@ -1007,235 +226,75 @@ static int convert_dcn(int argc, char **argv)
     }
     if (!dir)
         return cli_usage_error("trace convert-dcn: DIR is required");
-    DIR *d = opendir(dir);
-    if (!d)
-        return trace_err("%s: cannot open the folder: %s", dir, strerror(errno));
-    dcn_file *files = NULL;
+    ts_trace_err e;
+    tsched_status st;
+    ts_trace_dcn *d = NULL;
+    if ((st = ts_trace_dcn_begin(&d, dir, iters, window, &c.o, &e)) != TSCHED_OK)
+        return conv_fail(st, &e);
+    DIR *dh = opendir(dir);
+    if (!dh) {
+        ts_trace_dcn_free(d);
+        fprintf(stderr, "topo-sched: %s: cannot open the folder: %s\n", dir, strerror(errno));
+        return CLI_BAD_INPUT;
+    }
+    ts_trace_dcn_file *files = NULL;
     size_t n = 0, cap = 0;
-    struct dirent *e;
-    while ((e = readdir(d)) != NULL) {
+    struct dirent *de;
+    while ((de = readdir(dh)) != NULL) {
         unsigned long long k;
-        if (!dcn_match(e->d_name, &k))
+        if (!ts_trace_dcn_match(de->d_name, &k))
             continue;
         if (n == cap) {
             cap = cap ? 2 * cap : 16;
-            dcn_file *nf = realloc(files, cap * sizeof *files);
+            ts_trace_dcn_file *nf = realloc(files, cap * sizeof *files);
             if (!nf) {
-                rc = nomem();
+                rc = CLI_INTERNAL;
                 break;
             }
             files = nf;
         }
         files[n].k = k;
-        files[n].file = strdup(e->d_name);
-        if (!files[n].file) {
-            rc = nomem();
+        if (!(files[n].file = strdup(de->d_name))) {
+            rc = CLI_INTERNAL;
             break;
         }
         n++;
     }
-    closedir(d);
-    if (rc == CLI_OK && n == 0)
-        rc = trace_err("%s: no job_<K>-<MODEL>.txt files (give a ring_size_R folder of the dcn-simulators traffic "
-                       "pairs)", dir);
-    if (rc == CLI_OK) {
-        qsort(files, n, sizeof *files, dcn_cmp);
-        for (size_t i = 1; i < n; i++)
-            if (files[i].k == files[i - 1].k) {
-                rc = trace_err("%s: job number %llu twice (%s, %s)", dir, files[i].k, files[i - 1].file, files[i].file);
-                break;
-            }
-    }
-    /* The trace's name: the folder's last two components (concurrent_jobs_N/ring_size_R). */
-    char *dcopy = strdup(dir);
-    json_t *doc = NULL;
-    if (rc == CLI_OK && !dcopy)
-        rc = nomem();
-    if (rc == CLI_OK) {
-        size_t dl = strlen(dcopy);
-        while (dl > 1 && dcopy[dl - 1] == '/')
-            dcopy[--dl] = '\0';
-        char *last = strrchr(dcopy, '/'), *name = dcopy;
-        if (last && last != dcopy) {
-            *last = '\0';
-            char *prev = strrchr(dcopy, '/');
-            *last = '/';
-            name = prev ? prev + 1 : dcopy;
-        }
-        char tname[NAME_MAX_BYTES + 1];
-        make_name(tname, NAME_MAX_BYTES, "dcn:", name);
-        doc = new_trace(tname);
-        if (!doc)
-            rc = nomem();
-    }
-    trace_rng r;
-    rng_seed(&r, c.seed);
-    json_t *jobs = json_object_get(doc, "jobs");
+    closedir(dh);
+    if (rc != CLI_OK)
+        fputs("topo-sched: out of memory\n", stderr);
+    else if ((st = ts_trace_dcn_order(files, n, dir, &e)) != TSCHED_OK)
+        rc = conv_fail(st, &e);
     for (size_t i = 0; i < n && rc == CLI_OK; i++) {
         size_t pl = strlen(dir) + strlen(files[i].file) + 2;
-        char *path = malloc(pl);
-        json_t *job = json_object();
-        if (!path || !job || json_array_append_new(jobs, job) != 0) {
-            free(path);
-            rc = nomem();
+        char *path = malloc(pl), *text = NULL;
+        size_t len;
+        if (!path) {
+            fputs("topo-sched: out of memory\n", stderr);
+            rc = CLI_INTERNAL;
             break;
         }
         snprintf(path, pl, "%s/%s", dir, files[i].file);
-        /* fields in trace order: name, arrival_s, nodes, compute_ms, iterations, phases */
-        if (set(job, "name", json_string("")) || set(job, "arrival_s", num(window * rng_uniform(&r))) ||
-            set(job, "nodes", json_array()) || set(job, "compute_ms", num(c.mo.compute_ms)) ||
-            set(job, "iterations", json_integer(iters)))
-            rc = nomem();
-        else
-            rc = dcn_job(path, files[i].file, job);
+        if ((rc = read_regular(path, &text, &len)) == CLI_OK &&
+            (st = ts_trace_dcn_add(d, text, len, path, files[i].file, &e)) != TSCHED_OK)
+            rc = conv_fail(st, &e);
+        free(text);
         free(path);
     }
     for (size_t i = 0; i < n; i++)
         free(files[i].file);
     free(files);
-    free(dcopy);
-    if (rc == CLI_OK)
-        return emit(doc, c.out, c.compact);
-    json_decref(doc);
-    return rc;
+    if (rc != CLI_OK) {
+        ts_trace_dcn_free(d);
+        return rc;
+    }
+    json_t *doc;
+    if ((st = ts_trace_dcn_finish(&doc, d, &e)) != TSCHED_OK)
+        return conv_fail(st, &e);
+    return emit(doc, c.out, c.compact);
 }
 
 /* ---------------------------------------------------------------- poisson */
-
-typedef struct {
-    uint64_t *size;
-    double *w;
-    size_t n;
-    double total;
-} size_dist;
-
-static int parse_sizes(const char *spec, size_dist *sd)
-{
-    memset(sd, 0, sizeof *sd);
-    size_t cap = 1;
-    for (const char *s = spec; *s; s++)
-        cap += *s == ',';
-    sd->size = calloc(cap, sizeof *sd->size);
-    sd->w = calloc(cap, sizeof *sd->w);
-    char *copy = strdup(spec);
-    if (!sd->size || !sd->w || !copy) {
-        free(copy);
-        return nomem();
-    }
-    int rc = CLI_OK;
-    char *save = NULL;
-    size_t items = 0;
-    for (char *p = copy;; p = NULL) {
-        char *tok = p ? p : save;
-        if (!tok)
-            break;
-        char *comma = strchr(tok, ',');
-        save = comma ? comma + 1 : NULL;
-        if (comma)
-            *comma = '\0';
-        items++;
-        char *colon = strchr(tok, ':');
-        if (!colon) {
-            rc = cli_usage_error("--sizes: '%s' is not SIZE:WEIGHT", tok);
-            break;
-        }
-        *colon = '\0';
-        uint64_t g;
-        if (cli_parse_u64(tok, &g) != 0 || g == 0 || g > UINT32_MAX) {
-            rc = cli_usage_error("--sizes: size '%s' is not a whole number of GPUs >= 1", tok);
-            break;
-        }
-        char *end;
-        errno = 0;
-        double w = ts_strtod(colon + 1, &end);
-        if (!colon[1] || errno || *end || !isfinite(w)) {
-            rc = cli_usage_error("--sizes: weight of %" PRIu64 " is '%s', not a number", g, colon + 1);
-            break;
-        }
-        if (w <= 0) {
-            rc = cli_usage_error("--sizes: weight of %" PRIu64 " is %s", g, colon + 1);
-            break;
-        }
-        for (size_t k = 0; k < sd->n; k++)
-            if (sd->size[k] == g) {
-                rc = cli_usage_error("--sizes: size %" PRIu64 " given twice", g);
-                break;
-            }
-        if (rc != CLI_OK)
-            break;
-        sd->size[sd->n] = g;
-        sd->w[sd->n++] = w;
-        sd->total += w;
-    }
-    free(copy);
-    if (rc == CLI_OK && (items == 0 || sd->n == 0))
-        rc = cli_usage_error("--sizes: empty; expected SIZE:WEIGHT,...");
-    if (rc == CLI_OK && !isfinite(sd->total))
-        rc = cli_usage_error("--sizes: the weights sum to infinity");
-    return rc;
-}
-
-enum { DUR_FIXED, DUR_EXP, DUR_LOGNORMAL };
-
-typedef struct {
-    int kind;
-    double a, b;
-} dur_dist;
-
-static int parse_real(const char *s, double *v)
-{
-    char *end;
-    errno = 0;
-    if (!*s)
-        return -1;
-    *v = ts_strtod(s, &end);
-    return errno || *end || !isfinite(*v) ? -1 : 0;
-}
-
-static int parse_duration(const char *spec, dur_dist *d)
-{
-    const char *colon = strchr(spec, ':');
-    if (!colon)
-        return cli_usage_error("--duration-dist: '%s' is not fixed:S, exp:MEAN or lognormal:MU,SIGMA", spec);
-    size_t kl = (size_t)(colon - spec);
-    const char *arg = colon + 1;
-    if (kl == 5 && strncmp(spec, "fixed", 5) == 0) {
-        d->kind = DUR_FIXED;
-        if (parse_real(arg, &d->a) != 0 || !time_ok(d->a, 1))
-            return cli_usage_error("--duration-dist: fixed duration '%s' is not a number in [1e-9, 9.2e9]", arg);
-    } else if (kl == 3 && strncmp(spec, "exp", 3) == 0) {
-        d->kind = DUR_EXP;
-        if (parse_real(arg, &d->a) != 0 || !time_ok(d->a, 1))
-            return cli_usage_error("--duration-dist: exp mean '%s' is not a number in [1e-9, 9.2e9]", arg);
-    } else if (kl == 9 && strncmp(spec, "lognormal", 9) == 0) {
-        d->kind = DUR_LOGNORMAL;
-        const char *comma = strchr(arg, ',');
-        char mu[64];
-        if (!comma || (size_t)(comma - arg) >= sizeof mu)
-            return cli_usage_error("--duration-dist: lognormal needs MU,SIGMA, got '%s'", arg);
-        memcpy(mu, arg, (size_t)(comma - arg));
-        mu[comma - arg] = '\0';
-        if (parse_real(mu, &d->a) != 0)
-            return cli_usage_error("--duration-dist: lognormal MU '%s' is not a number", mu);
-        if (parse_real(comma + 1, &d->b) != 0 || d->b < 0)
-            return cli_usage_error("--duration-dist: lognormal SIGMA '%s' is not a number >= 0", comma + 1);
-        /* |z| of one Box-Muller draw is below 8.7: keep every duration finite and > 0 */
-        if (d->a + 8.7 * d->b > 700 || d->a - 8.7 * d->b < -700)
-            return cli_usage_error("--duration-dist: lognormal:%s,%s can give durations that are not finite and "
-                                   "positive (need |MU| + 8.7 SIGMA <= 700)", mu, comma + 1);
-    } else
-        return cli_usage_error("--duration-dist: unknown distribution '%.*s' (fixed, exp, lognormal)", (int)kl, spec);
-    return CLI_OK;
-}
-
-static double draw_duration(const dur_dist *d, trace_rng *r)
-{
-    switch (d->kind) {
-    case DUR_EXP: return rng_exp(r, d->a);
-    case DUR_LOGNORMAL: return exp(d->a + d->b * rng_normal(r));
-    default: return d->a;
-    }
-}
 
 static int poisson(int argc, char **argv)
 {
@@ -1254,10 +313,10 @@ static int poisson(int argc, char **argv)
         if (k)
             continue;
         if (strcmp(a, "--jobs") == 0 && has) {
-            if (cli_parse_u32(argv[++i], &njobs) != 0 || njobs == 0 || njobs > MAX_JOBS)
-                return cli_usage_error("--jobs: '%s' is not a whole number in [1, %u]", argv[i], MAX_JOBS);
+            if (cli_parse_u32(argv[++i], &njobs) != 0 || njobs == 0 || njobs > TS_TRACE_MAX_JOBS)
+                return cli_usage_error("--jobs: '%s' is not a whole number in [1, %u]", argv[i], TS_TRACE_MAX_JOBS);
         } else if (strcmp(a, "--mean-interarrival-s") == 0 && has) {
-            if (cli_parse_double(argv[++i], &mean) != 0 || !(mean > 0) || mean > TRACE_MAX_S)
+            if (cli_parse_double(argv[++i], &mean) != 0 || !(mean > 0) || mean > 9.2e9)
                 return cli_usage_error("--mean-interarrival-s: '%s' is not a number in (0, 9.2e9]", argv[i]);
         } else if (strcmp(a, "--sizes") == 0 && has)
             sizes = argv[++i];
@@ -1268,57 +327,19 @@ static int poisson(int argc, char **argv)
     }
     if (!njobs || mean <= 0 || !sizes || !dspec)
         return cli_usage_error("trace poisson: --jobs, --mean-interarrival-s, --sizes and --duration-dist are required");
-    size_dist sd;
-    dur_dist dd;
-    if ((rc = parse_sizes(sizes, &sd)) != CLI_OK || (rc = parse_duration(dspec, &dd)) != CLI_OK) {
-        free(sd.size);
-        free(sd.w);
-        return rc;
+    ts_trace_err e;
+    tsched_status st;
+    json_t *doc;
+    /* the options first, then the mix file */
+    if ((st = ts_trace_poisson_check(sizes, dspec, &e)) != TSCHED_OK)
+        return conv_fail(st, &e);
+    if ((rc = load_mix(&c)) == CLI_OK) {
+        if ((st = ts_trace_poisson(&doc, njobs, mean, sizes, dspec, &c.o, &e)) == TSCHED_OK)
+            rc = emit(doc, c.out, c.compact);
+        else
+            rc = conv_fail(st, &e);
     }
-    model_mix mx = {0};
-    if (c.mix_path) {
-        if ((rc = mix_load(&mx, c.mix_path)) != CLI_OK)
-            goto out;
-        c.mo.mix = &mx;
-    }
-    json_t *doc = new_trace("poisson"), *jobs = json_object_get(doc, "jobs");
-    if (!doc) {
-        rc = nomem();
-        goto out;
-    }
-    trace_rng r;
-    rng_seed(&r, c.seed);
-    double t = 0;
-    for (unsigned i = 0; i < njobs && rc == CLI_OK; i++) {
-        /* per job, in this order: inter-arrival, size, duration, model */
-        t += rng_exp(&r, mean);
-        uint64_t g = sd.size[rng_pick(&r, sd.w, sd.n, sd.total)];
-        double dur = draw_duration(&dd, &r);
-        if (!time_ok(t, 0)) {
-            rc = time_error("--mean-interarrival-s", i, t, 0);
-            break;
-        }
-        if (!time_ok(dur, 1)) {
-            rc = time_error("--duration-dist", i, dur, 1);
-            break;
-        }
-        char name[32];
-        snprintf(name, sizeof name, "job%u", i);
-        json_t *job = json_object();
-        const mix_model *m;
-        if (!job || json_array_append_new(jobs, job) != 0 || set(job, "name", json_string(name)) ||
-            set(job, "arrival_s", num(t)) || set(job, "gpus", json_integer((json_int_t)g)) ||
-            model_head(job, &c.mo, &r, g, &m) || set(job, "duration_s", num(dur)) || model_tail(job, &c.mo, m))
-            rc = nomem();
-    }
-    if (rc == CLI_OK)
-        rc = emit(doc, c.out, c.compact);
-    else
-        json_decref(doc);
-out:
-    mix_free(&mx);
-    free(sd.size);
-    free(sd.w);
+    ts_trace_mix_free(c.mix);
     return rc;
 }
 

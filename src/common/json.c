@@ -10,6 +10,7 @@
 #include "cnum.h"
 #include "json_write.h"
 #include "limits.h"
+#include "readall.h"
 
 tsched_status ts_json_parse(json_t **out, const char *data, size_t len)
 {
@@ -64,46 +65,20 @@ tsched_status ts_read_file(char **out, size_t *len, const char *path)
         return ts_error(TSCHED_E_IO, "%s: cannot open: %s", path, strerror(errno));
     const char *shown = f == stdin ? "<stdin>" : path;
     uint64_t max = ts_limits()->input_bytes;
-    char *buf = NULL;
-    size_t cap = 0, n = 0;
-    tsched_status st = TSCHED_OK;
-    for (;;) {
-        /* Grow by doubling but never past the limit (+1 byte to see that it is exceeded). */
-        size_t want = n + 65536 + 1;
-        if (max < SIZE_MAX - 2 && want > max + 2)
-            want = (size_t)max + 2;
-        if ((st = TS_GROW(buf, cap, want)) != TSCHED_OK)
-            break;
-        size_t got = fread(buf + n, 1, cap - n - 1, f);
-        /* Text documents never hold a NUL byte: stop at once (e.g. -t /dev/zero). */
-        const char *nul = got ? memchr(buf + n, '\0', got) : NULL;
-        if (nul) {
-            st = ts_error(TSCHED_E_PARSE, "%s: byte %zu is a NUL byte; expected a text document", shown,
-                          n + (size_t)(nul - (buf + n)));
-            break;
-        }
-        n += got;
-        if (n > max) {
-            st = ts_error(TSCHED_E_TOO_LARGE, "%s: more than %llu bytes: exceeds the limit input_bytes = %llu "
-                          "(raise it with tsched_limits_set)", shown, (unsigned long long)max, (unsigned long long)max);
-            break;
-        }
-        if (got == 0) {
-            if (ferror(f))
-                st = ts_error(TSCHED_E_IO, "%s: read error", shown);
-            break;
-        }
-    }
+    /* the one bounded reader (readall.h): stops at the first NUL and past the limit */
+    ts_read_result r = ts_read_stream(f, max, out, len);
     if (f != stdin)
         fclose(f);
-    if (st != TSCHED_OK) {
-        free(buf);
-        return st;
+    switch (r) {
+    case TS_READ_OK: return TSCHED_OK;
+    case TS_READ_NUL:
+        return ts_error(TSCHED_E_PARSE, "%s: byte %zu is a NUL byte; expected a text document", shown, *len);
+    case TS_READ_TOO_LARGE:
+        return ts_error(TSCHED_E_TOO_LARGE, "%s: more than %llu bytes: exceeds the limit input_bytes = %llu "
+                        "(raise it with tsched_limits_set)", shown, (unsigned long long)max, (unsigned long long)max);
+    case TS_READ_IO: return ts_error(TSCHED_E_IO, "%s: read error", shown);
+    default: return ts_error(TSCHED_E_NOMEM, "%s: out of memory reading it", shown);
     }
-    buf[n] = '\0';
-    *out = buf;
-    *len = n;
-    return TSCHED_OK;
 }
 
 static tsched_status load_string(void *slot, ts_text_reader fast, ts_doc_reader read, const void *ctx,
