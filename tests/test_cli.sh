@@ -246,6 +246,12 @@ has "$tmp/keep.json" '"format": "tsched.simresult.v1"' "-o through a symbolic li
 if [ -L "$tmp/link.json" ] && [ "$(stat -c %a "$tmp/keep.json")" = 640 ] && [ -s "$tmp/keep.csv" ]; then ok
 else bad "link, mode or timeseries wrong after success: $(ls -l "$tmp/link.json" "$tmp/keep.json" "$tmp/keep.csv")"; fi
 expect 0 "-o /dev/null" -- "$ts" simulate -t "$data/sim/fabric.json" -w "$data/sim/trace.json" -o /dev/null
+for cmd in "kcut -d $data/priority/dag-small.json --levels 2" "route -t $data/cli/cluster.json -f $tmp/fl.json" \
+           "cells -t $data/cli/cluster.json -j $data/cli/job.json"; do
+    # shellcheck disable=SC2086
+    expect 2 "$cmd: unwritable -o checked first" -- "$ts" $cmd -o "$tmp/no-such-dir/x.json"
+    has "$tmp/err" "no-such-dir/x.json: cannot open for writing" "$cmd: unwritable -o named"
+done
 
 # place --pod-order (issue 21, item 14): a request of a few hundred bytes asks for 1024 pods on
 # each of 32 nodes (4096 would be 17.5 MB); the size is decided before anything is written,

@@ -74,6 +74,9 @@ int cli_outs_close(cli_outs *g, FILE *f, int failed);
 /* Replace the written outputs if `rc` is CLI_OK, else remove the temporary files; returns
  * `rc`, or CLI_INTERNAL when a replacement failed. */
 int cli_outs_end(cli_outs *g, int rc);
+/* For a command with one output written by cli_write* at its end: check `path` before the
+ * work (cli_outs_add, then nothing kept); an exit status. */
+int cli_output_check(const char *path);
 
 /* Help (help.c): the usage text of `cmd` as typed ("topology export"; "" = every command), or
  * NULL. */

@@ -243,6 +243,15 @@ int cli_outs_end(cli_outs *g, int rc)
     return rc;
 }
 
+int cli_output_check(const char *path)
+{
+    cli_outs g;
+    cli_outs_init(&g);
+    int rc = cli_outs_add(&g, path);
+    cli_outs_end(&g, CLI_BAD_INPUT); /* nothing written: the temporary file goes */
+    return rc;
+}
+
 static int write_text(const char *path, const char *text, int newline)
 {
     cli_outs g;
