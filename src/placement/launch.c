@@ -139,7 +139,8 @@ tsched_status tsched_placement_pod_order(char **out, const tsched_placement *p, 
     ts_jw_key(&w, "pods");
     ts_jw_open(&w, '[');
     uint64_t pods = (uint64_t)cells * per;
-    uint64_t len = w.b.len + digits_below(pods) + pods * (POD_FIXED + 6) - (pods ? 1 : 0) + (pods ? 6 : 3); /* "\n  ]\n}" or "]\n}" */
+    /* the head so far, the pods but their names, then "\n  ]\n}" (no pods: "]\n}") */
+    uint64_t len = w.b.len + digits_below(pods) + (pods ? pods * (POD_FIXED + 6) - 1 + 6 : 3);
     for (size_t r = 0; r < cells && !w.b.failed; r++) {
         char *q = ts_jw_quote(tsched_topology_node_name(t, rank_node(p, r)));
         if (!q)
