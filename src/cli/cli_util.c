@@ -53,7 +53,8 @@ int cli_usage_error(const char *fmt, ...)
  * command succeeded; otherwise the temporary files are removed and every existing output is
  * left as it was. A path that exists and is not a regular file (/dev/null, a FIFO, a
  * terminal) cannot be replaced by a rename: it is checked for write access up front and
- * written in place. A symbolic link is followed: its target is replaced. */
+ * written in place. A symbolic link is followed: its target is replaced (a link to nothing is
+ * written through, creating its target). */
 
 static int out_error(const char *path, const char *what, int err)
 {
@@ -85,12 +86,15 @@ int cli_outs_add(cli_outs *g, const char *path)
         return out_error(path, "cannot open for writing", EISDIR);
     if (exists && access(path, W_OK) != 0)
         return out_error(path, "cannot open for writing", errno);
-    if (exists && !S_ISREG(sb.st_mode)) {
+    struct stat lb;
+    if ((exists && !S_ISREG(sb.st_mode)) || (!exists && lstat(path, &lb) == 0)) {
+        /* not a regular file, or a symbolic link to nothing yet: written through, as fopen */
         o->kind = CLI_OUT_IN_PLACE;
         g->n++;
         return CLI_OK;
     }
-    struct stat lb;
+    if (path[strlen(path) - 1] == '/')
+        return out_error(path, "cannot open for writing", EISDIR);
     char *target = exists && lstat(path, &lb) == 0 && S_ISLNK(lb.st_mode) ? realpath(path, NULL) : strdup(path);
     if (!target)
         return out_error(path, "cannot open for writing", errno);
