@@ -1458,6 +1458,44 @@ END_TEST
 
 /* ------------------------------------------------------------------------------------------ */
 
+/* Issue 21 item 4: a plan space larger than 2^63 - 1 is flagged, never a silently clamped
+ * count. S stages of g = 2 GPUs on nodes of 2 have two exhaustive options each (t = 1, 2):
+ * 2^62 is exact, 2^63 and 2^64 saturate. */
+START_TEST(plans_saturation)
+{
+    static const struct {
+        uint32_t S;
+        uint64_t plans;
+        int sat;
+    } cases[] = {{62, 1ull << 62, 0}, {63, (uint64_t)INT64_MAX, 1}, {64, (uint64_t)INT64_MAX, 1}};
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        rcell c = worked(2 * cases[i].S, cases[i].S);
+        c.l = 2 * cases[i].S;
+        c.G = 2;
+        tsched_cell *x = est(&c, TSCHED_PLANS_EXHAUSTIVE);
+        ck_assert_msg(tsched_cell_feasible(x), "S %u: %s", cases[i].S, tsched_cell_reason(x));
+        tsched_plan_space space;
+        uint64_t plans;
+        ck_assert_ok(tsched_cell_space(&space, &plans, x));
+        ck_assert_uint_eq(plans, cases[i].plans);
+        char *txt = NULL;
+        ck_assert_ok(tsched_cell_to_json(&txt, x));
+        json_error_t err;
+        json_t *o = json_loads(txt, 0, &err);
+        ck_assert_ptr_nonnull(o);
+        ck_assert_uint_eq((uint64_t)json_integer_value(json_object_get(o, "plans_evaluated")), cases[i].plans);
+        json_t *f = json_object_get(o, "plans_evaluated_saturated");
+        if (cases[i].sat)
+            ck_assert_msg(json_is_true(f), "S %u: plans_evaluated_saturated missing", cases[i].S);
+        else
+            ck_assert_ptr_null(f);
+        json_decref(o);
+        tsched_free(txt);
+        tsched_cell_free(x);
+    }
+}
+END_TEST
+
 static Suite *cell_suite(void)
 {
     Suite *s = suite_create("cell");
@@ -1469,6 +1507,7 @@ static Suite *cell_suite(void)
     tcase_add_test(tc, stages_uniform);
     tcase_add_test(tc, stages_closed_vs_dp);
     tcase_add_test(tc, plans_vs_brute_force);
+    tcase_add_test(tc, plans_saturation);
     tcase_add_test(tc, monotonicity);
     tcase_add_test(tc, tune_vs_brute_force);
     tcase_add_test(tc, profile_reproduces_model);

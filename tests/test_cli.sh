@@ -207,5 +207,83 @@ compact_same "topology import-slurm" -- "$ts" topology import-slurm "$data/impor
 expect 2 "prioritize job without flows" -- "$ts" prioritize -t "$data/priority/crux-topo.json" -s "$data/priority/jobset-no-flows.json" --levels 2
 has "$tmp/err" "flows" "job without flows named"
 
+# Outputs (issue 21, item 22): every output is checked before the run, and none is replaced
+# unless the command succeeds (each is written next to itself and renamed at the end).
+printf '%s\n' '{ "format": "tsched.trace.v1", "name": "slow", "jobs": [' \
+    '  { "name": "long", "gpus": 16, "tp": 8, "compute_ms": 1, "iterations": 3000000,' \
+    '    "phases": [ { "pattern": "dp-ring", "gbits": 1.0 } ] } ] }' > "$tmp/slow.json"
+echo previous > "$tmp/keep.json"
+bounded 2 "unwritable --timeseries refused before a long run" -- "$ts" simulate -t "$data/sim/fabric.json" \
+    -w "$tmp/slow.json" --timeseries "$tmp/no-such-dir/ts.csv" -o "$tmp/keep.json"
+has "$tmp/err" "no-such-dir/ts.csv: cannot open for writing" "unwritable --timeseries named"
+if [ "$(cat "$tmp/keep.json")" = previous ]; then ok; else bad "-o replaced although --timeseries was unwritable"; fi
+printf '{' > "$tmp/broken-trace.json"
+expect 2 "outputs checked before the inputs are read" -- "$ts" simulate -t "$data/sim/fabric.json" \
+    -w "$tmp/broken-trace.json" --timeseries "$tmp/no-such-dir/ts.csv" -o "$tmp/keep.json"
+has "$tmp/err" "no-such-dir/ts.csv" "output checked first"
+expect 2 "-o a directory" -- "$ts" simulate -t "$data/sim/fabric.json" -w "$data/sim/trace.json" -o "$tmp"
+if [ -w /dev/full ]; then
+    # the second output fails while it is written: the first, already written, is not replaced
+    expect 3 "--timeseries /dev/full" -- "$ts" simulate -t "$data/sim/fabric.json" -w "$data/sim/trace.json" \
+        --timeseries /dev/full -o "$tmp/keep.json"
+    if [ "$(cat "$tmp/keep.json")" = previous ]; then ok; else bad "-o replaced although --timeseries failed"; fi
+    echo previous > "$tmp/keep.hosts"
+    expect 3 "place --pod-order /dev/full" -- "$ts" place -t "$data/cli/cluster.json" -j "$data/cli/job.json" \
+        --algo best-fit --hostfile "$tmp/keep.hosts" --pod-order /dev/full -o "$tmp/keep.json"
+    if [ "$(cat "$tmp/keep.json")" = previous ] && [ "$(cat "$tmp/keep.hosts")" = previous ]; then ok
+    else bad "place replaced outputs although --pod-order failed"; fi
+fi
+expect 2 "a failing run" -- "$ts" simulate -t "$data/sim/fabric.json" -w "$data/sim/trace.json" \
+    --routing warp -o "$tmp/keep.json" --timeseries "$tmp/keep.csv"
+if [ "$(cat "$tmp/keep.json")" = previous ] && [ ! -e "$tmp/keep.csv" ]; then ok; else bad "a failing run touched its outputs"; fi
+if ls -A "$tmp" | grep -q '^\.'; then bad "temporary files left: $(ls -A "$tmp" | grep '^\.')"; else ok; fi
+# success replaces both; an existing file keeps its mode, a symbolic link its target
+chmod 640 "$tmp/keep.json"
+ln -sf keep.json "$tmp/link.json"
+expect 0 "outputs replaced on success" -- "$ts" simulate -t "$data/sim/fabric.json" -w "$data/sim/trace.json" \
+    --timeseries "$tmp/keep.csv" -o "$tmp/link.json" --no-timing
+has "$tmp/keep.json" '"format": "tsched.simresult.v1"' "-o through a symbolic link written"
+if [ -L "$tmp/link.json" ] && [ "$(stat -c %a "$tmp/keep.json")" = 640 ] && [ -s "$tmp/keep.csv" ]; then ok
+else bad "link, mode or timeseries wrong after success: $(ls -l "$tmp/link.json" "$tmp/keep.json" "$tmp/keep.csv")"; fi
+expect 0 "-o /dev/null" -- "$ts" simulate -t "$data/sim/fabric.json" -w "$data/sim/trace.json" -o /dev/null
+for cmd in "kcut -d $data/priority/dag-small.json --levels 2" "route -t $data/cli/cluster.json -f $tmp/fl.json" \
+           "cells -t $data/cli/cluster.json -j $data/cli/job.json"; do
+    # shellcheck disable=SC2086
+    expect 2 "$cmd: unwritable -o checked first" -- "$ts" $cmd -o "$tmp/no-such-dir/x.json"
+    has "$tmp/err" "no-such-dir/x.json: cannot open for writing" "$cmd: unwritable -o named"
+done
+
+# place --pod-order (issue 21, item 14): a request of a few hundred bytes asks for 1024 pods on
+# each of 32 nodes (4096 would be 17.5 MB); the size is decided before anything is written,
+# against output_bytes
+printf '{"format":"tsched.topology.v1","name":"f","generate":{"kind":"leaf_spine","leaves":4,"spines":2,"nodes_per_leaf":8,"gpus_per_node":8,"nic_gbps":400}}' > "$tmp/po-fabric.json"
+printf '{"format":"tsched.job.v1","name":"j","gpus":256,"tp":8,"pp":4}' > "$tmp/po-job.json"
+po() { # po WANT [--limit output_bytes=N] -- extra place options
+    pw=$1 lim=""
+    shift
+    if [ "$1" != -- ]; then lim="$1 $2"; shift 2; fi
+    shift
+    run=bounded
+    if [ "$pw" -eq 0 ]; then run=expect; fi
+    # shellcheck disable=SC2086
+    $run "$pw" "pod order $lim" -- "$ts" $lim place -t "$tmp/po-fabric.json" -j "$tmp/po-job.json" \
+        --algo best-fit --tasks-per-node 1024 --no-timing -o "$tmp/po-pl.json" "$@"
+}
+"$ts" place -t "$tmp/po-fabric.json" -j "$tmp/po-job.json" --algo best-fit --tasks-per-node 1024 --no-timing \
+    -o "$tmp/po-pl.json" --pod-order "$tmp/po-all.json" --hostfile "$tmp/po-all.hosts" --hostfile-per-task
+size=$(($(wc -c < "$tmp/po-all.json") - 1)) # the document, without the newline the CLI adds
+hsize=$(wc -c < "$tmp/po-all.hosts")
+if [ "$size" -gt 4000000 ]; then ok; else bad "pod order of $size bytes, expected 4.3 MB"; fi
+echo previous > "$tmp/po-keep.json"
+po 2 --limit output_bytes=$((size - 1)) -- --pod-order "$tmp/po-keep.json"
+has "$tmp/err" "pod order bytes: $size exceeds the limit output_bytes = $((size - 1))" "pod order limit named"
+if [ "$(cat "$tmp/po-keep.json")" = previous ]; then ok; else bad "refused pod order replaced the file"; fi
+po 0 --limit output_bytes=$size -- --pod-order "$tmp/po-at.json"
+if cmp -s "$tmp/po-all.json" "$tmp/po-at.json"; then ok; else bad "pod order at the limit differs"; fi
+po 2 --limit output_bytes=$((hsize - 1)) -- --hostfile "$tmp/po-keep.json" --hostfile-per-task
+has "$tmp/err" "host file bytes: $hsize exceeds the limit output_bytes" "host file limit named"
+po 0 --limit output_bytes=$hsize -- --hostfile "$tmp/po-at.hosts" --hostfile-per-task
+if cmp -s "$tmp/po-all.hosts" "$tmp/po-at.hosts"; then ok; else bad "host file at the limit differs"; fi
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -783,6 +783,35 @@ START_TEST(launch_files)
         json_decref(root);
         tsched_free(s);
     }
+    /* issue 21 item 14: each launch file is refused above output_bytes (its size decided
+     * before it is written, nothing returned) and is the same text at exactly the limit */
+    for (int which = 0; which < 3; which++) {
+        char *full = NULL, *at = NULL, *over = (char *)"untouched";
+#define LAUNCH(out) (which == 0   ? tsched_placement_hostfile(out, p, t)                  \
+                     : which == 1 ? tsched_placement_hostfile_per_task(out, p, t, 4096) \
+                                  : tsched_placement_pod_order(out, p, t, "jx", NULL, 4096))
+        ck_assert_ok(LAUNCH(&full));
+        size_t len = strlen(full);
+        tsched_limits l = {.size = sizeof l}, saved = {.size = sizeof saved};
+        ck_assert_ok(tsched_limits_get(&saved));
+        l = saved;
+        l.output_bytes = len - 1;
+        ck_assert_ok(tsched_limits_set(&l));
+        ck_assert_status(LAUNCH(&over), TSCHED_E_TOO_LARGE);
+        ck_assert_ptr_null(over);
+        ck_assert_errmsg_has("output_bytes");
+        char want[64];
+        snprintf(want, sizeof want, "bytes: %zu exceeds", len);
+        ck_assert_errmsg_has(want);
+        l.output_bytes = len;
+        ck_assert_ok(tsched_limits_set(&l));
+        ck_assert_ok(LAUNCH(&at));
+        ck_assert_str_eq(at, full);
+#undef LAUNCH
+        ck_assert_ok(tsched_limits_set(&saved));
+        tsched_free(full);
+        tsched_free(at);
+    }
     char *s = NULL;
     ck_assert_status(tsched_placement_pod_order(&s, p, t, "jx", "bad key!", 0), TSCHED_E_FORMAT);
     ck_assert_errmsg_has("index_label");

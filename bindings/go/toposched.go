@@ -34,6 +34,7 @@ import (
 	"math"
 	"reflect"
 	"runtime"
+	"sort"
 	"strconv"
 	"strings"
 	"sync"
@@ -367,8 +368,15 @@ func options(o interface{}, extra map[string]interface{}) (map[string]interface{
 			return nil, err
 		}
 	}
-	for k, v := range extra {
-		if err := finite(strings.TrimPrefix(k, "--"), reflect.ValueOf(v)); err != nil {
+	// Extra in key order, so that every check below (and its message) is the same from call
+	// to call whatever order the map iterates in.
+	keys := make([]string, 0, len(extra))
+	for k := range extra {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		if err := finite(strings.TrimPrefix(k, "--"), reflect.ValueOf(extra[k])); err != nil {
 			return nil, err
 		}
 	}
@@ -382,8 +390,23 @@ func options(o interface{}, extra map[string]interface{}) (map[string]interface{
 	if err := dec.Decode(&m); err != nil {
 		return nil, err
 	}
-	for k, v := range extra {
-		m[strings.TrimPrefix(k, "--")] = v
+	// One option given twice ("seed" and "--seed" in Extra, or a struct field that is set and
+	// its name in Extra) is an error naming both spellings, never a silent pick.
+	spelled := map[string]string{}
+	for _, k := range keys {
+		name := strings.TrimPrefix(k, "--")
+		if prev, dup := spelled[name]; dup {
+			return nil, &Error{Status: StatusInvalid, Msg: fmt.Sprintf(
+				"options.%s: given twice, as Extra[%q] and Extra[%q]; give one", name, prev, k)}
+		}
+		if _, set := m[name]; set {
+			return nil, &Error{Status: StatusInvalid, Msg: fmt.Sprintf(
+				"options.%s: given twice, as the field %s and Extra[%q]; give one", name, fieldOf(o, name), k)}
+		}
+		spelled[name] = k
+	}
+	for _, k := range keys {
+		m[strings.TrimPrefix(k, "--")] = extra[k]
 	}
 	for k, v := range m {
 		switch n := v.(type) {
@@ -404,6 +427,17 @@ func options(o interface{}, extra map[string]interface{}) (map[string]interface{
 		}
 	}
 	return m, nil
+}
+
+// fieldOf names the field of option struct o whose JSON name is `name`.
+func fieldOf(o interface{}, name string) string {
+	rt := reflect.TypeOf(o)
+	for i := 0; rt != nil && rt.Kind() == reflect.Struct && i < rt.NumField(); i++ {
+		if strings.Split(rt.Field(i).Tag.Get("json"), ",")[0] == name {
+			return rt.Name() + "." + rt.Field(i).Name
+		}
+	}
+	return name
 }
 
 func run(op string, t *Topology, docs []doc, opts interface{}, extra map[string]interface{}) ([]byte, error) {

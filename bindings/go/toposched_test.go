@@ -490,3 +490,29 @@ func TestOptionValuesAndNames(t *testing.T) {
 		t.Fatalf("LoadJobFile with a NUL: %v", err)
 	}
 }
+
+// Issue 21, item 6: one option spelled twice ("seed" and "--seed" in Extra, or a set field
+// and its name in Extra) is an error naming both spellings, the same on every call, whatever
+// order the map iterates in; one spelling alone still works.
+func TestDuplicateOptionSpellings(t *testing.T) {
+	path, topo, job := clusterAndJob(t)
+	defer topo.Close()
+	defer job.Close()
+	for i := 0; i < 50; i++ {
+		_, err := Place(topo, job, PlaceOptions{Algo: "random-fit", Extra: map[string]interface{}{"seed": 1, "--seed": "x"}})
+		e := libError(t, err)
+		if e.Status != StatusInvalid || e.Msg != `options.seed: given twice, as Extra["--seed"] and Extra["seed"]; give one` {
+			t.Fatalf("call %d: Extra seed and --seed: %v", i, err)
+		}
+		_, err = Place(topo, job, PlaceOptions{Algo: "random-fit", Seed: Uint64(3), Extra: map[string]interface{}{"--seed": 4}})
+		e = libError(t, err)
+		if e.Status != StatusInvalid || e.Msg != `options.seed: given twice, as the field PlaceOptions.Seed and Extra["--seed"]; give one` {
+			t.Fatalf("call %d: Seed and Extra --seed: %v", i, err)
+		}
+	}
+	for _, key := range []string{"seed", "--seed"} {
+		pl, err := Place(topo, job, PlaceOptions{Algo: "random-fit", NoTiming: true, Extra: map[string]interface{}{key: 5}})
+		sameAsCLI(t, pl, err, "place", "-t", path, "-j", data("cli", "job.json"), "--no-timing", "--algo",
+			"random-fit", "--seed", "5")
+	}
+}

@@ -162,7 +162,9 @@ TSCHED_API uint32_t tsched_cell_num_stages(const tsched_cell *c);
 TSCHED_API uint32_t tsched_cell_gpus(const tsched_cell *c);
 /** Pool name (owned by the Cell; NULL for NULL). */
 TSCHED_API const char *tsched_cell_pool(const tsched_cell *c);
-/** Plan space searched and the number of plans in it (the product of per-stage options). */
+/** Plan space searched and the number of plans in it (the product of per-stage options).
+ * A product above INT64_MAX is not representable in the JSON documents: it is reported as
+ * INT64_MAX (2^63 - 1), which no exact product reaches, meaning "more than 2^63 - 1". */
 TSCHED_API tsched_status tsched_cell_space(tsched_plan_space *space, uint64_t *plans_evaluated,
                                            const tsched_cell *c);
 /**

@@ -140,7 +140,8 @@ TSCHED_API const uint32_t *tsched_placement_nodes(const tsched_placement *p);
 /**
  * Host file: one node name per line in rank order. The caller frees `*out` with tsched_free().
  * Errors: TSCHED_E_INVALID (NULL), TSCHED_E_MISMATCH (`topo` is not the fabric the placement
- * was made or loaded on, or its shape changed since).
+ * was made or loaded on, or its shape changed since), TSCHED_E_TOO_LARGE (above the limit
+ * `output_bytes`), TSCHED_E_NOMEM.
  */
 TSCHED_API tsched_status tsched_placement_hostfile(char **out, const tsched_placement *p, const tsched_topology *topo);
 
@@ -149,7 +150,9 @@ TSCHED_API tsched_status tsched_placement_hostfile(char **out, const tsched_plac
  * rank r on lines r*T .. r*T+T-1, T = `tasks_per_node`; 0 means the GPUs per node of the
  * placement's nodes. The caller frees `*out` with tsched_free(). Errors: TSCHED_E_INVALID
  * (NULL; `tasks_per_node` 0 while the nodes have different GPU counts), TSCHED_E_RANGE
- * (`tasks_per_node` above 4096), TSCHED_E_MISMATCH (as tsched_placement_hostfile()).
+ * (`tasks_per_node` above 4096), TSCHED_E_MISMATCH (as tsched_placement_hostfile()),
+ * TSCHED_E_TOO_LARGE (the file, computed before it is written, above the limit
+ * `output_bytes`, tsched_limits_set()), TSCHED_E_NOMEM.
  */
 TSCHED_API tsched_status tsched_placement_hostfile_per_task(char **out, const tsched_placement *p,
                                                             const tsched_topology *topo, uint32_t tasks_per_node);
@@ -161,7 +164,8 @@ TSCHED_API tsched_status tsched_placement_hostfile_per_task(char **out, const ts
  * NULL (""); `index_label` is the pod label holding the index, NULL for
  * `batch.kubernetes.io/job-completion-index`. The caller frees `*out` with tsched_free().
  * Errors: TSCHED_E_INVALID (NULL), TSCHED_E_FORMAT (`index_label` not a label key),
- * TSCHED_E_RANGE (`pods_per_node` above 4096), TSCHED_E_MISMATCH, TSCHED_E_NOMEM.
+ * TSCHED_E_RANGE (`pods_per_node` above 4096), TSCHED_E_MISMATCH, TSCHED_E_TOO_LARGE (the
+ * document, computed before it is written, above the limit `output_bytes`), TSCHED_E_NOMEM.
  */
 TSCHED_API tsched_status tsched_placement_pod_order(char **out, const tsched_placement *p, const tsched_topology *topo,
                                                     const char *job_name, const char *index_label,

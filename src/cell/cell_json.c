@@ -74,6 +74,7 @@ tsched_status ts_cell_json(json_t **out, const tsched_cell *c)
         (r = ts_json_set(o, "iteration_s", json_real(c->T))) ||
         (r = ts_json_set(o, "throughput", json_real(c->throughput))) ||
         (r = ts_json_set(o, "plans_evaluated", json_integer((json_int_t)c->plans))) ||
+        (c->plans_saturated && (r = ts_json_set(o, "plans_evaluated_saturated", json_true()))) ||
         (r = ts_cell_stage_plan_json(&plan, c)) || (r = ts_json_set(o, "stage_plan", plan)))
         goto fail;
     *out = o;

@@ -8,7 +8,9 @@
  * - reasons are tried in the order more stages than layers, more stages than gpus (no cut),
  *   then, with the stages cut, gpus not a multiple of the node size, out of memory;
  * - plans_evaluated is the size of the space, memory-infeasible options included (the paper
- *   profiles a plan before dropping it), saturating at INT64_MAX;
+ *   profiles a plan before dropping it); a product above INT64_MAX (the largest JSON integer)
+ *   is never written as a number: the count stays at INT64_MAX and the Cell is flagged
+ *   saturated (plans_evaluated_saturated in JSON, INT64_MAX from tsched_cell_space);
  * - favours come from the assembled answer whatever the space asked, so every Cell reports
  *   them and tsched_cell_tune seeds the tuned space with exactly the estimate's favours. */
 #include <math.h>
@@ -25,7 +27,9 @@
 #define R_NODE "gpus not a multiple of the node size"
 #define R_MEM "out of memory in every plan"
 
-#define PLANS_CAP ((uint64_t)INT64_MAX) /* JSON integers are signed 64-bit */
+/* JSON integers are signed 64-bit. No exact product equals the cap: 2^63 - 1 has the prime
+ * factor 649657, and a stage has at most 1344 options (the most divisors a uint32 has). */
+#define PLANS_CAP ((uint64_t)INT64_MAX)
 /* Far beyond any model (B = 4 S must fit in 32 bits; the scratch stays addressable). */
 #define MAX_STAGES (1u << 24)
 #define MAX_OPTIONS (1u << 26)
@@ -71,25 +75,29 @@ static tsched_status cell_new(tsched_cell **out, const ts_cell_in *in, uint32_t 
     return TSCHED_OK;
 }
 
-static uint64_t mul_sat(uint64_t a, uint64_t b)
+/* a * b, or PLANS_CAP with *sat set when the product exceeds it (a, b <= PLANS_CAP). */
+static uint64_t mul_sat(uint64_t a, uint64_t b, int *sat)
 {
-    if (a && b > PLANS_CAP / a)
+    if (*sat || (a && b > PLANS_CAP / a)) {
+        *sat = 1;
         return PLANS_CAP;
+    }
     return a * b;
 }
 
 /* Copy the options of `space` that fit in memory into sel; *plans gets the size of the
- * space (every option, fitting or not). */
-static uint32_t select_space(ts_opt *sel, uint64_t *plans, const ts_opt *all, uint32_t K, const ts_cm *cm,
+ * space (every option, fitting or not), or PLANS_CAP with *sat set when it is larger. */
+static uint32_t select_space(ts_opt *sel, uint64_t *plans, int *sat, const ts_opt *all, uint32_t K, const ts_cm *cm,
                              tsched_plan_space space, const int *favor)
 {
     uint32_t n = 0, s = UINT32_MAX, cnt = 0;
     uint64_t prod = 1;
+    *sat = 0;
     for (uint32_t k = 0; k < K; k++) {
         const ts_opt *o = &all[k];
         if (o->s != s) {
             if (s != UINT32_MAX)
-                prod = mul_sat(prod, cnt);
+                prod = mul_sat(prod, cnt, sat);
             s = o->s;
             cnt = 0;
         }
@@ -99,7 +107,7 @@ static uint32_t select_space(ts_opt *sel, uint64_t *plans, const ts_opt *all, ui
         if (o->M <= cm->memcap)
             sel[n++] = *o;
     }
-    prod = mul_sat(prod, cnt);
+    prod = mul_sat(prod, cnt, sat);
     *plans = prod;
     return n;
 }
@@ -185,7 +193,8 @@ static tsched_status estimate(tsched_cell **out, const ts_cell_in *in, uint32_t 
     K = k;
 
     uint64_t plans;
-    uint32_t n = select_space(sel, &plans, all, K, &cm, TSCHED_PLANS_ASSEMBLED, NULL);
+    int sat;
+    uint32_t n = select_space(sel, &plans, &sat, all, K, &cm, TSCHED_PLANS_ASSEMBLED, NULL);
     double T = ts_plans_best(chosen, sel, n, &cm, work, cur);
     if (T < 0) {
         /* TP-max, in every space, needs the least memory: no space has a plan */
@@ -197,7 +206,7 @@ static tsched_status estimate(tsched_cell **out, const ts_cell_in *in, uint32_t 
         c->st[s].favor_tp = favor[s];
     }
     if (space != TSCHED_PLANS_ASSEMBLED) {
-        n = select_space(sel, &plans, all, K, &cm, space, favor);
+        n = select_space(sel, &plans, &sat, all, K, &cm, space, favor);
         T = ts_plans_best(chosen, sel, n, &cm, work, cur);
         if (T < 0) { /* cannot happen: the assembled answer is in every space */
             st = ts_error(TSCHED_E_INTERNAL, "cell: no plan in space %d although the assembled one fits", space);
@@ -205,6 +214,7 @@ static tsched_status estimate(tsched_cell **out, const ts_cell_in *in, uint32_t 
         }
     }
     c->plans = plans;
+    c->plans_saturated = sat;
     c->feasible = 1;
     c->T = T;
     c->throughput = in->global_batch / T;

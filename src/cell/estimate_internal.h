@@ -30,7 +30,8 @@ struct tsched_cell {
     int feasible;
     const char *reason;               /* static text; "" when feasible */
     tsched_plan_space space;
-    uint64_t plans;                   /* size of the space (saturates at INT64_MAX) */
+    uint64_t plans;                   /* size of the space, INT64_MAX when saturated */
+    int plans_saturated;              /* the size exceeds INT64_MAX (plans is INT64_MAX) */
     uint32_t B;
     double m, T, throughput;
     ts_cell_stage *st;                /* S entries when cut, inside this allocation */

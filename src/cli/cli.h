@@ -45,6 +45,43 @@ int cli_write_json(const char *path, const char *json, int compact);
 struct json_t;
 int cli_write_doc(const char *path, const struct json_t *doc, int compact);
 
+/* The output files of one command (cli_util.c). Each cli_write* above is one such group of
+ * one file. A command with several outputs, or a long run, adds every output before the
+ * work (an unwritable path fails there: exit status 2, nothing run), writes them, and ends
+ * the group with its exit status: only on CLI_OK are the outputs replaced, all together
+ * (each was written to a temporary file next to it); otherwise every existing file is left
+ * untouched. "-" or NULL is standard output, written when written to. */
+#define CLI_MAX_OUTPUTS 8
+enum { CLI_OUT_STDOUT = 1, CLI_OUT_TEMP, CLI_OUT_IN_PLACE };
+typedef struct cli_out {
+    const char *path;
+    char *target, *tmp; /* TEMP: the file replaced (symbolic links followed), the temporary file */
+    FILE *f;
+    int kind;
+    int state; /* 0 not written, 1 open for writing, 2 failed, 3 written */
+} cli_out;
+typedef struct cli_outs {
+    int n;
+    cli_out o[CLI_MAX_OUTPUTS];
+} cli_outs;
+void cli_outs_init(cli_outs *g);
+/* Check `path` can be written, and create its temporary file; an exit status. */
+int cli_outs_add(cli_outs *g, const char *path);
+/* Write `text` (plus a newline if `newline`) to the first unwritten output added for `path`. */
+int cli_outs_write(cli_outs *g, const char *path, const char *text, int newline);
+/* As cli_write_json, into the group. */
+int cli_outs_write_json(cli_outs *g, const char *path, const char *json, int compact);
+/* For streaming writers: the FILE of the first unwritten output for `path` (NULL after a
+ * message), handed back with cli_outs_close (failed: the writer's own error, already told). */
+FILE *cli_outs_file(cli_outs *g, const char *path);
+int cli_outs_close(cli_outs *g, FILE *f, int failed);
+/* Replace the written outputs if `rc` is CLI_OK, else remove the temporary files; returns
+ * `rc`, or CLI_INTERNAL when a replacement failed. */
+int cli_outs_end(cli_outs *g, int rc);
+/* For a command with one output written by cli_write* at its end: check `path` before the
+ * work (cli_outs_add, then nothing kept); an exit status. */
+int cli_output_check(const char *path);
+
 /* Help (help.c): the usage text of `cmd` as typed ("topology export"; "" = every command), or
  * NULL. */
 const char *cli_help_text(const char *cmd);

@@ -150,6 +150,9 @@ int cmd_cells(int argc, char **argv)
     }
     if (!topo || !jobf)
         return cli_usage_error("cells: -t TOPO and -j JOB are required");
+    int orc = cli_output_check(out); /* before the work: an unwritable -o fails now */
+    if (orc != CLI_OK)
+        return orc;
     if ((strcmp(topo, "-") == 0) + (strcmp(jobf, "-") == 0) + (catf && strcmp(catf, "-") == 0) +
             (proff && strcmp(proff, "-") == 0) >
         1)

@@ -59,6 +59,9 @@ int cmd_crius_schedule(int argc, char **argv)
     }
     if (!topo || !queue)
         return cli_usage_error("crius-schedule: -t TOPO and -q QUEUE are required");
+    int orc = cli_output_check(out); /* before the work: an unwritable -o fails now */
+    if (orc != CLI_OK)
+        return orc;
     if ((strcmp(topo, "-") == 0) + (strcmp(queue, "-") == 0) + (catf && strcmp(catf, "-") == 0) > 1)
         return cli_usage_error("crius-schedule: at most one file may be '-' (standard input)");
 

@@ -72,7 +72,16 @@ int cmd_place(int argc, char **argv)
     tsched_placement *p = NULL;
     char *json = NULL, *hosts = NULL, *pods = NULL;
     tsched_status st;
-    int rc;
+    /* every output checked before the work; replaced together, and only if all is well */
+    cli_outs outs;
+    cli_outs_init(&outs);
+    int rc = cli_outs_add(&outs, out);
+    if (rc == CLI_OK && hostfile)
+        rc = cli_outs_add(&outs, hostfile);
+    if (rc == CLI_OK && pod_order)
+        rc = cli_outs_add(&outs, pod_order);
+    if (rc != CLI_OK)
+        goto out;
     if ((st = tsched_topology_load_file(&t, topo)) || (st = tsched_job_load_file(&j, jobf)) ||
         (st = tsched_place(&p, t, j, &o)) || (st = tsched_placement_to_json(&json, p, t, tsched_job_name(j), timing)) ||
         (hostfile && (st = per_task ? tsched_placement_hostfile_per_task(&hosts, p, t, tasks_per_node)
@@ -82,12 +91,17 @@ int cmd_place(int argc, char **argv)
         rc = cli_fail(st);
         goto out;
     }
-    rc = hostfile ? cli_write_raw(hostfile, hosts) : CLI_OK;
+    rc = hostfile ? cli_outs_write(&outs, hostfile, hosts, 0) : CLI_OK;
+    tsched_free(hosts);
+    hosts = NULL;
     if (rc == CLI_OK && pod_order)
-        rc = cli_write(pod_order, pods);
+        rc = cli_outs_write(&outs, pod_order, pods, 1);
+    tsched_free(pods);
+    pods = NULL;
     if (rc == CLI_OK)
-        rc = cli_write_json(out, json, compact);
+        rc = cli_outs_write_json(&outs, out, json, compact);
 out:
+    rc = cli_outs_end(&outs, rc);
     tsched_free(json);
     tsched_free(hosts);
     tsched_free(pods);

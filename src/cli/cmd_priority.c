@@ -62,6 +62,9 @@ int cmd_kcut(int argc, char **argv)
     }
     if (!dagf || !levels_given)
         return cli_usage_error("kcut: -d DAG and --levels K are required");
+    int orc = cli_output_check(out); /* before the work: an unwritable -o fails now */
+    if (orc != CLI_OK)
+        return orc;
     tsched_dag *d = NULL;
     uint32_t *levels = NULL;
     char *json = NULL;
@@ -119,6 +122,9 @@ int cmd_prioritize(int argc, char **argv)
     }
     if (!topo || !setf || !levels_given)
         return cli_usage_error("prioritize: -t TOPO, -s JOBSET and --levels K are required");
+    int orc = cli_output_check(out); /* before the work: an unwritable -o fails now */
+    if (orc != CLI_OK)
+        return orc;
     o.algo = k.algo;
     o.levels = k.levels;
     o.orders = k.orders;

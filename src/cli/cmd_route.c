@@ -71,26 +71,23 @@ out:
     return rc;
 }
 
-/* The routes document streamed to -o FILE or standard output (a million flows never exist
- * as one text), then a newline, with cli_write()'s messages and exit codes. */
-static int write_routes(const char *path, const tsched_routes *r, const tsched_topology *t, int flags)
+/* The routes document streamed to the output `path` of `g` (a million flows never exist as
+ * one text), then a newline, with cli_write()'s messages and exit codes. */
+static int write_routes(cli_outs *g, const char *path, const tsched_routes *r, const tsched_topology *t, int flags)
 {
-    int to_stdout = !path || strcmp(path, "-") == 0;
-    FILE *f = to_stdout ? stdout : fopen(path, "w");
-    if (!f) {
-        fprintf(stderr, "topo-sched: %s: cannot open for writing: %s\n", path, strerror(errno));
+    FILE *f = cli_outs_file(g, path);
+    if (!f)
         return CLI_BAD_INPUT;
-    }
     tsched_status st = tsched_routes_write_json(f, r, t, flags);
     int bad = st == TSCHED_E_IO || (st == TSCHED_OK && fputc('\n', f) == EOF);
-    bad |= to_stdout ? fflush(f) != 0 : fclose(f) != 0;
+    int rc = cli_outs_close(g, f, st != TSCHED_OK || bad);
     if (st != TSCHED_OK && st != TSCHED_E_IO)
         return cli_fail(st);
     if (bad) {
-        fprintf(stderr, "topo-sched: %s: write failed\n", to_stdout ? "<stdout>" : path);
+        fprintf(stderr, "topo-sched: %s: write failed\n", !path || strcmp(path, "-") == 0 ? "<stdout>" : path);
         return CLI_INTERNAL;
     }
-    return CLI_OK;
+    return rc;
 }
 
 int cmd_route(int argc, char **argv)
@@ -137,7 +134,11 @@ int cmd_route(int argc, char **argv)
     tsched_flows *f = NULL;
     tsched_routes *r = NULL;
     tsched_status st;
-    int rc;
+    cli_outs outs;
+    cli_outs_init(&outs);
+    int rc = cli_outs_add(&outs, out); /* checked before the work */
+    if (rc != CLI_OK)
+        goto out;
     if ((st = tsched_topology_load_file(&t, topo)) || (st = tsched_flows_load_file(&f, t, flowsf)) ||
         (st = tsched_route(&r, t, f, &o))) {
         rc = cli_fail(st);
@@ -146,8 +147,9 @@ int cmd_route(int argc, char **argv)
     /* the input is no longer needed: its memory goes before the output is written */
     tsched_flows_free(f);
     f = NULL;
-    rc = write_routes(out, r, t, (timing ? 0 : TSCHED_ROUTES_JSON_NO_TIMING) | (compact ? TSCHED_ROUTES_JSON_COMPACT : 0));
+    rc = write_routes(&outs, out, r, t, (timing ? 0 : TSCHED_ROUTES_JSON_NO_TIMING) | (compact ? TSCHED_ROUTES_JSON_COMPACT : 0));
 out:
+    rc = cli_outs_end(&outs, rc);
     tsched_routes_free(r);
     tsched_flows_free(f);
     tsched_topology_free(t);

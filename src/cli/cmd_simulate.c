@@ -115,7 +115,14 @@ int cmd_simulate(int argc, char **argv)
     tsched_sim_result *r = NULL;
     char *json = NULL, *csv = NULL;
     tsched_status st;
-    int rc;
+    /* every output checked before the run; replaced together, and only if all is well */
+    cli_outs outs;
+    cli_outs_init(&outs);
+    int rc = cli_outs_add(&outs, out);
+    if (rc == CLI_OK && tsfile)
+        rc = cli_outs_add(&outs, tsfile);
+    if (rc != CLI_OK)
+        goto out;
     if ((st = tsched_topology_load_file(&t, topo)) || (st = tsched_sim_new(&s, t)) ||
         (scen && (st = tsched_sim_load_scenario_file(s, scen))) || (st = tsched_sim_load_trace_file(s, trace))) {
         rc = cli_fail(st);
@@ -146,10 +153,11 @@ int cmd_simulate(int argc, char **argv)
         rc = cli_fail(st);
         goto out;
     }
-    rc = cli_write(out, json);
+    rc = cli_outs_write(&outs, out, json, 1);
     if (rc == CLI_OK && tsfile)
-        rc = cli_write_raw(tsfile, csv);
+        rc = cli_outs_write(&outs, tsfile, csv, 0);
 out:
+    rc = cli_outs_end(&outs, rc);
     tsched_free(csv);
     tsched_free(json);
     tsched_sim_result_free(r);

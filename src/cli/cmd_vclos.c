@@ -74,6 +74,9 @@ int cmd_vclos(int argc, char **argv)
     }
     if (!topo || !reqf)
         return cli_usage_error("vclos: -t TOPO and -r REQUESTS are required");
+    int orc = cli_output_check(out); /* before the work: an unwritable -o fails now */
+    if (orc != CLI_OK)
+        return orc;
     if (has_step && pattern < 0)
         return cli_usage_error("--step: needs --pattern");
     if ((routing >= 0 || has_seed) && mode != TSCHED_VCLOS_MODE_FREE)

@@ -1,12 +1,19 @@
 /* Launch files of a placement (doc/export.md): the per-task host file that Slurm's arbitrary
  * distribution reads, and the pod order (tsched.pod-order.v1) that pins indexed pods to the
- * placement's nodes. Both list rank r's node T times, ranks in order (DESIGN 5.3). */
+ * placement's nodes. Both list rank r's node T times, ranks in order (DESIGN 5.3).
+ *
+ * Both grow with the placement times T (up to 4096): a few hundred bytes of request can ask
+ * for gigabytes. Their size is computed exactly before anything is written and checked
+ * against tsched_limits.output_bytes; the text is then written once into a buffer of exactly
+ * that size (no JSON tree, no copies), so memory is the output itself. */
 #include <stdlib.h>
 #include <string.h>
 
+#include "../common/alloc.h"
 #include "../common/json.h"
+#include "../common/json_write.h"
 #include "../common/k8s_names.h"
-#include "../common/sbuf.h"
+#include "../common/limits.h"
 #include "../common/text.h"
 #include "placement_internal.h"
 
@@ -56,16 +63,43 @@ tsched_status tsched_placement_hostfile_per_task(char **out, const tsched_placem
                                 tsched_topology_node_name(t, rank_node(p, r)), g);
         }
     }
-    ts_sbuf b;
-    ts_sbuf_init(&b);
+    /* cells <= 2^32 nodes, per <= 4096, a name <= 4096 bytes: no overflow in 64 bits */
+    uint64_t len = 0;
+    for (size_t r = 0; r < cells; r++)
+        len += (uint64_t)per * (strlen(tsched_topology_node_name(t, rank_node(p, r))) + 1);
+    if ((st = ts_limit_check("tsched_placement_hostfile_per_task: host file bytes", len, "output_bytes",
+                             ts_limits()->output_bytes)) != TSCHED_OK)
+        return st;
+    if (len >= SIZE_MAX)
+        return ts_error(TSCHED_E_NOMEM, "%s: %llu bytes do not fit in memory", fn, (unsigned long long)len);
+    char *s = ts_malloc((size_t)len + 1, 1), *w = s;
+    if (!s)
+        return TSCHED_E_NOMEM;
     for (size_t r = 0; r < cells; r++) {
         const char *name = tsched_topology_node_name(t, rank_node(p, r));
+        size_t n = strlen(name);
         for (uint32_t k = 0; k < per; k++) {
-            ts_sbuf_puts(&b, name);
-            ts_sbuf_putc(&b, '\n');
+            memcpy(w, name, n);
+            w += n;
+            *w++ = '\n';
         }
     }
-    return ts_sbuf_take(out, &b);
+    *w = '\0';
+    *out = s;
+    return TSCHED_OK;
+}
+
+/* Total decimal digits of the integers 0 .. n-1. */
+static uint64_t digits_below(uint64_t n)
+{
+    uint64_t total = n ? 1 : 0, lo = 1; /* "0" */
+    for (uint64_t d = 1; lo < n; d++, lo *= 10) {
+        uint64_t hi = lo > UINT64_MAX / 10 ? UINT64_MAX : lo * 10;
+        total += d * ((hi < n ? hi : n) - lo);
+        if (hi == UINT64_MAX)
+            break;
+    }
+    return total;
 }
 
 tsched_status tsched_placement_pod_order(char **out, const tsched_placement *p, const tsched_topology *t,
@@ -85,30 +119,82 @@ tsched_status tsched_placement_pod_order(char **out, const tsched_placement *p, 
                         ts_text_quote(q, sizeof q, key, strlen(key), 80));
     }
     uint32_t per = pods_per_node ? pods_per_node : 1;
-    json_t *root = json_object(), *pods = json_array();
-    if (!root || !pods) {
-        json_decref(root);
-        json_decref(pods);
-        return ts_error(TSCHED_E_NOMEM, "out of memory building JSON");
+    size_t cells = (size_t)p->rows * p->cols;
+
+    /* Pod i on node N, written as ts_json_write lays out the tree (two spaces a level, the
+     * pods at depth 2), is POD_FIXED bytes plus the digits of i, twice N quoted, and its
+     * separator from the previous pod: "\n    " for the first, ",\n    " after. */
+    enum { POD_FIXED = 1 /* { */ + 16 /* \n6 "index": */ + 16 /* ,\n6 "node": */ +
+                       25 /* ,\n6 "nodeSelector": { */ + 35 /* \n8 "kubernetes.io/hostname": */ +
+                       8 /* \n6 } */ + 6 /* \n4 } */ };
+    ts_jw w;
+    ts_jw_init(&w, NULL, TS_JSON_INDENT);
+    ts_jw_open(&w, '{');
+    ts_jw_key(&w, "format");
+    ts_jw_str(&w, "tsched.pod-order.v1");
+    ts_jw_key(&w, "job");
+    ts_jw_str(&w, job_name ? job_name : "");
+    ts_jw_key(&w, "index_label");
+    ts_jw_str(&w, key);
+    ts_jw_key(&w, "pods");
+    ts_jw_open(&w, '[');
+    uint64_t pods = (uint64_t)cells * per;
+    /* the head so far, the pods but their names, then "\n  ]\n}" (no pods: "]\n}") */
+    uint64_t len = w.b.len + digits_below(pods) + (pods ? pods * (POD_FIXED + 6) - 1 + 6 : 3);
+    for (size_t r = 0; r < cells && !w.b.failed; r++) {
+        char *q = ts_jw_quote(tsched_topology_node_name(t, rank_node(p, r)));
+        if (!q)
+            w.b.failed = 1;
+        else
+            len += (uint64_t)per * 2 * strlen(q);
+        free(q);
     }
-    if ((st = ts_json_set(root, "format", json_string("tsched.pod-order.v1"))) ||
-        (st = ts_json_set(root, "job", json_string(job_name ? job_name : ""))) ||
-        (st = ts_json_set(root, "index_label", json_string(key))) || (st = ts_json_set(root, "pods", pods)))
-        goto out;
-    size_t cells = (size_t)p->rows * p->cols, index = 0;
+    if (w.b.failed) {
+        ts_jw_free(&w);
+        return ts_error(TSCHED_E_NOMEM, "%s: out of memory writing the pod order", fn);
+    }
+    if ((st = ts_limit_check("tsched_placement_pod_order: pod order bytes", len, "output_bytes",
+                             ts_limits()->output_bytes)) != TSCHED_OK) {
+        ts_jw_free(&w);
+        return st;
+    }
+    /* one buffer of the final size: the writer never grows it */
+    char *buf = len < SIZE_MAX ? realloc(w.b.p, (size_t)len + 1) : NULL;
+    if (!buf) {
+        ts_jw_free(&w);
+        return ts_error(TSCHED_E_NOMEM, "%s: out of memory for %llu bytes of pod order", fn, (unsigned long long)len);
+    }
+    w.b.p = buf;
+    w.b.cap = (size_t)len + 1;
+    uint64_t index = 0;
     for (size_t r = 0; r < cells; r++) {
         const char *name = tsched_topology_node_name(t, rank_node(p, r));
         for (uint32_t k = 0; k < per; k++, index++) {
-            json_t *pod = json_object(), *sel;
-            if ((st = ts_json_push(pods, pod)) || (st = ts_json_set(pod, "index", json_integer((json_int_t)index))) ||
-                (st = ts_json_set(pod, "node", json_string(name))) ||
-                (st = ts_json_set(pod, "nodeSelector", sel = json_object())) ||
-                (st = ts_json_set(sel, "kubernetes.io/hostname", json_string(name))))
-                goto out;
+            ts_jw_elem(&w);
+            ts_jw_open(&w, '{');
+            ts_jw_key(&w, "index");
+            ts_jw_int(&w, (long long)index);
+            ts_jw_key(&w, "node");
+            ts_jw_str(&w, name);
+            ts_jw_key(&w, "nodeSelector");
+            ts_jw_open(&w, '{');
+            ts_jw_key(&w, "kubernetes.io/hostname");
+            ts_jw_str(&w, name);
+            ts_jw_close(&w, '}');
+            ts_jw_close(&w, '}');
         }
     }
-    st = ts_json_dump(out, root);
-out:
-    json_decref(root);
-    return st;
+    ts_jw_close(&w, ']');
+    ts_jw_close(&w, '}');
+    size_t got = 0;
+    if (ts_jw_finish(&w, out, &got) != 0) {
+        ts_jw_free(&w);
+        return ts_error(TSCHED_E_NOMEM, "%s: out of memory writing the pod order", fn);
+    }
+    if (got != len) { /* the arithmetic above and the writer's layout disagree */
+        tsched_free(*out);
+        *out = NULL;
+        return ts_error(TSCHED_E_INTERNAL, "%s: wrote %zu bytes, computed %llu", fn, got, (unsigned long long)len);
+    }
+    return TSCHED_OK;
 }

@@ -5,6 +5,7 @@
 #include "../common/structsize.h"
 #include "../common/alloc.h"
 #include "../common/json.h"
+#include "../common/limits.h"
 #include "../common/names.h"
 #include "placement_internal.h"
 #include "solver.h"
@@ -77,6 +78,9 @@ tsched_status tsched_placement_hostfile(char **out, const tsched_placement *p, c
     size_t len = 1, cells = (size_t)p->rows * p->cols;
     for (size_t i = 0; i < cells; i++)
         len += strlen(tsched_topology_node_name(t, p->nodes[i])) + 1;
+    if ((st = ts_limit_check("tsched_placement_hostfile: host file bytes", len - 1, "output_bytes",
+                             ts_limits()->output_bytes)) != TSCHED_OK)
+        return st;
     char *s = ts_malloc(len, 1), *w = s;
     if (!s)
         return TSCHED_E_NOMEM;

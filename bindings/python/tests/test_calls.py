@@ -93,6 +93,21 @@ class PlaceTest(unittest.TestCase):
             ts.place(self.topo, {"format": "tsched.job.v1", "gpus": 8, "tp": 8, "pp": 1, "alpha": float("inf")})
         self.assertEqual(cm.exception.status, ts.STATUS["TSCHED_E_RANGE"])
 
+    def test_duplicate_option_spellings(self):
+        # issue 21, item 6: one option under two spellings is an error naming both, on every call
+        for _ in range(20):
+            with self.assertRaises(ts.TopoSchedError) as cm:
+                ts.place(self.topo, self.job, algo="random-fit", **{"time_limit_ms": 100, "time-limit-ms": 200})
+            self.assertEqual(cm.exception.status, ts.STATUS["TSCHED_E_INVALID"])
+            self.assertIn("options.time-limit-ms: given twice, as time-limit-ms and time_limit_ms", str(cm.exception))
+        with self.assertRaises(ts.TopoSchedError) as cm:
+            ts.place(self.topo, self.job, no_timing=None, **{"no-timing": True})
+        self.assertIn("options.no-timing: given twice", str(cm.exception))
+        # one spelling alone is the CLI option
+        pl = ts.place(self.topo, self.job, algo="random-fit", no_timing=True, **{"time-limit-ms": 100, "seed": 5})
+        self.assertEqual(pl, run_cli("place", "-t", data("cli", "cluster.json"), "-j", data("cli", "job.json"),
+                                     "--no-timing", "--algo", "random-fit", "--seed", "5", "--time-limit-ms", "100"))
+
     def test_errors_carry_status_and_exit(self):
         with self.assertRaises(ts.TopoSchedError) as cm:
             ts.place(self.topo, self.job, algo="nosuch")

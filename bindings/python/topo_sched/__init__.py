@@ -14,7 +14,9 @@ another JSON value), a ``str`` or ``bytes`` holding JSON, or, where the call tak
 :class:`Topology` or :class:`Job` handle. Results are the ``dict`` the ``topo-sched``
 command prints for the same inputs. Keyword arguments are the command's long options with
 dashes written as underscores (``time_limit_ms=100`` is ``--time-limit-ms 100``; a flag is
-``no_timing=True``; ``None`` and ``False`` leave an option out).
+``no_timing=True``; ``None`` and ``False`` leave an option out). One option given under two
+spellings (``time_limit_ms=1, **{"time-limit-ms": 2}``) is a :class:`TopoSchedError` naming
+both.
 
 Foreign formats: :meth:`Topology.import_slurm`, :meth:`Topology.import_slurm_yaml` and
 :meth:`Topology.import_k8s_nodes` read a cluster's own description (the ``topology import-*``
@@ -469,11 +471,17 @@ def _service():
 
 
 def _options(options):
-    out = {}
+    out, spelled = {}, {}
     for key, value in options.items():
+        name = key.replace("_", "-")
+        # time_limit_ms=1 with **{"time-limit-ms": 2}: one option spelled twice is an error
+        # naming both spellings (in sorted order), whatever their values, never a silent pick
+        if name in spelled:
+            first, second = sorted((spelled[name], key))
+            raise TopoSchedError(_E_INVALID, "options.%s: given twice, as %s and %s; give one" % (name, first, second))
+        spelled[name] = key
         if value is None or value is False:
             continue
-        name = key.replace("_", "-")
         if isinstance(value, float) and not _math.isfinite(value):
             raise TopoSchedError(_E_RANGE, "options.%s: %r is not a finite number" % (name, value))
         if isinstance(value, int) and not isinstance(value, bool) and value > 0x7FFFFFFFFFFFFFFF:
