@@ -25,7 +25,7 @@
 static tsched_status verr(ts_trace_err *e, tsched_status st, int option, const char *fmt, va_list ap)
 {
     char raw[sizeof e->msg];
-    ts_vts_snprintf(raw, sizeof raw, fmt, ap);
+    ts_vsnprintf(raw, sizeof raw, fmt, ap);
     ts_text_one_line(e->msg, sizeof e->msg, raw); /* one line whatever the input held */
     e->option = option;
     return st;
@@ -676,7 +676,7 @@ static int all_digits(const char *s)
 }
 
 /* A decimal number: [+-] digits [. digits] [e [+-] digits], with digits on at least one side of
- * the point. ts_strtod() alone would also take 0x10, inf and nan. */
+ * the point. strtod() alone would also take 0x10, inf and nan. */
 static int decimal(const char *s)
 {
     int digits = 0;
