@@ -522,7 +522,8 @@ def case(what, argv, names):
     if r.returncode != 0:
         bad.append("%s: exit %d: %s" % (what, r.returncode, r.stderr.strip())); return
     runs[1] += 1
-    s = subprocess.run([ts, "simulate", "-t", os.path.join(tmp, "fab.json"), "-w", out, "--until", "1e-6",
+    # the event budget is a resource limit a user raises for long traces, not a trace range
+    s = subprocess.run([ts, "--limit", "sim_events=18446744073709551615", "simulate", "-t", os.path.join(tmp, "fab.json"), "-w", out, "--until", "1e-6",
                         "--quiet", "--no-timing", "-o", os.path.join(tmp, "b.res")], capture_output=True, text=True)
     if s.returncode != 0:
         bad.append("%s: converter exit 0, simulate exit %d: %s" % (what, s.returncode, s.stderr.strip()))

@@ -1025,6 +1025,13 @@ tsched_status ts_trace_dcn_begin(ts_trace_dcn **out, const char *dir, uint64_t i
     if ((st = ts_trace_check_iterations(iterations, NULL, err)) || (st = ts_trace_check_window(window_s, NULL, err)) ||
         (st = ts_trace_check_compute_ms(o->compute_ms, NULL, err)))
         return st;
+    /* a job's computation alone must end inside the clock the simulator refuses to pass, or the
+     * trace loads but every run of it is refused when it starts */
+    double end_s = window_s + (double)iterations * o->compute_ms / 1e3;
+    if (!(end_s <= 9.2e9))
+        return opt_fail(err, "--compute-ms: %g ms x --iterations %llu from --arrival-window-s %g ends after %g s, "
+                        "past the 9.2e9 s a simulated clock holds", o->compute_ms, (unsigned long long)iterations,
+                        window_s, end_s);
     ts_trace_dcn *d = calloc(1, sizeof *d);
     char *dcopy = strdup(dir);
     if (!d || !dcopy) {
