@@ -127,8 +127,8 @@ typedef struct tsched_limits {
      *  alone need more is refused when the run starts, a run that reaches it stops with
      *  ::TSCHED_E_TOO_LARGE; default 268,435,456 (callers whose `size` ends before it keep it) */
     uint64_t sim_events;
-    /** bytes of one document the library writes (host files, pod orders, exports, result
-     *  documents); a larger one is refused with ::TSCHED_E_TOO_LARGE before it is complete;
+    /** bytes of one launch file the library writes (host file, host file per task, pod
+     *  order); a larger one is refused with ::TSCHED_E_TOO_LARGE before anything is written;
      *  default 256 MiB */
     uint64_t output_bytes;
     /** member links of one fabric (the parallel links of all trunks together); default
