@@ -67,36 +67,6 @@ static uint32_t flow_job(tsched_sim *s, const char *name, uint32_t a, uint32_t b
     return ji;
 }
 
-static tsched_sim_job_stats job_stats(const tsched_sim_result *r, uint32_t i)
-{
-    tsched_sim_job_stats js = {.size = sizeof js};
-    ck_assert_ok(tsched_sim_result_job(&js, r, i));
-    return js;
-}
-
-static tsched_sim_summary summary(const tsched_sim_result *r)
-{
-    tsched_sim_summary sm = {.size = sizeof sm};
-    ck_assert_ok(tsched_sim_result_summary(&sm, r));
-    return sm;
-}
-
-static tsched_sim *new_sim(tsched_topology *t)
-{
-    tsched_sim *s;
-    ck_assert_ok(tsched_sim_new(&s, t));
-    ck_assert_ok(tsched_sim_set_option(s, TSCHED_SIM_CHECK_FULL, 1));
-    return s;
-}
-
-static tsched_sim_result *run(tsched_sim *s)
-{
-    ck_assert_ok(tsched_sim_run_until(s, INT64_MAX));
-    tsched_sim_result *r;
-    ck_assert_ok(tsched_sim_result_new(&r, s));
-    return r;
-}
-
 /* One job, one flow: iteration = max(C, (1 - o) C + V / B), JCT = N times it, with the
  * phase latency added per phase. */
 START_TEST(one_flow_analytic)
@@ -106,12 +76,12 @@ START_TEST(one_flow_analytic)
     } cases[] = {{100, 0.25, 20, 0}, {100, 1, 5, 0}, {300, 0, 10, 0}, {100, 0.5, 20, 250}, {10, 0.3, 0.001, 7}};
     for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
         tsched_topology *t = two_leaves(100, 400, 1);
-        tsched_sim *s = new_sim(t);
+        tsched_sim *s = tu_sim_new(t);
         ck_assert_ok(tsched_sim_set_option(s, TSCHED_SIM_PHASE_LATENCY_US, cases[k].lat_us));
         int64_t c = (int64_t)(cases[k].c_ms * MS);
         flow_job(s, "a", 0, 2, c, cases[k].o, 7, cases[k].v, 0, 0);
-        tsched_sim_result *r = run(s);
-        tsched_sim_job_stats js = job_stats(r, 0);
+        tsched_sim_result *r = tu_sim_run(s);
+        tsched_sim_job_stats js = tu_sim_job(r, 0);
         int64_t rel = (int64_t)nearbyint((1 - cases[k].o) * (double)c);
         int64_t comm = (int64_t)ceil(1e9 * cases[k].v / 100.0) + (int64_t)(cases[k].lat_us * 1000);
         int64_t it = rel + comm > c ? rel + comm : c;
@@ -120,7 +90,7 @@ START_TEST(one_flow_analytic)
         ck_assert_double_eq_tol(js.iter_alone_s, (double)it * 1e-9, 1e-12);
         ck_assert_double_eq_tol(js.gbits_delivered, 7 * cases[k].v, 1e-9 * 7 * cases[k].v);
         ck_assert_double_eq_tol(js.gbits_demanded, 7 * cases[k].v, 1e-12);
-        ck_assert_int_eq(summary(r).status, TSCHED_SIM_DONE);
+        ck_assert_int_eq(tu_sim_summary(r).status, TSCHED_SIM_DONE);
         tsched_sim_result_free(r);
         tsched_sim_free(s);
         tsched_topology_free(t);
@@ -133,28 +103,28 @@ START_TEST(two_jobs_fair_and_priority)
 {
     for (int prio = 0; prio < 2; prio++) {
         tsched_topology *t = two_leaves(100, 400, 1);
-        tsched_sim *s = new_sim(t);
+        tsched_sim *s = tu_sim_new(t);
         if (prio)
             ck_assert_ok(tsched_sim_set_policy(s, TSCHED_SIM_PRIORITY, "fixed"));
         /* compute 1 us, full overlap: the flows start together at 0 */
         flow_job(s, "v1", 0, 2, 1000, 1, 1, 10, 0, 0);
         flow_job(s, "v2", 1, 3, 1000, 1, 1, 30, 0, 1);
-        tsched_sim_result *r = run(s);
+        tsched_sim_result *r = tu_sim_run(s);
         /* fair: the first ends at 2 V1 / B, the second at (V1 + V2) / B; strict: V1 / B */
-        ck_assert_int_eq(job_stats(r, 0).finish_ns, prio ? 100 * MS : 200 * MS);
-        ck_assert_int_eq(job_stats(r, 1).finish_ns, 400 * MS);
+        ck_assert_int_eq(tu_sim_job(r, 0).finish_ns, prio ? 100 * MS : 200 * MS);
+        ck_assert_int_eq(tu_sim_job(r, 1).finish_ns, 400 * MS);
         tsched_sim_result_free(r);
         tsched_sim_free(s);
         tsched_topology_free(t);
     }
     /* equal volumes: both phases take 2 V / B */
     tsched_topology *t = two_leaves(100, 400, 1);
-    tsched_sim *s = new_sim(t);
+    tsched_sim *s = tu_sim_new(t);
     flow_job(s, "a", 0, 2, 1000, 1, 1, 25, 0, 0);
     flow_job(s, "b", 1, 3, 1000, 1, 1, 25, 0, 0);
-    tsched_sim_result *r = run(s);
-    ck_assert_int_eq(job_stats(r, 0).finish_ns, 500 * MS);
-    ck_assert_int_eq(job_stats(r, 1).finish_ns, 500 * MS);
+    tsched_sim_result *r = tu_sim_run(s);
+    ck_assert_int_eq(tu_sim_job(r, 0).finish_ns, 500 * MS);
+    ck_assert_int_eq(tu_sim_job(r, 1).finish_ns, 500 * MS);
     tsched_sim_result_free(r);
     tsched_sim_free(s);
     tsched_topology_free(t);
@@ -177,13 +147,13 @@ START_TEST(work_conserving_across_levels)
     ck_assert_ok(tsched_topology_add_node(NULL, t, "d0", "leaf1", 1, 1, NULL, 400));
     ck_assert_ok(tsched_topology_add_node(NULL, t, "d1", "leaf1", 1, 1, NULL, 400));
     ck_assert_ok(tsched_topology_build(t));
-    tsched_sim *s = new_sim(t);
+    tsched_sim *s = tu_sim_new(t);
     ck_assert_ok(tsched_sim_set_policy(s, TSCHED_SIM_PRIORITY, "fixed"));
     flow_job(s, "high", 0, 2, 1000, 1, 1, 3, 0, 0);  /* 3 Gbit at 30 Gbit/s: 100 ms */
     flow_job(s, "low", 1, 3, 1000, 1, 1, 7, 0, 1);   /* 70 Gbit/s while high runs: 7 Gbit in 100 ms */
-    tsched_sim_result *r = run(s);
-    ck_assert_int_eq(job_stats(r, 0).finish_ns, 100 * MS);
-    ck_assert_int_eq(job_stats(r, 1).finish_ns, 100 * MS);
+    tsched_sim_result *r = tu_sim_run(s);
+    ck_assert_int_eq(tu_sim_job(r, 0).finish_ns, 100 * MS);
+    ck_assert_int_eq(tu_sim_job(r, 1).finish_ns, 100 * MS);
     tsched_sim_result_free(r);
     tsched_sim_free(s);
     tsched_topology_free(t);
@@ -198,19 +168,19 @@ START_TEST(crux_example_1)
     /* first = 3: no fixed order, priority "crux" decides (and picks job 2: 41.7 %) */
     for (int first = 1; first <= 3; first++) {
         tsched_topology *t = two_leaves(100, 400, 5);
-        tsched_sim *s = new_sim(t);
+        tsched_sim *s = tu_sim_new(t);
         ck_assert_ok(tsched_sim_set_policy(s, TSCHED_SIM_PRIORITY, first == 3 ? "crux" : "fixed"));
         ck_assert_ok(tsched_sim_set_option(s, TSCHED_SIM_MEASURE_FROM_S, 120));
         ck_assert_ok(tsched_sim_set_option(s, TSCHED_SIM_MEASURE_TO_S, 144)); /* 6 periods of 4 s */
         ck_assert_ok(tsched_sim_set_option(s, TSCHED_SIM_UNTIL_S, 150));
         flow_job(s, "job1", 0, 2, 2 * S, 0, 1000, 200, 0, first == 1 ? 0 : 1);
         flow_job(s, "job2", 1, 3, 1 * S, 0, 1000, 100, 0, first == 2 ? 0 : 1);
-        tsched_sim_result *r = run(s);
-        tsched_sim_summary sm = summary(r);
+        tsched_sim_result *r = tu_sim_run(s);
+        tsched_sim_summary sm = tu_sim_summary(r);
         ck_assert_int_eq(sm.status, TSCHED_SIM_UNTIL);
         ck_assert_double_eq_tol(sm.gpu_util, first == 1 ? 0.375 : 5.0 / 12.0, 1e-12);
         if (first == 3) {
-            ck_assert_uint_lt(job_stats(r, 1).level, job_stats(r, 0).level);
+            ck_assert_uint_lt(tu_sim_job(r, 1).level, tu_sim_job(r, 0).level);
         }
         tsched_sim_result_free(r);
         tsched_sim_free(s);
@@ -226,13 +196,13 @@ START_TEST(crux_example_2)
 {
     for (int first = 1; first <= 2; first++) {
         tsched_topology *t = two_leaves(100, 400, 5);
-        tsched_sim *s = new_sim(t);
+        tsched_sim *s = tu_sim_new(t);
         ck_assert_ok(tsched_sim_set_policy(s, TSCHED_SIM_PRIORITY, "fixed"));
         ck_assert_ok(tsched_sim_set_option(s, TSCHED_SIM_UNTIL_S, 13));
         flow_job(s, "job1", 0, 2, 4 * S, 0.5, 1000, 100, 0, first == 1 ? 0 : 1);
         flow_job(s, "job2", 1, 3, 2 * S, 0.5, 1000, 300, 0, first == 2 ? 0 : 1);
-        tsched_sim_result *r = run(s);
-        double idle = 13.0 - job_stats(r, 1).compute_s;
+        tsched_sim_result *r = tu_sim_run(s);
+        double idle = 13.0 - tu_sim_job(r, 1).compute_s;
         ck_assert_double_eq_tol(idle, first == 1 ? 7.0 : 6.0, 1e-9);
         tsched_sim_result_free(r);
         tsched_sim_free(s);
@@ -247,7 +217,7 @@ END_TEST
 static void random_run(uint64_t seed, double *jct_out, int member, uint32_t uplinks)
 {
     tsched_topology *t = leaf_spine(4, 2, 4, 4, uplinks);
-    tsched_sim *s = new_sim(t);
+    tsched_sim *s = tu_sim_new(t);
     if (member)
         ck_assert_ok(tsched_sim_set_policy(s, TSCHED_SIM_LINKS, "member"));
     /* every fifth seed: CRUX priorities with path refresh at every start and finish */
@@ -272,13 +242,13 @@ static void random_run(uint64_t seed, double *jct_out, int member, uint32_t upli
                               0.5 + (double)ts_rng_below(&rng, 20), 1 + (uint32_t)ts_rng_below(&rng, 2)};
         ck_assert_ok(tsched_sim_job_add_phase(&ph, s, ji, &p));
     }
-    tsched_sim_result *r = run(s);
-    tsched_sim_summary sm = summary(r);
+    tsched_sim_result *r = tu_sim_run(s);
+    tsched_sim_summary sm = tu_sim_summary(r);
     ck_assert_int_eq(sm.status, TSCHED_SIM_DONE);
     ck_assert_uint_eq(sm.jobs_done, njobs);
     ck_assert_double_eq_tol(sm.gbits_delivered, sm.gbits_demanded, 1e-9 * sm.gbits_demanded + 1e-12);
     for (uint32_t i = 0; i < njobs; i++) {
-        tsched_sim_job_stats js = job_stats(r, i);
+        tsched_sim_job_stats js = tu_sim_job(r, i);
         ck_assert_double_eq_tol(js.gbits_delivered, js.gbits_demanded, 1e-9 * js.gbits_demanded + 1e-12);
         ck_assert_uint_eq(js.iterations_done, js.iterations);
         ck_assert_int_ge(js.start_ns, js.arrival_ns);
@@ -313,15 +283,15 @@ END_TEST
 START_TEST(duration_mode)
 {
     tsched_topology *t = two_leaves(100, 400, 1);
-    tsched_sim *s = new_sim(t);
+    tsched_sim *s = tu_sim_new(t);
     uint32_t nodes[2] = {0, 2}, ji, ph;
     tsched_sim_job j = {sizeof j, "d", 0, 0, 0, 0, 100 * MS, 0.5, 0, 60 * S, 0, 0, NULL, nodes, 2};
     ck_assert_ok(tsched_sim_add_job(&ji, s, &j));
     tsched_sim_phase p = {sizeof p, -1, 0, 1};
     ck_assert_ok(tsched_sim_job_add_phase(&ph, s, ji, &p));
     ck_assert_ok(tsched_sim_phase_add_flow(s, ji, ph, 0, 0, 1, 0, 7, NULL, 0));
-    tsched_sim_result *r = run(s);
-    tsched_sim_job_stats js = job_stats(r, 0);
+    tsched_sim_result *r = tu_sim_run(s);
+    tsched_sim_job_stats js = tu_sim_job(r, 0);
     double it = 0.05 + 0.07; /* release after 50 ms, 7 Gbit at 100 Gbit/s */
     ck_assert_double_eq_tol(js.iter_alone_s, it, 1e-12);
     ck_assert_uint_eq(js.iterations, (uint64_t)nearbyint(60 / it));
@@ -336,12 +306,12 @@ END_TEST
 START_TEST(node_failure_requeues)
 {
     tsched_topology *t = two_leaves(100, 400, 1);
-    tsched_sim *s = new_sim(t);
+    tsched_sim *s = tu_sim_new(t);
     flow_job(s, "a", 0, 2, 100 * MS, 0, 10, 10, 0, 0); /* 200 ms iterations */
     ck_assert_ok(tsched_sim_add_failure(s, 550 * MS, "n2", 0));
     ck_assert_ok(tsched_sim_add_failure(s, 1000 * MS, "n2", 1));
-    tsched_sim_result *r = run(s);
-    tsched_sim_job_stats js = job_stats(r, 0);
+    tsched_sim_result *r = tu_sim_run(s);
+    tsched_sim_job_stats js = tu_sim_job(r, 0);
     ck_assert_uint_eq(js.restarts, 1);
     ck_assert_uint_eq(js.iterations_done, 10);
     /* 2 iterations done by 400 ms, the third lost at 550; resumed at 1000 ms with 8 left */
@@ -356,12 +326,12 @@ END_TEST
 START_TEST(trunk_failure_reroutes)
 {
     tsched_topology *t = leaf_spine(2, 2, 1, 1, 0);
-    tsched_sim *s = new_sim(t);
+    tsched_sim *s = tu_sim_new(t);
     flow_job(s, "a", 0, 1, 1000, 1, 1, 100, 0, 0); /* 1 s at 100 Gbit/s via spine0 (greedy: first) */
     ck_assert_ok(tsched_sim_add_failure(s, 300 * MS, "leaf0~spine0", 0));
-    tsched_sim_result *r = run(s);
-    ck_assert_int_eq(job_stats(r, 0).finish_ns, 1 * S);
-    ck_assert_uint_eq(job_stats(r, 0).restarts, 0);
+    tsched_sim_result *r = tu_sim_run(s);
+    ck_assert_int_eq(tu_sim_job(r, 0).finish_ns, 1 * S);
+    ck_assert_uint_eq(tu_sim_job(r, 0).restarts, 0);
     tsched_sim_result_free(r);
     tsched_sim_free(s);
     tsched_topology_free(t);
@@ -376,7 +346,7 @@ START_TEST(member_links_collide_under_ecmp)
     for (uint64_t seed = 1; seed <= 20; seed++) {
         for (int greedy = 0; greedy < 2; greedy++) {
             tsched_topology *t = two_leaves_members(100, 2, 400, 1);
-            tsched_sim *s = new_sim(t);
+            tsched_sim *s = tu_sim_new(t);
             ck_assert_ok(tsched_sim_set_policy(s, TSCHED_SIM_LINKS, "member"));
             ck_assert_ok(tsched_sim_set_policy(s, TSCHED_SIM_ROUTING, greedy ? "greedy" : "ecmp"));
             ck_assert_ok(tsched_sim_set_option(s, TSCHED_SIM_SEED, (double)seed));
@@ -387,8 +357,8 @@ START_TEST(member_links_collide_under_ecmp)
             ck_assert_ok(tsched_sim_job_add_phase(&ph, s, ji, &p));
             ck_assert_ok(tsched_sim_phase_add_flow(s, ji, ph, 0, 0, 2, 0, 10, NULL, 0));
             ck_assert_ok(tsched_sim_phase_add_flow(s, ji, ph, 1, 0, 3, 0, 10, NULL, 0));
-            tsched_sim_result *r = run(s);
-            int64_t fin = job_stats(r, 0).finish_ns;
+            tsched_sim_result *r = tu_sim_run(s);
+            int64_t fin = tu_sim_job(r, 0).finish_ns;
             /* 10 Gbit at 100 G each on their own members: 100 ms; sharing one member: 200 ms */
             if (greedy)
                 ck_assert_int_eq(fin, 100 * MS);
@@ -412,7 +382,7 @@ START_TEST(member_link_failure)
 {
     for (int member = 0; member < 2; member++) {
         tsched_topology *t = two_leaves_members(100, 2, 400, 1);
-        tsched_sim *s = new_sim(t);
+        tsched_sim *s = tu_sim_new(t);
         if (member)
             ck_assert_ok(tsched_sim_set_policy(s, TSCHED_SIM_LINKS, "member"));
         ck_assert_ok(tsched_sim_set_policy(s, TSCHED_SIM_ROUTING, "greedy"));
@@ -424,10 +394,10 @@ START_TEST(member_link_failure)
         ck_assert_ok(tsched_sim_phase_add_flow(s, ji, ph, 0, 0, 2, 0, 10, NULL, 0));
         ck_assert_ok(tsched_sim_phase_add_flow(s, ji, ph, 1, 0, 3, 0, 10, NULL, 0));
         ck_assert_ok(tsched_sim_add_failure(s, 50 * MS, "spine0~leaf0#1", 0));
-        tsched_sim_result *r = run(s);
+        tsched_sim_result *r = tu_sim_run(s);
         /* 5 Gbit each by 50 ms at 100 G; then the two flows share 100 G (one member, or the
          * trunk's remaining 100 G): 5 Gbit more each at 50 G takes 100 ms */
-        ck_assert_int_eq(job_stats(r, 0).finish_ns, 150 * MS);
+        ck_assert_int_eq(tu_sim_job(r, 0).finish_ns, 150 * MS);
         tsched_sim_result_free(r);
         tsched_sim_free(s);
         tsched_topology_free(t);
@@ -441,19 +411,19 @@ START_TEST(no_path_stalls_until_repair)
 {
     for (int repair = 0; repair < 2; repair++) {
         tsched_topology *t = two_leaves(100, 400, 1);
-        tsched_sim *s = new_sim(t);
+        tsched_sim *s = tu_sim_new(t);
         ck_assert_ok(tsched_sim_add_failure(s, 0, "spine0", 0));
         if (repair)
             ck_assert_ok(tsched_sim_add_failure(s, 2 * S, "spine0", 1));
         flow_job(s, "a", 0, 2, 1000, 1, 1, 10, MS, 0);
-        tsched_sim_result *r = run(s);
-        tsched_sim_summary sm = summary(r);
+        tsched_sim_result *r = tu_sim_run(s);
+        tsched_sim_summary sm = tu_sim_summary(r);
         if (repair) {
             ck_assert_int_eq(sm.status, TSCHED_SIM_DONE);
-            ck_assert_int_eq(job_stats(r, 0).finish_ns, 2 * S + 100 * MS);
+            ck_assert_int_eq(tu_sim_job(r, 0).finish_ns, 2 * S + 100 * MS);
         } else {
             ck_assert_int_eq(sm.status, TSCHED_SIM_STALLED);
-            ck_assert_int_eq(job_stats(r, 0).finish_ns, -1);
+            ck_assert_int_eq(tu_sim_job(r, 0).finish_ns, -1);
         }
         tsched_sim_result_free(r);
         tsched_sim_free(s);
@@ -467,17 +437,17 @@ END_TEST
 START_TEST(multi_step_patterns_are_phases)
 {
     tsched_topology *t = leaf_spine(4, 1, 1, 1, 1);
-    tsched_sim *s = new_sim(t);
+    tsched_sim *s = tu_sim_new(t);
     uint32_t nodes[4] = {0, 1, 2, 3}, ji, ph;
     tsched_sim_job j = {sizeof j, "hd", 0, 0, 1, 1, 1000, 1, 1, 0, 0, 0, NULL, nodes, 4};
     ck_assert_ok(tsched_sim_add_job(&ji, s, &j));
     tsched_sim_phase p = {sizeof p, TSCHED_PATTERN_DP_HD, 10, 1};
     ck_assert_ok(tsched_sim_job_add_phase(&ph, s, ji, &p));
-    tsched_sim_result *r = run(s);
+    tsched_sim_result *r = tu_sim_run(s);
     /* each step: every node sends 10 Gbit and receives 10 Gbit on its own 100 G links: 100 ms;
      * two steps in sequence: 200 ms (one phase of both steps at once would share links) */
-    ck_assert_int_eq(job_stats(r, 0).finish_ns, 200 * MS);
-    ck_assert_double_eq_tol(job_stats(r, 0).gbits_delivered, 2 * 4 * 10, 1e-9);
+    ck_assert_int_eq(tu_sim_job(r, 0).finish_ns, 200 * MS);
+    ck_assert_double_eq_tol(tu_sim_job(r, 0).gbits_delivered, 2 * 4 * 10, 1e-9);
     tsched_sim_result_free(r);
     tsched_sim_free(s);
     tsched_topology_free(t);
@@ -489,7 +459,7 @@ END_TEST
 START_TEST(source_routing)
 {
     tsched_topology *t = leaf_spine(2, 2, 2, 1, 1);
-    tsched_sim *s = new_sim(t);
+    tsched_sim *s = tu_sim_new(t);
     ck_assert_ok(tsched_sim_set_policy(s, TSCHED_SIM_ROUTING, "source"));
     uint32_t nodes[4] = {0, 1, 2, 3}, ji, ph;
     tsched_sim_job j = {sizeof j, "sr", 0, 0, 0, 0, 1000, 1, 1, 0, 0, 0, NULL, nodes, 4};
@@ -498,8 +468,8 @@ START_TEST(source_routing)
     ck_assert_ok(tsched_sim_job_add_phase(&ph, s, ji, &p));
     ck_assert_ok(tsched_sim_phase_add_flow(s, ji, ph, 0, 0, 2, 0, 10, NULL, 0));
     ck_assert_ok(tsched_sim_phase_add_flow(s, ji, ph, 1, 0, 3, 0, 10, NULL, 0));
-    tsched_sim_result *r = run(s);
-    ck_assert_int_eq(job_stats(r, 0).finish_ns, 100 * MS); /* spine0 and spine1: no sharing */
+    tsched_sim_result *r = tu_sim_run(s);
+    ck_assert_int_eq(tu_sim_job(r, 0).finish_ns, 100 * MS); /* spine0 and spine1: no sharing */
     tsched_sim_result_free(r);
     tsched_sim_free(s);
     tsched_topology_free(t);
@@ -512,7 +482,7 @@ START_TEST(source_routing)
     g.cores = 1;
     g.nodes_per_leaf = 1;
     ck_assert_ok(tsched_topology_generate(&t, &g));
-    s = new_sim(t);
+    s = tu_sim_new(t);
     ck_assert_ok(tsched_sim_set_policy(s, TSCHED_SIM_ROUTING, "source"));
     ck_assert_status(tsched_sim_run_until(s, INT64_MAX), TSCHED_E_INVALID);
     ck_assert_errmsg_has("routing");
@@ -526,12 +496,12 @@ END_TEST
 START_TEST(timeseries_integrates_the_run)
 {
     tsched_topology *t = two_leaves(100, 400, 2);
-    tsched_sim *s = new_sim(t);
+    tsched_sim *s = tu_sim_new(t);
     ck_assert_ok(tsched_sim_set_option(s, TSCHED_SIM_SAMPLE_MS, 70));
     flow_job(s, "a", 0, 2, 100 * MS, 0.5, 9, 12, 0, 0);
     flow_job(s, "b", 1, 3, 30 * MS, 0, 11, 5, 20 * MS, 0);
-    tsched_sim_result *r = run(s);
-    tsched_sim_summary sm = summary(r);
+    tsched_sim_result *r = tu_sim_run(s);
+    tsched_sim_summary sm = tu_sim_summary(r);
     char *csv;
     ck_assert_ok(tsched_sim_result_timeseries_csv(&csv, r, 0));
     int64_t end = sm.end_ns, sample = 70 * MS;
@@ -550,7 +520,7 @@ START_TEST(timeseries_integrates_the_run)
     ck_assert_uint_eq(rows, (uint32_t)((end + sample - 1) / sample));
     double compute = 0;
     for (uint32_t i = 0; i < 2; i++)
-        compute += job_stats(r, i).compute_s * 1e9 * job_stats(r, i).gpus;
+        compute += tu_sim_job(r, i).compute_s * 1e9 * tu_sim_job(r, i).gpus;
     ck_assert_double_eq_tol(busy_ns, compute, 1e-9 * compute);
     tsched_free(csv);
     tsched_sim_result_free(r);
@@ -568,17 +538,17 @@ END_TEST
  * 292 years. */
 static char *series(tsched_topology *t, double sample_ms, int64_t *end, double *compute)
 {
-    tsched_sim *s = new_sim(t);
+    tsched_sim *s = tu_sim_new(t);
     s->max_samples = 2048;
     ck_assert_ok(tsched_sim_set_option(s, TSCHED_SIM_CHECK_FULL, 0));
     ck_assert_ok(tsched_sim_set_option(s, TSCHED_SIM_SAMPLE_MS, sample_ms));
     flow_job(s, "a", 0, 2, 40 * MS, 0.5, 120, 12, 0, 0);
     flow_job(s, "b", 1, 3, 30 * MS, 0, 80, 5, 20 * MS, 0);
-    tsched_sim_result *r = run(s);
-    *end = summary(r).end_ns;
+    tsched_sim_result *r = tu_sim_run(s);
+    *end = tu_sim_summary(r).end_ns;
     *compute = 0;
     for (uint32_t i = 0; i < 2; i++)
-        *compute += job_stats(r, i).compute_s * 1e9 * job_stats(r, i).gpus;
+        *compute += tu_sim_job(r, i).compute_s * 1e9 * tu_sim_job(r, i).gpus;
     char *csv;
     ck_assert_ok(tsched_sim_result_timeseries_csv(&csv, r, 0));
     tsched_sim_result_free(r);
@@ -634,7 +604,7 @@ START_TEST(long_series_coarsen)
     tsched_free(fine);
     tsched_free(coarse);
     /* past the clock: 1e300 Gbit over a 100 Gbit/s trunk */
-    tsched_sim *s = new_sim(t);
+    tsched_sim *s = tu_sim_new(t);
     flow_job(s, "huge", 0, 2, MS, 0, 1, 1e300, 0, 0);
     ck_assert_status(tsched_sim_run_until(s, INT64_MAX), TSCHED_E_RANGE);
     ck_assert_errmsg_has("job \"huge\"");
@@ -715,11 +685,11 @@ END_TEST
 START_TEST(old_struct_sizes)
 {
     tsched_topology *t = two_leaves(100, 400, 1);
-    tsched_sim *s = new_sim(t);
+    tsched_sim *s = tu_sim_new(t);
     tsched_sim_job j = {offsetof(tsched_sim_job, level), "a", 0, 2, 1, 1, MS, 0, 3, 0, 99, 99, NULL, NULL, 0};
     uint32_t ji;
     ck_assert_ok(tsched_sim_add_job(&ji, s, &j));
-    tsched_sim_result *r = run(s);
+    tsched_sim_result *r = tu_sim_run(s);
     tsched_sim_job_stats js = {.size = offsetof(tsched_sim_job_stats, iterations)};
     js.iterations = 12345;
     ck_assert_ok(tsched_sim_result_job(&js, r, 0));

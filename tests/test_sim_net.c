@@ -35,28 +35,6 @@ static tsched_topology *fabric(uint32_t leaves, uint32_t spines, uint32_t npl, u
     return t;
 }
 
-static tsched_sim *new_sim(tsched_topology *t)
-{
-    tsched_sim *s;
-    ck_assert_ok(tsched_sim_new(&s, t));
-    ck_assert_ok(tsched_sim_set_option(s, TSCHED_SIM_CHECK_FULL, 1));
-    return s;
-}
-
-static tsched_sim_summary summary(const tsched_sim_result *r)
-{
-    tsched_sim_summary sm = {.size = sizeof sm};
-    ck_assert_ok(tsched_sim_result_summary(&sm, r));
-    return sm;
-}
-
-static tsched_sim_job_stats job_stats(const tsched_sim_result *r, uint32_t i)
-{
-    tsched_sim_job_stats js = {.size = sizeof js};
-    ck_assert_ok(tsched_sim_result_job(&js, r, i));
-    return js;
-}
-
 /* Run to the end and check what every finished run must satisfy: status done, every job
  * done, times ordered and finite, every demanded bit delivered. */
 static void run_done(tsched_sim *s, const char *what)
@@ -65,11 +43,11 @@ static void run_done(tsched_sim *s, const char *what)
     ck_assert_msg(st == TSCHED_OK, "%s: %s: %s", what, tsched_status_str(st), tsched_last_error());
     tsched_sim_result *r;
     ck_assert_ok(tsched_sim_result_new(&r, s));
-    tsched_sim_summary sm = summary(r);
+    tsched_sim_summary sm = tu_sim_summary(r);
     ck_assert_msg(sm.status == TSCHED_SIM_DONE, "%s: status %d", what, sm.status);
     ck_assert_uint_eq(sm.jobs_done, sm.jobs);
     for (uint32_t i = 0; i < sm.jobs; i++) {
-        tsched_sim_job_stats js = job_stats(r, i);
+        tsched_sim_job_stats js = tu_sim_job(r, i);
         ck_assert_msg(js.start_ns >= js.arrival_ns && js.finish_ns >= js.start_ns, "%s: job %u times", what, i);
         ck_assert_msg(isfinite(js.iter_mean_s) && js.iter_mean_s > 0, "%s: job %u iter_mean_s", what, i);
         ck_assert_msg(fabs(js.gbits_delivered - js.gbits_demanded) <= 1e-9 * js.gbits_demanded,
@@ -116,7 +94,7 @@ START_TEST(ideal_runs_under_every_priority_and_refresh)
         for (size_t p = 0; p < sizeof prios / sizeof prios[0]; p++)
             for (int refresh = 0; refresh < 2; refresh++) {
                 tsched_topology *t = fabric(4, 2, 2, 4, 2, 100, 1);
-                tsched_sim *s = new_sim(t);
+                tsched_sim *s = tu_sim_new(t);
                 ck_assert_ok(tsched_sim_load_trace_string(s, trace, strlen(trace)));
                 ck_assert_ok(tsched_sim_set_policy(s, TSCHED_SIM_ROUTING, "ideal"));
                 ck_assert_ok(tsched_sim_set_policy(s, TSCHED_SIM_PLACEMENT, rep % 2 ? "first-fit" : "random-fit"));
@@ -129,7 +107,7 @@ START_TEST(ideal_runs_under_every_priority_and_refresh)
                 tsched_sim_result *r;
                 ck_assert_ok(tsched_sim_result_new(&r, s));
                 for (uint32_t k = 0; k < njobs; k++) {
-                    tsched_sim_job_stats js = job_stats(r, k);
+                    tsched_sim_job_stats js = tu_sim_job(r, k);
                     ck_assert_msg(fabs(js.iter_mean_s - js.iter_alone_s) <= 1e-9 * js.iter_alone_s,
                                   "%s: job %u iter_mean_s %.17g, alone %.17g", what, k, js.iter_mean_s,
                                   js.iter_alone_s);
@@ -210,7 +188,7 @@ START_TEST(priorities_take_every_trace_value)
             for (int refresh = 0; refresh < 2; refresh++) {
                 /* NICs and trunks of 1 Pbit/s / 10: 2e12 Gbit crosses in 2e7 s */
                 tsched_topology *t = fabric(2, 2, 2, 4, 1, 1e5, 1);
-                tsched_sim *s = new_sim(t);
+                tsched_sim *s = tu_sim_new(t);
                 char trace[1024], work[64] = "";
                 if (cases[c].work > 0)
                     snprintf(work, sizeof work, "\"work_tflop\":%.17g,", cases[c].work);
@@ -271,7 +249,7 @@ START_TEST(scaled_times_give_the_same_levels)
         uint32_t lev[2][2];
         for (int scaled = 0; scaled < 2; scaled++) {
             tsched_topology *t = fabric(2, 1, 2, 1, 1, 400, 1);
-            tsched_sim *s = new_sim(t);
+            tsched_sim *s = tu_sim_new(t);
             double f = scaled ? ldexp(1, 30) : 1; /* 200 ms x 2^30 = 2.1e11 ms > 1e9 */
             char trace[1024];
             snprintf(trace, sizeof trace,
@@ -364,7 +342,7 @@ START_TEST(flows_limit_covers_all_steps)
             lim.flows = (uint32_t)(want - (uint64_t)below);
             ck_assert_ok(tsched_limits_set(&lim));
             tsched_topology *t = fabric(4, 2, 2, 2, nics, 100, 1);
-            tsched_sim *s = new_sim(t);
+            tsched_sim *s = tu_sim_new(t);
             ck_assert_ok(tsched_sim_load_trace_string(s, trace, strlen(trace)));
             ck_assert_ok(tsched_sim_set_policy(s, TSCHED_SIM_PLACEMENT, "first-fit"));
             if (!below) {
@@ -393,7 +371,7 @@ END_TEST
 START_TEST(big_alltoall_is_refused_before_any_flow)
 {
     tsched_topology *t = fabric(64, 8, 64, 8, 8, 400, 0);
-    tsched_sim *s = new_sim(t);
+    tsched_sim *s = tu_sim_new(t);
     static const char trace[] = "{\"format\":\"tsched.trace.v1\",\"jobs\":[{\"name\":\"big\",\"gpus\":32768,"
                                 "\"compute_ms\":10,\"iterations\":1,\"phases\":[{\"pattern\":\"alltoall\",\"gbits\":1}]}]}";
     ck_assert_ok(tsched_sim_load_trace_string(s, trace, strlen(trace)));
@@ -532,7 +510,7 @@ START_TEST(members_limit_everywhere)
     set_members(128);
     t = fabric(2, 1, 2, 4, 1, 100, 64);
     tsched_limits_reset();
-    tsched_sim *s = new_sim(t);
+    tsched_sim *s = tu_sim_new(t);
     static const char tr[] = "{\"format\":\"tsched.trace.v1\",\"jobs\":[{\"name\":\"a\",\"gpus\":16,\"compute_ms\":1,"
                              "\"iterations\":2,\"phases\":[{\"pattern\":\"dp-ring\",\"gbits\":1}]}]}";
     ck_assert_ok(tsched_sim_load_trace_string(s, tr, strlen(tr)));

@@ -52,28 +52,6 @@ static uint32_t flow_job(tsched_sim *s, const char *name, uint32_t a, uint32_t b
     return ji;
 }
 
-static tsched_sim_job_stats job_stats(const tsched_sim_result *r, uint32_t i)
-{
-    tsched_sim_job_stats js = {.size = sizeof js};
-    ck_assert_ok(tsched_sim_result_job(&js, r, i));
-    return js;
-}
-
-static tsched_sim_summary summary(const tsched_sim_result *r)
-{
-    tsched_sim_summary sm = {.size = sizeof sm};
-    ck_assert_ok(tsched_sim_result_summary(&sm, r));
-    return sm;
-}
-
-static tsched_sim_result *run(tsched_sim *s)
-{
-    ck_assert_ok(tsched_sim_run_until(s, INT64_MAX));
-    tsched_sim_result *r;
-    ck_assert_ok(tsched_sim_result_new(&r, s));
-    return r;
-}
-
 /* Rows of the time series at its own interval. */
 static uint32_t csv_rows(const tsched_sim_result *r)
 {
@@ -143,11 +121,11 @@ START_TEST(clock_near_its_end)
     ck_assert_ok(tsched_sim_set_option(s, TSCHED_SIM_MAX_SIM_ITERATIONS, 1));
     ck_assert_ok(tsched_sim_set_option(s, TSCHED_SIM_SAMPLE_MS, 1e12)); /* 1e9 s: a few samples */
     flow_job(s, "long", 0, 2, 1000, 0, 9007199254740992ull, 0, 0);
-    tsched_sim_result *r = run(s);
-    tsched_sim_job_stats js = job_stats(r, 0);
+    tsched_sim_result *r = tu_sim_run(s);
+    tsched_sim_job_stats js = tu_sim_job(r, 0);
     ck_assert_int_eq(js.finish_ns, 9007199254740992ll * 1000);
     ck_assert_uint_eq(js.iterations_done, 9007199254740992ull);
-    tsched_sim_summary sm = summary(r);
+    tsched_sim_summary sm = tu_sim_summary(r);
     ck_assert_int_eq(sm.status, TSCHED_SIM_DONE);
     ck_assert_int_eq(sm.end_ns, js.finish_ns);
     ck_assert_double_eq_tol(sm.gpu_util, 0.5, 1e-12); /* 2 of 4 GPUs the whole run */
@@ -191,9 +169,9 @@ START_TEST(clock_range_stops_the_run)
     ck_assert_ok(tsched_sim_set_option(s, TSCHED_SIM_SAMPLE_MS, 1e12));
     ck_assert_ok(tsched_sim_set_option(s, TSCHED_SIM_SCHEDULE_INTERVAL_S, 5e9));
     flow_job(s, "a", 0, 2, 1 * S, 0, 1, 0, 1 * S);
-    tsched_sim_result *r = run(s);
-    ck_assert_int_eq(summary(r).end_ns, 5000000001LL * S);
-    ck_assert_double_eq_tol(summary(r).makespan_s, 5000000001.0, 1e-3);
+    tsched_sim_result *r = tu_sim_run(s);
+    ck_assert_int_eq(tu_sim_summary(r).end_ns, 5000000001LL * S);
+    ck_assert_double_eq_tol(tu_sim_summary(r).makespan_s, 5000000001.0, 1e-3);
     tsched_sim_result_free(r);
     tsched_sim_free(s);
 
@@ -201,8 +179,8 @@ START_TEST(clock_range_stops_the_run)
     ck_assert_ok(tsched_sim_new(&s, t));
     ck_assert_ok(tsched_sim_set_option(s, TSCHED_SIM_SAMPLE_MS, 5e12));
     flow_job(s, "a", 0, 2, 6000000000LL * S, 0, 1, 0, 0);
-    r = run(s);
-    ck_assert_int_eq(summary(r).end_ns, 6000000000LL * S);
+    r = tu_sim_run(s);
+    ck_assert_int_eq(tu_sim_summary(r).end_ns, 6000000000LL * S);
     ck_assert_uint_eq(r->nsamples, 2); /* one whole interval and the partial one */
     ck_assert_double_eq_tol(r->samples[0].gpu_util, 0.5, 1e-12);
     ck_assert_double_eq_tol(r->samples[1].gpu_util, 0.5, 1e-12);
@@ -224,10 +202,10 @@ START_TEST(superseded_flow_completion)
     ck_assert_ok(tsched_sim_set_option(s, TSCHED_SIM_SAMPLE_MS, 1000));
     flow_job(s, "a", 0, 2, 1, 1, 1, 1, 0);
     flow_job(s, "b", 1, 3, 1, 1, 1, 2, 0);
-    tsched_sim_result *r = run(s);
-    tsched_sim_summary sm = summary(r);
-    ck_assert_int_eq(job_stats(r, 0).finish_ns, 2 * S);
-    ck_assert_int_eq(job_stats(r, 1).finish_ns, 3 * S);
+    tsched_sim_result *r = tu_sim_run(s);
+    tsched_sim_summary sm = tu_sim_summary(r);
+    ck_assert_int_eq(tu_sim_job(r, 0).finish_ns, 2 * S);
+    ck_assert_int_eq(tu_sim_job(r, 1).finish_ns, 3 * S);
     ck_assert_int_eq(sm.end_ns, 3 * S);
     ck_assert_int_eq(sm.to_ns, 3 * S);
     ck_assert_uint_eq(csv_rows(r), 3);
@@ -247,8 +225,8 @@ START_TEST(failures_after_the_last_job)
     flow_job(s, "a", 0, 2, 500 * MS, 0, 5, 1, 0); /* 510 ms iterations: 2.55 s */
     ck_assert_ok(tsched_sim_add_failure(s, 100 * S, "n0", 0));
     ck_assert_ok(tsched_sim_add_failure(s, 100 * S + 10 * MS, "n0", 1));
-    tsched_sim_result *r = run(s);
-    tsched_sim_summary sm = summary(r);
+    tsched_sim_result *r = tu_sim_run(s);
+    tsched_sim_summary sm = tu_sim_summary(r);
     ck_assert_int_eq(sm.status, TSCHED_SIM_DONE);
     ck_assert_int_eq(sm.end_ns, 2550 * MS);
     ck_assert_double_eq_tol(sm.makespan_s, 2.55, 1e-12);
@@ -270,8 +248,8 @@ START_TEST(idle_scheduling_instant)
     ck_assert_ok(tsched_sim_set_option(s, TSCHED_SIM_SCHEDULE_INTERVAL_S, 1));
     ck_assert_ok(tsched_sim_add_failure(s, 0, "n2", 0));
     flow_job(s, "a", 0, 2, 10 * MS, 0, 1, 0, 500 * MS);
-    tsched_sim_result *r = run(s);
-    tsched_sim_summary sm = summary(r);
+    tsched_sim_result *r = tu_sim_run(s);
+    tsched_sim_summary sm = tu_sim_summary(r);
     ck_assert_int_eq(sm.status, TSCHED_SIM_STALLED);
     ck_assert_int_eq(sm.end_ns, 500 * MS);
     tsched_sim_result_free(r);
@@ -293,8 +271,8 @@ START_TEST(iter_mean_within_min_max)
             ck_assert_ok(tsched_sim_new(&s, t));
             ck_assert_ok(tsched_sim_set_option(s, TSCHED_SIM_MAX_SIM_ITERATIONS, m));
             flow_job(s, "a", 0, 2, 850 * MS, 0, iters[k], 0, 0);
-            tsched_sim_result *r = run(s);
-            tsched_sim_job_stats js = job_stats(r, 0);
+            tsched_sim_result *r = tu_sim_run(s);
+            tsched_sim_job_stats js = tu_sim_job(r, 0);
             ck_assert_uint_eq(js.iterations_done, iters[k]);
             ck_assert_msg(js.iter_min_s <= js.iter_mean_s && js.iter_mean_s <= js.iter_max_s,
                           "%llu iterations: min %.17g mean %.17g max %.17g", (unsigned long long)iters[k],
@@ -440,10 +418,10 @@ START_TEST(heap_stays_bounded)
     flow_job(s, "short", 1, 3, MS, 0, n, 0.01, 0);
     heap_watch w = {s, 0, 0};
     ck_assert_ok(tsched_sim_set_callback(s, TSCHED_SIM_EV_ITERATION, watch_heap, &w));
-    tsched_sim_result *r = run(s);
-    ck_assert_int_eq(summary(r).status, TSCHED_SIM_DONE);
+    tsched_sim_result *r = tu_sim_run(s);
+    ck_assert_int_eq(tu_sim_summary(r).status, TSCHED_SIM_DONE);
     ck_assert_uint_eq(w.iterations, n + 1);
-    ck_assert_uint_ge(summary(r).rate_updates, 2 * n); /* so many completions were superseded */
+    ck_assert_uint_ge(tu_sim_summary(r).rate_updates, 2 * n); /* so many completions were superseded */
     ck_assert_uint_le(w.max_heap, TS_SIM_COMPACT_MIN + 16);
     ck_assert_uint_le(s->heap_cap, 2 * (TS_SIM_COMPACT_MIN + 16));
     tsched_sim_result_free(r);
@@ -645,14 +623,14 @@ static int never_lies_case(uint32_t combo, uint64_t seed)
     }
     tsched_sim_result *res;
     ck_assert_ok(tsched_sim_result_new(&res, s));
-    tsched_sim_summary sm = summary(res);
+    tsched_sim_summary sm = tu_sim_summary(res);
     ck_assert_msg(w.ordered, "seed %llu: callback times went back", (unsigned long long)seed);
     ck_assert_msg(sm.status == TSCHED_SIM_DONE || sm.status == TSCHED_SIM_STALLED, "seed %llu: status %d",
                   (unsigned long long)seed, sm.status);
     /* end_s is the last event that changed something */
     int64_t makespan = 0;
     for (uint32_t i = 0; i < res->njobs; i++) {
-        tsched_sim_job_stats js = job_stats(res, i);
+        tsched_sim_job_stats js = tu_sim_job(res, i);
         ck_assert_int_ge(js.arrival_ns, 0);
         if (js.start_ns >= 0)
             ck_assert_int_ge(js.start_ns, js.arrival_ns);

@@ -56,28 +56,6 @@ static tsched_sim *scenario(tsched_topology *t, const char *placement, const cha
     return s;
 }
 
-static tsched_sim_result *run(tsched_sim *s)
-{
-    ck_assert_ok(tsched_sim_run_until(s, INT64_MAX));
-    tsched_sim_result *r;
-    ck_assert_ok(tsched_sim_result_new(&r, s));
-    return r;
-}
-
-static tsched_sim_job_stats job(const tsched_sim_result *r, uint32_t i)
-{
-    tsched_sim_job_stats js = {.size = sizeof js};
-    ck_assert_ok(tsched_sim_result_job(&js, r, i));
-    return js;
-}
-
-static tsched_sim_summary summary(const tsched_sim_result *r)
-{
-    tsched_sim_summary sm = {.size = sizeof sm};
-    ck_assert_ok(tsched_sim_result_summary(&sm, r));
-    return sm;
-}
-
 enum { JA = 5, JB = 6 };
 
 /* Directed fabric links that carried any flow (the links report). */
@@ -114,28 +92,28 @@ START_TEST(ecmp_shares_vclos_does_not)
     int collided = 0;
     for (uint64_t seed = 1; seed <= 12; seed++) {
         tsched_sim *s = scenario(t, "vclos", NULL, seed);
-        tsched_sim_result *r = run(s);
-        ck_assert_int_eq(summary(r).status, TSCHED_SIM_DONE);
-        ck_assert_int_eq(job(r, JA).start_ns, 1 * SEC);
-        ck_assert_int_eq(job(r, JB).start_ns, 1 * SEC);
-        ck_assert_int_eq(job(r, JA).finish_ns, 3 * SEC);
-        ck_assert_int_eq(job(r, JB).finish_ns, 3 * SEC);
-        ck_assert_double_eq_tol(job(r, JA).iter_mean_s, 0.2, 1e-12);
-        ck_assert_double_eq_tol(job(r, JA).iter_alone_s, 0.2, 1e-12);
+        tsched_sim_result *r = tu_sim_run(s);
+        ck_assert_int_eq(tu_sim_summary(r).status, TSCHED_SIM_DONE);
+        ck_assert_int_eq(tu_sim_job(r, JA).start_ns, 1 * SEC);
+        ck_assert_int_eq(tu_sim_job(r, JB).start_ns, 1 * SEC);
+        ck_assert_int_eq(tu_sim_job(r, JA).finish_ns, 3 * SEC);
+        ck_assert_int_eq(tu_sim_job(r, JB).finish_ns, 3 * SEC);
+        ck_assert_double_eq_tol(tu_sim_job(r, JA).iter_mean_s, 0.2, 1e-12);
+        ck_assert_double_eq_tol(tu_sim_job(r, JA).iter_alone_s, 0.2, 1e-12);
         ck_assert_uint_eq(busy_links(r), 8);
         tsched_sim_result_free(r);
         tsched_sim_free(s);
 
         s = scenario(t, "vclos-free", "ecmp", seed);
-        r = run(s);
-        ck_assert_int_eq(job(r, JA).start_ns, 1 * SEC);
-        ck_assert_int_eq(job(r, JB).start_ns, 1 * SEC);
-        int64_t fa = job(r, JA).finish_ns, fb = job(r, JB).finish_ns;
+        r = tu_sim_run(s);
+        ck_assert_int_eq(tu_sim_job(r, JA).start_ns, 1 * SEC);
+        ck_assert_int_eq(tu_sim_job(r, JB).start_ns, 1 * SEC);
+        int64_t fa = tu_sim_job(r, JA).finish_ns, fb = tu_sim_job(r, JB).finish_ns;
         uint32_t busy = busy_links(r);
         ck_assert_int_eq(fa, fb);
         if (fa == 4 * SEC) {
             ck_assert_uint_lt(busy, 8);
-            ck_assert_double_eq_tol(job(r, JA).iter_mean_s, 0.3, 1e-12);
+            ck_assert_double_eq_tol(tu_sim_job(r, JA).iter_mean_s, 0.3, 1e-12);
             collided++;
         } else {
             ck_assert_int_eq(fa, 3 * SEC);
@@ -156,14 +134,14 @@ START_TEST(vclos_free_ideal_and_source)
     static const char *const rt[] = {"ideal", "source", "balanced-ecmp", "greedy"};
     for (size_t k = 0; k < sizeof rt / sizeof rt[0]; k++) {
         tsched_sim *s = scenario(t, "vclos-free", rt[k], 1);
-        tsched_sim_result *r = run(s);
-        ck_assert_int_eq(summary(r).status, TSCHED_SIM_DONE);
-        ck_assert_int_eq(job(r, JA).start_ns, 1 * SEC);
-        ck_assert_int_eq(job(r, JB).start_ns, 1 * SEC);
+        tsched_sim_result *r = tu_sim_run(s);
+        ck_assert_int_eq(tu_sim_summary(r).status, TSCHED_SIM_DONE);
+        ck_assert_int_eq(tu_sim_job(r, JA).start_ns, 1 * SEC);
+        ck_assert_int_eq(tu_sim_job(r, JB).start_ns, 1 * SEC);
         /* SR: node2 (k = 2) and node3 (k = 3) go up on spines 2 and 0, node6 and node7 on
          * spines 2 and 0 too: no two flows share a directed link; balanced and greedy spread */
-        ck_assert_int_eq(job(r, JA).finish_ns, 3 * SEC);
-        ck_assert_int_eq(job(r, JB).finish_ns, 3 * SEC);
+        ck_assert_int_eq(tu_sim_job(r, JA).finish_ns, 3 * SEC);
+        ck_assert_int_eq(tu_sim_job(r, JB).finish_ns, 3 * SEC);
         tsched_sim_result_free(r);
         tsched_sim_free(s);
     }
@@ -179,14 +157,14 @@ START_TEST(wait_causes)
 {
     tsched_topology *t = tu_leaf_spine(2, 2, 1, 4, 1, 1);
     tsched_sim *s = scenario(t, "vclos", NULL, 1);
-    tsched_sim_result *r = run(s);
-    ck_assert_int_eq(job(r, JA).start_ns, 1 * SEC);
-    ck_assert_int_eq(job(r, JA).finish_ns, 3 * SEC);
-    ck_assert_int_eq(job(r, JA).wait_cause, TSCHED_SIM_WAIT_GPU);
-    ck_assert_int_eq(job(r, JB).start_ns, 3 * SEC);
-    ck_assert_int_eq(job(r, JB).finish_ns, 5 * SEC);
-    ck_assert_int_eq(job(r, JB).wait_cause, TSCHED_SIM_WAIT_NETWORK);
-    tsched_sim_summary sm = summary(r);
+    tsched_sim_result *r = tu_sim_run(s);
+    ck_assert_int_eq(tu_sim_job(r, JA).start_ns, 1 * SEC);
+    ck_assert_int_eq(tu_sim_job(r, JA).finish_ns, 3 * SEC);
+    ck_assert_int_eq(tu_sim_job(r, JA).wait_cause, TSCHED_SIM_WAIT_GPU);
+    ck_assert_int_eq(tu_sim_job(r, JB).start_ns, 3 * SEC);
+    ck_assert_int_eq(tu_sim_job(r, JB).finish_ns, 5 * SEC);
+    ck_assert_int_eq(tu_sim_job(r, JB).wait_cause, TSCHED_SIM_WAIT_NETWORK);
+    tsched_sim_summary sm = tu_sim_summary(r);
     ck_assert_uint_eq(sm.waits_gpu, 1);
     ck_assert_uint_eq(sm.waits_network, 1);
     ck_assert_uint_eq(sm.waits_queue, 0);
@@ -194,10 +172,10 @@ START_TEST(wait_causes)
     tsched_sim_free(s);
 
     s = scenario(t, "vclos-free", "ideal", 1);
-    r = run(s);
-    ck_assert_int_eq(job(r, JB).start_ns, 1 * SEC);
-    ck_assert_int_eq(job(r, JB).wait_cause, TSCHED_SIM_WAIT_QUEUE);
-    sm = summary(r);
+    r = tu_sim_run(s);
+    ck_assert_int_eq(tu_sim_job(r, JB).start_ns, 1 * SEC);
+    ck_assert_int_eq(tu_sim_job(r, JB).wait_cause, TSCHED_SIM_WAIT_QUEUE);
+    sm = tu_sim_summary(r);
     ck_assert_uint_eq(sm.waits_gpu, 1);
     ck_assert_uint_eq(sm.waits_network, 0);
     ck_assert_uint_eq(sm.waits_queue, 1);
@@ -256,17 +234,17 @@ START_TEST(spine_down_repairs_or_requeues)
         b_spine(spine, sizeof spine, t);
         tsched_sim *s = scenario(t, "vclos", NULL, 1);
         ck_assert_ok(tsched_sim_add_failure(s, 1150 * MS, spine, 0));
-        tsched_sim_result *r = run(s);
-        ck_assert_int_eq(summary(r).status, TSCHED_SIM_DONE);
-        ck_assert_int_eq(job(r, JA).finish_ns, 3 * SEC);
-        ck_assert_uint_eq(job(r, JA).restarts, 0);
-        ck_assert_uint_eq(job(r, JB).iterations_done, 10);
+        tsched_sim_result *r = tu_sim_run(s);
+        ck_assert_int_eq(tu_sim_summary(r).status, TSCHED_SIM_DONE);
+        ck_assert_int_eq(tu_sim_job(r, JA).finish_ns, 3 * SEC);
+        ck_assert_uint_eq(tu_sim_job(r, JA).restarts, 0);
+        ck_assert_uint_eq(tu_sim_job(r, JB).iterations_done, 10);
         if (S == 4) {
-            ck_assert_uint_eq(job(r, JB).restarts, 0);
-            ck_assert_int_eq(job(r, JB).finish_ns, 3 * SEC);
+            ck_assert_uint_eq(tu_sim_job(r, JB).restarts, 0);
+            ck_assert_int_eq(tu_sim_job(r, JB).finish_ns, 3 * SEC);
         } else {
-            ck_assert_uint_eq(job(r, JB).restarts, 1);
-            ck_assert_int_eq(job(r, JB).finish_ns, 5 * SEC);
+            ck_assert_uint_eq(tu_sim_job(r, JB).restarts, 1);
+            ck_assert_int_eq(tu_sim_job(r, JB).finish_ns, 5 * SEC);
         }
         tsched_sim_result_free(r);
         tsched_sim_free(s);
@@ -282,13 +260,13 @@ START_TEST(node_down_evicts)
     tsched_topology *t = tu_leaf_spine(2, 3, 1, 4, 1, 1);
     tsched_sim *s = scenario(t, "vclos", NULL, 1);
     ck_assert_ok(tsched_sim_add_failure(s, 1150 * MS, "node5", 0));
-    tsched_sim_result *r = run(s);
-    ck_assert_int_eq(summary(r).status, TSCHED_SIM_DONE);
-    ck_assert_uint_eq(job(r, JA).restarts, 1);
-    ck_assert_uint_eq(job(r, JA).iterations_done, 10);
-    ck_assert_int_eq(job(r, JA).finish_ns, 5 * SEC);
-    ck_assert_uint_eq(job(r, JB).restarts, 0);
-    ck_assert_int_eq(job(r, JB).finish_ns, 3 * SEC);
+    tsched_sim_result *r = tu_sim_run(s);
+    ck_assert_int_eq(tu_sim_summary(r).status, TSCHED_SIM_DONE);
+    ck_assert_uint_eq(tu_sim_job(r, JA).restarts, 1);
+    ck_assert_uint_eq(tu_sim_job(r, JA).iterations_done, 10);
+    ck_assert_int_eq(tu_sim_job(r, JA).finish_ns, 5 * SEC);
+    ck_assert_uint_eq(tu_sim_job(r, JB).restarts, 0);
+    ck_assert_int_eq(tu_sim_job(r, JB).finish_ns, 3 * SEC);
     tsched_sim_result_free(r);
     tsched_sim_free(s);
     tsched_topology_free(t);
@@ -301,12 +279,12 @@ START_TEST(ocs_vclos_runs)
 {
     tsched_topology *t = tu_leaf_spine(2, 2, 1, 4, 1, 1);
     tsched_sim *s = scenario(t, "ocs-vclos", NULL, 1);
-    tsched_sim_result *r = run(s);
-    ck_assert_int_eq(summary(r).status, TSCHED_SIM_DONE);
-    ck_assert_int_eq(job(r, JA).start_ns, 1 * SEC);
-    ck_assert_int_eq(job(r, JA).finish_ns, 3 * SEC);
-    ck_assert_double_eq_tol(job(r, JA).iter_mean_s, 0.2, 1e-12);
-    ck_assert_double_eq_tol(job(r, JB).iter_mean_s, 0.2, 1e-12);
+    tsched_sim_result *r = tu_sim_run(s);
+    ck_assert_int_eq(tu_sim_summary(r).status, TSCHED_SIM_DONE);
+    ck_assert_int_eq(tu_sim_job(r, JA).start_ns, 1 * SEC);
+    ck_assert_int_eq(tu_sim_job(r, JA).finish_ns, 3 * SEC);
+    ck_assert_double_eq_tol(tu_sim_job(r, JA).iter_mean_s, 0.2, 1e-12);
+    ck_assert_double_eq_tol(tu_sim_job(r, JB).iter_mean_s, 0.2, 1e-12);
     tsched_sim_result_free(r);
     tsched_sim_free(s);
     tsched_topology_free(t);
@@ -319,7 +297,7 @@ static char *run_json(const char *placement, const char *routing, uint64_t seed)
     tsched_topology *t = tu_leaf_spine(2, 4, 1, 4, 1, 1);
     tsched_sim *s = scenario(t, placement, routing, seed);
     ck_assert_ok(tsched_sim_add_failure(s, 2 * SEC, "spine1", 0));
-    tsched_sim_result *r = run(s);
+    tsched_sim_result *r = tu_sim_run(s);
     char *js = NULL;
     ck_assert_ok(tsched_sim_result_to_json(&js, r, TSCHED_SIM_JSON_LINKS | TSCHED_SIM_JSON_NO_TIMING));
     tsched_sim_result_free(r);

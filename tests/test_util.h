@@ -170,4 +170,39 @@ static inline tsched_topology *tu_table1(uint32_t div, uint32_t per_leaf)
 #define TSCHED_TEST_DATA "tests/data"
 #endif
 
+
+/* ---- simulator suites ---------------------------------------------------------------- */
+
+/* A simulator over t that checks every rate recomputation against a full one. */
+static inline tsched_sim *tu_sim_new(tsched_topology *t)
+{
+    tsched_sim *s;
+    ck_assert_ok(tsched_sim_new(&s, t));
+    ck_assert_ok(tsched_sim_set_option(s, TSCHED_SIM_CHECK_FULL, 1));
+    return s;
+}
+
+/* Run to the end; the result snapshot is the caller's. */
+static inline tsched_sim_result *tu_sim_run(tsched_sim *s)
+{
+    ck_assert_ok(tsched_sim_run_until(s, INT64_MAX));
+    tsched_sim_result *r;
+    ck_assert_ok(tsched_sim_result_new(&r, s));
+    return r;
+}
+
+static inline tsched_sim_job_stats tu_sim_job(const tsched_sim_result *r, uint32_t i)
+{
+    tsched_sim_job_stats js = {.size = sizeof js};
+    ck_assert_ok(tsched_sim_result_job(&js, r, i));
+    return js;
+}
+
+static inline tsched_sim_summary tu_sim_summary(const tsched_sim_result *r)
+{
+    tsched_sim_summary sm = {.size = sizeof sm};
+    ck_assert_ok(tsched_sim_result_summary(&sm, r));
+    return sm;
+}
+
 #endif
