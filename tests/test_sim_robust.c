@@ -536,19 +536,6 @@ static int never_lies_case(uint32_t combo, uint64_t seed)
     ck_assert_ok(tsched_sim_new(&s, t));
     /* crius takes no failures and no duration; vclos and ocs-vclos reserve member links */
     int crius = combo % NPL == 10, reserving = combo % NPL == 7 || combo % NPL == 8;
-    /* Issue 21 item 19 (another part of the issue, not this file's): routing "ideal" under
-     * crux, sincronia or varys, or with reroute "refresh", fails on multi-leaf jobs
-     * (running_jobset pins paths ideal routing does not have). Until it is fixed those
-     * combinations are left out: IDEAL_PINS_FIXED set to 1 brings them back. */
-#ifndef IDEAL_PINS_FIXED
-#define IDEAL_PINS_FIXED 0
-#endif
-    int ideal = (combo / NPL) % NRT == 5;
-    if (ideal && combo / NPL / NRT >= 2 && !IDEAL_PINS_FIXED) {
-        tsched_sim_free(s);
-        tsched_topology_free(t);
-        return 0;
-    }
     char scen[1024];
     uint32_t maxsim = tr_below(&r, 2) ? 0 : 1 + tr_below(&r, 4);
     snprintf(scen, sizeof scen,
@@ -557,7 +544,7 @@ static int never_lies_case(uint32_t combo, uint64_t seed)
              "\"max_sim_iterations\": %u, \"phase_latency_us\": %u, \"sample_ms\": %u, \"schedule_interval_s\": %s, "
              "\"place_time_limit_ms\": 200, \"levels\": %u}",
              1 + tr_below(&r, 1000), pl, rt, pr, tr_below(&r, 2) ? "fifo" : "ff",
-             tr_below(&r, 4) || (ideal && !IDEAL_PINS_FIXED) ? "none" : "refresh",
+             tr_below(&r, 4) ? "none" : "refresh",
              !reserving && tr_below(&r, 2) ? "trunk" : "member", maxsim, tr_below(&r, 3) ? 0 : 10, 50 + tr_below(&r, 1000),
              tr_below(&r, 4) ? "0" : "0.25", 2 + tr_below(&r, 6));
     tsched_status st = tsched_sim_load_scenario_string(s, scen, strlen(scen));
