@@ -252,6 +252,7 @@ FUNCS = {
     # the fixture's job set has jobs 0 and 1; route_paths[0] joins node0 NIC 0 to node2 NIC 0
     'tsched_jobset_add_job': {'work_tflop': '1.0', 'compute_ms': '1.0'},
     'tsched_jobset_add_flow': {'src_node': '0', 'dst_node': '2', 'path': 'c->route_paths'},
+    'tsched_jobset_add_nic_flow': {'src_node': '0', 'dst_node': '2'},
     # cell: the fixture's own fabric (pools A100/4, T4/2, G2/8), job "cj" (4 GPUs, 4 layers)
     'tsched_gpu_catalog_load_file': {'path': 'c->cat_path'},
     'tsched_gpu_catalog_load_string': {'json': 'c->cat_json'},

@@ -8,7 +8,6 @@
 #include <string.h>
 
 #include "common/rng.h"
-#include "priority/jobset_internal.h"
 #include "sim/sim_internal.h"
 #include "test_util.h"
 
@@ -142,12 +141,12 @@ START_TEST(ideal_flows_load_only_their_nics)
         uint32_t j;
         ck_assert_ok(tsched_jobset_add_job(&j, js, "a", 1, 2.0, 10, 0));
         if (nic_only)
-            ck_assert_ok(ts_jobset_add_nic_flow(js, j, 0, 0, 1, 0, 50));
+            ck_assert_ok(tsched_jobset_add_nic_flow(js, j, 0, 0, 1, 0, 50));
         else
             ck_assert_ok(tsched_jobset_add_flow(js, j, 0, 0, 1, 0, 50, NULL));
         /* the builder's checks still apply */
-        ck_assert_status(ts_jobset_add_nic_flow(js, j, 0, 0, 0, 0, 50), TSCHED_E_INVALID);
-        ck_assert_status(ts_jobset_add_nic_flow(js, j, 0, 0, 1, 0, 1e-9), TSCHED_E_RANGE);
+        ck_assert_status(tsched_jobset_add_nic_flow(js, j, 0, 0, 0, 0, 50), TSCHED_E_INVALID);
+        ck_assert_status(tsched_jobset_add_nic_flow(js, j, 0, 0, 1, 0, 1e-9), TSCHED_E_RANGE);
         tsched_priorities *pr;
         ck_assert_ok(tsched_prioritize(&pr, t, js, NULL));
         double tsec = 50.0 / (nic_only ? 100.0 : 10.0);

@@ -91,6 +91,16 @@ TSCHED_API tsched_status tsched_levels_to_json(char **out, const uint32_t *level
 
 /* ---- CRUX on a job set: tsched.jobset.v1 -> tsched.priorities.v1 ----------------------- */
 
+/* Accepted ranges of a job set (doc/priority.md, "Accepted ranges"): wide enough for any real
+ * job, narrow enough that intensities and the two-job model's inputs stay far from overflow
+ * and underflow. A caller with wider values (a simulator) scales them in. */
+#define TSCHED_JOBSET_WORK_MIN 1e-6    /**< TFLOP per iteration */
+#define TSCHED_JOBSET_WORK_MAX 1e12    /**< TFLOP per iteration */
+#define TSCHED_JOBSET_COMPUTE_MIN 1e-6 /**< ms of computation per iteration (1 ns) */
+#define TSCHED_JOBSET_COMPUTE_MAX 1e9  /**< ms of computation per iteration (about 11.6 days) */
+#define TSCHED_JOBSET_GBITS_MIN 1e-6   /**< gigabits of one flow per iteration (1 kbit) */
+#define TSCHED_JOBSET_GBITS_MAX 1e12   /**< gigabits of one flow per iteration */
+
 /** Opaque set of jobs sharing a fabric (`tsched.jobset.v1`). */
 typedef struct tsched_jobset tsched_jobset;
 
@@ -142,6 +152,16 @@ TSCHED_API tsched_status tsched_jobset_add_job(uint32_t *index, tsched_jobset *j
 TSCHED_API tsched_status tsched_jobset_add_flow(tsched_jobset *js, uint32_t job, uint32_t src_node, uint32_t src_nic,
                                                 uint32_t dst_node, uint32_t dst_nic, double gbits,
                                                 const tsched_path *path);
+/**
+ * Append a flow of job `job` that crosses only its source NIC's up-link and its destination
+ * NIC's down-link, whatever leaves the two NICs are on: the fabric seen as one big switch (a
+ * simulator's "ideal" routing). The flow is pinned: path selection leaves it alone, and it
+ * loads no trunk. Same arguments, ranges and errors as tsched_jobset_add_flow() with a NULL
+ * `path`; a failed call adds nothing.
+ */
+TSCHED_API tsched_status tsched_jobset_add_nic_flow(tsched_jobset *js, uint32_t job, uint32_t src_node,
+                                                    uint32_t src_nic, uint32_t dst_node, uint32_t dst_nic,
+                                                    double gbits);
 /** Free a job set. NULL is a no-op. */
 TSCHED_API void tsched_jobset_free(tsched_jobset *jobs);
 /** Number of jobs. */

@@ -13,19 +13,18 @@
 #include "../topology/topology_internal.h"
 #include "../common/strtab.h"
 #include "crux_internal.h"
-#include "jobset_internal.h"
 
 #define JOBSET_FORMAT "tsched.jobset.v1"
 /* Flow and job indices stay well inside 32 bits (twice a count still fits). */
 #define JOBSET_MAX ((UINT32_C(1) << 31) - 1)
 
-/* Accepted ranges: jobset_internal.h */
-#define WORK_MIN TS_JOBSET_WORK_MIN
-#define WORK_MAX TS_JOBSET_WORK_MAX
-#define COMPUTE_MIN TS_JOBSET_COMPUTE_MIN
-#define COMPUTE_MAX TS_JOBSET_COMPUTE_MAX
-#define GBITS_MIN TS_JOBSET_GBITS_MIN
-#define GBITS_MAX TS_JOBSET_GBITS_MAX
+/* Accepted ranges: priority.h */
+#define WORK_MIN TSCHED_JOBSET_WORK_MIN
+#define WORK_MAX TSCHED_JOBSET_WORK_MAX
+#define COMPUTE_MIN TSCHED_JOBSET_COMPUTE_MIN
+#define COMPUTE_MAX TSCHED_JOBSET_COMPUTE_MAX
+#define GBITS_MIN TSCHED_JOBSET_GBITS_MIN
+#define GBITS_MAX TSCHED_JOBSET_GBITS_MAX
 
 void tsched_jobset_free(tsched_jobset *js)
 {
@@ -317,8 +316,8 @@ tsched_status tsched_jobset_add_flow(tsched_jobset *js, uint32_t job, uint32_t s
     return push_flow(js, job, src_node, src_nic, dst_node, dst_nic, gbits, p.links, p.nswitches - 1, where);
 }
 
-tsched_status ts_jobset_add_nic_flow(tsched_jobset *js, uint32_t job, uint32_t src_node, uint32_t src_nic,
-                                     uint32_t dst_node, uint32_t dst_nic, double gbits)
+tsched_status tsched_jobset_add_nic_flow(tsched_jobset *js, uint32_t job, uint32_t src_node, uint32_t src_nic,
+                                         uint32_t dst_node, uint32_t dst_nic, double gbits)
 {
     /* the public builder's checks of the endpoints and the volume, then the flow pinned to
      * no trunk at all: it loads its two NIC links only */

@@ -10,7 +10,6 @@
 #include "../common/clock.h"
 #include "../common/limits.h"
 #include "../common/rng.h"
-#include "../priority/jobset_internal.h"
 #include "sim_internal.h"
 
 
@@ -1333,9 +1332,9 @@ static tsched_status running_jobset(tsched_sim *s, tsched_jobset **out, uint32_t
             }
     }
     int t_lo = INT32_MIN / 2, t_hi = INT32_MAX / 2, w_klo = INT32_MIN / 2, w_khi = INT32_MAX / 2;
-    fit_bounds(&t_lo, &t_hi, c_lo, c_hi, TS_JOBSET_COMPUTE_MIN, TS_JOBSET_COMPUTE_MAX);
-    fit_bounds(&t_lo, &t_hi, g_lo, g_hi, TS_JOBSET_GBITS_MIN, TS_JOBSET_GBITS_MAX);
-    fit_bounds(&w_klo, &w_khi, w_lo, w_hi, TS_JOBSET_WORK_MIN, TS_JOBSET_WORK_MAX);
+    fit_bounds(&t_lo, &t_hi, c_lo, c_hi, TSCHED_JOBSET_COMPUTE_MIN, TSCHED_JOBSET_COMPUTE_MAX);
+    fit_bounds(&t_lo, &t_hi, g_lo, g_hi, TSCHED_JOBSET_GBITS_MIN, TSCHED_JOBSET_GBITS_MAX);
+    fit_bounds(&w_klo, &w_khi, w_lo, w_hi, TSCHED_JOBSET_WORK_MIN, TSCHED_JOBSET_WORK_MAX);
     int kt = fit_exp(t_lo, t_hi), kw = fit_exp(w_klo, w_khi);
 
     tsched_jobset *js;
@@ -1355,8 +1354,8 @@ static tsched_status running_jobset(tsched_sim *s, tsched_jobset **out, uint32_t
         double work = j->work_tflop > 0 ? j->work_tflop : j->gpus * cms / 1000.0;
         uint32_t idx;
         if ((st = tsched_jobset_add_job(&idx, js, j->name, j->gpus,
-                                        fit(work, kw, TS_JOBSET_WORK_MIN, TS_JOBSET_WORK_MAX),
-                                        fit(cms, kt, TS_JOBSET_COMPUTE_MIN, TS_JOBSET_COMPUTE_MAX), j->overlap)) !=
+                                        fit(work, kw, TSCHED_JOBSET_WORK_MIN, TSCHED_JOBSET_WORK_MAX),
+                                        fit(cms, kt, TSCHED_JOBSET_COMPUTE_MIN, TSCHED_JOBSET_COMPUTE_MAX), j->overlap)) !=
             TSCHED_OK)
             break;
         which[n++] = ji;
@@ -1368,12 +1367,12 @@ static tsched_status running_jobset(tsched_sim *s, tsched_jobset **out, uint32_t
                 tsched_path path;
                 memset(&path, 0xff, sizeof path);
                 path.size = sizeof path;
-                double g = fit(rf->gbits * j->phases[p].repeat, kt, TS_JOBSET_GBITS_MIN, TS_JOBSET_GBITS_MAX);
+                double g = fit(rf->gbits * j->phases[p].repeat, kt, TSCHED_JOBSET_GBITS_MIN, TSCHED_JOBSET_GBITS_MAX);
                 /* an OCS circuit is no fabric path: the flow goes in unpinned; a flow of
                  * routing `ideal` loads its NIC links only */
                 int pinned = rflow_path(&path, s, j, rf);
                 if (pinned == 2)
-                    st = ts_jobset_add_nic_flow(js, idx, rf->src, rf->src_nic, rf->dst, rf->dst_nic, g);
+                    st = tsched_jobset_add_nic_flow(js, idx, rf->src, rf->src_nic, rf->dst, rf->dst_nic, g);
                 else
                     st = tsched_jobset_add_flow(js, idx, rf->src, rf->src_nic, rf->dst, rf->dst_nic, g,
                                                 pinned ? &path : NULL);
