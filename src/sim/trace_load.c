@@ -16,6 +16,7 @@
 #include "common/strtab.h"
 #include "common/text.h"
 #include "sim/sim_api.h"
+#include "sim/trace_ranges.h"
 #include "workload/workload_internal.h"
 
 #define TRACE_FORMAT "tsched.trace.v1"
@@ -25,8 +26,9 @@
 #define FLOW_CAP 96
 /* bytes of an input name quoted in a message */
 #define QUOTE_IN 80
-/* 2^53: whole numbers above this are not exact as JSON reals */
-#define WHOLE_MAX 9007199254740992.0
+/* 2^53: whole numbers above this are not exact as JSON reals (trace_ranges.h, which the
+ * converters check what they write with) */
+#define WHOLE_MAX ((double)TS_TRACE_COUNT_MAX)
 
 /* ts_json_load_string() stores NULL through the slot's first pointer; the reader finds the
  * simulation beside it. */

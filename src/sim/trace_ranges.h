@@ -2,7 +2,8 @@
  * as the trace reader (trace_load.c) accepts them (doc/FORMATS.md). Writers of traces (the
  * converters, trace_convert.c) check every value they write with these, so that whatever they
  * write, `simulate` loads. Header only and libc only: the command line compiles the
- * converters in. (trace_load.c spells the same rules out today; it should use these.) */
+ * converters in. trace_load.c reads with the same constants (TS_SIM_MAX_S, ts_sim_ns,
+ * TS_TRACE_COUNT_MAX). */
 #ifndef TS_SIM_TRACE_RANGES_H
 #define TS_SIM_TRACE_RANGES_H
 
