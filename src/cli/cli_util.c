@@ -285,17 +285,12 @@ int cli_write_doc(const char *path, const json_t *doc, int compact)
 
 int cli_write_json(const char *path, const char *json, int compact)
 {
-    if (!compact)
-        return cli_write(path, json);
-    json_error_t err;
-    json_t *doc = json_loads(json, 0, &err);
-    if (!doc) {
-        fprintf(stderr, "topo-sched: the library's document did not parse: %s\n", err.text);
-        return CLI_INTERNAL;
-    }
-    int rc = cli_write_doc(path, doc, 1);
-    json_decref(doc);
-    return rc;
+    cli_outs g;
+    cli_outs_init(&g);
+    int rc = cli_outs_add(&g, path);
+    if (rc == CLI_OK)
+        rc = cli_outs_write_json(&g, path, json, compact);
+    return cli_outs_end(&g, rc);
 }
 
 int cli_emit(tsched_status st, char *json, const char *path) { return cli_emit_doc(st, json, path, 0); }

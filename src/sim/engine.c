@@ -11,6 +11,7 @@
 #include "../common/limits.h"
 #include "../common/rng.h"
 #include "sim_internal.h"
+#include "trace_ranges.h"
 
 
 /* ---- accounting ------------------------------------------------------------------------ */
@@ -159,8 +160,6 @@ static int64_t sat_add(int64_t a, int64_t b)
     return __builtin_add_overflow(a, b, &r) ? INT64_MAX : r;
 }
 
-/* 2^53: the largest iteration count the formats hold exactly */
-#define ITER_MAX 9007199254740992.0
 
 tsched_status ts_sim_job_bounds(tsched_sim *s, uint32_t i)
 {
@@ -1029,7 +1028,7 @@ static tsched_status start_job(tsched_sim *s, uint32_t ji)
         if (j->iterations == 0) { /* duration mode */
             double it = j->iter_alone_s > 0 ? j->iter_alone_s : 1e-9;
             double k = nearbyint((double)j->duration * 1e-9 / it);
-            if (!(k <= ITER_MAX))
+            if (!(k <= (double)TS_TRACE_COUNT_MAX))
                 return ts_error(TSCHED_E_RANGE,
                                 "jobs[%u] (\"%s\").duration_s: %.9g s at %.9g s per iteration alone is %.17g "
                                 "iterations, more than 2^53", ji, j->name, (double)j->duration * 1e-9, it, k);
