@@ -14,36 +14,9 @@
 
 #include <topo-sched/topo-sched.h>
 
+#include "fuzz_fabrics.h"
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-
-static tsched_topology *clos(void)
-{
-    tsched_gen_params g;
-    tsched_topology_params_init(&g, TSCHED_GEN_CLOS3);
-    g.pods = 2;
-    g.leaves_per_pod = 2;
-    g.spines_per_pod = 2;
-    g.cores = 2;
-    g.nodes_per_leaf = 2;
-    tsched_topology *t = NULL;
-    tsched_topology_generate(&t, &g);
-    return t;
-}
-
-static tsched_topology *leaf_spine(void)
-{
-    tsched_gen_params g;
-    tsched_topology_params_init(&g, TSCHED_GEN_LEAF_SPINE);
-    g.leaves = 4;
-    g.spines = 4;
-    g.uplinks = 2;
-    g.nodes_per_leaf = 2;
-    g.gpus_per_node = 2;
-    g.nics_per_node = 2;
-    tsched_topology *t = NULL;
-    tsched_topology_generate(&t, &g);
-    return t;
-}
 
 /* One line of one JSON object of the documented shape, or abort(). */
 static void check_answer(const char *answer)
@@ -85,7 +58,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     lim.sim_events = 200000;
     lim.output_bytes = 4u << 20;
     tsched_limits_set(&lim);
-    tsched_topology *c = clos(), *v = leaf_spine();
+    tsched_topology *c = fuzz_small_clos(), *v = fuzz_leaf_spine();
     tsched_service *svc = NULL;
     if (c && v && tsched_service_new(&svc) == TSCHED_OK && tsched_service_attach(svc, "c", c) == TSCHED_OK &&
         tsched_service_attach(svc, "v", v) == TSCHED_OK) {

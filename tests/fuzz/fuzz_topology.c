@@ -24,6 +24,7 @@
 
 #include "../../src/common/json.h"
 #include "../jread_oracle.h"
+#include "fuzz_fabrics.h"
 #include "../../src/priority/dag_internal.h"
 #include "../../src/workload/flows_internal.h"
 
@@ -52,34 +53,12 @@ static void topology_json(const char *text, size_t n)
     tsched_topology_free(t);
 }
 
-static tsched_topology *small_fabric(void)
-{
-    tsched_gen_params g;
-    tsched_topology_params_init(&g, TSCHED_GEN_CLOS3);
-    g.pods = 2;
-    g.leaves_per_pod = 2;
-    g.spines_per_pod = 2;
-    g.cores = 2;
-    g.nodes_per_leaf = 2;
-    tsched_topology *t = NULL;
-    tsched_topology_generate(&t, &g);
-    return t;
-}
-
 /* 9: the same bytes as a vclos state (--state) and as vclos requests, on a 4 x 4 leaf-spine
  * with 2 members per pair; a loaded state is written back and must load again. */
 static void vclos_docs(const char *text, size_t n)
 {
-    tsched_gen_params g;
-    tsched_topology_params_init(&g, TSCHED_GEN_LEAF_SPINE);
-    g.leaves = 4;
-    g.spines = 4;
-    g.uplinks = 2;
-    g.nodes_per_leaf = 2;
-    g.gpus_per_node = 2;
-    g.nics_per_node = 2;
-    tsched_topology *t = NULL;
-    if (tsched_topology_generate(&t, &g) != TSCHED_OK)
+    tsched_topology *t = fuzz_leaf_spine();
+    if (!t)
         return;
     for (int mode = 0; mode < 3; mode += 2) { /* vclos and free */
         tsched_vclos *v = NULL, *w = NULL;
@@ -218,7 +197,7 @@ static void service_requests(const char *text, size_t n)
     lim.kcut_orders = 16;
     lim.dag_nodes = 2000;
     tsched_limits_set(&lim);
-    tsched_topology *t = small_fabric();
+    tsched_topology *t = fuzz_small_clos();
     tsched_service *svc = NULL;
     if (t && tsched_service_new(&svc) == TSCHED_OK && tsched_service_attach(svc, "c", t) == TSCHED_OK) {
         const char *p = text, *end = text + n;
@@ -401,7 +380,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             abort(); /* the pull reader accepted what jansson refuses, or read other values */
         break;
     default: {
-        tsched_topology *t = small_fabric();
+        tsched_topology *t = fuzz_small_clos();
         if (!t)
             break;
         if (sel == 4) {
