@@ -14,30 +14,6 @@
 #define MS 1000000LL
 #define S 1000000000LL
 
-/* leaf0 - spine0 - leaf1, each trunk `members` links of `gbps` Gbit/s; n0, n1 on leaf0, n2,
- * n3 on leaf1, `gpus` GPUs and one NIC of `nic` Gbit/s each. */
-static tsched_topology *two_leaves_members(double gbps, uint32_t members, double nic, uint32_t gpus)
-{
-    tsched_topology *t;
-    ck_assert_ok(tsched_topology_new(&t, "two-leaves"));
-    ck_assert_ok(tsched_topology_add_switch(NULL, t, "leaf0", 0, NULL));
-    ck_assert_ok(tsched_topology_add_switch(NULL, t, "leaf1", 0, NULL));
-    ck_assert_ok(tsched_topology_add_switch(NULL, t, "spine0", 1, NULL));
-    ck_assert_ok(tsched_topology_add_link(t, "leaf0", "spine0", gbps, members));
-    ck_assert_ok(tsched_topology_add_link(t, "leaf1", "spine0", gbps, members));
-    static const char *const n[4] = {"n0", "n1", "n2", "n3"}, *const l[4] = {"leaf0", "leaf0", "leaf1", "leaf1"};
-    for (int i = 0; i < 4; i++)
-        ck_assert_ok(tsched_topology_add_node(NULL, t, n[i], l[i], gpus, 1, NULL, nic));
-    ck_assert_ok(tsched_topology_build(t));
-    return t;
-}
-
-/* The same with one link per trunk of `trunk` Gbit/s. */
-static tsched_topology *two_leaves(double trunk, double nic, uint32_t gpus)
-{
-    return two_leaves_members(trunk, 1, nic, gpus);
-}
-
 /* A generated leaf_spine fabric (uplinks 0 = derived). */
 static tsched_topology *leaf_spine(uint32_t leaves, uint32_t spines, uint32_t npl, uint32_t gpn, uint32_t uplinks)
 {
@@ -75,7 +51,7 @@ START_TEST(one_flow_analytic)
         double c_ms, o, v, lat_us;
     } cases[] = {{100, 0.25, 20, 0}, {100, 1, 5, 0}, {300, 0, 10, 0}, {100, 0.5, 20, 250}, {10, 0.3, 0.001, 7}};
     for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
-        tsched_topology *t = two_leaves(100, 400, 1);
+        tsched_topology *t = tu_two_leaves(100, 400, 1);
         tsched_sim *s = tu_sim_new(t);
         ck_assert_ok(tsched_sim_set_option(s, TSCHED_SIM_PHASE_LATENCY_US, cases[k].lat_us));
         int64_t c = (int64_t)(cases[k].c_ms * MS);
@@ -102,7 +78,7 @@ END_TEST
 START_TEST(two_jobs_fair_and_priority)
 {
     for (int prio = 0; prio < 2; prio++) {
-        tsched_topology *t = two_leaves(100, 400, 1);
+        tsched_topology *t = tu_two_leaves(100, 400, 1);
         tsched_sim *s = tu_sim_new(t);
         if (prio)
             ck_assert_ok(tsched_sim_set_policy(s, TSCHED_SIM_PRIORITY, "fixed"));
@@ -118,7 +94,7 @@ START_TEST(two_jobs_fair_and_priority)
         tsched_topology_free(t);
     }
     /* equal volumes: both phases take 2 V / B */
-    tsched_topology *t = two_leaves(100, 400, 1);
+    tsched_topology *t = tu_two_leaves(100, 400, 1);
     tsched_sim *s = tu_sim_new(t);
     flow_job(s, "a", 0, 2, 1000, 1, 1, 25, 0, 0);
     flow_job(s, "b", 1, 3, 1000, 1, 1, 25, 0, 0);
@@ -167,7 +143,7 @@ START_TEST(crux_example_1)
 {
     /* first = 3: no fixed order, priority "crux" decides (and picks job 2: 41.7 %) */
     for (int first = 1; first <= 3; first++) {
-        tsched_topology *t = two_leaves(100, 400, 5);
+        tsched_topology *t = tu_two_leaves(100, 400, 5);
         tsched_sim *s = tu_sim_new(t);
         ck_assert_ok(tsched_sim_set_policy(s, TSCHED_SIM_PRIORITY, first == 3 ? "crux" : "fixed"));
         ck_assert_ok(tsched_sim_set_option(s, TSCHED_SIM_MEASURE_FROM_S, 120));
@@ -195,7 +171,7 @@ END_TEST
 START_TEST(crux_example_2)
 {
     for (int first = 1; first <= 2; first++) {
-        tsched_topology *t = two_leaves(100, 400, 5);
+        tsched_topology *t = tu_two_leaves(100, 400, 5);
         tsched_sim *s = tu_sim_new(t);
         ck_assert_ok(tsched_sim_set_policy(s, TSCHED_SIM_PRIORITY, "fixed"));
         ck_assert_ok(tsched_sim_set_option(s, TSCHED_SIM_UNTIL_S, 13));
@@ -282,7 +258,7 @@ END_TEST
 /* A job given by duration runs its traced duration alone, to one iteration. */
 START_TEST(duration_mode)
 {
-    tsched_topology *t = two_leaves(100, 400, 1);
+    tsched_topology *t = tu_two_leaves(100, 400, 1);
     tsched_sim *s = tu_sim_new(t);
     uint32_t nodes[2] = {0, 2}, ji, ph;
     tsched_sim_job j = {sizeof j, "d", 0, 0, 0, 0, 100 * MS, 0.5, 0, 60 * S, 0, 0, NULL, nodes, 2};
@@ -305,7 +281,7 @@ END_TEST
 /* Failures: a node down mid-run requeues its job (restarts = 1), which then resumes. */
 START_TEST(node_failure_requeues)
 {
-    tsched_topology *t = two_leaves(100, 400, 1);
+    tsched_topology *t = tu_two_leaves(100, 400, 1);
     tsched_sim *s = tu_sim_new(t);
     flow_job(s, "a", 0, 2, 100 * MS, 0, 10, 10, 0, 0); /* 200 ms iterations */
     ck_assert_ok(tsched_sim_add_failure(s, 550 * MS, "n2", 0));
@@ -345,7 +321,7 @@ START_TEST(member_links_collide_under_ecmp)
     int collided = 0;
     for (uint64_t seed = 1; seed <= 20; seed++) {
         for (int greedy = 0; greedy < 2; greedy++) {
-            tsched_topology *t = two_leaves_members(100, 2, 400, 1);
+            tsched_topology *t = tu_two_leaves_members(100, 2, 400, 1);
             tsched_sim *s = tu_sim_new(t);
             ck_assert_ok(tsched_sim_set_policy(s, TSCHED_SIM_LINKS, "member"));
             ck_assert_ok(tsched_sim_set_policy(s, TSCHED_SIM_ROUTING, greedy ? "greedy" : "ecmp"));
@@ -381,7 +357,7 @@ END_TEST
 START_TEST(member_link_failure)
 {
     for (int member = 0; member < 2; member++) {
-        tsched_topology *t = two_leaves_members(100, 2, 400, 1);
+        tsched_topology *t = tu_two_leaves_members(100, 2, 400, 1);
         tsched_sim *s = tu_sim_new(t);
         if (member)
             ck_assert_ok(tsched_sim_set_policy(s, TSCHED_SIM_LINKS, "member"));
@@ -410,7 +386,7 @@ END_TEST
 START_TEST(no_path_stalls_until_repair)
 {
     for (int repair = 0; repair < 2; repair++) {
-        tsched_topology *t = two_leaves(100, 400, 1);
+        tsched_topology *t = tu_two_leaves(100, 400, 1);
         tsched_sim *s = tu_sim_new(t);
         ck_assert_ok(tsched_sim_add_failure(s, 0, "spine0", 0));
         if (repair)
@@ -495,7 +471,7 @@ END_TEST
  * GPUs integrate to the jobs' computing GPU-time. */
 START_TEST(timeseries_integrates_the_run)
 {
-    tsched_topology *t = two_leaves(100, 400, 2);
+    tsched_topology *t = tu_two_leaves(100, 400, 2);
     tsched_sim *s = tu_sim_new(t);
     ck_assert_ok(tsched_sim_set_option(s, TSCHED_SIM_SAMPLE_MS, 70));
     flow_job(s, "a", 0, 2, 100 * MS, 0.5, 9, 12, 0, 0);
@@ -567,7 +543,7 @@ static uint32_t csv_rows(const char *csv, double (*v)[9], uint32_t max)
 
 START_TEST(long_series_coarsen)
 {
-    tsched_topology *t = two_leaves(100, 400, 2);
+    tsched_topology *t = tu_two_leaves(100, 400, 2);
     int64_t end_f, end_c;
     double comp_f, comp_c;
     /* 1 ms over ~20 s: ~20,000 intervals, more than 8 x 2,048: four doublings, to 16 ms */
@@ -616,7 +592,7 @@ END_TEST
 
 START_TEST(bad_inputs)
 {
-    tsched_topology *t = two_leaves(100, 400, 1);
+    tsched_topology *t = tu_two_leaves(100, 400, 1);
     tsched_sim *s;
     ck_assert_ok(tsched_sim_new(&s, t));
     ck_assert_status(tsched_sim_set_policy(s, TSCHED_SIM_ROUTING, "magic"), TSCHED_E_FORMAT);
@@ -684,7 +660,7 @@ END_TEST
 /* Old callers: a tsched_sim_job that ends before `work_tflop` gets the defaults after it. */
 START_TEST(old_struct_sizes)
 {
-    tsched_topology *t = two_leaves(100, 400, 1);
+    tsched_topology *t = tu_two_leaves(100, 400, 1);
     tsched_sim *s = tu_sim_new(t);
     tsched_sim_job j = {offsetof(tsched_sim_job, level), "a", 0, 2, 1, 1, MS, 0, 3, 0, 99, 99, NULL, NULL, 0};
     uint32_t ji;

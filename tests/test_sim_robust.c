@@ -20,22 +20,6 @@
 
 /* leaf0 - spine0 - leaf1, one trunk link each of `trunk` Gbit/s; n0, n1 on leaf0, n2, n3 on
  * leaf1, `gpus` GPUs and one NIC of `nic` Gbit/s each. */
-static tsched_topology *two_leaves(double trunk, double nic, uint32_t gpus)
-{
-    tsched_topology *t;
-    ck_assert_ok(tsched_topology_new(&t, "two-leaves"));
-    ck_assert_ok(tsched_topology_add_switch(NULL, t, "leaf0", 0, NULL));
-    ck_assert_ok(tsched_topology_add_switch(NULL, t, "leaf1", 0, NULL));
-    ck_assert_ok(tsched_topology_add_switch(NULL, t, "spine0", 1, NULL));
-    ck_assert_ok(tsched_topology_add_link(t, "leaf0", "spine0", trunk, 1));
-    ck_assert_ok(tsched_topology_add_link(t, "leaf1", "spine0", trunk, 1));
-    static const char *const n[4] = {"n0", "n1", "n2", "n3"}, *const l[4] = {"leaf0", "leaf0", "leaf1", "leaf1"};
-    for (int i = 0; i < 4; i++)
-        ck_assert_ok(tsched_topology_add_node(NULL, t, n[i], l[i], gpus, 1, NULL, nic));
-    ck_assert_ok(tsched_topology_build(t));
-    return t;
-}
-
 /* A job on nodes a, b (or placed by the policy when a == b) with one explicit flow rank 0 ->
  * 1 of `gbits` per iteration (none when gbits is 0). */
 static uint32_t flow_job(tsched_sim *s, const char *name, uint32_t a, uint32_t b, int64_t compute, double overlap,
@@ -90,7 +74,7 @@ START_TEST(clock_range_refused_at_start)
         {2e-3, 0, 9007199254740992ull, 1, "compute_ms"},       /* 2^53 x 2 us = 1.8e10 s */
     };
     for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
-        tsched_topology *t = two_leaves(100, 100, 1);
+        tsched_topology *t = tu_two_leaves(100, 100, 1);
         tsched_sim *s;
         ck_assert_ok(tsched_sim_new(&s, t));
         ck_assert_ok(tsched_sim_set_option(s, TSCHED_SIM_PHASE_LATENCY_US, cases[k].latency_us));
@@ -115,7 +99,7 @@ END_TEST
  * simulated iteration end at exactly 2^53 us, all of them counted. */
 START_TEST(clock_near_its_end)
 {
-    tsched_topology *t = two_leaves(100, 100, 1);
+    tsched_topology *t = tu_two_leaves(100, 100, 1);
     tsched_sim *s;
     ck_assert_ok(tsched_sim_new(&s, t));
     ck_assert_ok(tsched_sim_set_option(s, TSCHED_SIM_MAX_SIM_ITERATIONS, 1));
@@ -141,7 +125,7 @@ END_TEST
 START_TEST(clock_range_stops_the_run)
 {
     /* 1: 2 x 4.6e9 s of computation fit (9.2e9 s), the 1e8 s flow between them does not */
-    tsched_topology *t = two_leaves(100, 100, 1);
+    tsched_topology *t = tu_two_leaves(100, 100, 1);
     tsched_sim *s;
     ck_assert_ok(tsched_sim_new(&s, t));
     ck_assert_ok(tsched_sim_set_option(s, TSCHED_SIM_SAMPLE_MS, 1e12));
@@ -196,7 +180,7 @@ END_TEST
  * ends at 3 s; its first completion (4 s, at the shared rate) is superseded. */
 START_TEST(superseded_flow_completion)
 {
-    tsched_topology *t = two_leaves(1, 100, 1);
+    tsched_topology *t = tu_two_leaves(1, 100, 1);
     tsched_sim *s;
     ck_assert_ok(tsched_sim_new(&s, t));
     ck_assert_ok(tsched_sim_set_option(s, TSCHED_SIM_SAMPLE_MS, 1000));
@@ -219,7 +203,7 @@ END_TEST
  * the last finish and gpu_util is over that span. */
 START_TEST(failures_after_the_last_job)
 {
-    tsched_topology *t = two_leaves(100, 100, 1);
+    tsched_topology *t = tu_two_leaves(100, 100, 1);
     tsched_sim *s;
     ck_assert_ok(tsched_sim_new(&s, t));
     flow_job(s, "a", 0, 2, 500 * MS, 0, 5, 1, 0); /* 510 ms iterations: 2.55 s */
@@ -242,7 +226,7 @@ END_TEST
  * down for good arrives at 0.5 s and the run, stalled, ends there, not at the attempt at 1 s. */
 START_TEST(idle_scheduling_instant)
 {
-    tsched_topology *t = two_leaves(100, 100, 1);
+    tsched_topology *t = tu_two_leaves(100, 100, 1);
     tsched_sim *s;
     ck_assert_ok(tsched_sim_new(&s, t));
     ck_assert_ok(tsched_sim_set_option(s, TSCHED_SIM_SCHEDULE_INTERVAL_S, 1));
@@ -266,7 +250,7 @@ START_TEST(iter_mean_within_min_max)
     static const uint64_t iters[] = {5, 7, 10, 30};
     for (size_t k = 0; k < sizeof iters / sizeof iters[0]; k++)
         for (double m = 0; m <= 3; m += 3) {
-            tsched_topology *t = two_leaves(100, 100, 1);
+            tsched_topology *t = tu_two_leaves(100, 100, 1);
             tsched_sim *s;
             ck_assert_ok(tsched_sim_new(&s, t));
             ck_assert_ok(tsched_sim_set_option(s, TSCHED_SIM_MAX_SIM_ITERATIONS, m));
@@ -287,7 +271,7 @@ END_TEST
 
 START_TEST(window_in_order)
 {
-    tsched_topology *t = two_leaves(100, 100, 1);
+    tsched_topology *t = tu_two_leaves(100, 100, 1);
     tsched_sim *s;
     /* through the setters, in either order: refused when the run starts */
     ck_assert_ok(tsched_sim_new(&s, t));
@@ -322,7 +306,7 @@ static void set_sim_events(uint64_t n)
 
 START_TEST(sim_events_bound)
 {
-    tsched_topology *t = two_leaves(100, 100, 1);
+    tsched_topology *t = tu_two_leaves(100, 100, 1);
     tsched_sim *s;
     /* 2^53 iterations of 1 ns: refused at once, naming the job and the limit */
     ck_assert_ok(tsched_sim_new(&s, t));
@@ -410,7 +394,7 @@ static int watch_heap(const tsched_sim_event *e, void *user)
  * changes the long flow's rate, superseding its completion event; the heap stays small. */
 START_TEST(heap_stays_bounded)
 {
-    tsched_topology *t = two_leaves(100, 100, 1);
+    tsched_topology *t = tu_two_leaves(100, 100, 1);
     tsched_sim *s;
     ck_assert_ok(tsched_sim_new(&s, t));
     uint64_t n = tu_n(20000);
@@ -434,7 +418,7 @@ END_TEST
 
 START_TEST(many_jobs_load_fast)
 {
-    tsched_topology *t = two_leaves(100, 100, 1);
+    tsched_topology *t = tu_two_leaves(100, 100, 1);
     tsched_sim *s;
     ck_assert_ok(tsched_sim_new(&s, t));
     uint32_t n = 100000;

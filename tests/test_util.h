@@ -171,6 +171,30 @@ static inline tsched_topology *tu_table1(uint32_t div, uint32_t per_leaf)
 #endif
 
 
+/* leaf0 - spine0 - leaf1, each trunk `members` links of `gbps` Gbit/s; n0, n1 on leaf0, n2,
+ * n3 on leaf1, `gpus` GPUs and one NIC of `nic` Gbit/s each. */
+static inline tsched_topology *tu_two_leaves_members(double gbps, uint32_t members, double nic, uint32_t gpus)
+{
+    tsched_topology *t;
+    ck_assert_ok(tsched_topology_new(&t, "two-leaves"));
+    ck_assert_ok(tsched_topology_add_switch(NULL, t, "leaf0", 0, NULL));
+    ck_assert_ok(tsched_topology_add_switch(NULL, t, "leaf1", 0, NULL));
+    ck_assert_ok(tsched_topology_add_switch(NULL, t, "spine0", 1, NULL));
+    ck_assert_ok(tsched_topology_add_link(t, "leaf0", "spine0", gbps, members));
+    ck_assert_ok(tsched_topology_add_link(t, "leaf1", "spine0", gbps, members));
+    static const char *const n[4] = {"n0", "n1", "n2", "n3"}, *const l[4] = {"leaf0", "leaf0", "leaf1", "leaf1"};
+    for (int i = 0; i < 4; i++)
+        ck_assert_ok(tsched_topology_add_node(NULL, t, n[i], l[i], gpus, 1, NULL, nic));
+    ck_assert_ok(tsched_topology_build(t));
+    return t;
+}
+
+/* The same with one link per trunk of `trunk` Gbit/s. */
+static inline tsched_topology *tu_two_leaves(double trunk, double nic, uint32_t gpus)
+{
+    return tu_two_leaves_members(trunk, 1, nic, gpus);
+}
+
 /* ---- simulator suites ---------------------------------------------------------------- */
 
 /* A simulator over t that checks every rate recomputation against a full one. */
