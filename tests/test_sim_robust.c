@@ -18,8 +18,6 @@
 #define MS 1000000LL
 #define S 1000000000LL
 
-/* leaf0 - spine0 - leaf1, one trunk link each of `trunk` Gbit/s; n0, n1 on leaf0, n2, n3 on
- * leaf1, `gpus` GPUs and one NIC of `nic` Gbit/s each. */
 /* A job on nodes a, b (or placed by the policy when a == b) with one explicit flow rank 0 ->
  * 1 of `gbits` per iteration (none when gbits is 0). */
 static uint32_t flow_job(tsched_sim *s, const char *name, uint32_t a, uint32_t b, int64_t compute, double overlap,
