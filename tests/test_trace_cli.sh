@@ -110,7 +110,7 @@ has "$tmp/out" "lognormal:MU,SIGMA" "trace poisson -h"
 
 # ---------------------------------------------------------------- same bytes as the original converters
 # tests/data/trace/golden: outputs written once by the topo-sched of commit fa77abc, before the
-# converters moved into the library (src/sim/trace_convert.c); see golden/cases and gen.sh.
+# converters moved into the library (src/sim/trace_*.c, trace_convert.h); see golden/cases and gen.sh.
 ngold=0
 while read -r gname gargs; do
     case $gname in '#'* | '') continue ;; esac

@@ -1,6 +1,7 @@
 /* topo-sched trace convert-alibaba | convert-dcn | poisson: build a tsched.trace.v1 document
  * (doc/sim-traces.md). The options and the files are read here; the conversion is the
- * library's (src/sim/trace_convert.c, compiled in until it becomes tsched_trace_* calls). */
+ * library's (src/sim/trace_convert.h and its files, compiled in until they become
+ * tsched_trace_* calls). */
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
