@@ -1689,33 +1689,11 @@ static tsched_status after_failure(tsched_sim *s)
 
 /* ---- the loop ---------------------------------------------------------------------------------- */
 
-static inline int ev_before(const ts_sim_event *a, const ts_sim_event *b)
-{
-    return a->t < b->t || (a->t == b->t && a->seq < b->seq);
-}
-
-/* Put `e` at slot i of the heap's first n entries and move it down to its place. */
-static inline __attribute__((always_inline)) void sift_down(tsched_sim *s, size_t i, size_t n, ts_sim_event e)
-{
-    for (;;) {
-        size_t c = 2 * i + 1;
-        if (c >= n)
-            break;
-        if (c + 1 < n && ev_before(&s->heap[c + 1], &s->heap[c]))
-            c++;
-        if (!ev_before(&s->heap[c], &e))
-            break;
-        s->heap[i] = s->heap[c];
-        i = c;
-    }
-    s->heap[i] = e;
-}
-
 static inline ts_sim_event pop(tsched_sim *s)
 {
     ts_sim_event top = s->heap[0], last = s->heap[--s->nheap];
     if (s->nheap)
-        sift_down(s, 0, s->nheap, last);
+        ts_sim_sift_down(s, 0, s->nheap, last);
     s->handled++;
     return top;
 }
@@ -1753,7 +1731,7 @@ static __attribute__((noinline)) void compact(tsched_sim *s)
     }
     s->nheap = w;
     for (size_t i = w / 2; i-- > 0;)
-        sift_down(s, i, w, s->heap[i]);
+        ts_sim_sift_down(s, i, w, s->heap[i]);
     s->compact_at = 2 * w > TS_SIM_COMPACT_MIN ? 2 * w : TS_SIM_COMPACT_MIN;
 }
 

@@ -9,12 +9,7 @@
 #include "../common/alloc.h"
 #include "sim_internal.h"
 
-/* ---- event heap: (time, sequence) so ties keep insertion order ------------------------ */
-
-static int ev_less(const ts_sim_event *a, const ts_sim_event *b)
-{
-    return a->t < b->t || (a->t == b->t && a->seq < b->seq);
-}
+/* ---- event heap (sim_internal.h): push here, pop and compaction in the loop (engine.c) ---- */
 
 tsched_status ts_sim_push(tsched_sim *s, int64_t t, int kind, uint32_t a, int64_t b)
 {
@@ -24,7 +19,7 @@ tsched_status ts_sim_push(tsched_sim *s, int64_t t, int kind, uint32_t a, int64_
     ts_sim_event e = {t, s->seq++, kind, a, b};
     while (i > 0) {
         size_t p = (i - 1) / 2;
-        if (!ev_less(&e, &s->heap[p]))
+        if (!ts_sim_ev_before(&e, &s->heap[p]))
             break;
         s->heap[i] = s->heap[p];
         i = p;

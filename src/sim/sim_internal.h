@@ -139,6 +139,13 @@ typedef struct ts_sim_event {
     int64_t b;                 /* job generation or flow generation */
 } ts_sim_event;
 
+/* The event heap's order: (time, sequence), so events of one instant keep the order they
+ * were pushed in. */
+static inline int ts_sim_ev_before(const ts_sim_event *a, const ts_sim_event *b)
+{
+    return a->t < b->t || (a->t == b->t && a->seq < b->seq);
+}
+
 typedef struct ts_sim_failure {
     int64_t at;
     char *name;
@@ -278,6 +285,24 @@ struct tsched_sim {
     uint64_t crius_events;     /* tsched_crius_schedule calls */
     uint32_t crius_depth;      /* TSCHED_SIM_CRIUS_DEPTH */
 };
+
+/* Put `e` at slot i of the heap's first n entries and move it down to its place (the pop and
+ * the compaction of the event loop; ts_sim_push() moves up). Inline: it is the loop's hot path. */
+static inline __attribute__((always_inline)) void ts_sim_sift_down(tsched_sim *s, size_t i, size_t n, ts_sim_event e)
+{
+    for (;;) {
+        size_t c = 2 * i + 1;
+        if (c >= n)
+            break;
+        if (c + 1 < n && ts_sim_ev_before(&s->heap[c + 1], &s->heap[c]))
+            c++;
+        if (!ts_sim_ev_before(&s->heap[c], &e))
+            break;
+        s->heap[i] = s->heap[c];
+        i = c;
+    }
+    s->heap[i] = e;
+}
 
 /* engine.c */
 tsched_status ts_sim_start_run(tsched_sim *s);
