@@ -5,7 +5,7 @@
  * other dimension's max spread only while no unit is split, so on its own the model is a
  * proxy. Here the problem is solved for the metric itself (doc/placement.md):
  *
- *  1. Candidate answers (upper bounds), each laid out cell by cell and scored by Eq. 2:
+ *  1. Candidate answers (upper bounds; the greedy ones in mip_cand.c), each laid out cell by cell and scored by Eq. 2:
  *     every unit whole (pp_max = 1, the fewest domains that hold the rows whole), every
  *     column whole (dp_max = 1), balanced grids of distinct domains, and the paper's model
  *     solved by GLPK with integer node counts, its split units laid out as intervals.
@@ -24,9 +24,8 @@
 #include "../common/alloc.h"
 #include "../common/clock.h"
 #include "../common/glpk_guard.h"
-#include "solver.h"
+#include "mip_internal.h"
 
-#define EPS 1e-9
 /* The cell MIP is built only up to this many x variables; beyond, the answer of steps 1-2
  * is returned as "feasible" when step 2 cannot prove it. */
 #define CELL_MIP_MAX_VARS 4000u
@@ -34,31 +33,15 @@
  * symmetric formulation is too slow to be worth a share of the time limit. */
 #define PAPER_MIP_MAX_PAIRS 1200u
 
-typedef struct prob {
-    uint32_t R, C, K;     /* rows are the units here */
-    const uint32_t *cap;
-    double alpha;         /* weight of dp (columns) */
-    double deadline;      /* CLOCK_MONOTONIC seconds */
-} prob;
-
-typedef struct best {
-    uint32_t *dom; /* R x C, row-major */
-    double value;
-    int have;
-} best;
-
-
-static int ms_left(const prob *q)
+int ts_mip_ms_left(const prob *q)
 {
     double left = (q->deadline - ts_monotonic_s()) * 1000.0;
     return left < 1 ? 1 : left > 1e9 ? 1000000000 : (int)left;
 }
 
-static double objective(const prob *q, uint32_t D, uint32_t P) { return q->alpha * D + (1.0 - q->alpha) * P; }
-
 /* Score `dom` and keep it when strictly better (ties keep the earlier candidate, so the
  * order of candidates is the tie-break and the answer is deterministic). */
-static tsched_status offer(best *b, const prob *q, const uint32_t *dom)
+tsched_status ts_mip_offer(best *b, const prob *q, const uint32_t *dom)
 {
     ts_metric m;
     tsched_status st = ts_metric_eval(&m, dom, q->R, q->C, q->K, q->alpha);
@@ -69,217 +52,6 @@ static tsched_status offer(best *b, const prob *q, const uint32_t *dom)
         b->value = m.weighted;
         b->have = 1;
     }
-    return TSCHED_OK;
-}
-
-/* Domain order for greedy packings: by how many whole groups of `size` cells fit,
- * descending, then by capacity descending, then index. */
-typedef struct dom_key {
-    uint32_t k, fit, cap;
-} dom_key;
-
-static int cmp_dom_key(const void *a, const void *b)
-{
-    const dom_key *x = a, *y = b;
-    if (x->fit != y->fit)
-        return x->fit > y->fit ? -1 : 1;
-    if (x->cap != y->cap)
-        return x->cap > y->cap ? -1 : 1;
-    return x->k < y->k ? -1 : x->k > y->k;
-}
-
-/* Fewest domains that hold `n` whole groups of `size` cells (UINT32_MAX if impossible);
- * `order` receives the domains in packing order. Exact: taking the domains that fit the
- * most groups first minimises the count. */
-static uint32_t pack_whole(dom_key *order, const prob *q, uint32_t size, uint32_t n)
-{
-    for (uint32_t k = 0; k < q->K; k++)
-        order[k] = (dom_key){k, q->cap[k] / size, q->cap[k]};
-    qsort(order, q->K, sizeof *order, cmp_dom_key);
-    uint64_t got = 0;
-    for (uint32_t i = 0; i < q->K; i++) {
-        if (order[i].fit == 0)
-            break;
-        got += order[i].fit;
-        if (got >= n)
-            return i + 1;
-    }
-    return UINT32_MAX;
-}
-
-/* Rows whole: P = 1, D = the number of domains used. */
-static tsched_status cand_rows_whole(best *b, const prob *q, uint32_t *dom, dom_key *order, uint32_t *dstar)
-{
-    *dstar = pack_whole(order, q, q->C, q->R);
-    if (*dstar == UINT32_MAX)
-        return TSCHED_OK;
-    uint32_t r = 0;
-    for (uint32_t i = 0; i < *dstar && r < q->R; i++)
-        for (uint32_t f = 0; f < order[i].fit && r < q->R; f++, r++)
-            for (uint32_t c = 0; c < q->C; c++)
-                dom[(size_t)r * q->C + c] = order[i].k;
-    return offer(b, q, dom);
-}
-
-/* Columns whole: D = 1, P = the number of domains used. */
-static tsched_status cand_cols_whole(best *b, const prob *q, uint32_t *dom, dom_key *order, uint32_t *pstar)
-{
-    *pstar = pack_whole(order, q, q->R, q->C);
-    if (*pstar == UINT32_MAX)
-        return TSCHED_OK;
-    uint32_t c = 0;
-    for (uint32_t i = 0; i < *pstar && c < q->C; i++)
-        for (uint32_t f = 0; f < order[i].fit && c < q->C; f++, c++)
-            for (uint32_t r = 0; r < q->R; r++)
-                dom[(size_t)r * q->C + c] = order[i].k;
-    return offer(b, q, dom);
-}
-
-/* An a x g grid of rectangles (a row blocks of heights h[], g column blocks of widths
- * w[]) in distinct domains has D <= a and P <= g. The rectangles fit iff, both sorted by
- * size, the i-th largest rectangle fits the i-th largest domain. rect[] holds a * g
- * entries (size, block row, block column). */
-typedef struct rect {
-    uint32_t size, i, j;
-} rect;
-
-static int cmp_rect(const void *x, const void *y)
-{
-    const rect *a = x, *b = y;
-    if (a->size != b->size)
-        return a->size > b->size ? -1 : 1;
-    if (a->i != b->i)
-        return a->i < b->i ? -1 : 1;
-    return a->j < b->j ? -1 : a->j > b->j;
-}
-
-static int grid_fits(rect *rc, const uint32_t *h, uint32_t a, const uint32_t *w, uint32_t g, const dom_key *order)
-{
-    uint32_t n = 0;
-    for (uint32_t i = 0; i < a; i++)
-        for (uint32_t j = 0; j < g; j++)
-            rc[n++] = (rect){h[i] * w[j], i, j};
-    qsort(rc, n, sizeof *rc, cmp_rect);
-    for (uint32_t m = 0; m < n; m++)
-        if (rc[m].size > order[m].cap)
-            return 0;
-    return 1;
-}
-
-/* Lay out a grid that grid_fits() accepted (rc sorted): rectangle m in domain order[m]. */
-static tsched_status lay_grid(best *b, const prob *q, uint32_t *dom, const rect *rc, const uint32_t *h, uint32_t a,
-                              const uint32_t *w, uint32_t g, const dom_key *order)
-{
-    for (uint32_t m = 0; m < a * g; m++) {
-        uint32_t r0 = 0, c0 = 0;
-        for (uint32_t x = 0; x < rc[m].i; x++)
-            r0 += h[x];
-        for (uint32_t x = 0; x < rc[m].j; x++)
-            c0 += w[x];
-        for (uint32_t r = r0; r < r0 + h[rc[m].i]; r++)
-            for (uint32_t c = c0; c < c0 + w[rc[m].j]; c++)
-                dom[(size_t)r * q->C + c] = order[m].k;
-    }
-    return offer(b, q, dom);
-}
-
-/* Split `total` into `parts` positive sizes: the `idx`-th composition in a fixed order
- * (parts <= 3), 0 when idx is past the last one. */
-static int composition(uint32_t *out, uint32_t total, uint32_t parts, uint64_t idx)
-{
-    if (parts == 1) {
-        out[0] = total;
-        return idx == 0;
-    }
-    if (parts == 2) {
-        if (idx >= total - 1)
-            return 0;
-        out[0] = (uint32_t)idx + 1;
-        out[1] = total - out[0];
-        return 1;
-    }
-    for (uint32_t first = 1; first + 2 <= total; first++) {
-        uint64_t n = total - first - 1;
-        if (idx < n) {
-            out[0] = first;
-            out[1] = (uint32_t)idx + 1;
-            out[2] = total - first - out[1];
-            return 1;
-        }
-        idx -= n;
-    }
-    return 0;
-}
-
-static void balanced(uint32_t *out, uint32_t total, uint32_t parts)
-{
-    for (uint32_t i = 0; i < parts; i++)
-        out[i] = total / parts + (i < total % parts);
-}
-
-/* Grids of a x g blocks in distinct domains, a * g <= K: balanced blocks for every shape,
- * and for shapes of up to 3 x 3 every split of the rows and columns when that is at most
- * GRID_SPLITS combinations. An a x g grid scores exactly alpha a + beta g, so shapes that
- * cannot beat the best answer are skipped, and the first split that fits is enough. */
-#define GRID_SPLITS 20000u
-static tsched_status cand_grids(best *b, const prob *q, uint32_t *dom, dom_key *order)
-{
-    for (uint32_t k = 0; k < q->K; k++)
-        order[k] = (dom_key){k, 0, q->cap[k]};
-    qsort(order, q->K, sizeof *order, cmp_dom_key); /* fit = 0: by capacity */
-    uint32_t amax = q->R < q->K ? q->R : q->K, gmax = q->C < q->K ? q->C : q->K;
-    rect *rc = ts_malloc(q->K, sizeof *rc);
-    uint32_t *h = ts_malloc(amax, sizeof *h), *w = ts_malloc(gmax, sizeof *w);
-    tsched_status st = TSCHED_OK;
-    if (!rc || !h || !w) {
-        st = TSCHED_E_NOMEM;
-        goto out;
-    }
-    for (uint32_t a = 1; a <= amax; a++) {
-        for (uint32_t g = 1; g <= gmax && (uint64_t)a * g <= q->K; g++) {
-            if (a * g == 1 || objective(q, a, g) >= b->value - EPS)
-                continue;
-            uint64_t nh = a == 1 ? 1 : a == 2 ? q->R - 1 : (uint64_t)(q->R - 1) * (q->R - 2) / 2;
-            uint64_t nw = g == 1 ? 1 : g == 2 ? q->C - 1 : (uint64_t)(q->C - 1) * (q->C - 2) / 2;
-            int done = 0;
-            if (a <= 3 && g <= 3 && nh * nw <= GRID_SPLITS) {
-                for (uint64_t ih = 0; !done && composition(h, q->R, a, ih); ih++)
-                    for (uint64_t iw = 0; !done && composition(w, q->C, g, iw); iw++)
-                        if (grid_fits(rc, h, a, w, g, order)) {
-                            if ((st = lay_grid(b, q, dom, rc, h, a, w, g, order)) != TSCHED_OK)
-                                goto out;
-                            done = 1;
-                        }
-            } else {
-                balanced(h, q->R, a);
-                balanced(w, q->C, g);
-                if (grid_fits(rc, h, a, w, g, order) && (st = lay_grid(b, q, dom, rc, h, a, w, g, order)) != TSCHED_OK)
-                    goto out;
-            }
-        }
-    }
-out:
-    free(rc);
-    free(h);
-    free(w);
-    return st;
-}
-
-/* The baselines' answers, in both unit orders: cheap, and they make sure mip is never
- * worse than any of them. */
-static tsched_status cand_baselines(best *b, const prob *q, uint32_t *dom)
-{
-    tsched_status (*const solvers[])(uint32_t *, const ts_pproblem *) = {ts_solve_gpu_pack, ts_solve_best_fit,
-                                                                        ts_solve_topo_aware, ts_solve_random_fit};
-    for (int unit = 0; unit < 2; unit++)
-        for (size_t i = 0; i < sizeof solvers / sizeof solvers[0]; i++) {
-            ts_pproblem p = {q->R, q->C, q->K, q->cap, q->alpha, unit ? TSCHED_UNIT_DP : TSCHED_UNIT_PP, 1, 1, 1, 1};
-            tsched_status st = solvers[i](dom, &p);
-            if (st == TSCHED_OK)
-                st = offer(b, q, dom);
-            if (st != TSCHED_OK)
-                return st;
-        }
     return TSCHED_OK;
 }
 
@@ -462,7 +234,7 @@ static tsched_status cand_paper_mip(best *b, const prob *q, uint32_t *dom, int t
     int solved = cx.solved;
     if (solved) {
         interval_layout(dom, q, n);
-        st = offer(b, q, dom);
+        st = ts_mip_offer(b, q, dom);
     }
     free(n);
     free(ind);
@@ -620,17 +392,17 @@ static tsched_status cell_body(void *arg)
         glp_set_row_bnds(lp, row, GLP_LO, 0, 0);
     }
     glp_iocp parm;
-    mip_params(&parm, ms_left(q));
+    mip_params(&parm, ts_mip_ms_left(q));
     /* GLPK's MIP presolver spends seconds on this model; solve the root LP with the
      * simplex instead and branch from it. */
     glp_smcp sparm;
-    ts_glpk_smcp(&sparm, ms_left(q));
+    ts_glpk_smcp(&sparm, ts_mip_ms_left(q));
     parm.presolve = GLP_OFF;
     int ret = glp_simplex(lp, &sparm);
     if (ret == 0 && glp_get_status(lp) == GLP_NOFEAS) {
         ret = GLP_ENOPFS;
     } else if (ret == 0) {
-        parm.tm_lim = ms_left(q);
+        parm.tm_lim = ts_mip_ms_left(q);
         ret = glp_intopt(lp, &parm);
     }
     int ms = glp_mip_status(lp);
@@ -682,7 +454,7 @@ static tsched_status cell_mip(best *b, int *proven, const prob *q, uint32_t *dom
     free(ind);
     free(val);
     *proven = done;
-    return found ? offer(b, q, dom) : TSCHED_OK;
+    return found ? ts_mip_offer(b, q, dom) : TSCHED_OK;
 }
 
 /* ---- lower bound for pairs with P, D >= 2 ---------------------------------------------------- */
@@ -757,7 +529,7 @@ static int cmp_u32_desc(const void *a, const void *b)
 static tsched_status interior_can_beat(int *can, const prob *q, double value)
 {
     *can = 0;
-    if (q->R < 2 || q->C < 2 || q->K < 2 || objective(q, 2, 2) >= value - EPS)
+    if (q->R < 2 || q->C < 2 || q->K < 2 || ts_mip_objective(q, 2, 2) >= value - EPS)
         return TSCHED_OK;
     /* domains of equal capacity count once, times their number */
     uint32_t *caps = ts_malloc(q->K, sizeof *caps), *mult = ts_malloc(q->K, sizeof *mult), ncap = 0;
@@ -779,7 +551,7 @@ static tsched_status interior_can_beat(int *can, const prob *q, double value)
     uint32_t pmax = q->C < q->K ? q->C : q->K, dmax = q->R < q->K ? q->R : q->K;
     for (uint32_t P = 2; P <= pmax && !*can; P++)
         for (uint32_t D = 2; D <= dmax && !*can; D++)
-            if (objective(q, D, P) < value - EPS && !pair_refuted(q, caps, mult, ncap, P, D))
+            if (ts_mip_objective(q, D, P) < value - EPS && !pair_refuted(q, caps, mult, ncap, P, D))
                 *can = 1;
     free(caps);
     free(mult);
@@ -811,22 +583,22 @@ static tsched_status solve_rows(uint32_t *out, int *optimal, const prob *q)
             dom[i] = k;
             used++;
         }
-        if ((st = offer(&b, q, dom)) != TSCHED_OK)
+        if ((st = ts_mip_offer(&b, q, dom)) != TSCHED_OK)
             goto out;
     }
     uint32_t dstar, pstar;
-    if ((st = cand_rows_whole(&b, q, dom, order, &dstar)) || (st = cand_cols_whole(&b, q, dom, order, &pstar)) ||
-        (st = cand_grids(&b, q, dom, order)))
+    if ((st = ts_mip_cand_rows_whole(&b, q, dom, order, &dstar)) || (st = ts_mip_cand_cols_whole(&b, q, dom, order, &pstar)) ||
+        (st = ts_mip_cand_grids(&b, q, dom, order)))
         goto out;
     int can;
     if ((st = interior_can_beat(&can, q, b.value)) != TSCHED_OK)
         goto out;
-    if (can && (st = cand_baselines(&b, q, dom)) != TSCHED_OK)
+    if (can && (st = ts_mip_cand_baselines(&b, q, dom)) != TSCHED_OK)
         goto out;
     if (can && (st = interior_can_beat(&can, q, b.value)) != TSCHED_OK)
         goto out;
     if (can) {
-        int share = ms_left(q) / 4;
+        int share = ts_mip_ms_left(q) / 4;
         if ((st = cand_paper_mip(&b, q, dom, share < 1 ? 1 : share)) != TSCHED_OK)
             goto out;
     }
