@@ -110,6 +110,12 @@ tsched_status sl_import(sl_ctx *c, sl_hook before_build, void *arg);
  * model's per-link limit (1 for any real fabric); also used by the label import (k8s.c). */
 uint32_t sl_links_for(double cap);
 
+/* topology.conf text -> records (slurm_conf.c). */
+tsched_status sl_parse_text(sl_ctx *c, const char *text, size_t len);
+/* A switch, block or node name `name`[0, n) of `field` on `line`: non-empty, printable, no
+ * separators; else TSCHED_E_PARSE naming the line and field. */
+tsched_status sl_check_name(size_t line, const char *field, const char *name, size_t n);
+
 /* "line N: what: " in front of the current message. */
 tsched_status sl_at_line(tsched_status st, size_t line, const char *what);
 
