@@ -57,8 +57,9 @@ typedef struct ts_pathcache {
     size_t nrow;
     uint32_t *cslots;   /* classes: open addressing on the row's hash, ordinal + 1 */
     size_t ncslots;
-    ts_topo_paths tv;   /* the fabric listed from (a path's switches are its links' ends);
-                         * refreshed by every fill, so it follows the fabric's state */
+    ts_topo_paths tv;   /* the fabric listed from (a path's switches are its links' ends):
+                         * set by ts_flows_pairs() at every call, by ts_pathcache_get() on
+                         * first use; its arrays follow the fabric's state */
 } ts_pathcache;
 
 /* Compact link id of hop h of path k of pair p. */

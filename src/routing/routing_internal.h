@@ -23,7 +23,6 @@ struct ts_leafrow {
 #define TS_BLOCK_NONE UINT32_MAX         /* not numbered yet */
 #define TS_BLOCK_BAD (UINT32_MAX - 1)    /* some link already had an id: list its pairs */
 
-
 /* Adds one flow on path k of pair p to the loads. */
 static inline void ts_pair_load(uint32_t *load, const ts_pathcache *c, const ts_pair *p, uint32_t k)
 {
