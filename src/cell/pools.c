@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "../common/alloc.h"
-#include "../topology/topology_internal.h"
+#include "../topology/topology_paths.h"
 #include "cell_internal.h"
 
 void ts_pools_free(ts_pools *pools)
@@ -64,7 +64,7 @@ tsched_status ts_pools_build(ts_pools *out, const tsched_topology *topo)
         return ts_error(TSCHED_E_INVALID, "ts_pools_build: out or topo is NULL");
     out->n = 0;
     out->p = NULL;
-    if (!topo->built)
+    if (!ts_topology_built(topo))
         return ts_error(TSCHED_E_INVALID, "topology: the fabric is not built");
     uint32_t nn = tsched_topology_num_nodes(topo), cnt = 0;
     pool_node *pn = nn ? ts_calloc(nn, sizeof *pn) : NULL;

@@ -5,7 +5,7 @@
  * Links are every trunk in each direction (2 * trunk + d, as in tsched_path) and, after
  * them, the NIC-to-leaf link of every NIC some flow uses, in each direction (capacity: the
  * node's nic_gbps). The candidate paths of the path cache are in its compact link ids and
- * are translated to the fabric's (cache.gl) as they are read; pinned paths are in the
+ * are translated to the fabric's (ts_pathcache_fabric_links) as they are read; pinned paths are in the
  * fabric's already. */
 #include <math.h>
 #include <stdlib.h>
@@ -13,8 +13,8 @@
 
 #include "../common/alloc.h"
 #include "../common/json.h"
-#include "../routing/routing_internal.h"
-#include "../topology/topology_internal.h"
+#include "../routing/pathcache.h"
+#include "../topology/topology_paths.h"
 #include "../common/structsize.h"
 #include "crux_internal.h"
 #include "dag_internal.h"
@@ -140,10 +140,10 @@ static uint32_t flow_path(const crux *c, uint32_t f, uint32_t *buf)
         memcpy(buf, pin, (size_t)hops * sizeof *buf);
         return hops;
     }
-    const ts_pair *p = &c->cache.pairs[c->pair[f]];
-    const uint32_t *l = c->cache.links + p->off + (size_t)c->pidx[f] * p->hops;
+    const ts_pair *p = ts_pathcache_pair(&c->cache, c->pair[f]);
+    const uint32_t *l = ts_pathcache_path(&c->cache, p, c->pidx[f]), *gl = ts_pathcache_fabric_links(&c->cache);
     for (uint32_t h = 0; h < p->hops; h++)
-        buf[h] = c->cache.gl[l[h]];
+        buf[h] = gl[l[h]];
     return p->hops;
 }
 
@@ -152,6 +152,8 @@ static tsched_status crux_setup(crux *c)
 {
     const tsched_topology *t = c->t;
     const tsched_jobset *js = c->js;
+    ts_topo_paths tv;
+    ts_topology_paths(&tv, t);
     uint32_t nn = tsched_topology_num_nodes(t), nf = js->nflows;
     size_t nfa = nf ? nf : 1;
     uint64_t *keys = ts_malloc(2 * nfa, sizeof *keys);
@@ -217,7 +219,7 @@ static tsched_status crux_setup(crux *c)
                 return ts_error(TSCHED_E_INVALID, "jobs[%u].flows[%u]: a NIC without a leaf", j, k - c->foff[j]);
             if ((st = ts_pathcache_get(&c->pair[f], &c->cache, t, a, b)) != TSCHED_OK)
                 return st;
-            if (c->cache.pairs[c->pair[f]].npaths == 0 || !t->node_up[s] || !t->node_up[d])
+            if (ts_pathcache_pair(&c->cache, c->pair[f])->npaths == 0 || !tv.node_up[s] || !tv.node_up[d])
                 return ts_error(TSCHED_E_NO_PATH,
                                 "jobs[%u].flows[%u] (job \"%s\"): no surviving path from \"%s\" NIC %u to \"%s\" NIC %u",
                                 j, k - c->foff[j], js->name[j], tsched_topology_node_name(t, s), js->src_nic[f],
@@ -232,15 +234,15 @@ static tsched_status crux_setup(crux *c)
 static void route_job(crux *c, uint32_t j)
 {
     const tsched_jobset *js = c->js;
-    const uint32_t *gl = c->cache.gl;
+    const uint32_t *gl = ts_pathcache_fabric_links(&c->cache);
     uint32_t buf[TSCHED_PATH_MAX_LINKS];
     for (uint32_t i = c->foff[j]; i < c->foff[j + 1]; i++) {
         uint32_t f = c->fl[i];
         double g = js->gbits[f];
         uint32_t hops;
         if (!ts_jobset_pin(js, f, &hops)) {
-            const ts_pair *p = &c->cache.pairs[c->pair[f]];
-            const uint32_t *l = c->cache.links + p->off;
+            const ts_pair *p = ts_pathcache_pair(&c->cache, c->pair[f]);
+            const uint32_t *l = ts_pathcache_path(&c->cache, p, 0);
             uint32_t best = 0;
             double bestv = INFINITY;
             for (uint32_t k = 0; k < p->npaths && p->hops > 0; k++, l += p->hops) {

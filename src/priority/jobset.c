@@ -10,7 +10,7 @@
 #include "../common/json.h"
 #include "../common/limits.h"
 #include "../common/names.h"
-#include "../topology/topology_internal.h"
+#include "../topology/topology_paths.h"
 #include "../common/strtab.h"
 #include "crux_internal.h"
 

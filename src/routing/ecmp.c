@@ -1,7 +1,6 @@
 /* The fabric's default behaviour (ECMP: a hash picks one of the equal-cost paths) and
  * balanced ECMP (a random path among those least loaded so far). Both seeded. */
 #include "../common/rng.h"
-#include "../workload/flows_internal.h"
 #include "routing_internal.h"
 
 static uint64_t mix(uint64_t h, uint64_t v)
@@ -12,7 +11,7 @@ static uint64_t mix(uint64_t h, uint64_t v)
     return h ^ (h >> 27);
 }
 
-tsched_status ts_route_ecmp(tsched_routes *r, const tsched_flows *f, uint64_t seed)
+tsched_status ts_route_ecmp(tsched_routes *r, const ts_flows_view *f, uint64_t seed)
 {
     for (uint32_t i = 0; i < r->n; i++) {
         const ts_pair *p = &r->cache->pairs[ts_route_pair(r, i)];
@@ -37,7 +36,7 @@ static uint32_t path_load(const tsched_routes *r, const ts_pair *p, uint32_t k)
     return v;
 }
 
-tsched_status ts_route_balanced_ecmp(tsched_routes *r, const tsched_flows *f, uint64_t seed)
+tsched_status ts_route_balanced_ecmp(tsched_routes *r, const ts_flows_view *f, uint64_t seed)
 {
     (void)f;
     ts_rng rng;

@@ -7,7 +7,6 @@
 #include <string.h>
 
 #include "../common/alloc.h"
-#include "../workload/flows_internal.h"
 #include "routing_internal.h"
 
 #if (defined(__x86_64__) || defined(__i386__)) && (defined(__GNUC__) || defined(__clang__))
@@ -300,7 +299,7 @@ tsched_status ts_route_greedy_until(tsched_routes *r, const ts_deadline *d)
     return TSCHED_OK;
 }
 
-tsched_status ts_route_greedy(tsched_routes *r, const tsched_flows *f, uint32_t threads)
+tsched_status ts_route_greedy(tsched_routes *r, const ts_flows_view *f, uint32_t threads)
 {
     (void)f;
     if (threads > 64)

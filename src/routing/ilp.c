@@ -10,7 +10,6 @@
 
 #include "../common/alloc.h"
 #include "../common/glpk_guard.h"
-#include "../workload/flows_internal.h"
 #include "routing_internal.h"
 
 /* ---- the two-tier case, exactly and fast ------------------------------------------------
@@ -143,8 +142,8 @@ static tsched_status two_tier(tsched_routes *r, int *done, const ts_deadline *d)
         if (p->npaths != ref->npaths)
             return TSCHED_OK;
         for (uint32_t k = 0; k < p->npaths; k++)
-            if (ts_link_head(c->t, c->gl[ts_pair_link(c, p, k, 0)]) !=
-                ts_link_head(c->t, c->gl[ts_pair_link(c, ref, k, 0)]))
+            if (ts_link_head(&c->tv, c->gl[ts_pair_link(c, p, k, 0)]) !=
+                ts_link_head(&c->tv, c->gl[ts_pair_link(c, ref, k, 0)]))
                 return TSCHED_OK;
     }
     if (!ref)
@@ -463,7 +462,7 @@ done:
     return st;
 }
 
-tsched_status ts_route_ilp(tsched_routes *r, const tsched_flows *f, const ts_deadline *d, int *optimal)
+tsched_status ts_route_ilp(tsched_routes *r, const ts_flows_view *f, const ts_deadline *d, int *optimal)
 {
     (void)f;
     tsched_status st;

@@ -3,8 +3,6 @@
 #include <string.h>
 
 #include "../common/alloc.h"
-#include "../topology/topology_internal.h"
-#include "../workload/flows_internal.h"
 #include "routing_internal.h"
 
 void ts_pathcache_init(ts_pathcache *c) { memset(c, 0, sizeof *c); }
@@ -49,7 +47,7 @@ static size_t link_hash(uint32_t g, size_t mask)
  * the links the pairs may bring (at most 8 per slot they fill), a table indexed by the
  * fabric's link id numbers them with one load each; otherwise open addressing, at most
  * half full, keeps memory to the work. */
-static tsched_status links_reserve(ts_pathcache *c, const tsched_topology *t, size_t extra)
+static tsched_status links_reserve(ts_pathcache *c, const ts_topo_paths *t, size_t extra)
 {
     tsched_status st;
     size_t nfab = 2 * (size_t)t->ntrunks, fresh = extra < nfab - c->ngl ? extra : nfab - c->ngl;
@@ -135,14 +133,14 @@ static inline uint32_t link_lookup(const ts_pathcache *c, uint32_t g)
  * is sorted by spine, and the listing keeps the spines both leaves reach over up trunks
  * and up spines). */
 
-static int rows_fit(const tsched_topology *t, size_t work, size_t *nup)
+static int rows_fit(const ts_topo_paths *t, size_t work, size_t *nup)
 {
-    uint32_t nl = t->tier_count[TSCHED_TIER_LEAF];
+    uint32_t nl = t->nleaves;
     size_t budget = 8 * work + 65536, s = nl;
     if (nl == 0 || nl > budget)
         return 0;
     for (uint32_t o = 0; o < nl && s <= budget; o++) {
-        uint32_t x = t->tier_list[TSCHED_TIER_LEAF][o];
+        uint32_t x = t->leaves[o];
         s += t->up_off[x + 1] - t->up_off[x];
     }
     *nup = s - nl;
@@ -151,12 +149,12 @@ static int rows_fit(const tsched_topology *t, size_t work, size_t *nup)
 
 /* Set up the per-leaf tables (once per cache) when they fit the work; without them every
  * pair is listed. Only memory can fail. */
-static tsched_status rows_init(ts_pathcache *c, const tsched_topology *t, size_t work)
+static tsched_status rows_init(ts_pathcache *c, const ts_topo_paths *t, size_t work)
 {
     size_t nup = 0;
     if (c->leaf || !rows_fit(t, work, &nup))
         return TSCHED_OK;
-    uint32_t nl = t->tier_count[TSCHED_TIER_LEAF];
+    uint32_t nl = t->nleaves;
     size_t ncs = 16;
     while (ncs < 2 * (size_t)nl)
         ncs *= 2;
@@ -181,7 +179,7 @@ static tsched_status rows_init(ts_pathcache *c, const tsched_topology *t, size_t
 }
 
 /* Read leaf x's row and class (L = its entry, not read yet). */
-static void leaf_row(ts_pathcache *c, const tsched_topology *t, uint32_t x, ts_leafrow *L)
+static void leaf_row(ts_pathcache *c, const ts_topo_paths *t, uint32_t x, ts_leafrow *L)
 {
     uint32_t n = 0, *tr = c->rtr + c->nrow, prev = 0;
     uint64_t h = 0x9e3779b97f4a7c15ULL;
@@ -220,7 +218,7 @@ static void leaf_row(ts_pathcache *c, const tsched_topology *t, uint32_t x, ts_l
 /* Number leaf L's up (or down) block: its row's links get consecutive compact ids, unless
  * one of them already has an id (met by a listed pair earlier), in which case the leaf's
  * pairs are listed (TS_BLOCK_BAD). Only memory can fail. */
-static tsched_status number_block(ts_pathcache *c, const tsched_topology *t, ts_leafrow *L, int down)
+static tsched_status number_block(ts_pathcache *c, const ts_topo_paths *t, ts_leafrow *L, int down)
 {
     const uint32_t *tr = c->rtr + L->row - 1;
     uint32_t *blk = down ? &L->dn : &L->up, base = (uint32_t)c->ngl, n = L->len;
@@ -257,12 +255,6 @@ static tsched_status number_block(ts_pathcache *c, const tsched_topology *t, ts_
     return TSCHED_OK;
 }
 
-/* The leaf of a node's NIC (checked by the caller), as tsched_topology_node_nic_leaf(). */
-static inline uint32_t nic_leaf(const tsched_topology *t, uint32_t node, uint32_t nic)
-{
-    return t->node_rail[node] == UINT32_MAX ? t->node_leaf[node] : t->rail[t->node_rail[node] + nic];
-}
-
 static uint64_t pair_hash(uint32_t a, uint32_t b)
 {
     uint64_t x = ((uint64_t)a << 32 | b) * 0x9e3779b97f4a7c15ULL;
@@ -288,9 +280,9 @@ static tsched_status rehash(ts_pathcache *c, size_t nslots)
 
 /* The direct pair table, when the leaves are few next to the work (it replaces the hash
  * for good). */
-static tsched_status pairs_dir(ts_pathcache *c, const tsched_topology *t, size_t work)
+static tsched_status pairs_dir(ts_pathcache *c, const ts_topo_paths *t, size_t work)
 {
-    uint64_t nl = t->tier_count[TSCHED_TIER_LEAF];
+    uint64_t nl = t->nleaves;
     if (c->pdir || nl == 0 || nl * nl > 4 * (uint64_t)work + 65536)
         return TSCHED_OK;
     uint32_t *dir = ts_calloc((size_t)(nl * nl), sizeof *dir);
@@ -309,7 +301,7 @@ static tsched_status pairs_dir(ts_pathcache *c, const tsched_topology *t, size_t
 /* Record the new pair (a, b) in slot *slot: a row pair complete (its leaves' blocks
  * numbered on first use), another with its path count in npaths (O(1)) and no paths yet:
  * fill_pairs() lists it. */
-static tsched_status pair_new(uint32_t *id, uint32_t *slot, ts_pathcache *c, const tsched_topology *t, uint32_t a,
+static tsched_status pair_new(uint32_t *id, uint32_t *slot, ts_pathcache *c, const ts_topo_paths *t, uint32_t a,
                               uint32_t b, int rows)
 {
     tsched_status st;
@@ -335,10 +327,10 @@ static tsched_status pair_new(uint32_t *id, uint32_t *slot, ts_pathcache *c, con
         }
     }
     if (cnt == UINT64_MAX)
-        cnt = ts_leaf_count(t, a, b);
+        cnt = ts_leaf_count(t->topo, a, b);
     if (cnt > UINT32_MAX / 8)
         return ts_error(TSCHED_E_TOO_LARGE, "leaves \"%s\" and \"%s\": %llu equal-cost paths, more than the %u a pair "
-                        "may have", tsched_topology_switch_name(t, a), tsched_topology_switch_name(t, b),
+                        "may have", tsched_topology_switch_name(t->topo, a), tsched_topology_switch_name(t->topo, b),
                         (unsigned long long)cnt, UINT32_MAX / 8);
     if (c->npairs + 1 > c->pairs_cap && (st = TS_GROW(c->pairs, c->pairs_cap, (size_t)c->npairs + 1)) != TSCHED_OK)
         return st;
@@ -355,7 +347,7 @@ static tsched_status pair_new(uint32_t *id, uint32_t *slot, ts_pathcache *c, con
 }
 
 /* Id of the pair (a, b); a new pair is only recorded (pair_new). */
-static inline tsched_status pair_find(uint32_t *id, ts_pathcache *c, const tsched_topology *t, uint32_t a, uint32_t b,
+static inline tsched_status pair_find(uint32_t *id, ts_pathcache *c, const ts_topo_paths *t, uint32_t a, uint32_t b,
                                int rows)
 {
     tsched_status st;
@@ -384,12 +376,11 @@ static inline tsched_status pair_find(uint32_t *id, ts_pathcache *c, const tsche
 /* List the new pairs [from, npairs) that are not row pairs (recorded by pair_new) into
  * memory sized once from their counts: a path has at most twice the fabric's highest tier
  * links. */
-static tsched_status fill_pairs(ts_pathcache *c, const tsched_topology *t, uint32_t from, const ts_deadline *d)
+static tsched_status fill_pairs(ts_pathcache *c, const ts_topo_paths *t, uint32_t from, const ts_deadline *d)
 {
     tsched_status st;
-    size_t maxh = ts_max_hops(t), bound = 0, most = 0;
+    size_t maxh = t->max_hops, bound = 0, most = 0;
     uint32_t big = from;
-    c->t = t;
     for (uint32_t q = from; q < c->npairs; q++) {
         const ts_pair *p = &c->pairs[q];
         if (p->dn == TS_PAIR_LISTED && p->a != p->b) {
@@ -408,8 +399,8 @@ static tsched_status fill_pairs(ts_pathcache *c, const tsched_topology *t, uint3
                         "more than the budget of %llu bytes; the largest pair, leaves \"%s\" and \"%s\", has %u "
                         "equal-cost paths of up to %zu links",
                         (unsigned long long)(c->nlinks + bound), (unsigned long long)(c->nlinks + bound) * 4,
-                        (unsigned long long)TS_PATH_LINKS_MAX * 4, tsched_topology_switch_name(t, p->a),
-                        tsched_topology_switch_name(t, p->b), p->npaths, maxh);
+                        (unsigned long long)TS_PATH_LINKS_MAX * 4, tsched_topology_switch_name(t->topo, p->a),
+                        tsched_topology_switch_name(t->topo, p->b), p->npaths, maxh);
     }
     if ((st = reserve(&c->links, &c->links_cap, c->nlinks + bound + 1)) != TSCHED_OK ||
         (st = links_reserve(c, t, bound)) != TSCHED_OK)
@@ -425,7 +416,7 @@ static tsched_status fill_pairs(ts_pathcache *c, const tsched_topology *t, uint3
             return st;
         listed++;
         uint32_t *out = c->links + c->nlinks, hops;
-        size_t n = ts_list_leaf_links(out, &hops, p->npaths, t, p->a, p->b);
+        size_t n = ts_list_leaf_links(out, &hops, p->npaths, t->topo, p->a, p->b);
         if (n > p->npaths)
             n = p->npaths;
         hops = n ? hops : 0;
@@ -446,8 +437,11 @@ static tsched_status drop(ts_pathcache *c, tsched_status st)
     return st;
 }
 
-tsched_status ts_pathcache_get(uint32_t *id, ts_pathcache *c, const tsched_topology *t, uint32_t a, uint32_t b)
+tsched_status ts_pathcache_get(uint32_t *id, ts_pathcache *c, const tsched_topology *topo, uint32_t a, uint32_t b)
 {
+    if (c->tv.topo != topo) /* first use: CRUX calls this per flow, so the view is kept */
+        ts_topology_paths(&c->tv, topo);
+    const ts_topo_paths *t = &c->tv;
     uint32_t from = c->npairs;
     tsched_status st = pair_find(id, c, t, a, b, 0);
     if (st == TSCHED_OK && c->npairs > from)
@@ -457,13 +451,14 @@ tsched_status ts_pathcache_get(uint32_t *id, ts_pathcache *c, const tsched_topol
 
 /* Two passes: the flows' pairs are found first (a row pair is complete then; another gets
  * its O(1) count), then the new listed ones are listed into memory sized once. */
-tsched_status ts_flows_pairs(uint32_t *pair_of, size_t stride, ts_pathcache *c, const tsched_topology *t,
-                             const tsched_flows *f, const ts_deadline *d)
+tsched_status ts_flows_pairs(uint32_t *pair_of, size_t stride, ts_pathcache *c, const tsched_topology *topo,
+                             const ts_flows_view *f, const ts_deadline *d)
 {
-    uint32_t nn = tsched_topology_num_nodes(t);
+    ts_topology_paths(&c->tv, topo);
+    const ts_topo_paths *t = &c->tv;
+    uint32_t nn = t->nnodes;
     uint32_t from = c->npairs;
-    c->t = t;
-    size_t work = (size_t)f->n + c->npairs, nl = t->tier_count[TSCHED_TIER_LEAF];
+    size_t work = (size_t)f->n + c->npairs, nl = t->nleaves;
     tsched_status st = rows_init(c, t, work);
     if (st == TSCHED_OK && (st = pairs_dir(c, t, work)) == TSCHED_OK) {
         /* room for the new pairs: at most one per flow, and per leaf pair with the table */
@@ -479,13 +474,13 @@ tsched_status ts_flows_pairs(uint32_t *pair_of, size_t stride, ts_pathcache *c, 
         uint32_t s = f->src[i], dn = f->dst[i];
         if (s >= nn || dn >= nn)
             return drop(c, ts_error(TSCHED_E_INVALID, "flows[%u]: node %u does not exist in fabric \"%s\" (%u nodes)",
-                                    i, s >= nn ? s : dn, tsched_topology_name(t), nn));
-        uint32_t a = f->src_nic[i] < t->node_nics[s] ? nic_leaf(t, s, f->src_nic[i]) : TSCHED_NONE;
-        uint32_t b = f->dst_nic[i] < t->node_nics[dn] ? nic_leaf(t, dn, f->dst_nic[i]) : TSCHED_NONE;
+                                    i, s >= nn ? s : dn, tsched_topology_name(t->topo), nn));
+        uint32_t a = f->src_nic[i] < t->node_nics[s] ? ts_nic_leaf(t, s, f->src_nic[i]) : TSCHED_NONE;
+        uint32_t b = f->dst_nic[i] < t->node_nics[dn] ? ts_nic_leaf(t, dn, f->dst_nic[i]) : TSCHED_NONE;
         if (a == TSCHED_NONE || b == TSCHED_NONE)
             return drop(c, ts_error(TSCHED_E_INVALID, "flows[%u]: NIC %u of node \"%s\" does not exist", i,
                                     a == TSCHED_NONE ? f->src_nic[i] : f->dst_nic[i],
-                                    tsched_topology_node_name(t, a == TSCHED_NONE ? s : dn)));
+                                    tsched_topology_node_name(t->topo, a == TSCHED_NONE ? s : dn)));
         uint32_t *id = &pair_of[i * stride];
         if ((st = pair_find(id, c, t, a, b, 1)) != TSCHED_OK)
             return drop(c, st);
@@ -494,7 +489,7 @@ tsched_status ts_flows_pairs(uint32_t *pair_of, size_t stride, ts_pathcache *c, 
         if (c->pairs[*id].npaths == 0 || !t->node_up[s] || !t->node_up[dn])
             return drop(c, ts_error(TSCHED_E_NO_PATH,
                                     "flows[%u]: no surviving path from \"%s\" NIC %u to \"%s\" NIC %u", i,
-                                    tsched_topology_node_name(t, s), f->src_nic[i], tsched_topology_node_name(t, dn),
+                                    tsched_topology_node_name(t->topo, s), f->src_nic[i], tsched_topology_node_name(t->topo, dn),
                                     f->dst_nic[i]));
     }
     if (c->npairs > from && (st = fill_pairs(c, t, from, d)) != TSCHED_OK)

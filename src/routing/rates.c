@@ -9,8 +9,6 @@
 
 #include "../common/alloc.h"
 #include "../common/limits.h"
-#include "../topology/topology_internal.h"
-#include "../workload/flows_internal.h"
 #include "routing_internal.h"
 
 /* An indexed min-heap of links keyed by fair share: a link's key changes each time one of
@@ -311,8 +309,10 @@ static int dense_fits(const tsched_topology *t, size_t m, size_t *space)
     uint32_t nn = tsched_topology_num_nodes(t);
     if (s + 3 * (uint64_t)nn > budget) /* every node has a NIC: a quick no */
         return 0;
+    ts_topo_paths tv;
+    ts_topology_paths(&tv, t);
     for (uint32_t v = 0; v < nn; v++)
-        s += 2 * (uint64_t)t->node_nics[v];
+        s += 2 * (uint64_t)tv.node_nics[v];
     *space = (size_t)s;
     return s + nn <= budget;
 }
@@ -327,9 +327,11 @@ static tsched_status compact_dense(uint32_t *ids, uint64_t **ukeys, uint32_t *nu
         st = TSCHED_E_NOMEM;
         goto out;
     }
+    ts_topo_paths tv;
+    ts_topology_paths(&tv, t);
     nic_off[0] = 0;
     for (uint32_t v = 0; v < nn; v++)
-        nic_off[v + 1] = nic_off[v] + t->node_nics[v];
+        nic_off[v + 1] = nic_off[v] + tv.node_nics[v];
     for (size_t k = 0; k < m; k++) {
         uint64_t x = keys[k];
         ids[k] = x & NIC_KEY ? tl + 2 * (nic_off[(x >> 32) & 0x7fffffffu] + (uint32_t)((x >> 1) & 0x7fffffffu)) +
@@ -355,7 +357,7 @@ out:
     return st;
 }
 
-static tsched_status rates_for(double *rate, const tsched_topology *t, const tsched_flows *f,
+static tsched_status rates_for(double *rate, const tsched_topology *t, const ts_flows_view *f,
                                const uint32_t *const *path_links, const uint32_t *hops)
 {
     uint32_t n = f->n, nu = 0;
@@ -402,7 +404,7 @@ out:
     return st;
 }
 
-tsched_status ts_route_rates(tsched_routes *r, const tsched_topology *t, const tsched_flows *f)
+tsched_status ts_route_rates(tsched_routes *r, const tsched_topology *t, const ts_flows_view *f)
 {
     const uint32_t **pl = ts_malloc(r->n ? r->n : 1, sizeof *pl);
     uint32_t *hops = ts_malloc(r->n ? r->n : 1, sizeof *hops);
@@ -417,12 +419,15 @@ tsched_status ts_route_rates(tsched_routes *r, const tsched_topology *t, const t
     return st;
 }
 
-tsched_status tsched_rates_maxmin(double *rates, const tsched_topology *t, const tsched_flows *f,
+tsched_status tsched_rates_maxmin(double *rates, const tsched_topology *t, const tsched_flows *flows,
                                   const tsched_path *paths)
 {
-    if (!rates || !t || !f || (!paths && f->n))
+    if (!rates || !t || !flows || (!paths && tsched_flows_count(flows)))
         return ts_error(TSCHED_E_INVALID, "tsched_rates_maxmin: %s is NULL",
-                        !rates ? "rates" : !t ? "topo" : !f ? "flows" : "paths");
+                        !rates ? "rates" : !t ? "topo" : !flows ? "flows" : "paths");
+    ts_flows_view fv;
+    ts_flows_view_get(&fv, flows);
+    const ts_flows_view *f = &fv;
     tsched_status st1 = ts_check_built(t, "tsched_rates_maxmin");
     if (st1 != TSCHED_OK || (st1 = ts_limit_check("flows", f->n, "flows", ts_limits()->flows)) != TSCHED_OK)
         return st1;

@@ -7,8 +7,6 @@
 #include "../common/alloc.h"
 #include "../common/limits.h"
 #include "../common/structsize.h"
-#include "../topology/topology_internal.h"
-#include "../workload/flows_internal.h"
 #include "routing_internal.h"
 
 /* TSCHED_E_INVALID naming a NULL argument of `fn`. */
@@ -60,7 +58,7 @@ tsched_status ts_deadline_check(const ts_deadline *d, const char *what)
 /* TSCHED_E_TOO_LARGE for a flow set above the thread's limit, before anything is allocated. */
 static tsched_status check_flows(const tsched_flows *f)
 {
-    return ts_limit_check("flows", f->n, "flows", ts_limits()->flows);
+    return ts_limit_check("flows", tsched_flows_count(f), "flows", ts_limits()->flows);
 }
 
 void tsched_routes_free(tsched_routes *r)
@@ -109,7 +107,7 @@ void tsched_router_free(tsched_router *rt)
 
 /* A routing result with its flows resolved to leaf pairs of the router's cache; path indices
  * (pidx) only for the algorithms that choose before placing (`need_pidx`). */
-static tsched_status prepare(tsched_routes **out, tsched_router *rt, const tsched_flows *f, const ts_deadline *d,
+static tsched_status prepare(tsched_routes **out, tsched_router *rt, const ts_flows_view *f, const ts_deadline *d,
                              int need_pidx)
 {
     *out = NULL;
@@ -126,7 +124,9 @@ static tsched_status prepare(tsched_routes **out, tsched_router *rt, const tsche
     r->n = f->n;
     r->topo_id = rt->topo_id;
     r->topo_gen = rt->topo_gen;
-    r->ls = ts_max_hops(rt->t);
+    ts_topo_paths tv;
+    ts_topology_paths(&tv, rt->t);
+    r->ls = tv.max_hops;
     size_t n = f->n ? f->n : 1;
     tsched_status st = TSCHED_E_NOMEM;
     if ((!need_pidx || (r->pidx = ts_calloc(n, sizeof *r->pidx))) &&
@@ -184,7 +184,7 @@ static tsched_status keep_loads(tsched_routes *r)
         /* the cache numbers the fabric's links directly (it is small next to the work):
          * walking it gives them in order, no sort; every link is written at k, and k moves
          * on for a loaded one (no branch on the loads; the arrays have one spare entry) */
-        uint32_t k = 0, nfab = 2 * r->cache->t->ntrunks;
+        uint32_t k = 0, nfab = 2 * r->cache->tv.ntrunks;
         for (uint32_t g = 0; g < nfab && k < n; g++) {
             uint32_t id = dir[g] - 1, v = id < r->nlinks ? r->load[id] : 0; /* id UINT32_MAX: none */
             r->used[k] = g;
@@ -213,7 +213,7 @@ static tsched_status keep_loads(tsched_routes *r)
 }
 
 /* Loads are final: the largest, then the rates and the smallest rate. */
-static tsched_status finish(tsched_routes *r, const tsched_topology *t, const tsched_flows *f, int rates)
+static tsched_status finish(tsched_routes *r, const tsched_topology *t, const ts_flows_view *f, int rates)
 {
     tsched_status st0 = keep_loads(r);
     if (st0 != TSCHED_OK)
@@ -253,7 +253,7 @@ static tsched_status load_base(uint32_t **base, tsched_routes *r, const uint32_t
 }
 
 /* tsched_router_route() with `fn` naming the entry point in errors. */
-static tsched_status router_route(tsched_routes **out, tsched_router *rt, const tsched_flows *f,
+static tsched_status router_route(tsched_routes **out, tsched_router *rt, const tsched_flows *flows,
                                   const tsched_route_options *opts, const char *fn)
 {
     double t0 = ts_now_ms();
@@ -272,9 +272,12 @@ static tsched_status router_route(tsched_routes **out, tsched_router *rt, const 
     const tsched_route_options *o = &merged;
     if ((unsigned)o->algo > TSCHED_ROUTE_ILP)
         return ts_error(TSCHED_E_INVALID, "tsched_route_options.algo: unknown routing algorithm %d", (int)o->algo);
-    if ((st = check_flows(f)) != TSCHED_OK ||
+    if ((st = check_flows(flows)) != TSCHED_OK ||
         (st = tsched_topology_check_identity(rt->t, rt->topo_id, rt->topo_gen, fn)) != TSCHED_OK)
         return st;
+    ts_flows_view fv;
+    ts_flows_view_get(&fv, flows);
+    const ts_flows_view *f = &fv;
     /* the ILP's time limit runs from the call's entry: listing and building count */
     ts_deadline dl = {0, o->time_limit_ms ? o->time_limit_ms : 10000};
     dl.at = t0 + dl.ms;
@@ -371,11 +374,13 @@ tsched_status tsched_reroute(tsched_routes **out, const tsched_routes *prev, con
     NONNULL("tsched_reroute", topo);
     NONNULL("tsched_reroute", flows);
     const tsched_topology *t = topo;
-    const tsched_flows *f = flows;
     tsched_status st;
     if ((st = tsched_topology_check_identity(t, prev->topo_id, prev->topo_gen, "tsched_reroute: prev")) != TSCHED_OK ||
-        (st = ts_check_built(t, "tsched_reroute")) != TSCHED_OK || (st = check_flows(f)) != TSCHED_OK)
+        (st = ts_check_built(t, "tsched_reroute")) != TSCHED_OK || (st = check_flows(flows)) != TSCHED_OK)
         return st;
+    ts_flows_view fv;
+    ts_flows_view_get(&fv, flows);
+    const ts_flows_view *f = &fv;
     if (prev->n != f->n)
         return ts_error(TSCHED_E_INVALID, "tsched_reroute: prev routed %u flows, the flow set has %u", prev->n, f->n);
     tsched_router *rt;

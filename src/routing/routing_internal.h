@@ -1,79 +1,27 @@
-/* Internal: routing state. Candidate paths are kept once per distinct (source leaf,
- * destination leaf) pair as directed link ids; a flow's route is the pair plus a path
- * index, so a million flows cost a few bytes each. Links are numbered compactly, in the
- * order the cache first meets them, so that every per-link array (loads, ILP rows,
- * components) grows with the links the routed pairs can use, never with the fabric: one
- * flow on a fabric of millions of NICs costs a few kilobytes (DESIGN 3). */
+/* Internal, private to src/routing: routing state. A flow's route is a leaf pair of the
+ * path cache (pathcache.h) plus a path index, so a million flows cost a few bytes each.
+ * The fabric and the flows are read through their modules' interfaces (topology_paths.h,
+ * workload_view.h), never their internal headers. */
 #ifndef TS_ROUTING_INTERNAL_H
 #define TS_ROUTING_INTERNAL_H
 
 #include "topo-sched/routing.h"
 
 #include "../common/clock.h"
-#include "../topology/topology_internal.h"
-
-/* Candidate paths of one leaf pair: npaths paths of `hops` directed links each. Two
- * layouts, read through ts_pair_link() / ts_pair_load() / ts_least_loaded():
- *  - listed (dn == TS_PAIR_LISTED): path k's links are links[off + k * hops ..], hops
- *    of them (0 for a pair of equal leaves: one path, no fabric link);
- *  - rows (two-hop pairs whose leaves have the same usable spines, in the same order:
- *    every pair of an intact two-tier fabric): path k climbs compact link off + k and
- *    comes down compact link dn + k. The ids of a leaf's up-links (and of its down-links)
- *    are numbered as one block in spine order, shared by every pair of that leaf, so
- *    nothing is listed per pair and the loads of a pair's paths are two contiguous rows.
- * Both give the same paths in the same order as the topology's listing. */
-#define TS_PAIR_LISTED UINT32_MAX
-typedef struct ts_pair {
-    uint32_t a, b;      /* leaf switch indices */
-    uint32_t off;       /* listed: into cache->links; rows: compact id of path 0's up-link */
-    uint32_t npaths;
-    uint32_t hops;
-    uint32_t dn;        /* rows: compact id of path 0's down-link; TS_PAIR_LISTED */
-} ts_pair;
+#include "../topology/topology_paths.h"
+#include "../workload/workload_view.h"
+#include "pathcache.h"
 
 /* Per leaf (by ordinal in tier 0), for the row layout. */
-typedef struct ts_leafrow {
+struct ts_leafrow {
     uint32_t row;       /* its usable up-links' trunks start at rtr[row - 1]; 0: not read yet */
     uint32_t len;       /* how many */
     uint32_t cls;       /* leaves with equal spine sequences share it; TS_NO_CLASS: none */
     uint32_t up, dn;    /* first compact id of its up / down block, or TS_BLOCK_* */
-} ts_leafrow;
+};
 #define TS_NO_CLASS UINT32_MAX
 #define TS_BLOCK_NONE UINT32_MAX         /* not numbered yet */
 #define TS_BLOCK_BAD (UINT32_MAX - 1)    /* some link already had an id: list its pairs */
-
-typedef struct ts_pathcache {
-    ts_pair *pairs;
-    uint32_t npairs;
-    size_t pairs_cap;
-    uint32_t *links;    /* listed pairs: npaths * hops each, compact link ids */
-    size_t nlinks, links_cap;
-    uint32_t *slots;    /* open addressing on (a, b): pair id + 1 */
-    size_t nslots;
-    uint32_t *pdir;     /* or, when the leaves are few next to the work: pair id + 1 by
-                         * (ordinal of a) * nleaves + ordinal of b */
-    uint32_t *gl;       /* compact link id -> directed link id of the fabric */
-    size_t ngl, gl_cap;
-    uint32_t *lslots;   /* open addressing on the fabric's link id: compact id + 1 */
-    size_t nlslots;
-    uint32_t *ldir;     /* or, on a fabric small next to the work, by fabric link id */
-    /* the row layout, when the leaves are few next to the work (else every pair is listed) */
-    ts_leafrow *leaf;   /* nleaves, or NULL */
-    uint32_t nleaves;
-    uint32_t *rtr;      /* rows: the trunk of each usable up-link, sized once */
-    size_t nrow;
-    uint32_t *cslots;   /* classes: open addressing on the row's hash, ordinal + 1 */
-    size_t ncslots;
-    const tsched_topology *t; /* the fabric listed from: a path's switches are its links' ends */
-} ts_pathcache;
-
-/* Compact link id of hop h of path k of pair p. */
-static inline uint32_t ts_pair_link(const ts_pathcache *c, const ts_pair *p, uint32_t k, uint32_t h)
-{
-    if (p->dn != TS_PAIR_LISTED)
-        return (h ? p->dn : p->off) + k;
-    return c->links[p->off + (size_t)k * p->hops + h];
-}
 
 /* Adds one flow on path k of pair p to the loads. */
 static inline void ts_pair_load(uint32_t *load, const ts_pathcache *c, const ts_pair *p, uint32_t k)
@@ -87,17 +35,6 @@ static inline void ts_pair_load(uint32_t *load, const ts_pathcache *c, const ts_
     for (uint32_t h = 0; h < p->hops; h++)
         load[l[h]]++;
 }
-
-/* Budget of one router's listed path links: 2^28 entries (1 GiB of uint32_t). Listing more
- * is TSCHED_E_TOO_LARGE naming the largest pair; rows (two-tier pairs) take none. */
-#define TS_PATH_LINKS_MAX ((size_t)1 << 28)
-
-void ts_pathcache_init(ts_pathcache *c);
-void ts_pathcache_free(ts_pathcache *c);
-/* Id of the pair (a, b), listing its surviving paths from `t` on first use. Pairs found
- * here are always listed (dn == TS_PAIR_LISTED), so a caller that only uses this (CRUX)
- * may read links[] directly. On failure the cache is emptied. */
-tsched_status ts_pathcache_get(uint32_t *id, ts_pathcache *c, const tsched_topology *t, uint32_t a, uint32_t b);
 
 /* A time limit taken at a call's entry: `at` on the ts_now_ms() clock, `ms` the limit. */
 typedef struct ts_deadline {
@@ -114,7 +51,7 @@ tsched_status ts_deadline_check(const ts_deadline *d, const char *what);
  * with TSCHED_E_TIMEOUT once the deadline (NULL: none) passes. On failure the cache is
  * emptied. */
 tsched_status ts_flows_pairs(uint32_t *pair_of, size_t stride, ts_pathcache *c, const tsched_topology *t,
-                             const tsched_flows *f, const ts_deadline *d);
+                             const ts_flows_view *f, const ts_deadline *d);
 
 struct tsched_router {
     const tsched_topology *t;
@@ -151,12 +88,6 @@ struct tsched_routes {
     uint64_t topo_id, topo_gen; /* the fabric it was computed on (DESIGN 3) */
 };
 
-/* The switch a directed fabric link leads to: link 2r climbs trunk r, 2r + 1 descends it. */
-static inline uint32_t ts_link_head(const tsched_topology *t, uint32_t l)
-{
-    return l & 1 ? t->tr_lower[l / 2] : t->tr_upper[l / 2];
-}
-
 /* Links of flow i's final path (count in *hops). */
 static inline const uint32_t *ts_route_links(const tsched_routes *r, uint32_t i, uint32_t *hops)
 {
@@ -178,7 +109,7 @@ static inline uint32_t ts_route_pair(const tsched_routes *r, uint32_t i)
 static inline void ts_route_put(tsched_routes *r, const ts_pair *p, uint32_t i, uint32_t k)
 {
     const ts_pathcache *c = r->cache;
-    const tsched_topology *t = c->t;
+    const ts_topo_paths *t = &c->tv;
     uint32_t *pl = r->plinks + (size_t)r->ls * i, *ps = r->psw + (size_t)(r->ls + 1) * i, h = 0;
     r->hops[i] = (uint8_t)p->hops;
     ps[0] = p->a;
@@ -237,17 +168,17 @@ static inline uint32_t ts_least_loaded(const ts_pathcache *c, const ts_pair *p, 
 
 /* Algorithms: fill r->pidx (pair ids, cache ready; r->load zeroed, or holding the caller's
  * background load for greedy and balanced-ecmp, which they extend). */
-tsched_status ts_route_greedy(tsched_routes *r, const tsched_flows *f, uint32_t threads);
-tsched_status ts_route_ecmp(tsched_routes *r, const tsched_flows *f, uint64_t seed);
-tsched_status ts_route_balanced_ecmp(tsched_routes *r, const tsched_flows *f, uint64_t seed);
+tsched_status ts_route_greedy(tsched_routes *r, const ts_flows_view *f, uint32_t threads);
+tsched_status ts_route_ecmp(tsched_routes *r, const ts_flows_view *f, uint64_t seed);
+tsched_status ts_route_balanced_ecmp(tsched_routes *r, const ts_flows_view *f, uint64_t seed);
 /* *optimal = 1 when the largest trunk load is proven minimal. */
 /* The deadline, taken at the call's entry, bounds it all: TSCHED_E_TIMEOUT when it passes
  * before any answer (greedy's start included), the best answer so far after. */
-tsched_status ts_route_ilp(tsched_routes *r, const tsched_flows *f, const ts_deadline *d, int *optimal);
+tsched_status ts_route_ilp(tsched_routes *r, const ts_flows_view *f, const ts_deadline *d, int *optimal);
 /* Greedy in flow order, one thread, looking at the deadline every few thousand flows. */
 tsched_status ts_route_greedy_until(tsched_routes *r, const ts_deadline *d);
 
 /* Max-min fair rates for routes already chosen. */
-tsched_status ts_route_rates(tsched_routes *r, const tsched_topology *t, const tsched_flows *f);
+tsched_status ts_route_rates(tsched_routes *r, const tsched_topology *t, const ts_flows_view *f);
 
 #endif

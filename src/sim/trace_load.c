@@ -17,7 +17,7 @@
 #include "common/text.h"
 #include "sim/sim_api.h"
 #include "sim/trace_ranges.h"
-#include "workload/workload_internal.h"
+#include "workload/workload_view.h"
 
 #define TRACE_FORMAT "tsched.trace.v1"
 /* JSON paths with 20-digit indices: jobs[i], .phases[p], .flows[f] */

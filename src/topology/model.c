@@ -110,6 +110,39 @@ tsched_status ts_check_built(const tsched_topology *t, const char *fn)
     return TSCHED_OK;
 }
 
+/* ---- the interface of topology_paths.h ---- */
+
+int ts_topology_built(const tsched_topology *t) { return t && t->built; }
+
+uint64_t ts_topology_version(const tsched_topology *t) { return t->version; }
+
+void ts_topology_paths(ts_topo_paths *v, const tsched_topology *t)
+{
+    *v = (ts_topo_paths){
+        .topo = t,
+        .nnodes = t->nnodes,
+        .nswitches = t->nswitches,
+        .ntrunks = t->ntrunks,
+        .max_hops = ts_max_hops(t),
+        .node_leaf = t->node_leaf,
+        .node_nics = t->node_nics,
+        .node_rail = t->node_rail,
+        .rail = t->rail,
+        .node_up = t->node_up,
+        .sw_tier = t->sw_tier,
+        .sw_up = t->sw_up,
+        .sw_ord = t->sw_ord,
+        .nleaves = t->tier_count[TSCHED_TIER_LEAF],
+        .leaves = t->tier_list[TSCHED_TIER_LEAF],
+        .tr_lower = t->tr_lower,
+        .tr_upper = t->tr_upper,
+        .tr_up = t->tr_up,
+        .tr_own = t->tr_own,
+        .up_off = t->up_off,
+        .up_adj = t->up_adj,
+    };
+}
+
 /* DESIGN 3 names, with the element's field in the message (`nodes[3].name`). */
 static tsched_status check_name(const char *name, const char *where, const char *key)
 {

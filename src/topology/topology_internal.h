@@ -1,5 +1,6 @@
-/* Internal layout of a fabric. Struct-of-arrays so that the hot queries (path counts,
- * free capacity) touch a few dense arrays; names live in string tables. */
+/* Internal layout of a fabric, private to src/topology: other modules use topology_paths.h.
+ * Struct-of-arrays so that the hot queries (path counts, free capacity) touch a few dense
+ * arrays; names live in string tables. */
 #ifndef TS_TOPOLOGY_INTERNAL_H
 #define TS_TOPOLOGY_INTERNAL_H
 
@@ -9,20 +10,8 @@
 #include "topo-sched/topology.h"
 
 #include "../common/strtab.h"
-
-/* The library's own path record (up to 8 tiers: 15 switches); public tsched_path arrays
- * are filled from it with the caller's stride. */
-typedef struct ts_path {
-    uint32_t nswitches;
-    uint32_t switches[TSCHED_PATH_MAX_SWITCHES];
-    uint32_t links[TSCHED_PATH_MAX_LINKS];
-} ts_path;
-
-/* Copy `n` internal paths into the caller's array of stride `paths[0].size` (checked);
- * `fn` names the caller in errors. */
-tsched_status ts_paths_out(tsched_path *paths, const ts_path *src, size_t n, const char *fn);
-/* The stride of a caller's tsched_path array: its first element's size, checked. */
-tsched_status ts_path_stride(size_t *stride, const tsched_path *paths, const char *fn);
+/* what the other modules may use: this module's files see it too */
+#include "topology_paths.h"
 
 /* Limits that keep every index in 32 bits and a fabric well inside memory. */
 #define TS_MAX_NODES (1u << 22)     /* 4,194,304 nodes */
@@ -37,10 +26,6 @@ tsched_status ts_path_stride(size_t *stride, const tsched_path *paths, const cha
 #define TS_MAX_PROFILE_MATRIX 512u  /* path-count profiles tabulated up to this many */
 #define TS_INDEX_RESERVE (1u << 24) /* profile items reserved at build at most (64 MiB) */
 
-typedef struct ts_adj {
-    uint32_t sw;    /* neighbour switch */
-    uint32_t trunk;
-} ts_adj;
 
 /* A pending link, names resolved at build. */
 typedef struct ts_link_in {
@@ -194,8 +179,6 @@ const char *ts_tier_word(int tier);
 tsched_status ts_topology_nvl_build(tsched_topology *t);
 /* Free the interop additions (NVLink domains, values, labels, excluded). */
 void ts_topology_attrs_free(tsched_topology *t);
-/* TSCHED_E_INVALID for NULL, TSCHED_E_STATE before build; `fn` names the caller. */
-tsched_status ts_check_built(const tsched_topology *t, const char *fn);
 /* Add the elements of a generated fabric to an unbuilt handle (the JSON loader extends
  * them with explicit elements before building). */
 tsched_status ts_topology_generate_into(tsched_topology *t, const tsched_gen_params *p);
@@ -227,22 +210,10 @@ static inline void ts_index_ensure(const tsched_topology *t)
 void ts_index_drop(const tsched_topology *t);
 /* Recount the free capacity from scratch (build time; tests compare against it). */
 void ts_topology_recount_free(tsched_topology *t);
-/* A flow endpoint of a JSON document: the node named by field `key` of `o` (resolved in t)
- * and its NIC from field `nic_key` (default 0), checked against the node; errors name
- * `where.key`. */
-struct json_t;
-tsched_status ts_json_node_nic(uint32_t *node, uint32_t *nic, const struct json_t *o, const char *where,
-                               const char *key, const char *nic_key, const tsched_topology *t);
 
-/* The state version: changes whenever paths may have changed. */
-static inline uint64_t ts_topology_version(const tsched_topology *t) { return t->version; }
-/* Paths between two leaves without argument checks (routing calls these per leaf pair):
- * the O(1) count, and the listing into `paths` (capacity `cap`; returns the count). */
-uint64_t ts_leaf_count(const tsched_topology *t, uint32_t a, uint32_t b);
+/* Paths between two leaves without argument checks, listed into `paths` (capacity `cap`;
+ * returns the count); ts_leaf_count() and ts_list_leaf_links() are in topology_paths.h. */
 size_t ts_list_leaf_paths(ts_path *paths, size_t cap, const tsched_topology *t, uint32_t a, uint32_t b);
-/* The same paths' directed links only, path after path (*hops each: 0, 2, 4, ... up to
- * ts_max_hops(t)), into `links` (room for cap * ts_max_hops(t); cap paths at most). */
-size_t ts_list_leaf_links(uint32_t *links, uint32_t *hops, size_t cap, const tsched_topology *t, uint32_t a, uint32_t b);
 /* Most fabric links on one path of this fabric: twice its highest tier (at least 2). */
 static inline uint32_t ts_max_hops(const tsched_topology *t) { return t->max_tier > 1 ? 2u * (uint32_t)t->max_tier : 2u; }
 /* Tests: the paths through tier 3 and above listed without the ancestor sets a listing

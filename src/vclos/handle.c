@@ -7,7 +7,7 @@
 #include "../common/alloc.h"
 #include "../common/clock.h"
 #include "../common/structsize.h"
-#include "../topology/topology_internal.h"
+#include "../topology/topology_paths.h"
 #include "vclos_internal.h"
 
 /* ---- state queries ---- */
@@ -274,6 +274,8 @@ static tsched_status check_fabric(const tsched_topology *t)
 static tsched_status build(tsched_vclos *v)
 {
     const tsched_topology *t = v->topo;
+    ts_topo_paths tv; /* the own states of nodes and trunks (the public calls fold in more) */
+    ts_topology_paths(&tv, t);
     v->L = tsched_topology_num_tier(t, 0);
     v->S = tsched_topology_num_tier(t, 1);
     v->nnodes = tsched_topology_num_nodes(t);
@@ -315,7 +317,7 @@ static tsched_status build(tsched_vclos *v)
         v->leaf_first[v->node_leaf[n] + 1]++;
         v->node_free[n] = tsched_topology_node_free_gpus(t, n);
         /* the node's own state: node_is_up also folds in its leaf, which sw_down holds */
-        v->node_down[n] = (uint8_t)!t->node_up[n];
+        v->node_down[n] = (uint8_t)!tv.node_up[n];
     }
     for (uint32_t i = 0; i < v->L; i++) {
         uint32_t c = v->leaf_first[i + 1]; /* still the count of leaf i */
@@ -340,7 +342,7 @@ static tsched_status build(tsched_vclos *v)
         v->pair_trunk[pair] = r;
         v->pair_k[pair] = tsched_topology_trunk_links(t, r);
         v->pair_first[pair] = tsched_topology_trunk_first_member(t, r);
-        v->trunk_down[r] = (uint8_t)!t->tr_own[r];
+        v->trunk_down[r] = (uint8_t)!tv.tr_own[r];
         if (v->pair_k[pair] > v->kmax)
             v->kmax = v->pair_k[pair];
         for (uint32_t k = 0; k < v->pair_k[pair]; k++) {
@@ -360,7 +362,7 @@ tsched_status tsched_vclos_new(tsched_vclos **out, const tsched_topology *topo, 
     *out = NULL;
     if (!topo)
         return ts_error(TSCHED_E_INVALID, "tsched_vclos_new: topo is NULL");
-    if (!topo->built)
+    if (!ts_topology_built(topo))
         return ts_error(TSCHED_E_INVALID, "tsched_vclos_new: the fabric is not built");
     if ((int)mode < TSCHED_VCLOS_MODE_VCLOS || (int)mode > TSCHED_VCLOS_MODE_FREE)
         return ts_error(TSCHED_E_INVALID, "tsched_vclos_new: mode %d unknown", (int)mode);

@@ -15,7 +15,7 @@
 #include "../common/limits.h"
 #include "../common/names.h"
 #include "../common/numfmt.h"
-#include "../topology/topology_internal.h"
+#include "../topology/topology_paths.h"
 #include "flows_internal.h"
 
 #define FLOWS_FORMAT "tsched.flows.v1"
@@ -164,6 +164,12 @@ tsched_status tsched_flows_add(uint32_t *index, tsched_flows *f, const char *job
         *index = f->n;
     ts_flows_push(f, id, src, src_nic, dst, dst_nic, gbits);
     return TSCHED_OK;
+}
+
+/* workload_view.h: routing reads the columns themselves */
+void ts_flows_view_get(ts_flows_view *v, const tsched_flows *f)
+{
+    *v = (ts_flows_view){f->n, f->src, f->dst, f->src_nic, f->dst_nic};
 }
 
 uint32_t tsched_flows_count(const tsched_flows *f) { return f ? f->n : 0; }

@@ -1,11 +1,12 @@
-/* Internal: the layout of a flow set, shared with the routing module, which reads the
- * arrays directly. Struct of arrays, so a million flows cost 24 bytes each (plus the
+/* Internal, private to src/workload: the layout of a flow set (routing reads its columns
+ * through workload_view.h). Struct of arrays, so a million flows cost 24 bytes each (plus the
  * doubling slack) and a routing pass touches only the columns it needs. */
 #ifndef TS_WORKLOAD_FLOWS_INTERNAL_H
 #define TS_WORKLOAD_FLOWS_INTERNAL_H
 
 #include "../common/strtab.h"
 #include "topo-sched/workload.h"
+#include "workload_view.h"
 
 /* Flow indices are uint32_t, but a set holds fewer than 2^31 flows, so a count and twice
  * a count (say, one entry per direction) fit in 32 bits. */

@@ -1,9 +1,13 @@
-/* Internal: the job and affinity-database records shared by the workload sources, and
- * helpers the tests reach through the internal archive. */
+/* Internal, private to src/workload (other modules: workload_view.h): the job and
+ * affinity-database records shared by the workload sources, and helpers the tests reach
+ * through the internal archive. */
 #ifndef TS_WORKLOAD_INTERNAL_H
 #define TS_WORKLOAD_INTERNAL_H
 
 #include "topo-sched/workload.h"
+
+/* what the other modules may use (ts_model_check among it): this module's files see it too */
+#include "workload_view.h"
 
 struct tsched_job {
     char *name;
@@ -27,9 +31,6 @@ struct tsched_affinity {
     uint32_t count;
     size_t cap;
 };
-
-/* Check a model's own fields (no job shape involved); errors name `model.<field>`. */
-tsched_status ts_model_check(const tsched_model *m);
 
 /* App. C volumes for a shape and model without a job handle (the default database is
  * built from configurations, not jobs). `dp` = gpus / (tp * pp). */
