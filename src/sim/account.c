@@ -1,4 +1,4 @@
-/* Accounting behind the results (doc/sim.md §5): busy and allocated GPU time in the
+/* Accounting behind the results (doc/sim.md §8): busy and allocated GPU time in the
  * measurement window, the time series' samples and their coarsening. */
 #include <stdlib.h>
 #include <string.h>

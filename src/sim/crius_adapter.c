@@ -1,4 +1,4 @@
-/* Placement crius (doc/sim.md §3.2): the cell module's scheduler decides every job's Cell
+/* Placement crius (doc/sim.md §5.2): the cell module's scheduler decides every job's Cell
  * and nodes at each scheduling attempt; jobs compute all the time at their Cell's
  * iteration time and have no flows. This file adapts the scheduler to the event loop. */
 #include <math.h>
@@ -63,14 +63,7 @@ static void crius_stop(tsched_sim *s, uint32_t ji)
             j->real_done += m;
         }
     }
-    if (j->compute_running)
-        ts_sim_busy(s, j, 0);
-    j->compute_running = j->comm_running = 0;
-    ts_sim_release_nodes(s, j);
-    j->gen++;
-    j->state = TS_JOB_QUEUED;
-    j->restarts++;
-    s->running--;
+    ts_sim_job_requeued(s, j);
 }
 
 /* The Cell and nodes the scheduler gives job ji (index ci) now; *same = 1 when they are the

@@ -1,5 +1,5 @@
-/* The event loop (doc/sim.md §1): arrivals, the queue and placement (§3.1-3.2), and each
- * job's iterations (computation, then phases of flows, §1.2). The rest lives by concern
+/* The event loop (doc/sim.md §1): arrivals, the queue and placement (§5), and each job's
+ * iterations (computation, then phases of flows, §2). The rest lives by concern
  * (doc/sim.md, "Where the code lives"): the network model in net.c, accounting in
  * account.c, failures in failures.c, and the policies behind the tables of policy.c. */
 #include <math.h>
@@ -188,7 +188,7 @@ static tsched_status phase_done(tsched_sim *s, uint32_t ji)
 
 
 /* Job j's GPUs (and its vclos reservation) go back; its flows leave the base loads. */
-void ts_sim_release_nodes(tsched_sim *s, ts_sim_job *j)
+static void release_nodes(tsched_sim *s, ts_sim_job *j)
 {
     for (uint32_t k = 0; k < j->nnodes; k++) {
         uint32_t n = j->nodes[k];
@@ -206,6 +206,18 @@ void ts_sim_release_nodes(tsched_sim *s, ts_sim_job *j)
     s->alloc_gpus -= j->used_gpus;
     /* routed flows leave the base loads of other jobs' routing */
     ts_sim_base_loads(s, j, -1);
+}
+
+void ts_sim_job_requeued(tsched_sim *s, ts_sim_job *j)
+{
+    if (j->compute_running)
+        ts_sim_busy(s, j, 0);
+    j->compute_running = j->comm_running = 0;
+    release_nodes(s, j);
+    j->gen++;
+    j->state = TS_JOB_QUEUED;
+    j->restarts++;
+    s->running--;
 }
 
 static tsched_status end_iteration_if_done(tsched_sim *s, uint32_t ji)
@@ -230,7 +242,7 @@ static tsched_status end_iteration_if_done(tsched_sim *s, uint32_t ji)
     j->finish = s->now;
     s->running--;
     s->done++;
-    ts_sim_release_nodes(s, j);
+    release_nodes(s, j);
     s->pending_sched = 1;
     s->finished_flag = 1;
     if (s->cr && j->cr_index != TSCHED_NONE) {

@@ -1,4 +1,4 @@
-/* Failures and repairs (doc/sim.md §3.5): a fabric element goes down or up at its instant;
+/* Failures and repairs (doc/sim.md §7): a fabric element goes down or up at its instant;
  * capacities follow, the placement's own state hears of it (vclos), jobs that lost a node
  * stop and wait at the head of the queue, and flows whose path lost a link are routed
  * again. */
@@ -21,14 +21,7 @@ void ts_sim_stop_job(tsched_sim *s, uint32_t ji)
             ts_sim_flow_remove(s, fi);
         }
     }
-    if (j->compute_running)
-        ts_sim_busy(s, j, 0);
-    j->compute_running = j->comm_running = 0;
-    ts_sim_release_nodes(s, j);
-    j->gen++;
-    j->state = TS_JOB_QUEUED;
-    j->restarts++;
-    s->running--;
+    ts_sim_job_requeued(s, j);
     /* back to the head of the queue */
     if (TS_GROW(s->queue, s->queue_cap, (size_t)s->nqueue + 1) == TSCHED_OK) {
         memmove(s->queue + 1, s->queue, s->nqueue * sizeof *s->queue);

@@ -1,4 +1,4 @@
-/* The network model (doc/sim.md §2, §3.3): directed links and their capacities, each job's
+/* The network model (doc/sim.md §3.1, §6): directed links and their capacities, each job's
  * flows routed onto them (NIC links, fabric links or member links, by the routing policy's
  * row, sim_policy.h), the loads routing sees, a job's iteration time alone, and moving a
  * running job's flows to new paths. */

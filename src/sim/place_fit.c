@@ -1,4 +1,4 @@
-/* Placements that pick nodes (doc/sim.md §3.2): first-fit, and the placement module's
+/* Placements that pick nodes (doc/sim.md §5): first-fit, and the placement module's
  * best-fit, random-fit, gpu-pack, topo-aware, exhaustive and mip. A job that fits on one
  * node goes to the up node with the fewest free GPUs that still fit, whatever the row. */
 #include <stdlib.h>

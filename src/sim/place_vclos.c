@@ -1,4 +1,4 @@
-/* Placements vclos, ocs-vclos and vclos-free (doc/sim.md §3.2): the vclos handle allocates
+/* Placements vclos, ocs-vclos and vclos-free (doc/sim.md §5.1): the vclos handle allocates
  * every job, made at the run's start over the fabric as it is then, and hears of every
  * failure and repair. */
 #include <stdlib.h>

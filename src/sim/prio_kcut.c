@@ -1,4 +1,4 @@
-/* Priorities crux, sincronia and varys (doc/sim.md §3.4): the priority module's k-cut over
+/* Priorities crux, sincronia and varys (doc/sim.md §6): the priority module's k-cut over
  * the running jobs, with their flows of one iteration on the paths they use now; the levels
  * apply at once to flows in flight. Also the running jobs as a job set, which reroute
  * `refresh` orders by (reroute_refresh.c). */

@@ -1,4 +1,4 @@
-/* Reroute refresh (CRUX §5, doc/sim.md §3.3): after a start or a finish, every running
+/* Reroute refresh (CRUX §5, doc/sim.md §6): after a start or a finish, every running
  * job's flows are routed again with the current loads. */
 #include <stdlib.h>
 

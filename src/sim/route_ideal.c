@@ -1,4 +1,4 @@
-/* Routing ideal (doc/sim.md §3.3): the fabric as one big switch; a flow crosses its two NIC
+/* Routing ideal (doc/sim.md §6): the fabric as one big switch; a flow crosses its two NIC
  * links only. */
 #include "sim_internal.h"
 

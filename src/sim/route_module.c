@@ -1,4 +1,4 @@
-/* Routings greedy, ecmp, balanced-ecmp and ilp (doc/sim.md §3.3): the routing module routes
+/* Routings greedy, ecmp, balanced-ecmp and ilp (doc/sim.md §6): the routing module routes
  * each phase's flows with the other running jobs' flows as its base loads; a flow's switch
  * path gives its trunk links, whose members the engine picks (net.c). */
 #include "sim_internal.h"

@@ -1,4 +1,4 @@
-/* Routing source (doc/sim.md §3.3): vClos's static source routing, the vclos module's
+/* Routing source (doc/sim.md §6): vClos's static source routing, the vclos module's
  * tsched_vclos_source_route(), on the sim's units: the trunk in trunk mode, the member in
  * member mode. Blind to failures: a flow on a member that is down waits at rate 0 until
  * the repair, and a route with no spine or trunk waits on the dead link. */

@@ -1,4 +1,4 @@
-/* Routing vclos (doc/sim.md §3.3): under placements vclos and ocs-vclos each flow takes
+/* Routing vclos (doc/sim.md §6): under placements vclos and ocs-vclos each flow takes
  * the up and down link its job reserved (tsched_vclos_route), a member or an OCS port. */
 #include "sim_internal.h"
 

@@ -329,7 +329,9 @@ int ts_sim_event_stale(const tsched_sim *s, const ts_sim_event *e);
 /* The callback's event of `kind` now, when the caller asked for it. */
 void ts_sim_emit(tsched_sim *s, int kind, uint32_t job, uint32_t phase, const char *name);
 tsched_status ts_sim_start_job(tsched_sim *s, uint32_t ji);
-void ts_sim_release_nodes(tsched_sim *s, ts_sim_job *j);
+/* Running job j stops (its flows already gone): computation ends, its GPUs go back, its
+ * pending events go stale, and it counts a restart; the caller queues it. */
+void ts_sim_job_requeued(tsched_sim *s, ts_sim_job *j);
 /* net.c: links, routes, loads */
 tsched_status ts_sim_refresh_caps(tsched_sim *s);
 tsched_status ts_sim_route_job(tsched_sim *s, ts_sim_job *j);

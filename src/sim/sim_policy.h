@@ -1,4 +1,4 @@
-/* Internal: the simulator's policies as tables of operations (doc/sim.md §3 and "Where the
+/* Internal: the simulator's policies as tables of operations (doc/sim.md §4-§6 and "Where the
  * code lives"), after Slurm's plugin op tables. Each policy is one row {name, hooks,
  * parameter}; s->pol[k] is the index of the chosen row in table k, and the rows' order is
  * the order tsched_sim_set_policy lists the names in. A new policy is one new file with its
@@ -13,14 +13,14 @@
 
 struct ts_sim_job;
 
-/* queue (§3.1) */
+/* queue (§5) */
 typedef struct ts_sim_queue_ops {
     const char *name;
     int smallest_first; /* sorted by (GPUs, arrival, index) before each pass */
     int head_blocks;    /* the first job that does not fit stops the pass */
 } ts_sim_queue_ops;
 
-/* placement (§3.2) */
+/* placement (§5) */
 typedef struct ts_sim_place_ops ts_sim_place_ops;
 struct ts_sim_place_ops {
     const char *name;
@@ -46,7 +46,7 @@ enum {
     TS_PLACE_RESERVES = 2u   /* reserves member links: its flows take routing `vclos` */
 };
 
-/* routing (§3.3): a phase's flows, then each flow's fabric links */
+/* routing (§6): a phase's flows, then each flow's fabric links */
 typedef struct ts_sim_route_ctx {
     tsched_sim *s;
     const struct ts_sim_job *j;
@@ -84,7 +84,7 @@ typedef struct ts_sim_reroute_ops {
     tsched_status (*refresh)(tsched_sim *s);
 } ts_sim_reroute_ops;
 
-/* priority (§3.4) */
+/* priority (§6) */
 typedef struct ts_sim_prio_ops ts_sim_prio_ops;
 struct ts_sim_prio_ops {
     const char *name;
@@ -95,7 +95,7 @@ struct ts_sim_prio_ops {
     int fixed; /* each job keeps the level the scenario gives it (below `levels`) */
 };
 
-/* links (§2.1) */
+/* links (§3.1) */
 typedef struct ts_sim_links_ops {
     const char *name;
     int members; /* one sim link per member link of a trunk, else one per trunk */

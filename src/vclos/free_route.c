@@ -92,13 +92,13 @@ tsched_status tsched_vclos_source_route(uint32_t *up_member, uint32_t *down_memb
     if (src_node >= nn || dst_node >= nn)
         return ts_error(TSCHED_E_RANGE, "tsched_vclos_source_route: %s_node %u is not a node (the fabric has %u)",
                         src_node >= nn ? "src" : "dst", src_node >= nn ? src_node : dst_node, nn);
-    if (src_nic >= tsched_topology_node_nics(t, src_node) || dst_nic >= tsched_topology_node_nics(t, dst_node))
+    int bad_src = src_nic >= tsched_topology_node_nics(t, src_node);
+    if (bad_src || dst_nic >= tsched_topology_node_nics(t, dst_node))
         return ts_error(TSCHED_E_RANGE, "tsched_vclos_source_route: %s_nic %u is not a NIC of node \"%s\"",
-                        src_nic >= tsched_topology_node_nics(t, src_node) ? "src" : "dst",
-                        src_nic >= tsched_topology_node_nics(t, src_node) ? src_nic : dst_nic,
-                        tsched_topology_node_name(t, src_nic >= tsched_topology_node_nics(t, src_node) ? src_node
-                                                                                                        : dst_node));
-    uint32_t a = tsched_topology_node_nic_leaf(t, src_node, src_nic), b = tsched_topology_node_nic_leaf(t, dst_node, dst_nic);
+                        bad_src ? "src" : "dst", bad_src ? src_nic : dst_nic,
+                        tsched_topology_node_name(t, bad_src ? src_node : dst_node));
+    uint32_t a = tsched_topology_node_nic_leaf(t, src_node, src_nic);
+    uint32_t b = tsched_topology_node_nic_leaf(t, dst_node, dst_nic);
     if (a == b)
         return TSCHED_OK;
     /* k: the NIC's place under its leaf (a rail NIC, whose node is listed under another
@@ -123,7 +123,8 @@ tsched_status tsched_vclos_source_route(uint32_t *up_member, uint32_t *down_memb
     uint32_t up = tsched_topology_find_trunk(t, a, spine), down = tsched_topology_find_trunk(t, b, spine);
     uint32_t ku = tsched_topology_trunk_links(t, up), kd = tsched_topology_trunk_links(t, down);
     if (up == TSCHED_NONE || down == TSCHED_NONE || !ku || !kd)
-        return ts_error(TSCHED_E_NO_PATH, "tsched_vclos_source_route: leaf \"%s\" has %s", tsched_topology_switch_name(t, a),
+        return ts_error(TSCHED_E_NO_PATH, "tsched_vclos_source_route: leaf \"%s\" has %s",
+                        tsched_topology_switch_name(t, a),
                         spine == TSCHED_NONE ? "no spine" : "no trunk to the spine of the destination leaf");
     uint64_t m = k / S;
     *up_member = tsched_topology_trunk_first_member(t, up) + (uint32_t)(m % ku);
