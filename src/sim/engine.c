@@ -186,7 +186,6 @@ static tsched_status phase_done(tsched_sim *s, uint32_t ji)
     return start_phase(s, ji);
 }
 
-
 /* Job j's GPUs (and its vclos reservation) go back; its flows leave the base loads. */
 static void release_nodes(tsched_sim *s, ts_sim_job *j)
 {
@@ -208,6 +207,7 @@ static void release_nodes(tsched_sim *s, ts_sim_job *j)
     ts_sim_base_loads(s, j, -1);
 }
 
+/* sim_internal.h; shared by failures (failures.c) and new Cells (crius_adapter.c) */
 void ts_sim_job_requeued(tsched_sim *s, ts_sim_job *j)
 {
     if (j->compute_running)
@@ -255,7 +255,7 @@ static tsched_status end_iteration_if_done(tsched_sim *s, uint32_t ji)
     return TSCHED_OK;
 }
 
-/* ---- placement (§3.2) ---------------------------------------------------------------------- */
+/* ---- placement (§5) ------------------------------------------------------------------------ */
 
 /* Try to give job j its nodes now: fixed nodes as given, else the placement policy's row.
  * 1 placed, 0 not (cause in j->wait_cause), <0 error. */
@@ -346,7 +346,7 @@ tsched_status ts_sim_start_job(tsched_sim *s, uint32_t ji)
     return start_iteration(s, ji);
 }
 
-/* ---- the queue (§3.1) --------------------------------------------------------------------- */
+/* ---- the queue (§5) ----------------------------------------------------------------------- */
 
 static int ff_less(const tsched_sim *s, uint32_t a, uint32_t b)
 {
@@ -399,7 +399,7 @@ static tsched_status schedule(tsched_sim *s)
     return st;
 }
 
-/* ---- priorities and paths after a start or a finish (§3.3, §3.4) -------------------------- */
+/* ---- priorities and paths after a start or a finish (§6) --------------------------------- */
 
 static tsched_status reprioritize(tsched_sim *s)
 {
