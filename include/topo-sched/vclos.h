@@ -186,6 +186,24 @@ TSCHED_API tsched_status tsched_vclos_job_links(uint32_t *links, size_t cap, siz
  */
 TSCHED_API tsched_status tsched_vclos_route(uint32_t *up_link, uint32_t *down_link, const tsched_vclos *v,
                                             const char *job, uint32_t src_rank, uint32_t dst_rank);
+/**
+ * vClos source routing (SR, doc/vclos.md §5) of the flow from NIC `src_nic` of node
+ * `src_node` to NIC `dst_nic` of node `dst_node` on a two-tier fabric: with k the source
+ * NIC's place under its leaf A (the NICs of the nodes tsched_topology_leaf_nodes() lists
+ * before `src_node`, plus `src_nic`) and S the spines A has a trunk to (ascending index), it
+ * goes up on the (k mod S)-th of them, member floor(k / S) mod K of trunk A~spine, and down
+ * on member floor(k / S) mod K' of the trunk from that spine to the destination NIC's leaf.
+ * Static: blind to load and to what is up or down (the caller decides what a down member
+ * means). Needs no handle: the vclos handle's free mode and the simulator's routing
+ * `source` both route with it. `*up_member`, `*down_member`: topology member ids; both
+ * TSCHED_NONE when the two NICs share a leaf. Errors: TSCHED_E_INVALID (NULL),
+ * TSCHED_E_RANGE (a node or NIC that does not exist), TSCHED_E_NO_PATH (the leaf has no
+ * spine, or the chosen spine no trunk to the destination leaf); on those two both out
+ * values are TSCHED_NONE.
+ */
+TSCHED_API tsched_status tsched_vclos_source_route(uint32_t *up_member, uint32_t *down_member,
+                                                   const tsched_topology *topo, uint32_t src_node, uint32_t src_nic,
+                                                   uint32_t dst_node, uint32_t dst_nic);
 /** Number of link ids of this handle (members, or members + OCS ports). */
 TSCHED_API uint32_t tsched_vclos_num_links(const tsched_vclos *v);
 /** Capacity of one direction of a link, Gbit/s (0 for a bad id). */

@@ -12,16 +12,6 @@
 #include "sim_internal.h"
 
 static const char *const pol_field[TS_SIM_NPOL] = {"queue", "placement", "routing", "reroute", "priority", "links"};
-static const char *const pol_names[TS_SIM_NPOL][12] = {
-    {"fifo", "ff", NULL},
-    {"first-fit", "best-fit", "random-fit", "gpu-pack", "topo-aware", "exhaustive", "mip", "vclos", "ocs-vclos",
-     "vclos-free", "crius", NULL},
-    {"greedy", "ecmp", "balanced-ecmp", "ilp", "source", "ideal", "vclos", NULL},
-    {"none", "refresh", NULL},
-    {"none", "fixed", "crux", "sincronia", "varys", NULL},
-    {"trunk", "member", NULL},
-};
-static const int pol_default[TS_SIM_NPOL] = {0, 1, 0, 0, 0, 0};
 
 #define NONNULL(fn, x)                                                                                              \
     do {                                                                                                            \
@@ -50,7 +40,7 @@ tsched_status tsched_sim_new(tsched_sim **out, tsched_topology *topo)
         free(s);
         return TSCHED_E_NOMEM;
     }
-    memcpy(s->pol, pol_default, sizeof s->pol);
+    ts_sim_policy_defaults(s->pol);
     s->seed = 1;
     s->levels = 8;
     s->until = INT64_MAX;
@@ -215,16 +205,16 @@ tsched_status tsched_sim_set_policy(tsched_sim *s, tsched_sim_policy which, cons
     tsched_status st = not_started(s, "tsched_sim_set_policy");
     if (st != TSCHED_OK)
         return st;
-    for (int i = 0; pol_names[which][i]; i++)
-        if (strcmp(name, pol_names[which][i]) == 0) {
-            s->pol[which] = i;
-            s->pol_set[which] = 1;
-            return TSCHED_OK;
-        }
-    char list[200] = "";
-    for (int i = 0; pol_names[which][i]; i++) {
-        strcat(list, i ? ", " : "");
-        strcat(list, pol_names[which][i]);
+    int i = ts_sim_policy_find(which, name);
+    if (i >= 0) {
+        s->pol[which] = i;
+        s->pol_set[which] = 1;
+        return TSCHED_OK;
+    }
+    char list[400] = "";
+    for (int k = 0; ts_sim_policy_name(which, k); k++) {
+        strcat(list, k ? ", " : "");
+        strcat(list, ts_sim_policy_name(which, k));
     }
     return ts_error(TSCHED_E_FORMAT, "%s: unknown value \"%s\"; expected one of %s", pol_field[which], name, list);
 }
@@ -297,7 +287,7 @@ tsched_status tsched_sim_set_option(tsched_sim *s, tsched_sim_option which, doub
 static tsched_status placement_rules(const tsched_sim *s, uint32_t i)
 {
     const ts_sim_job *j = &s->jobs[i];
-    if (TS_SIM_IS_CRIUS(s)) {
+    if (ts_sim_cells(s)) {
         if (j->nfixed)
             return ts_error(TSCHED_E_INVALID, "jobs[%u].nodes: placement \"crius\" chooses every job's nodes (job \"%s\")",
                             i, j->name);
@@ -435,7 +425,7 @@ tsched_status tsched_sim_add_job(uint32_t *index, tsched_sim *s, const tsched_si
             drop_jobs(s, s->njobs - 1);
             return st;
         }
-        if (TS_SIM_IS_CRIUS(s))
+        if (ts_sim_cells(s))
             j->level = 0;
         if ((st = ts_sim_push(s, j->arrival, TS_EV_ARRIVAL, s->njobs - 1, 0)) != TSCHED_OK)
             return st;
@@ -609,78 +599,6 @@ tsched_status tsched_sim_set_callback(tsched_sim *s, uint32_t mask, tsched_sim_c
 
 int64_t tsched_sim_now(const tsched_sim *s) { return s ? s->now : 0; }
 
-/* The placements of the vclos module (doc/sim.md §3.2): the rules they bring, and the
- * handle, made over the fabric as it is now. vclos and ocs-vclos reserve member links, so
- * they imply `links: member` (naming `trunk` is an error) and routing `vclos` (naming
- * another routing is an error); vclos-free implies `member` too but accepts `trunk` and
- * any routing but `vclos`. */
-static tsched_status vclos_rules(tsched_sim *s)
-{
-    tsched_vclos_free(s->vc); /* a start that failed earlier */
-    s->vc = NULL;
-    int pl = s->pol[TSCHED_SIM_PLACEMENT], rt = s->pol[TSCHED_SIM_ROUTING];
-    const char *pname = pol_names[TSCHED_SIM_PLACEMENT][pl], *rname = pol_names[TSCHED_SIM_ROUTING][rt];
-    int reserving = pl == TS_PL_VCLOS || pl == TS_PL_OCS;
-    if (rt == TS_RT_VCLOS && !reserving)
-        return ts_error(TSCHED_E_INVALID,
-                        "routing: \"vclos\" needs placement \"vclos\" or \"ocs-vclos\", not \"%s\"", pname);
-    if (reserving && s->pol_set[TSCHED_SIM_ROUTING] && rt != TS_RT_VCLOS)
-        return ts_error(TSCHED_E_INVALID,
-                        "routing: \"%s\" cannot be used with placement \"%s\" (its flows take their reserved "
-                        "routes: routing \"vclos\")", rname, pname);
-    if (!TS_SIM_IS_VCLOS(s))
-        return TSCHED_OK;
-    if (reserving && s->pol_set[TSCHED_SIM_LINKS] && s->pol[TSCHED_SIM_LINKS] != 1)
-        return ts_error(TSCHED_E_INVALID,
-                        "links: \"trunk\" cannot be used with placement \"%s\" (it reserves member links: "
-                        "links \"member\")", pname);
-    for (uint32_t i = 0; i < s->njobs; i++)
-        if (s->jobs[i].nfixed)
-            return ts_error(TSCHED_E_INVALID, "jobs[%u].nodes: placement \"%s\" chooses every job's nodes (job \"%s\")",
-                            i, pname, s->jobs[i].name);
-    if (reserving)
-        s->pol[TSCHED_SIM_ROUTING] = TS_RT_VCLOS;
-    if (!s->pol_set[TSCHED_SIM_LINKS])
-        s->pol[TSCHED_SIM_LINKS] = 1;
-    tsched_vclos_mode mode = pl == TS_PL_VCLOS ? TSCHED_VCLOS_MODE_VCLOS
-                             : pl == TS_PL_OCS ? TSCHED_VCLOS_MODE_OCS : TSCHED_VCLOS_MODE_FREE;
-    tsched_status st = tsched_vclos_new(&s->vc, s->t, mode);
-    if (st != TSCHED_OK)
-        return ts_error_prefix(st, "placement");
-    if ((st = tsched_vclos_set_time_limit_ms(s->vc, s->place_ms)) != TSCHED_OK)
-        return st;
-    s->vc_members = tsched_topology_num_members(s->t);
-    s->nocs = tsched_vclos_num_links(s->vc) - s->vc_members;
-    return TSCHED_OK;
-}
-
-/* Placement crius (doc/sim.md §3.2): the cell module's scheduler over the fabric as it is
- * now, with the simulation's catalogue. Failures are not part of version 1 under crius: the
- * scheduler has no call to take a node away from it. */
-static tsched_status crius_rules(tsched_sim *s)
-{
-    tsched_crius_free(s->cr); /* a start that failed earlier */
-    s->cr = NULL;
-    if (!TS_SIM_IS_CRIUS(s))
-        return TSCHED_OK;
-    if (s->nfail)
-        return ts_error(TSCHED_E_INVALID, "failures: placement \"crius\" does not take failures (the scheduler cannot "
-                        "lose a node); %u given", s->nfail);
-    tsched_gpu_catalog *def = NULL;
-    tsched_status st = TSCHED_OK;
-    if (!s->cat && (st = tsched_gpu_catalog_default(&def)) != TSCHED_OK)
-        return ts_error_prefix(st, "placement");
-    st = tsched_crius_new(&s->cr, s->t, s->cat ? s->cat : def);
-    tsched_gpu_catalog_free(def);
-    if (st != TSCHED_OK) {
-        s->cr = NULL;
-        return ts_error_prefix(st, "placement");
-    }
-    if ((st = tsched_crius_set_depth(s->cr, s->crius_depth)) != TSCHED_OK)
-        return ts_error_prefix(st, "crius_depth");
-    return TSCHED_OK;
-}
-
 tsched_status tsched_sim_set_gpu_catalog(tsched_sim *s, const tsched_gpu_catalog *cat)
 {
     if (!s)
@@ -706,8 +624,15 @@ tsched_status ts_sim_start_run(tsched_sim *s)
 {
     const tsched_topology *t = s->t;
     uint32_t nn = tsched_topology_num_nodes(t);
-    tsched_status st = vclos_rules(s);
-    if (st != TSCHED_OK)
+    /* a start that failed earlier may have made the handles */
+    tsched_vclos_free(s->vc);
+    s->vc = NULL;
+    tsched_crius_free(s->cr);
+    s->cr = NULL;
+    const ts_sim_place_ops *pl = ts_sim_placement(s);
+    const ts_sim_route_ops *rt = ts_sim_routing(s);
+    tsched_status st = TSCHED_OK;
+    if ((rt->load && (st = rt->load(s, rt)) != TSCHED_OK) || (pl->load && (st = pl->load(s, pl)) != TSCHED_OK))
         return st;
     s->ntrunks = tsched_topology_num_trunks(t);
     if (!(s->nic_base = ts_malloc((size_t)nn + 1, sizeof *s->nic_base)))
@@ -725,7 +650,7 @@ tsched_status ts_sim_start_run(tsched_sim *s)
     uint64_t units = 0;
     for (uint32_t tr = 0; tr < s->ntrunks; tr++) {
         s->unit_base[tr] = (uint32_t)units;
-        units += s->pol[TSCHED_SIM_LINKS] == 1 ? tsched_topology_trunk_links(t, tr) : 1;
+        units += ts_sim_link_mode(s)->members ? tsched_topology_trunk_links(t, tr) : 1;
         if (units > UINT32_MAX / 4)
             return ts_error(TSCHED_E_TOO_LARGE, "sim: more than %u member links", UINT32_MAX / 4);
     }
@@ -784,15 +709,15 @@ tsched_status ts_sim_start_run(tsched_sim *s)
         ts_sim_job *j = &s->jobs[i];
         if ((st = placement_rules(s, i)) != TSCHED_OK)
             return st;
-        if (TS_SIM_IS_CRIUS(s)) {
+        if (ts_sim_cells(s)) {
             /* tp, pp, compute_ms and phases are ignored: the Cell decides (doc/sim.md §3.2) */
             j->level = 0;
             continue;
         }
-        if (s->pol[TSCHED_SIM_PRIORITY] == 1 && j->fixed_level >= s->levels)
+        if (ts_sim_priorities[s->pol[TSCHED_SIM_PRIORITY]].fixed && j->fixed_level >= s->levels)
             return ts_error(TSCHED_E_RANGE, "jobs[%u].level: %u is not below levels = %u (job \"%s\")", i,
                             j->fixed_level, s->levels, j->name);
-        if (s->pol[TSCHED_SIM_PRIORITY] != 1)
+        if (!ts_sim_priorities[s->pol[TSCHED_SIM_PRIORITY]].fixed)
             j->level = 0;
         if (!j->tp)
             j->tp = j->nfixed ? tsched_topology_node_gpus(t, j->fixed_nodes[0]) : gpn;
@@ -831,7 +756,7 @@ tsched_status ts_sim_start_run(tsched_sim *s)
                                     x, xf->src >= nodes ? xf->src : xf->dst, nodes);
             }
     }
-    if ((st = crius_rules(s)) != TSCHED_OK)
+    if (pl->ready && (st = pl->ready(s, pl)) != TSCHED_OK)
         return st;
     if (s->to < s->from)
         return ts_error(TSCHED_E_RANGE, "measure.to_s: %.9g is before measure.from_s %.9g", (double)s->to * 1e-9,
@@ -841,9 +766,9 @@ tsched_status ts_sim_start_run(tsched_sim *s)
     for (uint32_t i = 0; i < s->njobs; i++)
         if ((st = ts_sim_job_bounds(s, i)) != TSCHED_OK)
             return st;
-    if (s->pol[TSCHED_SIM_ROUTING] == 4 && tsched_topology_num_tier(t, TSCHED_TIER_CORE) > 0)
-        return ts_error(TSCHED_E_INVALID, "routing: \"source\" needs a two-tier fabric; \"%s\" has %u core switches",
-                        tsched_topology_name(t), tsched_topology_num_tier(t, TSCHED_TIER_CORE));
+    rt = ts_sim_routing(s); /* the placement may have implied it */
+    if (rt->check && (st = rt->check(s, rt)) != TSCHED_OK)
+        return st;
     for (uint32_t i = 0; i < s->njobs; i++)
         if ((st = ts_sim_push(s, s->jobs[i].arrival, TS_EV_ARRIVAL, i, 0)) != TSCHED_OK)
             return st;

@@ -167,7 +167,7 @@ tsched_status tsched_sim_result_new(tsched_sim_result **out, const tsched_sim *s
     sum->status = unfinished == 0 ? TSCHED_SIM_DONE : s->nheap ? TSCHED_SIM_UNTIL : TSCHED_SIM_STALLED;
 
     /* links: every directed fabric link, trunk order, up first, then by member */
-    int member = s->pol[TSCHED_SIM_LINKS] == 1;
+    int member = ts_sim_link_mode(s)->members;
     for (uint32_t l = 0; l < nfab; l++) {
         uint32_t tr = s->unit_trunk[l / 2], lo = tsched_topology_trunk_lower(t, tr), hi = tsched_topology_trunk_upper(t, tr);
         ts_sim_link_stats *o = &r->links[l];

@@ -14,17 +14,8 @@
 #include "../common/rng.h"
 #include "../common/strtab.h"
 #include "sim_api.h"
+#include "sim_policy.h"
 #include "sim_result.h"
-
-#define TS_SIM_NPOL 6
-
-/* Policy indices into pol_names (api.c) used by the engine. */
-enum { TS_PL_VCLOS = 7, TS_PL_OCS = 8, TS_PL_FREE = 9 }; /* placements of the vclos module */
-enum { TS_PL_CRIUS = 10 };                                  /* the cell module's scheduler */
-enum { TS_RT_SOURCE = 4, TS_RT_IDEAL = 5, TS_RT_VCLOS = 6 };  /* routings */
-#define TS_SIM_IS_VCLOS(s)                                                                                          \
-    ((s)->pol[TSCHED_SIM_PLACEMENT] >= TS_PL_VCLOS && (s)->pol[TSCHED_SIM_PLACEMENT] <= TS_PL_FREE)
-#define TS_SIM_IS_CRIUS(s) ((s)->pol[TSCHED_SIM_PLACEMENT] == TS_PL_CRIUS)
 
 /* An explicit flow of a phase, as added (ranks, optional pinned hops). */
 typedef struct ts_sim_xflow {
@@ -304,8 +295,28 @@ static inline __attribute__((always_inline)) void ts_sim_sift_down(tsched_sim *s
     s->heap[i] = e;
 }
 
-/* engine.c */
+/* The policy rows chosen (sim_policy.h). */
+static inline const ts_sim_place_ops *ts_sim_placement(const tsched_sim *s)
+{
+    return &ts_sim_placements[s->pol[TSCHED_SIM_PLACEMENT]];
+}
+static inline const ts_sim_route_ops *ts_sim_routing(const tsched_sim *s)
+{
+    return &ts_sim_routings[s->pol[TSCHED_SIM_ROUTING]];
+}
+static inline const ts_sim_links_ops *ts_sim_link_mode(const tsched_sim *s)
+{
+    return &ts_sim_links[s->pol[TSCHED_SIM_LINKS]];
+}
+/* Jobs run in Cells: computing only, no flows (placement crius). */
+static inline int ts_sim_cells(const tsched_sim *s)
+{
+    return (ts_sim_placement(s)->flags & TS_PLACE_CELLS) != 0;
+}
+
+/* api.c */
 tsched_status ts_sim_start_run(tsched_sim *s);
+/* engine.c: the event loop, iterations, the queue */
 /* The least simulated time and the fewest events job i's iterations need (doc/sim.md §1):
  * TSCHED_E_RANGE naming the job and the field when it would end past the clock,
  * TSCHED_E_TOO_LARGE (sim_events) when the jobs checked so far need more events than the
@@ -315,9 +326,31 @@ tsched_status ts_sim_job_bounds(tsched_sim *s, uint32_t i);
 /* An event that no longer means anything (a superseded flow completion, an event of a job
  * stopped since, a scheduling instant with nothing to schedule). */
 int ts_sim_event_stale(const tsched_sim *s, const ts_sim_event *e);
-/* Placement crius at a placement attempt (engine.c): departures, new jobs, one scheduling
- * event, then every job whose Cell or nodes changed stops and starts again. */
-tsched_status ts_sim_crius_schedule(tsched_sim *s);
+/* The callback's event of `kind` now, when the caller asked for it. */
+void ts_sim_emit(tsched_sim *s, int kind, uint32_t job, uint32_t phase, const char *name);
+tsched_status ts_sim_start_job(tsched_sim *s, uint32_t ji);
+/* Running job j stops (its flows already gone): computation ends, its GPUs go back, its
+ * pending events go stale, and it counts a restart; the caller queues it. */
+void ts_sim_job_requeued(tsched_sim *s, ts_sim_job *j);
+/* net.c: links, routes, loads */
+tsched_status ts_sim_refresh_caps(tsched_sim *s);
+tsched_status ts_sim_route_job(tsched_sim *s, ts_sim_job *j);
+/* Add (dir 1) or remove (-1) job j's routed flows to the loads other jobs' routing sees. */
+void ts_sim_base_loads(tsched_sim *s, const ts_sim_job *j, int dir);
+tsched_status ts_sim_alone_iteration_s(double *out, tsched_sim *s, ts_sim_job *j);
+/* Route job ji again with the current policy and loads; its flows in flight move to their
+ * new paths with their remaining bits. */
+tsched_status ts_sim_reroute_job(tsched_sim *s, uint32_t ji);
+/* account.c */
+void ts_sim_account(tsched_sim *s, int64_t t);
+void ts_sim_fill_interval(const tsched_sim *s, ts_sim_sample *x, double len);
+void ts_sim_busy(tsched_sim *s, ts_sim_job *j, int on);
+/* failures.c */
+void ts_sim_stop_job(tsched_sim *s, uint32_t ji);
+tsched_status ts_sim_failure_event(tsched_sim *s, uint32_t fi);
+/* prio_kcut.c: the running jobs as a job set (which[k] = the job of entry k), their flows
+ * of one iteration pinned to the paths they use now */
+tsched_status ts_sim_running_jobset(tsched_sim *s, tsched_jobset **out, uint32_t **which_out, uint32_t *n_out);
 /* rates.c */
 tsched_status ts_sim_flow_start(uint32_t *index, tsched_sim *s, uint32_t job, const ts_sim_rflow *rf,
                                 const uint32_t *links);
@@ -327,12 +360,9 @@ tsched_status ts_sim_check_full(tsched_sim *s);
 tsched_status ts_sim_scratch(tsched_sim *s, size_t nf);
 void ts_sim_maxmin(tsched_sim *s, size_t nf, const uint32_t *const *fl, const uint32_t *fn, const uint32_t *lev,
                    const uint32_t *L, size_t nl, double *out, uint8_t *frozen);
-tsched_status ts_sim_refresh_caps(tsched_sim *s);
 void ts_sim_settle(tsched_sim *s, ts_sim_flow *f);
 void ts_sim_flow_remove(tsched_sim *s, uint32_t fi);
 tsched_status ts_sim_push(tsched_sim *s, int64_t t, int kind, uint32_t a, int64_t b);
-void ts_sim_account(tsched_sim *s, int64_t t);
-void ts_sim_fill_interval(const tsched_sim *s, ts_sim_sample *x, double len);
 
 /* Samples kept by one run (memory and time stay bounded on any simulated span): when a run
  * fills them, adjacent pairs merge and the interval doubles (doc/sim.md §5). */

@@ -5,13 +5,14 @@
  * both when the flow has no usable route (see each policy). A member is "up" when itself,
  * its trunk and both switches are up in the handle's state (vc_member_up).
  *
- * source (SR): the k-th NIC under its leaf (leaf's nodes in ascending node index, NICs in
- *   order, k from 0 over all nodes of the leaf, busy or not) goes up on spine m = the
+ * source (SR): tsched_vclos_source_route(), the one definition the simulator's routing
+ *   `source` uses too: the k-th NIC under its leaf (leaf's nodes in ascending node index,
+ *   NICs in order, k from 0 over all nodes of the leaf, busy or not) goes up on spine m = the
  *   (k mod S)-th spine of leaf A (S = the spines A has a trunk to, ascending index: all of
- *   them on a leaf-spine; the simulator's SR reads it the same way), member floor(k / S) mod
- *   K_Am of trunk A~m, and down on trunk B~m's member floor(k / S) mod K_Bm (the same index
- *   when the fabric is uniform). Static, load- and failure-blind: when one of the two members
- *   (or the trunk B~m) is missing or not up, the route is lost (VC_NONE).
+ *   them on a leaf-spine), member floor(k / S) mod K_Am of trunk A~m, and down on trunk
+ *   B~m's member floor(k / S) mod K_Bm (the same index when the fabric is uniform). Static,
+ *   load- and failure-blind: when one of the two members (or the trunk B~m) is missing or
+ *   not up in the handle's state, the route is lost (VC_NONE).
  *
  * ecmp: h = H(seed, job name, src rank, dst rank) below. The candidate spines are those m
  *   (ascending index) with at least one up member on both trunks A~m and B~m; with c of them
@@ -79,28 +80,66 @@ static uint32_t pair_up_nth(const tsched_vclos *v, uint32_t leaf, uint32_t spine
     return VC_NONE;
 }
 
-static void route_source(const tsched_vclos *v, const vc_job *j, uint32_t src, uint32_t a, uint32_t b, uint32_t *up,
+tsched_status tsched_vclos_source_route(uint32_t *up_member, uint32_t *down_member, const tsched_topology *topo,
+                                        uint32_t src_node, uint32_t src_nic, uint32_t dst_node, uint32_t dst_nic)
+{
+    if (!up_member || !down_member || !topo)
+        return ts_error(TSCHED_E_INVALID, "tsched_vclos_source_route: %s is NULL",
+                        !up_member ? "up_member" : !down_member ? "down_member" : "topo");
+    *up_member = *down_member = TSCHED_NONE;
+    const tsched_topology *t = topo;
+    uint32_t nn = tsched_topology_num_nodes(t);
+    if (src_node >= nn || dst_node >= nn)
+        return ts_error(TSCHED_E_RANGE, "tsched_vclos_source_route: %s_node %u is not a node (the fabric has %u)",
+                        src_node >= nn ? "src" : "dst", src_node >= nn ? src_node : dst_node, nn);
+    int bad_src = src_nic >= tsched_topology_node_nics(t, src_node);
+    if (bad_src || dst_nic >= tsched_topology_node_nics(t, dst_node))
+        return ts_error(TSCHED_E_RANGE, "tsched_vclos_source_route: %s_nic %u is not a NIC of node \"%s\"",
+                        bad_src ? "src" : "dst", bad_src ? src_nic : dst_nic,
+                        tsched_topology_node_name(t, bad_src ? src_node : dst_node));
+    uint32_t a = tsched_topology_node_nic_leaf(t, src_node, src_nic);
+    uint32_t b = tsched_topology_node_nic_leaf(t, dst_node, dst_nic);
+    if (a == b)
+        return TSCHED_OK;
+    /* k: the NIC's place under its leaf (a rail NIC, whose node is listed under another
+     * leaf, comes after every NIC of the leaf's nodes) */
+    uint32_t count;
+    uint64_t k = 0;
+    const uint32_t *nodes = tsched_topology_leaf_nodes(t, a, &count);
+    for (uint32_t i = 0; i < count && nodes[i] != src_node; i++)
+        k += tsched_topology_node_nics(t, nodes[i]);
+    k += src_nic;
+    /* the source leaf's spines (those it has a trunk to) in index order */
+    uint32_t ns = tsched_topology_num_tier(t, TSCHED_TIER_SPINE), S = 0, spine = TSCHED_NONE;
+    for (uint32_t i = 0; i < ns; i++)
+        S += tsched_topology_find_trunk(t, a, tsched_topology_tier_switch(t, TSCHED_TIER_SPINE, i)) != TSCHED_NONE;
+    for (uint32_t i = 0, seen = 0; S && i < ns; i++) {
+        uint32_t sp = tsched_topology_tier_switch(t, TSCHED_TIER_SPINE, i);
+        if (tsched_topology_find_trunk(t, a, sp) != TSCHED_NONE && seen++ == k % S) {
+            spine = sp;
+            break;
+        }
+    }
+    uint32_t up = tsched_topology_find_trunk(t, a, spine), down = tsched_topology_find_trunk(t, b, spine);
+    uint32_t ku = tsched_topology_trunk_links(t, up), kd = tsched_topology_trunk_links(t, down);
+    if (up == TSCHED_NONE || down == TSCHED_NONE || !ku || !kd)
+        return ts_error(TSCHED_E_NO_PATH, "tsched_vclos_source_route: leaf \"%s\" has %s",
+                        tsched_topology_switch_name(t, a),
+                        spine == TSCHED_NONE ? "no spine" : "no trunk to the spine of the destination leaf");
+    uint64_t m = k / S;
+    *up_member = tsched_topology_trunk_first_member(t, up) + (uint32_t)(m % ku);
+    *down_member = tsched_topology_trunk_first_member(t, down) + (uint32_t)(m % kd);
+    return TSCHED_OK;
+}
+
+/* SR in the handle's state: a route through a member that is not up there is lost. */
+static void route_source(const tsched_vclos *v, const vc_job *j, uint32_t src, uint32_t dst, uint32_t *up,
                          uint32_t *down)
 {
-    uint32_t node = j->nodes[src / v->E], pos = 0;
-    while (v->leaf_nodes[v->leaf_first[a] + pos] != node)
-        pos++;
-    uint64_t k = (uint64_t)pos * v->E + src % v->E;
-    /* the source leaf's spines (those it has a trunk to) in index order, as the simulator's SR */
-    uint32_t S = 0, m = 0;
-    for (uint32_t x = 0; x < v->S; x++)
-        S += v->pair_k[a * v->S + x] > 0;
-    if (!S)
-        return;
-    uint32_t want = (uint32_t)(k % S), idx = (uint32_t)(k / S);
-    for (;; m++)
-        if (v->pair_k[a * v->S + m] && want-- == 0)
-            break;
-    uint32_t pa = a * v->S + m, pb = b * v->S + m;
-    if (!v->pair_k[pa] || !v->pair_k[pb])
-        return;
-    uint32_t mu = v->pair_first[pa] + idx % v->pair_k[pa], md = v->pair_first[pb] + idx % v->pair_k[pb];
-    if (!vc_member_up(v, mu) || !vc_member_up(v, md))
+    uint32_t mu, md;
+    if (tsched_vclos_source_route(&mu, &md, v->topo, j->nodes[src / v->E], src % v->E, j->nodes[dst / v->E],
+                                  dst % v->E) != TSCHED_OK ||
+        mu == TSCHED_NONE || !vc_member_up(v, mu) || !vc_member_up(v, md))
         return;
     *up = mu;
     *down = md;
@@ -136,7 +175,7 @@ tsched_status vc_free_route(const tsched_vclos *v, const vc_job *j, uint32_t src
     if (a == b)
         return TSCHED_OK;
     if (v->routing == TSCHED_VCLOS_ROUTING_SOURCE)
-        route_source(v, j, src, a, b, up, down);
+        route_source(v, j, src, dst, up, down);
     else
         route_ecmp(v, j, src, dst, a, b, up, down);
     return TSCHED_OK;
