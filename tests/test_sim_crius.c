@@ -35,13 +35,7 @@
 /* leaf0: a0..a(na-1), A100 x 4; leaf1: t0..t(nt-1), T4 x 2; one spine; 1 NIC of 100 Gbit/s per node. */
 static tsched_topology *het(uint32_t na, uint32_t nt, const char *atype)
 {
-    tsched_topology *t;
-    ck_assert_ok(tsched_topology_new(&t, "het"));
-    ck_assert_ok(tsched_topology_add_switch(NULL, t, "leaf0", 0, NULL));
-    ck_assert_ok(tsched_topology_add_switch(NULL, t, "leaf1", 0, NULL));
-    ck_assert_ok(tsched_topology_add_switch(NULL, t, "spine0", 1, NULL));
-    ck_assert_ok(tsched_topology_add_link(t, "leaf0", "spine0", 400, 1));
-    ck_assert_ok(tsched_topology_add_link(t, "leaf1", "spine0", 400, 1));
+    tsched_topology *t = tu_two_leaves_start("het", 400, 1);
     char name[16];
     for (uint32_t i = 0; i < na; i++) {
         snprintf(name, sizeof name, "a%u", i);
