@@ -125,8 +125,7 @@ END_TEST
 
 static tsched_job *job(uint32_t dp, uint32_t tp, uint32_t pp, double alpha)
 {
-    tsched_job *j;
-    ck_assert_ok(tsched_job_new(&j, "test-job", dp * tp * pp, tp, pp));
+    tsched_job *j = tu_job("test-job", dp * tp * pp, tp, pp);
     ck_assert_ok(tsched_job_set_alpha(j, alpha));
     return j;
 }

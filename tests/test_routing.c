@@ -819,28 +819,30 @@ static tsched_topology *random_builder_fabric(tu_rng *r, uint32_t L, uint32_t S,
     return t;
 }
 
+/* The rates cases' fabric for instance `it`, in turn: a 2:1 leaf-spine of up to `wide` + 1
+ * leaves, a 3:1 one of one link per trunk, a 3-tier Clos, a hand-built fabric of mixed NIC
+ * speeds. */
+static tsched_topology *rates_fabric(tu_rng *r, uint32_t it, uint32_t wide)
+{
+    switch (it % 4) {
+    case 0:
+        return tu_gen_leaf_spine(2 + tu_rng_below(r, wide), 2 + tu_rng_below(r, wide - 1), 1 + tu_rng_below(r, 4), 2,
+                                 1 + tu_rng_below(r, 2), 0, 0, 2.0);
+    case 1:
+        return tu_gen_leaf_spine(2 + tu_rng_below(r, 4), 2 + tu_rng_below(r, 3), 2 + tu_rng_below(r, 3), 2, 2, 0, 1, 3.0);
+    case 2:
+        return tu_gen_clos3(2 + tu_rng_below(r, 2), 2, 2, 2 + 2 * tu_rng_below(r, 2), 1 + tu_rng_below(r, 3),
+                            1 + tu_rng_below(r, 2), 0, 0, 2.0);
+    default:
+        return random_builder_fabric(r, 2 + tu_rng_below(r, 3), 1 + tu_rng_below(r, 3), 3 + tu_rng_below(r, 6));
+    }
+}
+
 START_TEST(rates_certify_maxmin_random)
 {
     tu_rng r = {31337};
     for (uint32_t it = 0; it < 120; it++) {
-        tsched_topology *t;
-        switch (it % 4) {
-        case 0:
-            t = tu_gen_leaf_spine(2 + tu_rng_below(&r, 4), 2 + tu_rng_below(&r, 3), 1 + tu_rng_below(&r, 4), 2,
-                                  1 + tu_rng_below(&r, 2), 0, 0, 2.0);
-            break;
-        case 1:
-            t = tu_gen_leaf_spine(2 + tu_rng_below(&r, 4), 2 + tu_rng_below(&r, 3), 2 + tu_rng_below(&r, 3), 2, 2, 0, 1,
-                                  3.0);
-            break;
-        case 2:
-            t = tu_gen_clos3(2 + tu_rng_below(&r, 2), 2, 2, 2 + 2 * tu_rng_below(&r, 2), 1 + tu_rng_below(&r, 3),
-                             1 + tu_rng_below(&r, 2), 0, 0, 2.0);
-            break;
-        default:
-            t = random_builder_fabric(&r, 2 + tu_rng_below(&r, 3), 1 + tu_rng_below(&r, 3), 3 + tu_rng_below(&r, 6));
-            break;
-        }
+        tsched_topology *t = rates_fabric(&r, it, 4);
         tsched_flows *f = random_flows(&r, t, 1 + tu_rng_below(&r, 40));
         char what[64];
         for (int algo = 0; algo < 3; algo++) {
@@ -919,24 +921,7 @@ START_TEST(rates_bit_identical_to_plain_reference)
 {
     tu_rng r = {4242};
     for (uint32_t it = 0; it < 400; it++) {
-        tsched_topology *t;
-        switch (it % 4) {
-        case 0:
-            t = tu_gen_leaf_spine(2 + tu_rng_below(&r, 5), 2 + tu_rng_below(&r, 4), 1 + tu_rng_below(&r, 4), 2,
-                                  1 + tu_rng_below(&r, 2), 0, 0, 2.0);
-            break;
-        case 1:
-            t = tu_gen_leaf_spine(2 + tu_rng_below(&r, 4), 2 + tu_rng_below(&r, 3), 2 + tu_rng_below(&r, 3), 2, 2, 0, 1,
-                                  3.0);
-            break;
-        case 2:
-            t = tu_gen_clos3(2 + tu_rng_below(&r, 2), 2, 2, 2 + 2 * tu_rng_below(&r, 2), 1 + tu_rng_below(&r, 3),
-                             1 + tu_rng_below(&r, 2), 0, 0, 2.0);
-            break;
-        default:
-            t = random_builder_fabric(&r, 2 + tu_rng_below(&r, 3), 1 + tu_rng_below(&r, 3), 3 + tu_rng_below(&r, 6));
-            break;
-        }
+        tsched_topology *t = rates_fabric(&r, it, 5);
         tsched_flows *f = random_flows(&r, t, 1 + tu_rng_below(&r, it % 10 == 9 ? 600 : 80));
         uint32_t n = tsched_flows_count(f);
         double *want = malloc((n ? n : 1) * sizeof *want), *got = malloc((n ? n : 1) * sizeof *got);

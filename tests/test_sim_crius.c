@@ -252,8 +252,7 @@ static void check_cells(const tsched_topology *t, json_t *doc, const tsched_mode
         uint32_t n = (uint32_t)json_integer_value(json_object_get(cell, "gpus"));
         uint32_t st = (uint32_t)json_integer_value(json_object_get(cell, "stages"));
         ck_assert(n == ng || n == 2 * ng || (ng % 2 == 0 && n == ng / 2));
-        tsched_job *job;
-        ck_assert_ok(tsched_job_new(&job, "x", ng, 1, 1));
+        tsched_job *job = tu_job("x", ng, 1, 1);
         ck_assert_ok(tsched_job_set_model(job, models[i]));
         tsched_cell *c;
         ck_assert_ok(tsched_cell_estimate(&c, t, json_string_value(json_object_get(cell, "pool")), cat, job, NULL, n,
@@ -323,8 +322,7 @@ START_TEST(squeezed_job_restarts)
     tsched_model m = bert_small(8, 64);
     tsched_gpu_catalog *cat;
     ck_assert_ok(tsched_gpu_catalog_default(&cat));
-    tsched_job *job;
-    ck_assert_ok(tsched_job_new(&job, "x", 2, 1, 1));
+    tsched_job *job = tu_job("x", 2, 1, 1);
     ck_assert_ok(tsched_job_set_model(job, &m));
     double best[5] = {0};
     for (uint32_t n = 1; n <= 4; n *= 2)

@@ -920,8 +920,7 @@ END_TEST
 START_TEST(nvl_placement_without_domains)
 {
     tsched_topology *t = tu_leaf_spine(4, 2, 1, 4, 8, 8);
-    tsched_job *job = NULL;
-    ck_assert_ok(tsched_job_new(&job, "j", 64, 8, 2));
+    tsched_job *job = tu_job("j", 64, 8, 2);
     tsched_place_options o;
     tsched_place_options_init(&o);
     o.domain = TSCHED_DOMAIN_NVL;

@@ -90,6 +90,15 @@ static inline void tu_rng_shuffle(tu_rng *r, uint32_t *a, uint32_t n)
     }
 }
 
+/* A job of `gpus` GPUs in tp x pp; the test fails if it is refused. */
+static inline tsched_job *tu_job(const char *name, uint32_t gpus, uint32_t tp, uint32_t pp)
+{
+    tsched_job *j = NULL;
+    ck_assert_ok(tsched_job_new(&j, name, gpus, tp, pp));
+    ck_assert_ptr_nonnull(j);
+    return j;
+}
+
 /* ---- fabrics ---------------------------------------------------------------------------- */
 
 /* Generated fabrics (tsched_topology_generate) with every knob; a zero keeps

@@ -250,8 +250,7 @@ START_TEST(volumes_small_model)
      * DP data per rail D = tp * v_d / nics = 4 * 70 / 4 = 70 elements, 4 bytes each;
      * activation per GPU a = mb s h / tp = 6, per rail (g / nics) a = 12 elements, 2 bytes. */
     tsched_topology *t = tu_gen_leaf_spine(2, 2, 4, 8, 4, 0, 0, 0);
-    tsched_job *j = NULL;
-    ck_assert_ok(tsched_job_new(&j, "small", 64, 4, 2));
+    tsched_job *j = tu_job("small", 64, 4, 2);
     tsched_model m = small_model();
     ck_assert_ok(tsched_job_set_model(j, &m));
     const double bit = 8 / 1e9;
@@ -289,8 +288,7 @@ START_TEST(volumes_production_shape)
      * 8-NIC nodes: a 46 x 8 matrix, v_d = 392,077,824 elements (the record's table).
      * One TP group per node, so a rail carries one GPU's data: D = v_d. */
     tsched_topology *t = tu_gen_leaf_spine(24, 2, 16, 8, 8, 0, 0, 0);
-    tsched_job *j = NULL;
-    ck_assert_ok(tsched_job_new(&j, "llm-a", 2944, 8, 8));
+    tsched_job *j = tu_job("llm-a", 2944, 8, 8);
     tsched_model m;
     tsched_model_init(&m);
     m.hidden = 6144;
@@ -323,8 +321,7 @@ END_TEST
 START_TEST(gbits_override)
 {
     tsched_topology *t = tu_gen_leaf_spine(2, 2, 4, 8, 4, 0, 0, 0);
-    tsched_job *j = NULL;
-    ck_assert_ok(tsched_job_new(&j, "small", 64, 4, 2));
+    tsched_job *j = tu_job("small", 64, 4, 2);
     tsched_model m = small_model();
     ck_assert_ok(tsched_job_set_model(j, &m));
     for (int p = 0; p < 4; p++) {
@@ -338,8 +335,7 @@ START_TEST(gbits_override)
         tsched_flows_free(f);
     }
     /* with gbits the job needs no model, and its shape is not checked against the matrix */
-    tsched_job *bare = NULL;
-    ck_assert_ok(tsched_job_new(&bare, "bare", 8, 8, 1));
+    tsched_job *bare = tu_job("bare", 8, 8, 1);
     tsched_flows *f = new_flows();
     ck_assert_ok(tsched_flows_collective(f, t, bare, M42, 4, 2, TSCHED_PATTERN_PP, 0, 1.25));
     ck_assert_uint_eq(tsched_flows_count(f), 16);
@@ -439,8 +435,7 @@ START_TEST(collective_mixed_nodes)
     ck_assert_ok(tsched_flows_collective(f, t, NULL, ac, 2, 1, TSCHED_PATTERN_DP_RING, 0, 1));
     ck_assert_uint_eq(tsched_flows_count(f), 16);
     /* ... not with the model */
-    tsched_job *j = NULL;
-    ck_assert_ok(tsched_job_new(&j, "j", 16, 8, 1));
+    tsched_job *j = tu_job("j", 16, 8, 1);
     tsched_model m = small_model();
     m.global_batch = 4;
     ck_assert_ok(tsched_job_set_model(j, &m));
@@ -904,8 +899,7 @@ START_TEST(json_files)
     /* the same set made by the collective */
     static const uint32_t col[2] = {0, 4};
     f = new_flows();
-    tsched_job *j = NULL;
-    ck_assert_ok(tsched_job_new(&j, "llm-a", 16, 8, 1));
+    tsched_job *j = tu_job("llm-a", 16, 8, 1);
     ck_assert_ok(tsched_flows_collective(f, t, j, col, 2, 1, TSCHED_PATTERN_DP_RING, 0, 15));
     ck_assert_ok(tsched_flows_to_json(&s, f, t));
     ck_assert_ok(ts_read_file(&want, &len, FLOWS_DATA "/dp-ring-2x1.json"));
@@ -928,8 +922,7 @@ END_TEST
 
 static tsched_job *place_job(void)
 {
-    tsched_job *j = NULL;
-    ck_assert_ok(tsched_job_new(&j, "llm-b", 64, 8, 2)); /* 8-GPU nodes: 4 x 2 */
+    tsched_job *j = tu_job("llm-b", 64, 8, 2); /* 8-GPU nodes: 4 x 2 */
     ck_assert_ok(tsched_job_set_alpha(j, 0.3));
     return j;
 }
