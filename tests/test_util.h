@@ -57,11 +57,9 @@ static inline unsigned tu_min(unsigned n) { return tu_slow() ? n / 5 : n; }
 
 /* ---- the tests' one seeded generator --------------------------------------------------- */
 
-/* splitmix64 through the library's own step (common/rng.h), so tests and library share one
- * generator and every case is the same on every machine. The state is the seed itself:
- * `tu_rng r = {seed};` or tu_rng_new(seed). The suites' earlier private splitmix64 copies gave
- * exactly these numbers, so their cases did not change. (Suites that want the library's
- * xoshiro256** stream, ts_rng, keep calling it.) */
+/* splitmix64 stepped by the library's own ts_splitmix64 (common/rng.h, which also seeds the
+ * library's xoshiro256** ts_rng), so a case is the same on every machine and no suite carries
+ * a private generator. The state is the seed: `tu_rng r = {seed};` or tu_rng_new(seed). */
 typedef struct tu_rng {
     uint64_t s;
 } tu_rng;
