@@ -12,6 +12,7 @@
 
 #include "../src/common/json_write.h"
 #include "../src/common/numfmt.h"
+#include "../src/common/rng.h"
 
 static double now_s(void)
 {
@@ -40,10 +41,10 @@ int main(int argc, char **argv)
     json_t *root = json_object(), *arr = json_array();
     json_object_set_new(root, "format", json_string("tsched.routes.v1"));
     json_object_set_new(root, "flows", arr);
-    uint64_t x = 88172645463325252u;
+    uint64_t seed = 88172645463325252u;
     for (long i = 0; i < flows; i++) {
         char name[4][24];
-        x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+        uint64_t x = ts_splitmix64(&seed);
         snprintf(name[0], sizeof name[0], "leaf%lu", (unsigned long)(x % 512));
         snprintf(name[1], sizeof name[1], "spine%lu", (unsigned long)(x / 512 % 64));
         snprintf(name[2], sizeof name[2], "spine%lu", (unsigned long)(x / 32768 % 64));

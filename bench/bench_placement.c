@@ -118,12 +118,6 @@ static uint32_t g_time_limit_ms;
  * reps x 10 s for nothing). */
 #define REPEAT_BELOW_MS 1000.0
 
-/* Uniform in [0, 1) with 53 bits. */
-static double rng_unit(uint64_t *s)
-{
-    return (double)(rng_next(s) >> 11) * 0x1.0p-53;
-}
-
 /* Fisher-Yates over v[0..n). */
 static void shuffle(uint32_t *v, uint32_t n, uint64_t *s)
 {

@@ -88,27 +88,9 @@ static int g_problems, g_misses, g_target_runs;
 
 /* ---- small tools ------------------------------------------------------------------------ */
 
-static uint64_t mix(uint64_t *s)
-{
-    uint64_t z = (*s += 0x9e3779b97f4a7c15ULL);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    return z ^ (z >> 31);
-}
-
-static uint32_t below(uint64_t *s, uint32_t n)
-{
-    return (uint32_t)(((mix(s) >> 32) * (uint64_t)n) >> 32);
-}
-
-static double unit(uint64_t *s)
-{
-    return (double)(mix(s) >> 11) / 9007199254740992.0;
-}
-
 static double uniform(uint64_t *s, double lo, double hi)
 {
-    return lo + (hi - lo) * unit(s);
+    return lo + (hi - lo) * rng_unit(s);
 }
 
 static double now_s(void)
@@ -283,14 +265,14 @@ static int place_job(cluster_state *c, placed_job *j, uint64_t *s, uint32_t rem,
 {
     uint32_t hmax = c->hosts < max_h ? c->hosts : max_h;
     for (int attempt = 0; attempt < 64 && hmax >= 2; attempt++) {
-        uint32_t g = gs[below(s, ngs)], h = 2 + below(s, hmax - 1), nc = 0;
+        uint32_t g = gs[rng_below(s, ngs)], h = 2 + rng_below(s, hmax - 1), nc = 0;
         for (uint32_t x = 0; x < c->hosts; x++)
             if (c->freec[x] >= g)
                 c->cand[nc++] = x;
         if (nc < h)
             continue;
         for (uint32_t i = 0; i < h; i++) { /* partial Fisher-Yates */
-            uint32_t k = i + below(s, nc - i), t = c->cand[i];
+            uint32_t k = i + rng_below(s, nc - i), t = c->cand[i];
             c->cand[i] = c->cand[k];
             c->cand[k] = t;
         }
@@ -336,7 +318,7 @@ static void append_job(sbuf *doc, const tsched_topology *t, const placed_job *j,
     uint32_t gpus = j->h * j->g;
     double compute_ms = uniform(s, 50, 500), tflops = uniform(s, 50, 300), overlap = uniform(s, 0, 0.9);
     double vol = exp(uniform(s, 0, log(100.0)));
-    int ring = below(s, 4) != 0;
+    int ring = rng_below(s, 4) != 0;
     *ring_out = ring;
     sb_printf(doc,
               "%s{\"name\": \"job%u\", \"gpus\": %u, \"work_tflop\": %.6g, \"compute_ms\": %.6g, \"overlap\": %.4f, "
@@ -353,8 +335,8 @@ static void append_job(sbuf *doc, const tsched_topology *t, const placed_job *j,
             }
     } else {
         for (uint32_t f = 0; f < j->h * j->g; f++) {
-            uint32_t i = below(s, j->h), k = (i + 1 + below(s, j->h - 1)) % j->h;
-            uint32_t ri = below(s, j->g), rk = below(s, j->g);
+            uint32_t i = rng_below(s, j->h), k = (i + 1 + rng_below(s, j->h - 1)) % j->h;
+            uint32_t ri = rng_below(s, j->g), rk = rng_below(s, j->g);
             sb_printf(doc, "%s{\"src\": \"%s\", \"dst\": \"%s\", \"src_nic\": %u, \"dst_nic\": %u, \"gbits\": %.6g}",
                       nf++ ? ", " : "", tsched_topology_node_name(t, j->host[i]),
                       tsched_topology_node_name(t, j->host[k]), j->gpu[i][ri], j->gpu[k][rk],
@@ -501,13 +483,13 @@ typedef struct val_stats {
 static void run_case(val_stats *vs, uint64_t seed, unsigned c)
 {
     uint64_t s = seed * 0x100000001b3ull + c;
-    mix(&s);
+    rng_next(&s);
     tsched_gen_params gp;
     tsched_topology_params_init(&gp, TSCHED_GEN_LEAF_SPINE);
     gp.name = "clos2";
-    gp.leaves = 2 + below(&s, 3);
+    gp.leaves = 2 + rng_below(&s, 3);
     gp.spines = 2;
-    gp.nodes_per_leaf = 2 + below(&s, VAL_MAX_HOSTS / gp.leaves - 1);
+    gp.nodes_per_leaf = 2 + rng_below(&s, VAL_MAX_HOSTS / gp.leaves - 1);
     gp.gpus_per_node = 8;
     gp.nics_per_node = 8;
     gp.nic_gbps = NIC_GBPS;
@@ -775,7 +757,7 @@ static int kcut_dag(tsched_dag **out, double *total, uint32_t n, uint64_t seed, 
     for (uint32_t i = 0; i < n; i++)
         perm[i] = i;
     for (uint32_t i = n; i > 1; i--) {
-        uint32_t j = (uint32_t)(mix(&s) % i), t = perm[i - 1];
+        uint32_t j = (uint32_t)(rng_next(&s) % i), t = perm[i - 1];
         perm[i - 1] = perm[j];
         perm[j] = t;
     }
@@ -785,11 +767,11 @@ static int kcut_dag(tsched_dag **out, double *total, uint32_t n, uint64_t seed, 
         for (uint32_t x = 0; x < n; x++)
             bad |= lv[x] >= KCUT_LEVELS;
     for (uint32_t i = 0; i + 1 < n; i++) {
-        double w = 1 + 99 * (double)(mix(&s) >> 11) / 9007199254740992.0;
-        uint32_t deg = 5 + (uint32_t)(mix(&s) % 6), later = n - i - 1;
+        double w = 1 + 99 * rng_unit(&s);
+        uint32_t deg = 5 + (uint32_t)(rng_next(&s) % 6), later = n - i - 1;
         for (uint32_t k = 0; k < deg; k++) {
-            uint32_t span = mix(&s) % 4 ? (later < 64 ? later : 64) : later;
-            uint32_t j = i + 1 + (uint32_t)(mix(&s) % span);
+            uint32_t span = rng_next(&s) % 4 ? (later < 64 ? later : 64) : later;
+            uint32_t j = i + 1 + (uint32_t)(rng_next(&s) % span);
             uint32_t u = perm[i], v = perm[j];
             sum += w;
             if (lv) {

@@ -1,5 +1,6 @@
-/* Helpers shared by the benchmark programs: wall clock, medians, the benchmarks' own seeded
- * generator (splitmix64: the same numbers on every machine), and peak memory. */
+/* Helpers shared by the benchmark programs: wall clock, medians, the seeded generator
+ * (splitmix64, the library's own step from common/rng.h: the same numbers on every machine,
+ * and the same as the tests' tu_rng), and peak memory. */
 #ifndef TSCHED_BENCH_UTIL_H
 #define TSCHED_BENCH_UTIL_H
 
@@ -8,6 +9,9 @@
 #include <stdlib.h>
 
 #include <topo-sched/common.h>
+
+/* Header-only (static inline): the benches link the public library alone. */
+#include "../src/common/rng.h"
 
 /* Each program defines BENCH_NAME ("bench_routing", ...) before including this file. */
 #ifndef BENCH_NAME
@@ -36,19 +40,16 @@ static inline double median(double *v, size_t n)
     return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
-static inline uint64_t rng_next(uint64_t *s)
-{
-    uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    return z ^ (z >> 31);
-}
+static inline uint64_t rng_next(uint64_t *s) { return ts_splitmix64(s); }
 
 /* Uniform in [0, n) by multiply-shift (bias below 2^-32: fine for benchmarks). */
 static inline uint32_t rng_below(uint64_t *s, uint32_t n)
 {
     return (uint32_t)(((rng_next(s) >> 32) * (uint64_t)n) >> 32);
 }
+
+/* Uniform in [0, 1) with 53 bits. */
+static inline double rng_unit(uint64_t *s) { return (double)(rng_next(s) >> 11) * 0x1.0p-53; }
 
 /* The stream of one (scenario, seed): scenario tags keep the streams apart. */
 static inline uint64_t rng_stream(uint64_t tag, uint64_t seed)

@@ -1162,8 +1162,7 @@ END_TEST
 
 static tsched_job *job_with(uint32_t layers, uint32_t moe)
 {
-    tsched_job *j = NULL;
-    ck_assert_ok(tsched_job_new(&j, "j", 8, 1, 1));
+    tsched_job *j = tu_job("j", 8, 1, 1);
     tsched_model m;
     tsched_model_init(&m);
     m.hidden = 1024;

@@ -733,13 +733,7 @@ END_TEST
  *   a3 A100 x16, 2 x 400 (50)  g0 G2 x8, 1 x 100 (12.5) */
 static tsched_topology *hetero_fabric(void)
 {
-    tsched_topology *t = NULL;
-    ck_assert_ok(tsched_topology_new(&t, "hetero"));
-    ck_assert_ok(tsched_topology_add_switch(NULL, t, "leaf0", 0, NULL));
-    ck_assert_ok(tsched_topology_add_switch(NULL, t, "leaf1", 0, NULL));
-    ck_assert_ok(tsched_topology_add_switch(NULL, t, "spine0", 1, NULL));
-    ck_assert_ok(tsched_topology_add_link(t, "leaf0", "spine0", 400, 2));
-    ck_assert_ok(tsched_topology_add_link(t, "leaf1", "spine0", 400, 2));
+    tsched_topology *t = tu_two_leaves_start("hetero", 400, 2);
     ck_assert_ok(tsched_topology_add_node(NULL, t, "a0", "leaf0", 8, 4, "A100", 200));
     ck_assert_ok(tsched_topology_add_node(NULL, t, "t0", "leaf0", 2, 1, "T4", 25));
     ck_assert_ok(tsched_topology_add_node(NULL, t, "a1", "leaf1", 8, 2, "A100", 200));

@@ -25,8 +25,7 @@ static tsched_gpu_catalog *catalog(void)
 
 static tsched_job *model_job(const char *name, uint32_t gpus, uint32_t hidden, uint32_t layers, uint32_t gb)
 {
-    tsched_job *j = NULL;
-    ck_assert_ok(tsched_job_new(&j, name, gpus, 1, 1));
+    tsched_job *j = tu_job(name, gpus, 1, 1);
     tsched_model m;
     tsched_model_init(&m);
     m.hidden = hidden;
@@ -1202,8 +1201,7 @@ START_TEST(test_bad_inputs)
     const char *wrong = "{\"format\": \"tsched.gpus.v1\", \"jobs\": []}";
     ck_assert_int_ne(tsched_crius_load_queue_string(cr, wrong, strlen(wrong)), TSCHED_OK);
     /* the API: no model, MoE, duplicate, set_running checks */
-    tsched_job *nm = NULL;
-    ck_assert_ok(tsched_job_new(&nm, "nomodel", 4, 1, 1));
+    tsched_job *nm = tu_job("nomodel", 4, 1, 1);
     ck_assert_status(tsched_crius_add_job(NULL, cr, nm, 0), TSCHED_E_NOT_FOUND);
     ck_assert_errmsg_has("model: missing; a Cell estimate needs the model");
     tsched_job_free(nm);

@@ -123,24 +123,9 @@ END_TEST
 
 /* ---- end to end ---- */
 
-static tsched_topology *clos3(uint32_t pods, uint32_t lpp, uint32_t npl)
-{
-    tsched_gen_params g;
-    tsched_topology_params_init(&g, TSCHED_GEN_CLOS3);
-    g.pods = pods;
-    g.leaves_per_pod = lpp;
-    g.spines_per_pod = 2;
-    g.cores = 2;
-    g.nodes_per_leaf = npl;
-    tsched_topology *t;
-    ck_assert_ok(tsched_topology_generate(&t, &g));
-    return t;
-}
-
 static tsched_job *job(uint32_t dp, uint32_t tp, uint32_t pp, double alpha)
 {
-    tsched_job *j;
-    ck_assert_ok(tsched_job_new(&j, "test-job", dp * tp * pp, tp, pp));
+    tsched_job *j = tu_job("test-job", dp * tp * pp, tp, pp);
     ck_assert_ok(tsched_job_set_alpha(j, alpha));
     return j;
 }
@@ -148,7 +133,7 @@ static tsched_job *job(uint32_t dp, uint32_t tp, uint32_t pp, double alpha)
 START_TEST(place_end_to_end)
 {
     /* 3 pods x 2 leaves x 4 nodes; some nodes busy so pods are uneven */
-    tsched_topology *t = clos3(3, 2, 4);
+    tsched_topology *t = tu_gen_clos3(3, 2, 2, 2, 4, 0, 0, 0, 0);
     ck_assert_ok(tsched_topology_set_free_gpus(t, 0, 7));
     ck_assert_ok(tsched_topology_set_free_gpus(t, 1, 0));
     ck_assert_ok(tsched_topology_set_up(t, "node9", 0));
@@ -224,7 +209,7 @@ END_TEST
 
 START_TEST(place_json_deterministic)
 {
-    tsched_topology *t = clos3(4, 2, 8);
+    tsched_topology *t = tu_gen_clos3(4, 2, 2, 2, 8, 0, 0, 0, 0);
     for (uint32_t n = 0; n < 64; n += 3)
         ck_assert_ok(tsched_topology_set_free_gpus(t, n, 0));
     tsched_job *j = job(24, 4, 8, 0.3); /* 12 x 8 = 96 nodes: too many */
@@ -323,7 +308,7 @@ END_TEST
 
 START_TEST(spread_eval_errors)
 {
-    tsched_topology *t = clos3(2, 2, 2);
+    tsched_topology *t = tu_gen_clos3(2, 2, 2, 2, 2, 0, 0, 0, 0);
     uint32_t nodes[4] = {0, 1, 4, 5};
     tsched_spread s = {.size = sizeof s};
     /* rows {0,1} (pod0) and {4,5} (pod1): pp 1, columns {0,4},{1,5}: dp 2 */
@@ -347,7 +332,7 @@ END_TEST
 
 START_TEST(reservation_algorithm_1)
 {
-    tsched_topology *t = clos3(2, 2, 2); /* 8 nodes x 8 GPUs */
+    tsched_topology *t = tu_gen_clos3(2, 2, 2, 2, 2, 0, 0, 0, 0); /* 8 nodes x 8 GPUs */
     tsched_job *j = job(4, 8, 1, 0.5);   /* 4 nodes */
     tsched_placement *p;
     ck_assert_ok(tsched_place(&p, t, j, NULL));
@@ -380,7 +365,8 @@ END_TEST
  * wrong names (a smaller fabric made hostfile read past its node names). */
 START_TEST(results_know_their_fabric)
 {
-    tsched_topology *t = clos3(3, 2, 4), *small = clos3(1, 1, 2), *twin = clos3(3, 2, 4);
+    tsched_topology *t = tu_gen_clos3(3, 2, 2, 2, 4, 0, 0, 0, 0), *small = tu_gen_clos3(1, 1, 2, 2, 2, 0, 0, 0, 0),
+                    *twin = tu_gen_clos3(3, 2, 2, 2, 4, 0, 0, 0, 0);
     tsched_job *j = job(12, 4, 2, 0.3);
     tsched_placement *p;
     ck_assert_ok(tsched_place(&p, t, j, NULL));

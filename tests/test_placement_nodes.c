@@ -17,13 +17,6 @@ static const tsched_place_algo algos[] = {TSCHED_PLACE_MIP,      TSCHED_PLACE_BE
                                           TSCHED_PLACE_GPU_PACK, TSCHED_PLACE_TOPO_AWARE, TSCHED_PLACE_EXHAUSTIVE};
 #define NALGOS (sizeof algos / sizeof algos[0])
 
-static tsched_job *job_of(uint32_t gpus, uint32_t tp, uint32_t pp)
-{
-    tsched_job *j = NULL;
-    ck_assert_ok(tsched_job_new(&j, "j", gpus, tp, pp));
-    return j;
-}
-
 /* Every node of the placement is a distinct member of cand[0..nc). Returns the cell count. */
 static uint32_t assert_within(const tsched_placement *pl, const uint32_t *cand, uint32_t nc, uint32_t nn)
 {
@@ -56,7 +49,7 @@ START_TEST(test_candidates_every_algo)
     for (unsigned iter = 0; iter < tu_n(12); iter++) {
         /* A job of 2..8 nodes: tp 8, pp in {1, 2}. */
         uint32_t pp = 1 + (uint32_t)ts_rng_below(&r, 2), nodes = pp * (1 + (uint32_t)ts_rng_below(&r, 8 / pp));
-        tsched_job *j = job_of(8 * nodes, 8, pp);
+        tsched_job *j = tu_job("j", 8 * nodes, 8, pp);
         for (uint32_t i = 0; i < nn; i++)
             perm[i] = i;
         ts_rng_shuffle_u32(&r, perm, nn);
@@ -96,7 +89,7 @@ END_TEST
 START_TEST(test_candidates_default)
 {
     tsched_topology *t = tu_leaf_spine(4, 2, 1, 4, 8, 1);
-    tsched_job *j = job_of(48, 8, 2);
+    tsched_job *j = tu_job("j", 48, 8, 2);
     for (size_t a = 0; a < NALGOS; a++) {
         tsched_place_options o;
         tsched_place_options_init(&o);
@@ -120,7 +113,7 @@ END_TEST
 START_TEST(test_candidates_state)
 {
     tsched_topology *t = tu_leaf_spine(2, 2, 1, 4, 8, 1);
-    tsched_job *j = job_of(16, 8, 1); /* 2 nodes */
+    tsched_job *j = tu_job("j", 16, 8, 1); /* 2 nodes */
     uint32_t cand[] = {0, 1, 5, 6};
     tsched_place_options o;
     tsched_place_options_init(&o);
@@ -151,7 +144,7 @@ END_TEST
 START_TEST(test_candidates_bad)
 {
     tsched_topology *t = tu_leaf_spine(2, 2, 1, 4, 8, 1);
-    tsched_job *j = job_of(16, 8, 1);
+    tsched_job *j = tu_job("j", 16, 8, 1);
     tsched_place_options o;
     tsched_place_options_init(&o);
     tsched_placement *pl = NULL;
@@ -184,7 +177,7 @@ END_TEST
 START_TEST(test_candidates_old_size)
 {
     tsched_topology *t = tu_leaf_spine(2, 2, 1, 4, 8, 1);
-    tsched_job *j = job_of(16, 8, 1);
+    tsched_job *j = tu_job("j", 16, 8, 1);
     tsched_place_options o;
     tsched_place_options_init(&o);
     o.algo = TSCHED_PLACE_BEST_FIT;
@@ -255,8 +248,7 @@ START_TEST(test_cell_nodes)
                     cand[k++] = pool->nodes[i];
                 for (uint32_t i = 1; i < pool->nnodes && k < need; i += 2)
                     cand[k++] = pool->nodes[i];
-                tsched_job *j = NULL;
-                ck_assert_ok(tsched_job_new(&j, "cell", N, pool->G, S));
+                tsched_job *j = tu_job("cell", N, pool->G, S);
                 for (size_t a = 0; a < NALGOS; a++) {
                     if (algos[a] == TSCHED_PLACE_EXHAUSTIVE && need > 16)
                         continue;
@@ -306,8 +298,7 @@ START_TEST(test_crius_cell_nodes)
         for (uint32_t k = 0; k < 8; k++) {
             char name[16];
             snprintf(name, sizeof name, "j%u", k);
-            tsched_job *j = NULL;
-            ck_assert_ok(tsched_job_new(&j, name, sizes[ts_rng_below(&r, 5)], 1, 1));
+            tsched_job *j = tu_job(name, sizes[ts_rng_below(&r, 5)], 1, 1);
             tsched_model m;
             tsched_model_init(&m);
             m.hidden = 512 + 512 * (uint32_t)ts_rng_below(&r, 3);
@@ -335,8 +326,7 @@ START_TEST(test_crius_cell_nodes)
             if (N < G || N % (G * S) != 0)
                 continue; /* not one matrix cell per node: the section 1 order */
             ck_assert_uint_eq(cnt, N / G);
-            tsched_job *j = NULL;
-            ck_assert_ok(tsched_job_new(&j, tsched_crius_job_name(cr, k), N, G, S));
+            tsched_job *j = tu_job(tsched_crius_job_name(cr, k), N, G, S);
             for (size_t a = 0; a < NALGOS; a++) {
                 tsched_place_options o;
                 tsched_place_options_init(&o);

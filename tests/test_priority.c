@@ -650,18 +650,7 @@ static char *big_jobset(void)
 
 START_TEST(deterministic)
 {
-    tsched_gen_params gp;
-    tsched_topology_params_init(&gp, TSCHED_GEN_CLOS3);
-    gp.pods = 2;
-    gp.leaves_per_pod = 4;
-    gp.spines_per_pod = 2;
-    gp.cores = 4;
-    gp.nodes_per_leaf = 8;
-    gp.gpus_per_node = 8;
-    gp.nics_per_node = 2;
-    gp.nic_gbps = 200;
-    tsched_topology *t;
-    ck_assert_ok(tsched_topology_generate(&t, &gp));
+    tsched_topology *t = tu_gen_clos3(2, 4, 2, 4, 8, 8, 2, 200, 0);
     char *doc = big_jobset();
     char *s[3] = {NULL, NULL, NULL};
     for (int r = 0; r < 3; r++) {
@@ -893,30 +882,18 @@ END_TEST
 
 /* ---- hardening: extreme magnitudes, struct sizes, fabric identity, NULLs ------------ */
 
-typedef struct xrng {
-    uint64_t s;
-} xrng;
-
-static uint64_t xnext(xrng *r)
-{
-    r->s = r->s * 6364136223846793005ull + 1442695040888963407ull;
-    return r->s >> 11;
-}
-
-static double xunit(xrng *r) { return (double)(xnext(r) >> 1) / 4503599627370496.0; } /* [0, 1) */
-
 /* Log-uniform in [1e-6, 1e9] ms, or one of the edges. */
-static double xtime(xrng *r, const double *edges, size_t nedges)
+static double xtime(tu_rng *r, const double *edges, size_t nedges)
 {
-    if (xnext(r) % 4 == 0)
-        return edges[xnext(r) % nedges];
-    return pow(10, -6 + 15 * xunit(r));
+    if (tu_rng_below(r, 4) == 0)
+        return edges[tu_rng_below(r, nedges)];
+    return pow(10, -6 + 15 * tu_rng_unit(r));
 }
 
-static double xoverlap(xrng *r)
+static double xoverlap(tu_rng *r)
 {
     static const double o[] = {0, 1, 1e-300, 1 - 1e-16, 0.5};
-    return xnext(r) % 2 ? o[xnext(r) % 5] : xunit(r);
+    return tu_rng_below(r, 2) ? o[tu_rng_below(r, 5)] : tu_rng_unit(r);
 }
 
 /* The two-job model over any positive finite magnitudes: never an internal error, shares
@@ -925,13 +902,13 @@ static double xoverlap(xrng *r)
 START_TEST(twojob_extreme_magnitudes)
 {
     static const double edges[] = {1e-6, 1e9, 1e12, 1e-300, 1e300, 1e308, 4.9e-324, 1, 3};
-    xrng r = {20261123};
+    tu_rng r = {20261123};
     int cases = 0;
     const int its = (int)tu_n(300); /* a third under the sanitizer and valgrind setups */
     for (int it = 0; it < its; it++) {
-        tsched_twojob a = {TJS, xtime(&r, edges, 9), xtime(&r, edges, 9), xoverlap(&r), 1 + (uint32_t)(xnext(&r) % 64)};
+        tsched_twojob a = {TJS, xtime(&r, edges, 9), xtime(&r, edges, 9), xoverlap(&r), 1 + tu_rng_below(&r, 64)};
         tsched_twojob b = {TJS, xtime(&r, edges, 9), xtime(&r, edges, 9), xoverlap(&r),
-                           xnext(&r) % 8 ? 1 + (uint32_t)(xnext(&r) % 64) : UINT32_MAX};
+                           tu_rng_below(&r, 8) ? 1 + tu_rng_below(&r, 64) : UINT32_MAX};
         for (int first = 0; first < 2; first++) {
             double sa = -1, sb = -1, u = -1;
             tsched_status st = tsched_twojob_steady(&sa, &sb, &u, &a, &b, first);
@@ -992,16 +969,16 @@ START_TEST(jobset_extreme_magnitudes)
     const double g[] = {100, 100};
     tsched_topology *t = fabric(2, 2, 2, 100, g);
     static const double edges[] = {1e-6, 1e9, 1, 1e-3};
-    xrng r = {777};
+    tu_rng r = {777};
     tsched_prio_options o;
     tsched_prio_options_init(&o);
     o.levels = 2;
     for (int it = 0; it < 60; it++) {
-        double work = it % 5 == 0 ? (it % 10 ? 1e12 : 1e-6) : pow(10, -6 + 18 * xunit(&r));
-        double gbits = it % 7 == 0 ? (it % 14 ? 1e12 : 1e-6) : pow(10, -6 + 18 * xunit(&r));
+        double work = it % 5 == 0 ? (it % 10 ? 1e12 : 1e-6) : pow(10, -6 + 18 * tu_rng_unit(&r));
+        double gbits = it % 7 == 0 ? (it % 14 ? 1e12 : 1e-6) : pow(10, -6 + 18 * tu_rng_unit(&r));
         double compute = xtime(&r, edges, 4);
         tsched_jobset *js = NULL;
-        ck_assert_ok(load_extreme(&js, t, work, compute, xoverlap(&r) == 1e-300 ? 0 : xunit(&r), gbits));
+        ck_assert_ok(load_extreme(&js, t, work, compute, xoverlap(&r) == 1e-300 ? 0 : tu_rng_unit(&r), gbits));
         tsched_priorities *p = NULL;
         tsched_status st = tsched_prioritize(&p, t, js, &o);
         ck_assert_msg(st == TSCHED_OK, "case %d (work %g, compute %g, gbits %g): %s", it, work, compute, gbits,
@@ -1325,18 +1302,7 @@ static char *prio_json(const tsched_topology *t, const tsched_jobset *js, uint32
  * the jobs, so a job's flows are not contiguous) and loaded from JSON gives the same bytes. */
 START_TEST(builder_equals_loader)
 {
-    tsched_gen_params gp;
-    tsched_topology_params_init(&gp, TSCHED_GEN_CLOS3);
-    gp.pods = 2;
-    gp.leaves_per_pod = 4;
-    gp.spines_per_pod = 2;
-    gp.cores = 4;
-    gp.nodes_per_leaf = 8;
-    gp.gpus_per_node = 8;
-    gp.nics_per_node = 2;
-    gp.nic_gbps = 200;
-    tsched_topology *t;
-    ck_assert_ok(tsched_topology_generate(&t, &gp));
+    tsched_topology *t = tu_gen_clos3(2, 4, 2, 4, 8, 8, 2, 200, 0);
     char *doc = big_jobset();
     tsched_jobset *loaded = load_set(t, doc);
     json_error_t err;

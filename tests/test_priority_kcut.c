@@ -31,32 +31,6 @@ TCase *priority_kcut_tcase(void);
 
 /* ---- helpers ------------------------------------------------------------------------- */
 
-/* splitmix64: the test's own seeded randomness, independent of the library's. */
-typedef struct trng {
-    uint64_t s;
-} trng;
-
-static uint64_t rnext(trng *r)
-{
-    uint64_t z = (r->s += 0x9e3779b97f4a7c15ULL);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    return z ^ (z >> 31);
-}
-
-static uint32_t rbelow(trng *r, uint32_t n) { return n ? (uint32_t)(rnext(r) % n) : 0; }
-
-static double runit(trng *r) { return (double)(rnext(r) >> 11) / 9007199254740992.0; }
-
-static void shuffle(trng *r, uint32_t *a, uint32_t n)
-{
-    for (uint32_t i = n; i > 1; i--) {
-        uint32_t j = rbelow(r, i), t = a[i - 1];
-        a[i - 1] = a[j];
-        a[j] = t;
-    }
-}
-
 /* Weight models: integer weights keep every sum exact, so optima compare with ==. */
 enum { W_INT, W_SOURCE, W_REAL };
 
@@ -64,7 +38,7 @@ enum { W_INT, W_SOURCE, W_REAL };
  * probability p. W_INT: weight 1..10 per edge; W_SOURCE: the paper's model, every edge
  * weighs its source's "intensity" (1..10); W_REAL: real weights in [0, 10). A few parallel
  * edges and zero weights are mixed in. */
-static tsched_dag *rand_dag(trng *r, uint32_t n, double p, int model)
+static tsched_dag *rand_dag(tu_rng *r, uint32_t n, double p, int model)
 {
     tsched_dag *d = NULL;
     ck_assert_ok(tsched_dag_new(&d, n));
@@ -74,19 +48,21 @@ static tsched_dag *rand_dag(trng *r, uint32_t n, double p, int model)
     ck_assert_ptr_nonnull(inten);
     for (uint32_t i = 0; i < n; i++) {
         perm[i] = i;
-        inten[i] = 1 + rbelow(r, 10);
+        inten[i] = 1 + tu_rng_below(r, 10);
     }
-    shuffle(r, perm, n);
+    tu_rng_shuffle(r, perm, n);
     for (uint32_t i = 0; i < n; i++)
         for (uint32_t j = i + 1; j < n; j++) {
-            if (runit(r) >= p)
+            if (tu_rng_unit(r) >= p)
                 continue;
-            double w = model == W_INT ? 1 + rbelow(r, 10) : model == W_SOURCE ? inten[perm[i]] : 10 * runit(r);
-            if (rbelow(r, 40) == 0)
+            double w = model == W_INT      ? 1 + tu_rng_below(r, 10)
+                       : model == W_SOURCE ? inten[perm[i]]
+                                           : 10 * tu_rng_unit(r);
+            if (tu_rng_below(r, 40) == 0)
                 w = 0;
             ck_assert_ok(tsched_dag_add_edge(d, perm[i], perm[j], w));
-            if (rbelow(r, 30) == 0)
-                ck_assert_ok(tsched_dag_add_edge(d, perm[i], perm[j], 1 + rbelow(r, 3)));
+            if (tu_rng_below(r, 30) == 0)
+                ck_assert_ok(tsched_dag_add_edge(d, perm[i], perm[j], 1 + tu_rng_below(r, 3)));
         }
     free(perm);
     free(inten);
@@ -94,7 +70,7 @@ static tsched_dag *rand_dag(trng *r, uint32_t n, double p, int model)
 }
 
 /* A sparse random DAG: about `deg` out-edges a node, to later nodes of a hidden order. */
-static tsched_dag *rand_sparse(trng *r, uint32_t n, uint32_t deg, int model)
+static tsched_dag *rand_sparse(tu_rng *r, uint32_t n, uint32_t deg, int model)
 {
     tsched_dag *d = NULL;
     ck_assert_ok(tsched_dag_new(&d, n));
@@ -102,14 +78,14 @@ static tsched_dag *rand_sparse(trng *r, uint32_t n, uint32_t deg, int model)
     ck_assert_ptr_nonnull(perm);
     for (uint32_t i = 0; i < n; i++)
         perm[i] = i;
-    shuffle(r, perm, n);
+    tu_rng_shuffle(r, perm, n);
     for (uint32_t i = 0; i + 1 < n; i++) {
-        uint32_t k = rbelow(r, 2 * deg + 1);
+        uint32_t k = tu_rng_below(r, 2 * deg + 1);
         for (uint32_t t = 0; t < k; t++) {
             /* Mostly near successors (so blocks matter), sometimes far ones. */
-            uint32_t span = rbelow(r, 4) ? 20 : n;
-            uint32_t j = i + 1 + rbelow(r, span < n - i - 1 ? span : n - i - 1);
-            double w = model == W_REAL ? 10 * runit(r) : 1 + rbelow(r, 10);
+            uint32_t span = tu_rng_below(r, 4) ? 20 : n;
+            uint32_t j = i + 1 + tu_rng_below(r, span < n - i - 1 ? span : n - i - 1);
+            double w = model == W_REAL ? 10 * tu_rng_unit(r) : 1 + tu_rng_below(r, 10);
             ck_assert_ok(tsched_dag_add_edge(d, perm[i], perm[j], w));
         }
     }
@@ -118,7 +94,7 @@ static tsched_dag *rand_sparse(trng *r, uint32_t n, uint32_t deg, int model)
 }
 
 /* A random topological order by the test's own Kahn's algorithm. */
-static void rand_topo(trng *r, const tsched_dag *d, uint32_t *order)
+static void rand_topo(tu_rng *r, const tsched_dag *d, uint32_t *order)
 {
     uint32_t n = d->n, *indeg = calloc(n + 1, sizeof *indeg), *ready = malloc((n + 1) * sizeof *ready), cnt = 0;
     ck_assert_ptr_nonnull(indeg);
@@ -130,7 +106,7 @@ static void rand_topo(trng *r, const tsched_dag *d, uint32_t *order)
             ready[cnt++] = x;
     for (uint32_t placed = 0; placed < n; placed++) {
         ck_assert_uint_gt(cnt, 0);
-        uint32_t a = rbelow(r, cnt), x = ready[a];
+        uint32_t a = tu_rng_below(r, cnt), x = ready[a];
         ready[a] = ready[--cnt];
         order[placed] = x;
         for (uint32_t k = 0; k < d->m; k++)
@@ -305,17 +281,17 @@ static tsched_dag *dag_of(uint32_t n, const uint32_t (*e)[2], const double *w, u
 
 START_TEST(theorem2_every_cut_of_an_order_is_valid)
 {
-    trng r = {101};
+    tu_rng r = {101};
     uint32_t order[64], lv[64], bounds[16];
     for (int it = 0; it < 400; it++) {
-        uint32_t n = 1 + rbelow(&r, 60);
-        tsched_dag *d = rand_dag(&r, n, 0.05 + 0.6 * runit(&r), it % 3);
+        uint32_t n = 1 + tu_rng_below(&r, 60);
+        tsched_dag *d = rand_dag(&r, n, 0.05 + 0.6 * tu_rng_unit(&r), it % 3);
         rand_topo(&r, d, order);
         ck_assert(is_topo(d, order));
         /* A random K-cut of the sequence: K - 1 random boundaries (repeats = empty blocks). */
-        uint32_t K = 1 + rbelow(&r, 12);
+        uint32_t K = 1 + tu_rng_below(&r, 12);
         for (uint32_t b = 0; b + 1 < K; b++)
-            bounds[b] = rbelow(&r, n + 1);
+            bounds[b] = tu_rng_below(&r, n + 1);
         for (uint32_t p = 0; p < n; p++) {
             uint32_t l = 0;
             for (uint32_t b = 0; b + 1 < K; b++)
@@ -330,13 +306,13 @@ END_TEST
 
 START_TEST(all_algorithms_valid)
 {
-    trng r = {202};
+    tu_rng r = {202};
     uint32_t lv[200];
     for (int it = 0; it < 150; it++) {
-        uint32_t n = rbelow(&r, 200);
-        tsched_dag *d = it % 2 ? rand_dag(&r, n, 0.3 * runit(&r), it % 3) : rand_sparse(&r, n, 3, it % 3);
-        uint32_t K = 1 + rbelow(&r, 12);
-        double cc = compress(d, lv, TSCHED_KCUT_CRUX, K, 1 + rbelow(&r, 5), rnext(&r));
+        uint32_t n = tu_rng_below(&r, 200);
+        tsched_dag *d = it % 2 ? rand_dag(&r, n, 0.3 * tu_rng_unit(&r), it % 3) : rand_sparse(&r, n, 3, it % 3);
+        uint32_t K = 1 + tu_rng_below(&r, 12);
+        double cc = compress(d, lv, TSCHED_KCUT_CRUX, K, 1 + tu_rng_below(&r, 5), tu_rng_next(&r));
         double cs = compress(d, lv, TSCHED_KCUT_SINCRONIA, K, 10, 1);
         double cv = compress(d, lv, TSCHED_KCUT_VARYS, K, 10, 1);
         double tot = total_of(d);
@@ -354,13 +330,13 @@ END_TEST
 
 START_TEST(dp_equals_brute_force_of_the_order)
 {
-    trng r = {303};
+    tu_rng r = {303};
     uint32_t order[16], lv[16];
     for (int it = 0; it < 1500; it++) {
-        uint32_t n = rbelow(&r, 11);
-        tsched_dag *d = rand_dag(&r, n, runit(&r), it % 2 ? W_INT : W_SOURCE);
+        uint32_t n = tu_rng_below(&r, 11);
+        tsched_dag *d = rand_dag(&r, n, tu_rng_unit(&r), it % 2 ? W_INT : W_SOURCE);
         rand_topo(&r, d, order);
-        uint32_t K = 1 + rbelow(&r, 6);
+        uint32_t K = 1 + tu_rng_below(&r, 6);
         double cw = -1;
         ck_assert_ok(ts_kcut_order(lv, &cw, d, order, K));
         double want = brute_order(d, order, K);
@@ -379,14 +355,15 @@ END_TEST
 
 START_TEST(divide_and_conquer_equals_plain_dp)
 {
-    trng r = {404};
+    tu_rng r = {404};
     static uint32_t order[400], lv[400];
     for (int it = 0; it < 60; it++) {
-        uint32_t n = 30 + rbelow(&r, 370);
+        uint32_t n = 30 + tu_rng_below(&r, 370);
         int model = it % 3;
-        tsched_dag *d = it % 2 ? rand_sparse(&r, n, 1 + rbelow(&r, 8), model) : rand_dag(&r, n, 0.3 * runit(&r), model);
+        tsched_dag *d =
+            it % 2 ? rand_sparse(&r, n, 1 + tu_rng_below(&r, 8), model) : rand_dag(&r, n, 0.3 * tu_rng_unit(&r), model);
         rand_topo(&r, d, order);
-        uint32_t K = 2 + rbelow(&r, 9);
+        uint32_t K = 2 + tu_rng_below(&r, 9);
         double cw = -1;
         ck_assert_ok(ts_kcut_order(lv, &cw, d, order, K));
         double want = plain_dp(d, order, K);
@@ -420,11 +397,11 @@ END_TEST
 
 START_TEST(exhaustive_equals_brute_force)
 {
-    trng r = {505};
+    tu_rng r = {505};
     uint32_t lv[16];
     for (int it = 0; it < 300; it++) {
-        uint32_t n = rbelow(&r, 8), K = 1 + rbelow(&r, n < 6 ? 4 : 3);
-        tsched_dag *d = rand_dag(&r, n, runit(&r), it % 2 ? W_INT : W_SOURCE);
+        uint32_t n = tu_rng_below(&r, 8), K = 1 + tu_rng_below(&r, n < 6 ? 4 : 3);
+        tsched_dag *d = rand_dag(&r, n, tu_rng_unit(&r), it % 2 ? W_INT : W_SOURCE);
         double cw = -1;
         ck_assert_ok(ts_kcut_exhaustive(lv, &cw, d, K));
         ck_assert(valid(d, lv, K));
@@ -440,14 +417,14 @@ END_TEST
  * source's intensity, 1..10) and independent integers 1..10; crux with m = 10, seed = case. */
 START_TEST(crux_vs_exhaustive)
 {
-    trng r = {606};
+    tu_rng r = {606};
     const int cases = 1200;
     uint32_t lv[16];
     double sum_ratio = 0, sum_s = 0, sum_v = 0, sum_crux = 0, sum_sinc = 0, sum_var = 0;
     int opt = 0, beat_s = 0, beat_v = 0, lose_s = 0, lose_v = 0;
     for (int it = 0; it < cases; it++) {
-        uint32_t n = 2 + rbelow(&r, 9), K = 2 + (uint32_t)(it % 3);
-        tsched_dag *d = rand_dag(&r, n, 0.15 + 0.7 * runit(&r), it % 2 ? W_INT : W_SOURCE);
+        uint32_t n = 2 + tu_rng_below(&r, 9), K = 2 + (uint32_t)(it % 3);
+        tsched_dag *d = rand_dag(&r, n, 0.15 + 0.7 * tu_rng_unit(&r), it % 2 ? W_INT : W_SOURCE);
         double ce = compress(d, lv, TSCHED_KCUT_EXHAUSTIVE, K, 10, 1);
         double cc = compress(d, lv, TSCHED_KCUT_CRUX, K, 10, (uint64_t)it + 1);
         double cs = compress(d, lv, TSCHED_KCUT_SINCRONIA, K, 10, 1);
@@ -552,11 +529,11 @@ END_TEST
 
 START_TEST(levels_k_and_n_edge_cases)
 {
-    trng r = {707};
+    tu_rng r = {707};
     uint32_t lv[40];
     for (int it = 0; it < 30; it++) {
-        uint32_t n = 1 + rbelow(&r, 40);
-        tsched_dag *d = rand_dag(&r, n, runit(&r), it % 3);
+        uint32_t n = 1 + tu_rng_below(&r, 40);
+        tsched_dag *d = rand_dag(&r, n, tu_rng_unit(&r), it % 3);
         double tot = total_of(d);
         /* K = 1: one level, nothing cut. */
         for (int a = 0; a < 3; a++) {
@@ -585,10 +562,10 @@ START_TEST(levels_k_and_n_edge_cases)
     tsched_dag_free(d);
     /* Levels are compacted: the used levels are 0..b-1 for every algorithm. */
     for (int it = 0; it < 50; it++) {
-        uint32_t n = 1 + rbelow(&r, 10);
-        d = rand_dag(&r, n, runit(&r) * 0.5, W_INT);
+        uint32_t n = 1 + tu_rng_below(&r, 10);
+        d = rand_dag(&r, n, tu_rng_unit(&r) * 0.5, W_INT);
         for (int a = 0; a < 4; a++) {
-            compress(d, lv, (tsched_kcut_algo)a, 2 + rbelow(&r, 12), 3, 9);
+            compress(d, lv, (tsched_kcut_algo)a, 2 + tu_rng_below(&r, 12), 3, 9);
             uint32_t used[64] = {0}, maxl = 0;
             for (uint32_t x = 0; x < n; x++) {
                 used[lv[x]] = 1;
@@ -604,7 +581,7 @@ END_TEST
 
 START_TEST(deterministic_per_seed)
 {
-    trng r = {808};
+    tu_rng r = {808};
     static uint32_t a[3000], b[3000];
     tsched_dag *d = rand_sparse(&r, 3000, 4, W_REAL);
     double ca = compress(d, a, TSCHED_KCUT_CRUX, 8, 4, 42);
@@ -666,13 +643,14 @@ static double compress_threads(const tsched_dag *d, uint32_t *lv, uint32_t K, ui
 START_TEST(threads_give_identical_results)
 {
     static const uint32_t threads[] = {1, 2, 8, 0, 1000};
-    trng r = {4242};
+    tu_rng r = {4242};
     for (int c = 0; c < (int)tu_n(120); c++) { /* a third under the sanitizer and valgrind setups */
-        uint32_t n = c % 3 == 0 ? rbelow(&r, 12) : 20 + rbelow(&r, c % 3 == 1 ? 200 : 1500);
+        uint32_t n = c % 3 == 0 ? tu_rng_below(&r, 12) : 20 + tu_rng_below(&r, c % 3 == 1 ? 200 : 1500);
         int model = c % 3;
-        tsched_dag *d = c % 2 ? rand_sparse(&r, n, 1 + rbelow(&r, 6), model) : rand_dag(&r, n, 8.0 / (n + 8), model);
-        uint32_t K = 1 + rbelow(&r, 10), m = 1 + rbelow(&r, 13);
-        uint64_t seed = rnext(&r);
+        tsched_dag *d =
+            c % 2 ? rand_sparse(&r, n, 1 + tu_rng_below(&r, 6), model) : rand_dag(&r, n, 8.0 / (n + 8), model);
+        uint32_t K = 1 + tu_rng_below(&r, 10), m = 1 + tu_rng_below(&r, 13);
+        uint64_t seed = tu_rng_next(&r);
         uint32_t *ref = malloc((n ? n : 1) * sizeof *ref), *lv = malloc((n ? n : 1) * sizeof *lv);
         ck_assert_ptr_nonnull(ref);
         ck_assert_ptr_nonnull(lv);
@@ -699,11 +677,12 @@ END_TEST
  * levels untouched; at the smallest accepted budget the result is the sequential one. */
 START_TEST(memory_limit_bounds_threads)
 {
-    trng r = {777};
+    tu_rng r = {777};
     for (int c = 0; c < (int)tu_n(12); c++) {
-        uint32_t n = 50 + rbelow(&r, 2000);
-        tsched_dag *d = c % 2 ? rand_sparse(&r, n, 1 + rbelow(&r, 6), c % 3) : rand_dag(&r, n, 8.0 / (n + 8), c % 3);
-        uint32_t K = 2 + rbelow(&r, 8), m = 2 + rbelow(&r, 10), T;
+        uint32_t n = 50 + tu_rng_below(&r, 2000);
+        tsched_dag *d =
+            c % 2 ? rand_sparse(&r, n, 1 + tu_rng_below(&r, 6), c % 3) : rand_dag(&r, n, 8.0 / (n + 8), c % 3);
+        uint32_t K = 2 + tu_rng_below(&r, 8), m = 2 + tu_rng_below(&r, 10), T;
         tsched_limits l = {.size = sizeof l};
         ck_assert_ok(tsched_limits_get(&l));
         /* the smallest budget with one worker, by bisection over [1, 2^40] */
@@ -731,7 +710,7 @@ START_TEST(memory_limit_bounds_threads)
         }
         uint32_t *ref = malloc(n * sizeof *ref), *lv = malloc(n * sizeof *lv);
         ck_assert(ref && lv);
-        uint64_t seed = rnext(&r);
+        uint64_t seed = tu_rng_next(&r);
         double cref = crux_sequential(d, ref, K, m, seed);
         l.kcut_memory = one - 1;
         ck_assert_ok(tsched_limits_set(&l));
@@ -766,23 +745,23 @@ END_TEST
  * way shows here; zero weights and parallel edges are mixed in by the generators. */
 START_TEST(crux_equals_plain_reference)
 {
-    trng r = {1010};
+    tu_rng r = {1010};
     for (int c = 0; c < 160; c++) {
         /* the sanitizer and valgrind setups: a sixth of the small cases, none of the four
          * 30k-node ones (minutes under valgrind); the plain build runs them all */
         if (tu_slow() && (c >= 156 || c % 6 != 0))
             continue;
-        uint32_t n = c % 4 == 0 ? rbelow(&r, 40) : 50 + rbelow(&r, c % 4 == 1 ? 400 : 4000);
+        uint32_t n = c % 4 == 0 ? tu_rng_below(&r, 40) : 50 + tu_rng_below(&r, c % 4 == 1 ? 400 : 4000);
         if (c >= 156)
-            n = 30000 + rbelow(&r, 10000); /* deep recursion, long lists far apart */
+            n = 30000 + tu_rng_below(&r, 10000); /* deep recursion, long lists far apart */
         int model = c % 3;
         /* c = 2 mod 8: dense, lists longer than the 16 lanes counted at once */
         double p = c % 8 == 2 ? 0.6 : 12.0 / (n + 12);
         if (c % 8 == 2)
-            n = 30 + rbelow(&r, 300);
-        tsched_dag *d = c % 2 ? rand_sparse(&r, n, 1 + rbelow(&r, 8), model) : rand_dag(&r, n, p, model);
-        uint32_t K = 1 + rbelow(&r, c % 5 ? 10 : 40), m = 1 + rbelow(&r, c >= 156 ? 2 : 6);
-        uint64_t seed = rnext(&r);
+            n = 30 + tu_rng_below(&r, 300);
+        tsched_dag *d = c % 2 ? rand_sparse(&r, n, 1 + tu_rng_below(&r, 8), model) : rand_dag(&r, n, p, model);
+        uint32_t K = 1 + tu_rng_below(&r, c % 5 ? 10 : 40), m = 1 + tu_rng_below(&r, c >= 156 ? 2 : 6);
+        uint64_t seed = tu_rng_next(&r);
         uint32_t *u = malloc((d->m ? d->m : 1) * sizeof *u), *v = malloc((d->m ? d->m : 1) * sizeof *v);
         double *w = malloc((d->m ? d->m : 1) * sizeof *w);
         uint32_t *ref = malloc((n ? n : 1) * sizeof *ref), *lv = malloc((n ? n : 1) * sizeof *lv);
@@ -817,7 +796,7 @@ END_TEST
 
 START_TEST(threads_option_size_rule)
 {
-    trng r = {77};
+    tu_rng r = {77};
     tsched_dag *d = rand_sparse(&r, 400, 4, W_REAL);
     static uint32_t a[400], b[400];
     tsched_kcut_options o;

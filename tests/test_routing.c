@@ -35,78 +35,19 @@
 
 /* ---- helpers ------------------------------------------------------------------------- */
 
-/* splitmix64: the test's own seeded randomness. */
-typedef struct trng {
-    uint64_t s;
-} trng;
-
-static uint64_t rnext(trng *r)
-{
-    uint64_t z = (r->s += 0x9e3779b97f4a7c15ULL);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    return z ^ (z >> 31);
-}
-
-static uint32_t rbelow(trng *r, uint32_t n) { return n ? (uint32_t)(rnext(r) % n) : 0; }
-
-static void shuffle(trng *r, uint32_t *a, uint32_t n)
-{
-    for (uint32_t i = n; i > 1; i--) {
-        uint32_t j = rbelow(r, i), t = a[i - 1];
-        a[i - 1] = a[j];
-        a[j] = t;
-    }
-}
-
 /* A permutation of 0..n-1 without fixed points (n >= 2). */
-static void derangement(trng *r, uint32_t *a, uint32_t n)
+static void derangement(tu_rng *r, uint32_t *a, uint32_t n)
 {
     for (;;) {
         for (uint32_t i = 0; i < n; i++)
             a[i] = i;
-        shuffle(r, a, n);
+        tu_rng_shuffle(r, a, n);
         uint32_t fixed = 0;
         for (uint32_t i = 0; i < n; i++)
             fixed += a[i] == i;
         if (!fixed)
             return;
     }
-}
-
-static tsched_topology *gen_ls(uint32_t L, uint32_t S, uint32_t npl, uint32_t gpus, uint32_t nics, double over,
-                               uint32_t uplinks)
-{
-    tsched_gen_params p;
-    tsched_topology_params_init(&p, TSCHED_GEN_LEAF_SPINE);
-    p.leaves = L;
-    p.spines = S;
-    p.nodes_per_leaf = npl;
-    p.gpus_per_node = gpus;
-    p.nics_per_node = nics;
-    p.oversubscription = over;
-    p.uplinks = uplinks;
-    tsched_topology *t = NULL;
-    ck_assert_ok(tsched_topology_generate(&t, &p));
-    return t;
-}
-
-static tsched_topology *gen_c3(uint32_t P, uint32_t lpp, uint32_t spp, uint32_t C, uint32_t npl, uint32_t nics,
-                               double over)
-{
-    tsched_gen_params p;
-    tsched_topology_params_init(&p, TSCHED_GEN_CLOS3);
-    p.pods = P;
-    p.leaves_per_pod = lpp;
-    p.spines_per_pod = spp;
-    p.cores = C;
-    p.nodes_per_leaf = npl;
-    p.gpus_per_node = nics;
-    p.nics_per_node = nics;
-    p.oversubscription = over;
-    tsched_topology *t = NULL;
-    ck_assert_ok(tsched_topology_generate(&t, &p));
-    return t;
 }
 
 static tsched_flows *flows_new(void)
@@ -521,17 +462,17 @@ static uint32_t konig_bound(const tsched_topology *t, const tsched_flows *f)
 }
 
 /* Random node pairs (random NICs), never a NIC to itself. */
-static tsched_flows *random_flows(trng *r, const tsched_topology *t, uint32_t nflows)
+static tsched_flows *random_flows(tu_rng *r, const tsched_topology *t, uint32_t nflows)
 {
     tsched_flows *f = flows_new();
     uint32_t nn = tsched_topology_num_nodes(t);
     for (uint32_t i = 0; i < nflows; i++) {
         uint32_t s, d, sn, dn;
         do {
-            s = rbelow(r, nn);
-            d = rbelow(r, nn);
-            sn = rbelow(r, tsched_topology_node_nics(t, s));
-            dn = rbelow(r, tsched_topology_node_nics(t, d));
+            s = tu_rng_below(r, nn);
+            d = tu_rng_below(r, nn);
+            sn = tu_rng_below(r, tsched_topology_node_nics(t, s));
+            dn = tu_rng_below(r, tsched_topology_node_nics(t, d));
         } while (s == d && sn == dn);
         add(f, s, sn, d, dn);
     }
@@ -539,7 +480,7 @@ static tsched_flows *random_flows(trng *r, const tsched_topology *t, uint32_t nf
 }
 
 /* node i -> perm[i] for a random permutation, fixed points skipped. */
-static tsched_flows *permutation_flows(trng *r, const tsched_topology *t)
+static tsched_flows *permutation_flows(tu_rng *r, const tsched_topology *t)
 {
     tsched_flows *f = flows_new();
     uint32_t nn = tsched_topology_num_nodes(t);
@@ -547,11 +488,11 @@ static tsched_flows *permutation_flows(trng *r, const tsched_topology *t)
     ck_assert_ptr_nonnull(perm);
     for (uint32_t i = 0; i < nn; i++)
         perm[i] = i;
-    shuffle(r, perm, nn);
+    tu_rng_shuffle(r, perm, nn);
     for (uint32_t i = 0; i < nn; i++)
         if (perm[i] != i)
-            add(f, i, rbelow(r, tsched_topology_node_nics(t, i)), perm[i],
-                rbelow(r, tsched_topology_node_nics(t, perm[i])));
+            add(f, i, tu_rng_below(r, tsched_topology_node_nics(t, i)), perm[i],
+                tu_rng_below(r, tsched_topology_node_nics(t, perm[i])));
     free(perm);
     return f;
 }
@@ -560,15 +501,15 @@ static tsched_flows *permutation_flows(trng *r, const tsched_topology *t)
 
 START_TEST(theorem2_greedy_within_twice_opt_ilp_exact)
 {
-    trng r = {20260101};
+    tu_rng r = {20260101};
     uint32_t instances = 0, strict = 0, gaps = 0;
     uint64_t enumerated = 0;
     for (uint32_t k = 0; k < 360; k++) {
-        uint32_t L = 2 + rbelow(&r, 5), S = 2 + rbelow(&r, 3), npl = 1 + rbelow(&r, 4);
-        uint32_t g = 1 + rbelow(&r, 2), nics = 1 + rbelow(&r, 2);
+        uint32_t L = 2 + tu_rng_below(&r, 5), S = 2 + tu_rng_below(&r, 3), npl = 1 + tu_rng_below(&r, 4);
+        uint32_t g = 1 + tu_rng_below(&r, 2), nics = 1 + tu_rng_below(&r, 2);
         uint32_t mode = k % 3; /* 1:1, 2:1 oversubscribed, one uplink per trunk */
-        tsched_topology *t = gen_ls(L, S, npl, g, nics, mode == 1 ? 2.0 : 1.0, mode == 2 ? 1 : 0);
-        tsched_flows *f = (k / 3) % 2 ? permutation_flows(&r, t) : random_flows(&r, t, 1 + rbelow(&r, 30));
+        tsched_topology *t = tu_gen_leaf_spine(L, S, npl, g, nics, 0, mode == 2 ? 1 : 0, mode == 1 ? 2.0 : 1.0);
+        tsched_flows *f = (k / 3) % 2 ? permutation_flows(&r, t) : random_flows(&r, t, 1 + tu_rng_below(&r, 30));
         cands *c = all_cands(t, f);
         tsched_routes *gr = route(t, f, TSCHED_ROUTE_GREEDY, 1, 1);
         uint32_t greedy = check_consistent(gr, t, c);
@@ -612,7 +553,7 @@ END_TEST
  * f2 spine1, f3 spine0). All NICs differ, so only the trunks (one 400G link each) limit. */
 START_TEST(theorem2_factor_two_is_reached)
 {
-    tsched_topology *t = gen_ls(5, 2, 2, 1, 1, 1.0, 0);
+    tsched_topology *t = tu_gen_leaf_spine(5, 2, 2, 1, 1, 0, 0, 1.0);
     ck_assert_double_eq(tsched_topology_trunk_gbps(t, tu_trunk(t, "leaf0", "spine0")), 400.0);
     tsched_flows *f = flows_new();
     add(f, 0, 0, 4, 0);
@@ -659,10 +600,10 @@ static tsched_flows *leafwise_flows(const uint32_t *sigma, uint32_t L, uint32_t 
 
 START_TEST(leafwise_permutation_contention_free)
 {
-    trng r = {77};
+    tu_rng r = {77};
     for (uint32_t it = 0; it < 60; it++) {
-        uint32_t L = 2 + rbelow(&r, 7), S = 2 + rbelow(&r, 3), npl = 1 + rbelow(&r, S); /* npl <= S */
-        tsched_topology *t = gen_ls(L, S, npl, 1, 1, 1.0, 0);
+        uint32_t L = 2 + tu_rng_below(&r, 7), S = 2 + tu_rng_below(&r, 3), npl = 1 + tu_rng_below(&r, S); /* npl <= S */
+        tsched_topology *t = tu_gen_leaf_spine(L, S, npl, 1, 1, 0, 0, 1.0);
         uint32_t sigma[8];
         derangement(&r, sigma, L);
         tsched_flows *f = leafwise_flows(sigma, L, npl, 1, NULL);
@@ -693,7 +634,7 @@ START_TEST(leafwise_permutation_contention_free)
         uint32_t order[64];
         for (uint32_t x = 0; x < L * npl; x++)
             order[x] = x;
-        shuffle(&r, order, L * npl);
+        tu_rng_shuffle(&r, order, L * npl);
         f = leafwise_flows(sigma, L, npl, 1, order);
         c = all_cands(t, f);
         gr = route(t, f, TSCHED_ROUTE_GREEDY, 1, 1);
@@ -708,12 +649,13 @@ END_TEST
 
 START_TEST(leafwise_permutation_more_flows_than_spines)
 {
-    trng r = {78};
+    tu_rng r = {78};
     for (uint32_t it = 0; it < 40; it++) {
-        uint32_t L = 2 + rbelow(&r, 5), S = 2 + rbelow(&r, 3), npl = 1 + rbelow(&r, 5), nics = 1 + rbelow(&r, 3);
+        uint32_t L = 2 + tu_rng_below(&r, 5), S = 2 + tu_rng_below(&r, 3), npl = 1 + tu_rng_below(&r, 5),
+                 nics = 1 + tu_rng_below(&r, 3);
         if (npl * nics <= S)
             npl = S + 1; /* more flows per leaf than spines */
-        tsched_topology *t = gen_ls(L, S, npl, nics, nics, it % 2 ? 2.0 : 1.0, 0);
+        tsched_topology *t = tu_gen_leaf_spine(L, S, npl, nics, nics, 0, 0, it % 2 ? 2.0 : 1.0);
         uint32_t sigma[8];
         derangement(&r, sigma, L);
         uint32_t total = L * npl * nics, *order = malloc(total * sizeof *order);
@@ -721,7 +663,7 @@ START_TEST(leafwise_permutation_more_flows_than_spines)
         for (uint32_t x = 0; x < total; x++)
             order[x] = x;
         if (it % 3 == 0)
-            shuffle(&r, order, total);
+            tu_rng_shuffle(&r, order, total);
         tsched_flows *f = leafwise_flows(sigma, L, npl, nics, order);
         cands *c = all_cands(t, f);
         uint32_t want = (npl * nics + S - 1) / S;
@@ -847,7 +789,7 @@ static void certify_routes(const tsched_routes *r, const tsched_topology *t, con
 }
 
 /* A two-tier fabric from the builder: random trunk capacities, nodes of mixed NIC speeds. */
-static tsched_topology *random_builder_fabric(trng *r, uint32_t L, uint32_t S, uint32_t nodes)
+static tsched_topology *random_builder_fabric(tu_rng *r, uint32_t L, uint32_t S, uint32_t nodes)
 {
     static const double speeds[] = {25, 100, 150, 200, 300, 400, 700};
     tsched_topology *t = NULL;
@@ -865,29 +807,43 @@ static tsched_topology *random_builder_fabric(trng *r, uint32_t L, uint32_t S, u
         for (uint32_t s = 0; s < S; s++) {
             snprintf(a, sizeof a, "tor%u", l);
             snprintf(b, sizeof b, "agg%u", s);
-            ck_assert_ok(tsched_topology_add_link(t, a, b, speeds[rbelow(r, 7)], 1 + rbelow(r, 3)));
+            ck_assert_ok(tsched_topology_add_link(t, a, b, speeds[tu_rng_below(r, 7)], 1 + tu_rng_below(r, 3)));
         }
     for (uint32_t v = 0; v < nodes; v++) {
         snprintf(a, sizeof a, "n%u", v);
-        snprintf(b, sizeof b, "tor%u", v < L ? v : rbelow(r, L));
-        ck_assert_ok(tsched_topology_add_node(NULL, t, a, b, 2, 1 + rbelow(r, 2), NULL, speeds[rbelow(r, 7)]));
+        snprintf(b, sizeof b, "tor%u", v < L ? v : tu_rng_below(r, L));
+        ck_assert_ok(
+            tsched_topology_add_node(NULL, t, a, b, 2, 1 + tu_rng_below(r, 2), NULL, speeds[tu_rng_below(r, 7)]));
     }
     ck_assert_ok(tsched_topology_build(t));
     return t;
 }
 
+/* The rates cases' fabric for instance `it`, in turn: a 2:1 leaf-spine of up to `wide` + 1
+ * leaves, a 3:1 one of one link per trunk, a 3-tier Clos, a hand-built fabric of mixed NIC
+ * speeds. */
+static tsched_topology *rates_fabric(tu_rng *r, uint32_t it, uint32_t wide)
+{
+    switch (it % 4) {
+    case 0:
+        return tu_gen_leaf_spine(2 + tu_rng_below(r, wide), 2 + tu_rng_below(r, wide - 1), 1 + tu_rng_below(r, 4), 2,
+                                 1 + tu_rng_below(r, 2), 0, 0, 2.0);
+    case 1:
+        return tu_gen_leaf_spine(2 + tu_rng_below(r, 4), 2 + tu_rng_below(r, 3), 2 + tu_rng_below(r, 3), 2, 2, 0, 1, 3.0);
+    case 2:
+        return tu_gen_clos3(2 + tu_rng_below(r, 2), 2, 2, 2 + 2 * tu_rng_below(r, 2), 1 + tu_rng_below(r, 3),
+                            1 + tu_rng_below(r, 2), 0, 0, 2.0);
+    default:
+        return random_builder_fabric(r, 2 + tu_rng_below(r, 3), 1 + tu_rng_below(r, 3), 3 + tu_rng_below(r, 6));
+    }
+}
+
 START_TEST(rates_certify_maxmin_random)
 {
-    trng r = {31337};
+    tu_rng r = {31337};
     for (uint32_t it = 0; it < 120; it++) {
-        tsched_topology *t;
-        switch (it % 4) {
-        case 0: t = gen_ls(2 + rbelow(&r, 4), 2 + rbelow(&r, 3), 1 + rbelow(&r, 4), 2, 1 + rbelow(&r, 2), 2.0, 0); break;
-        case 1: t = gen_ls(2 + rbelow(&r, 4), 2 + rbelow(&r, 3), 2 + rbelow(&r, 3), 2, 2, 3.0, 1); break;
-        case 2: t = gen_c3(2 + rbelow(&r, 2), 2, 2, 2 + 2 * rbelow(&r, 2), 1 + rbelow(&r, 3), 1 + rbelow(&r, 2), 2.0); break;
-        default: t = random_builder_fabric(&r, 2 + rbelow(&r, 3), 1 + rbelow(&r, 3), 3 + rbelow(&r, 6)); break;
-        }
-        tsched_flows *f = random_flows(&r, t, 1 + rbelow(&r, 40));
+        tsched_topology *t = rates_fabric(&r, it, 4);
+        tsched_flows *f = random_flows(&r, t, 1 + tu_rng_below(&r, 40));
         char what[64];
         for (int algo = 0; algo < 3; algo++) {
             tsched_routes *rt = route(t, f, (tsched_route_algo)algo, it + 1, 1);
@@ -963,16 +919,10 @@ static void plain_maxmin(double *rate, const tsched_topology *t, const tsched_fl
  * bit for bit on many seeded random cases: mixed capacities, so that shares tie and round. */
 START_TEST(rates_bit_identical_to_plain_reference)
 {
-    trng r = {4242};
+    tu_rng r = {4242};
     for (uint32_t it = 0; it < 400; it++) {
-        tsched_topology *t;
-        switch (it % 4) {
-        case 0: t = gen_ls(2 + rbelow(&r, 5), 2 + rbelow(&r, 4), 1 + rbelow(&r, 4), 2, 1 + rbelow(&r, 2), 2.0, 0); break;
-        case 1: t = gen_ls(2 + rbelow(&r, 4), 2 + rbelow(&r, 3), 2 + rbelow(&r, 3), 2, 2, 3.0, 1); break;
-        case 2: t = gen_c3(2 + rbelow(&r, 2), 2, 2, 2 + 2 * rbelow(&r, 2), 1 + rbelow(&r, 3), 1 + rbelow(&r, 2), 2.0); break;
-        default: t = random_builder_fabric(&r, 2 + rbelow(&r, 3), 1 + rbelow(&r, 3), 3 + rbelow(&r, 6)); break;
-        }
-        tsched_flows *f = random_flows(&r, t, 1 + rbelow(&r, it % 10 == 9 ? 600 : 80));
+        tsched_topology *t = rates_fabric(&r, it, 5);
+        tsched_flows *f = random_flows(&r, t, 1 + tu_rng_below(&r, it % 10 == 9 ? 600 : 80));
         uint32_t n = tsched_flows_count(f);
         double *want = malloc((n ? n : 1) * sizeof *want), *got = malloc((n ? n : 1) * sizeof *got);
         ck_assert(want && got);
@@ -1064,7 +1014,7 @@ END_TEST
  * the bottleneck: 3 flows over a 100G trunk get 100/3 each. */
 START_TEST(rates_maxmin_on_given_paths)
 {
-    tsched_topology *t = gen_ls(2, 2, 3, 1, 1, 1.0, 0);
+    tsched_topology *t = tu_gen_leaf_spine(2, 2, 3, 1, 1, 0, 0, 1.0);
     /* trunk capacity: 3 NICs over 2 spines -> 2 links of 400 = 800 per trunk */
     tsched_flows *f = flows_new();
     for (uint32_t j = 0; j < 3; j++)
@@ -1106,8 +1056,8 @@ static int same_paths(const tsched_routes *a, const tsched_routes *b)
 
 START_TEST(ecmp_seeded_and_equal_cost)
 {
-    trng r = {4242};
-    tsched_topology *t = gen_ls(8, 8, 4, 2, 2, 1.0, 0);
+    tu_rng r = {4242};
+    tsched_topology *t = tu_gen_leaf_spine(8, 8, 4, 2, 2, 0, 0, 1.0);
     tsched_flows *f = random_flows(&r, t, 300);
     cands *c = all_cands(t, f);
     tsched_routes *a = route(t, f, TSCHED_ROUTE_ECMP, 1, 1), *b = route(t, f, TSCHED_ROUTE_ECMP, 1, 1);
@@ -1139,7 +1089,7 @@ START_TEST(ecmp_seeded_and_equal_cost)
     tsched_topology_free(t);
 
     /* clos3 with failures: still only surviving equal-cost candidates */
-    t = gen_c3(3, 3, 2, 4, 2, 2, 1.0);
+    t = tu_gen_clos3(3, 3, 2, 4, 2, 2, 0, 0, 1.0);
     ck_assert_ok(tsched_topology_set_up(t, "core1", 0));
     ck_assert_ok(tsched_topology_set_up(t, "leaf0~spine0", 0));
     f = random_flows(&r, t, 200);
@@ -1177,16 +1127,18 @@ static void check_balanced(const tsched_routes *r, const tsched_topology *t, con
 
 START_TEST(balanced_ecmp_least_loaded_and_seeded)
 {
-    trng r = {99};
+    tu_rng r = {99};
     for (uint32_t it = 0; it < 20; it++) {
-        tsched_topology *t = it % 2 ? gen_ls(3 + rbelow(&r, 6), 2 + rbelow(&r, 6), 2 + rbelow(&r, 3), 2, 2, 1.0, 0)
-                                    : gen_c3(2 + rbelow(&r, 2), 2 + rbelow(&r, 2), 2, 4, 2, 1, 1.0);
+        tsched_topology *t =
+            it % 2 ? tu_gen_leaf_spine(3 + tu_rng_below(&r, 6), 2 + tu_rng_below(&r, 6), 2 + tu_rng_below(&r, 3), 2, 2,
+                                       0, 0, 1.0)
+                   : tu_gen_clos3(2 + tu_rng_below(&r, 2), 2 + tu_rng_below(&r, 2), 2, 4, 2, 1, 0, 0, 1.0);
         if (it % 4 == 0)
             ck_assert_ok(tsched_topology_set_up(t, "spine1", 0));
         tsched_flows *f = flows_new();
         uint32_t nn = tsched_topology_num_nodes(t);
         for (uint32_t i = 0; i < 150; i++) {
-            uint32_t s = rbelow(&r, nn), d = rbelow(&r, nn);
+            uint32_t s = tu_rng_below(&r, nn), d = tu_rng_below(&r, nn);
             uint64_t cnt = 0;
             if (s == d)
                 continue;
@@ -1210,7 +1162,7 @@ START_TEST(balanced_ecmp_least_loaded_and_seeded)
         tsched_topology_free(t);
     }
     /* different seeds break ties differently on a big instance */
-    tsched_topology *t = gen_ls(8, 8, 4, 1, 1, 1.0, 0);
+    tsched_topology *t = tu_gen_leaf_spine(8, 8, 4, 1, 1, 0, 0, 1.0);
     tsched_flows *f = random_flows(&r, t, 200);
     tsched_routes *a = route(t, f, TSCHED_ROUTE_BALANCED_ECMP, 1, 1), *b = route(t, f, TSCHED_ROUTE_BALANCED_ECMP, 2, 1);
     ck_assert(!same_paths(a, b));
@@ -1252,13 +1204,14 @@ static void check_greedy_replay(const tsched_routes *r, const tsched_topology *t
 }
 
 /* Random flows between endpoints that still have a path. */
-static tsched_flows *routable_flows(trng *r, const tsched_topology *t, uint32_t want)
+static tsched_flows *routable_flows(tu_rng *r, const tsched_topology *t, uint32_t want)
 {
     tsched_flows *f = flows_new();
     uint32_t nn = tsched_topology_num_nodes(t);
     for (uint32_t tries = 0; tsched_flows_count(f) < want && tries < 50 * want; tries++) {
-        uint32_t s = rbelow(r, nn), d = rbelow(r, nn);
-        uint32_t sn = rbelow(r, tsched_topology_node_nics(t, s)), dn = rbelow(r, tsched_topology_node_nics(t, d));
+        uint32_t s = tu_rng_below(r, nn), d = tu_rng_below(r, nn);
+        uint32_t sn = tu_rng_below(r, tsched_topology_node_nics(t, s)),
+                 dn = tu_rng_below(r, tsched_topology_node_nics(t, d));
         uint64_t cnt = 0;
         if (s == d && sn == dn)
             continue;
@@ -1287,21 +1240,21 @@ static void apply_failures(tsched_topology *t, const failures *fl, int up)
 }
 
 /* Take down a few random spines, cores and trunks (some spines and cores always stay). */
-static void random_failures(trng *r, tsched_topology *t, uint32_t howmany, failures *out)
+static void random_failures(tu_rng *r, tsched_topology *t, uint32_t howmany, failures *out)
 {
     failures fl = {0, {0}, {0}};
     uint32_t nt = tsched_topology_num_trunks(t);
     for (uint32_t k = 0; k < howmany && k < 16; k++) {
-        uint32_t what = rbelow(r, 3), ns = tsched_topology_num_tier(t, TSCHED_TIER_SPINE),
+        uint32_t what = tu_rng_below(r, 3), ns = tsched_topology_num_tier(t, TSCHED_TIER_SPINE),
                  nc = tsched_topology_num_tier(t, TSCHED_TIER_CORE);
         fl.trunk[fl.n] = 0;
         if (what == 0 && ns > 2) {
-            fl.idx[fl.n] = tsched_topology_tier_switch(t, TSCHED_TIER_SPINE, rbelow(r, ns));
+            fl.idx[fl.n] = tsched_topology_tier_switch(t, TSCHED_TIER_SPINE, tu_rng_below(r, ns));
         } else if (what == 1 && nc > 2) {
-            fl.idx[fl.n] = tsched_topology_tier_switch(t, TSCHED_TIER_CORE, rbelow(r, nc));
+            fl.idx[fl.n] = tsched_topology_tier_switch(t, TSCHED_TIER_CORE, tu_rng_below(r, nc));
         } else {
             fl.trunk[fl.n] = 1;
-            fl.idx[fl.n] = rbelow(r, nt);
+            fl.idx[fl.n] = tu_rng_below(r, nt);
         }
         fl.n++;
     }
@@ -1312,16 +1265,16 @@ static void random_failures(trng *r, tsched_topology *t, uint32_t howmany, failu
 
 START_TEST(greedy_replays_algorithm1)
 {
-    trng r = {555};
+    tu_rng r = {555};
     for (uint32_t it = 0; it < 80; it++) {
         tsched_topology *t =
-            it % 2 ? gen_ls(2 + rbelow(&r, 7), 2 + rbelow(&r, 5), 1 + rbelow(&r, 4), 2, 1 + rbelow(&r, 2),
-                            1.0 + rbelow(&r, 2), 0)
-                   : gen_c3(2 + rbelow(&r, 2), 1 + rbelow(&r, 3), 2 + rbelow(&r, 2), 4 + rbelow(&r, 3), 1 + rbelow(&r, 2),
-                            1 + rbelow(&r, 2), 1.0);
+            it % 2 ? tu_gen_leaf_spine(2 + tu_rng_below(&r, 7), 2 + tu_rng_below(&r, 5), 1 + tu_rng_below(&r, 4), 2,
+                                       1 + tu_rng_below(&r, 2), 0, 0, 1.0 + tu_rng_below(&r, 2))
+                   : tu_gen_clos3(2 + tu_rng_below(&r, 2), 1 + tu_rng_below(&r, 3), 2 + tu_rng_below(&r, 2),
+                                  4 + tu_rng_below(&r, 3), 1 + tu_rng_below(&r, 2), 1 + tu_rng_below(&r, 2), 0, 0, 1.0);
         if (it % 4 >= 2)
-            random_failures(&r, t, 1 + rbelow(&r, 4), NULL);
-        tsched_flows *f = routable_flows(&r, t, 1 + rbelow(&r, 120));
+            random_failures(&r, t, 1 + tu_rng_below(&r, 4), NULL);
+        tsched_flows *f = routable_flows(&r, t, 1 + tu_rng_below(&r, 120));
         cands *c = all_cands(t, f);
         tsched_routes *g = route(t, f, TSCHED_ROUTE_GREEDY, 1, 1);
         check_greedy_replay(g, t, f, c);
@@ -1360,7 +1313,7 @@ static const char *spine_of(const tsched_topology *t, const tsched_routes *r, ui
 
 START_TEST(base_loads_greedy_hand_computed)
 {
-    tsched_topology *t = gen_ls(2, 2, 2, 1, 1, 1.0, 1);
+    tsched_topology *t = tu_gen_leaf_spine(2, 2, 2, 1, 1, 0, 1, 1.0);
     uint32_t nl = 2 * tsched_topology_num_trunks(t);
     uint32_t *base = calloc(nl, sizeof *base);
     ck_assert_ptr_nonnull(base);
@@ -1403,7 +1356,7 @@ END_TEST
  * then 1), whatever the seed; ecmp ignores the load. */
 START_TEST(base_loads_balanced_ecmp)
 {
-    tsched_topology *t = gen_ls(2, 2, 2, 1, 1, 1.0, 1);
+    tsched_topology *t = tu_gen_leaf_spine(2, 2, 2, 1, 1, 0, 1, 1.0);
     uint32_t nl = 2 * tsched_topology_num_trunks(t);
     uint32_t *base = calloc(nl, sizeof *base);
     ck_assert_ptr_nonnull(base);
@@ -1451,7 +1404,7 @@ static char *base_json(const tsched_topology *t, const tsched_flows *f, const ts
  * the field's place; a size ending inside the field is refused. */
 START_TEST(base_loads_null_zeros_and_old_size)
 {
-    tsched_topology *t = gen_c3(2, 2, 2, 4, 2, 1, 1.0);
+    tsched_topology *t = tu_gen_clos3(2, 2, 2, 4, 2, 1, 0, 0, 1.0);
     uint32_t nl = 2 * tsched_topology_num_trunks(t);
     uint32_t *zeros = calloc(nl, sizeof *zeros), *busy = calloc(nl, sizeof *busy);
     ck_assert_ptr_nonnull(zeros);
@@ -1459,9 +1412,9 @@ START_TEST(base_loads_null_zeros_and_old_size)
     for (uint32_t l = 0; l < nl; l++)
         busy[l] = l % 3 ? 0 : UINT32_MAX; /* also the cap against wrapping */
     tsched_flows *f = flows_new();
-    trng g = {7};
+    tu_rng g = {7};
     for (uint32_t i = 0; i < 40; i++) {
-        uint32_t s = rbelow(&g, 8), d = rbelow(&g, 8);
+        uint32_t s = tu_rng_below(&g, 8), d = tu_rng_below(&g, 8);
         if (s != d)
             add(f, s, 0, d, 0);
     }
@@ -1503,7 +1456,7 @@ END_TEST
 
 START_TEST(greedy_ties_to_first_path)
 {
-    tsched_topology *t = gen_c3(2, 2, 2, 4, 2, 1, 1.0);
+    tsched_topology *t = tu_gen_clos3(2, 2, 2, 4, 2, 1, 0, 0, 1.0);
     tsched_flows *f = flows_new();
     add(f, 0, 0, 4, 0); /* leaf0 -> leaf2, cross-pod: spine0, core0 */
     add(f, 1, 0, 5, 0); /* leaf0 -> leaf2 again: spine0 is busy -> spine1, core1 */
@@ -1533,7 +1486,7 @@ END_TEST
  * charge each NIC separately. */
 START_TEST(rails_greedy_and_rates)
 {
-    trng r = {9090};
+    tu_rng r = {9090};
     for (uint32_t it = 0; it < 10; it++) {
         tsched_topology *t = NULL;
         ck_assert_ok(tsched_topology_new(&t, "rails"));
@@ -1544,8 +1497,8 @@ START_TEST(rails_greedy_and_rates)
         ck_assert_ok(tsched_topology_add_switch(NULL, t, "s1", TSCHED_TIER_SPINE, NULL));
         ck_assert_ok(tsched_topology_add_switch(NULL, t, "s2", TSCHED_TIER_SPINE, NULL));
         for (int k = 0; k < 4; k++) {
-            ck_assert_ok(tsched_topology_add_link(t, rails[k], "s0", 400, 1 + rbelow(&r, 2)));
-            ck_assert_ok(tsched_topology_add_link(t, rails[k], "s1", 300, 1 + rbelow(&r, 2)));
+            ck_assert_ok(tsched_topology_add_link(t, rails[k], "s0", 400, 1 + tu_rng_below(&r, 2)));
+            ck_assert_ok(tsched_topology_add_link(t, rails[k], "s1", 300, 1 + tu_rng_below(&r, 2)));
             if (k != 2)
                 ck_assert_ok(tsched_topology_add_link(t, rails[k], "s2", 400, 1));
         }
@@ -1561,7 +1514,8 @@ START_TEST(rails_greedy_and_rates)
         add(f, 0, 0, 0, 1); /* one node, two rails: through a spine */
         add(f, 1, 2, 3, 2); /* one rail: no trunk */
         for (uint32_t i = 0; i < 40; i++) {
-            uint32_t s = rbelow(&r, 6), d = rbelow(&r, 6), sn = rbelow(&r, 4), dn = rbelow(&r, 4);
+            uint32_t s = tu_rng_below(&r, 6), d = tu_rng_below(&r, 6), sn = tu_rng_below(&r, 4),
+                     dn = tu_rng_below(&r, 4);
             if (s != d || sn != dn)
                 add(f, s, sn, d, dn);
         }
@@ -1661,42 +1615,43 @@ static char *routes_json(const tsched_routes *r, const tsched_topology *t, int w
 
 START_TEST(threads_match_sequential)
 {
-    trng r = {2024};
+    tu_rng r = {2024};
     for (uint32_t it = 0; it < 6; it++) {
         tsched_topology *t;
         tsched_flows *f;
         if (it == 0) {
             /* leaf-wise traffic: every leaf pair its own component */
-            t = gen_ls(24, 4, 6, 1, 1, 1.0, 0);
+            t = tu_gen_leaf_spine(24, 4, 6, 1, 1, 0, 0, 1.0);
             uint32_t sigma[24];
             derangement(&r, sigma, 24);
             f = leafwise_flows(sigma, 24, 6, 1, NULL);
         } else if (it == 1) {
             /* clos3, cross-pod and in-pod flows */
-            t = gen_c3(4, 4, 2, 4, 2, 2, 1.0);
+            t = tu_gen_clos3(4, 4, 2, 4, 2, 2, 0, 0, 1.0);
             f = random_flows(&r, t, 400);
         } else if (it == 2) {
             /* clos3, flows kept inside pods and across pod pairs: several components */
-            t = gen_c3(6, 3, 2, 2, 2, 1, 1.0);
+            t = tu_gen_clos3(6, 3, 2, 2, 2, 1, 0, 0, 1.0);
             f = flows_new();
             uint32_t npp = 6;
             for (uint32_t i = 0; i < 600; i++) {
-                uint32_t pod = rbelow(&r, 6), s = pod * npp + rbelow(&r, npp), d = pod * npp + rbelow(&r, npp);
+                uint32_t pod = tu_rng_below(&r, 6), s = pod * npp + tu_rng_below(&r, npp),
+                         d = pod * npp + tu_rng_below(&r, npp);
                 if (s != d)
                     add(f, s, 0, d, 0);
             }
         } else if (it == 3) {
-            t = gen_ls(12, 6, 4, 2, 2, 2.0, 0);
+            t = tu_gen_leaf_spine(12, 6, 4, 2, 2, 0, 0, 2.0);
             f = random_flows(&r, t, 800);
         } else if (it == 4) {
             /* same-leaf flows only: components without any link */
-            t = gen_ls(10, 2, 4, 1, 1, 1.0, 0);
+            t = tu_gen_leaf_spine(10, 2, 4, 1, 1, 0, 0, 1.0);
             f = flows_new();
             for (uint32_t l = 0; l < 10; l++)
                 for (uint32_t j = 0; j < 4; j++)
                     add(f, l * 4 + j, 0, l * 4 + (j + 1) % 4, 0);
         } else {
-            t = gen_c3(3, 3, 3, 6, 2, 1, 1.0);
+            t = tu_gen_clos3(3, 3, 3, 6, 2, 1, 0, 0, 1.0);
             random_failures(&r, t, 3, NULL);
             f = routable_flows(&r, t, 500);
         }
@@ -1747,11 +1702,12 @@ static int path_up(const tsched_topology *t, const tsched_path *p)
 
 START_TEST(failures_only_surviving_paths)
 {
-    trng r = {808};
+    tu_rng r = {808};
     for (uint32_t it = 0; it < 40; it++) {
-        tsched_topology *t = it % 2 ? gen_ls(4 + rbelow(&r, 4), 3 + rbelow(&r, 3), 2, 1, 1, 1.0, 0)
-                                    : gen_c3(3, 2, 3, 6, 2, 1, 1.0);
-        random_failures(&r, t, 2 + rbelow(&r, 5), NULL);
+        tsched_topology *t =
+            it % 2 ? tu_gen_leaf_spine(4 + tu_rng_below(&r, 4), 3 + tu_rng_below(&r, 3), 2, 1, 1, 0, 0, 1.0)
+                   : tu_gen_clos3(3, 2, 3, 6, 2, 1, 0, 0, 1.0);
+        random_failures(&r, t, 2 + tu_rng_below(&r, 5), NULL);
         tsched_flows *f = routable_flows(&r, t, 60);
         cands *c = all_cands(t, f);
         for (int algo = 0; algo < 4; algo++) {
@@ -1777,7 +1733,7 @@ END_TEST
 
 START_TEST(failures_no_path_names_flow)
 {
-    tsched_topology *t = gen_ls(4, 2, 2, 1, 1, 1.0, 0);
+    tsched_topology *t = tu_gen_leaf_spine(4, 2, 2, 1, 1, 0, 0, 1.0);
     ck_assert_ok(tsched_topology_set_up(t, "leaf1~spine0", 0));
     ck_assert_ok(tsched_topology_set_up(t, "leaf1~spine1", 0));
     tsched_flows *f = flows_new();
@@ -1820,7 +1776,7 @@ END_TEST
 START_TEST(failures_same_leaf_flows)
 {
     /* every spine down: flows inside a leaf still route, over no trunk, at NIC speed */
-    tsched_topology *t = gen_ls(2, 2, 3, 2, 2, 1.0, 1);
+    tsched_topology *t = tu_gen_leaf_spine(2, 2, 3, 2, 2, 0, 1, 1.0);
     ck_assert_ok(tsched_topology_set_up(t, "spine0", 0));
     ck_assert_ok(tsched_topology_set_up(t, "spine1", 0));
     tsched_flows *f = flows_new();
@@ -1894,15 +1850,16 @@ static uint32_t check_reroute(tsched_topology *t, const tsched_flows *f, const t
 
 START_TEST(reroute_keeps_survivors)
 {
-    trng r = {4711};
+    tu_rng r = {4711};
     uint32_t moved = 0, flows = 0;
     for (uint32_t it = 0; it < 40; it++) {
-        tsched_topology *t = it % 2 ? gen_ls(3 + rbelow(&r, 5), 3 + rbelow(&r, 3), 2 + rbelow(&r, 2), 1, 1, 1.0, 0)
-                                    : gen_c3(2 + rbelow(&r, 2), 2, 3, 6, 2, 1, 1.0);
+        tsched_topology *t = it % 2 ? tu_gen_leaf_spine(3 + tu_rng_below(&r, 5), 3 + tu_rng_below(&r, 3),
+                                                        2 + tu_rng_below(&r, 2), 1, 1, 0, 0, 1.0)
+                                    : tu_gen_clos3(2 + tu_rng_below(&r, 2), 2, 3, 6, 2, 1, 0, 0, 1.0);
         /* find failures first, pick flows that survive them, then route on the whole fabric */
         failures fl;
-        random_failures(&r, t, 1 + rbelow(&r, 5), &fl);
-        tsched_flows *f = routable_flows(&r, t, 20 + rbelow(&r, 80));
+        random_failures(&r, t, 1 + tu_rng_below(&r, 5), &fl);
+        tsched_flows *f = routable_flows(&r, t, 20 + tu_rng_below(&r, 80));
         apply_failures(t, &fl, 1);
         tsched_routes *prev = route(t, f, (tsched_route_algo)(it % 4), it, 1);
         tsched_path *before = routed_paths(prev);
@@ -1928,7 +1885,7 @@ END_TEST
 
 START_TEST(reroute_hand_case)
 {
-    tsched_topology *t = gen_ls(2, 3, 3, 1, 1, 1.0, 0);
+    tsched_topology *t = tu_gen_leaf_spine(2, 3, 3, 1, 1, 0, 0, 1.0);
     tsched_flows *f = flows_new();
     for (uint32_t j = 0; j < 3; j++)
         add(f, j, 0, 3 + j, 0); /* greedy: spine0, spine1, spine2 */
@@ -1976,8 +1933,8 @@ static json_t *parse(const char *s)
 
 START_TEST(json_fields_and_determinism)
 {
-    trng r = {1};
-    tsched_topology *t = gen_c3(2, 2, 2, 2, 2, 2, 1.0);
+    tu_rng r = {1};
+    tsched_topology *t = tu_gen_clos3(2, 2, 2, 2, 2, 2, 0, 0, 1.0);
     tsched_flows *f = random_flows(&r, t, 40);
     add(f, 0, 0, 1, 1); /* same leaf */
     static const char *const names[] = {"greedy", "ecmp", "balanced-ecmp", "ilp"};
@@ -2092,7 +2049,7 @@ END_TEST
 
 START_TEST(errors_arguments_and_names)
 {
-    tsched_topology *t = gen_ls(2, 2, 2, 2, 2, 1.0, 0);
+    tsched_topology *t = tu_gen_leaf_spine(2, 2, 2, 2, 2, 0, 0, 1.0);
     tsched_flows *f = flows_new();
     add(f, 0, 0, 2, 0);
     tsched_routes *r = NULL;
@@ -2181,7 +2138,7 @@ START_TEST(errors_arguments_and_names)
     add(more, 0, 0, 2, 0);
     add(more, 1, 0, 3, 0);
     ck_assert_status(tsched_reroute(&q, r, t, more), TSCHED_E_INVALID);
-    tsched_topology *other = gen_ls(3, 2, 2, 2, 2, 1.0, 0);
+    tsched_topology *other = tu_gen_leaf_spine(3, 2, 2, 2, 2, 0, 0, 1.0);
     ck_assert_status(tsched_reroute(&q, r, other, f), TSCHED_E_MISMATCH);
     tsched_topology_free(other);
     tsched_flows_free(more);
@@ -2203,7 +2160,7 @@ END_TEST
 /* Paths handed to tsched_rates_maxmin that do not join the flow's NIC leaves. */
 START_TEST(errors_rates_bad_paths)
 {
-    tsched_topology *t = gen_ls(3, 2, 1, 1, 1, 1.0, 0);
+    tsched_topology *t = tu_gen_leaf_spine(3, 2, 1, 1, 1, 0, 0, 1.0);
     tsched_flows *f = flows_new();
     add(f, 0, 0, 1, 0); /* leaf0 -> leaf1 */
     cands c = flow_cands(t, f, 0);
@@ -2249,7 +2206,7 @@ END_TEST
  * charged to leaf2's trunks. */
 START_TEST(errors_rates_links_not_on_path)
 {
-    tsched_topology *t = gen_ls(3, 2, 1, 1, 1, 1.0, 0);
+    tsched_topology *t = tu_gen_leaf_spine(3, 2, 1, 1, 1, 0, 0, 1.0);
     tsched_flows *f = flows_new();
     add(f, 0, 0, 1, 0);
     cands c = flow_cands(t, f, 0);
@@ -2305,8 +2262,8 @@ static char *route_json_router(tsched_router *rt, const tsched_topology *t, cons
 
 START_TEST(router_same_answers_and_notices_failures)
 {
-    trng r = {123};
-    tsched_topology *t = gen_c3(2, 3, 3, 6, 2, 2, 1.0);
+    tu_rng r = {123};
+    tsched_topology *t = tu_gen_clos3(2, 3, 3, 6, 2, 2, 0, 0, 1.0);
     tsched_flows *fa = random_flows(&r, t, 80), *fb = random_flows(&r, t, 50);
     tsched_router *rt = NULL;
     ck_assert_ok(tsched_router_new(&rt, t));
@@ -2398,17 +2355,18 @@ static void expect_paths(const tsched_routes *r, const tsched_path *want, uint32
 
 START_TEST(cold_and_warm_routers_match_listed_paths)
 {
-    trng r = {2026};
+    tu_rng r = {2026};
     for (uint32_t it = 0; it < 40; it++) {
         tsched_topology *t =
-            it % 2 ? gen_ls(2 + rbelow(&r, 15), 2 + rbelow(&r, 7), 1 + rbelow(&r, 4), 2, 1 + rbelow(&r, 2),
-                            1.0 + rbelow(&r, 2), 0)
-                   : gen_c3(2 + rbelow(&r, 3), 1 + rbelow(&r, 4), 2 + rbelow(&r, 3), 4 + rbelow(&r, 5),
-                            1 + rbelow(&r, 2), 1 + rbelow(&r, 2), 1.0);
+            it % 2 ? tu_gen_leaf_spine(2 + tu_rng_below(&r, 15), 2 + tu_rng_below(&r, 7), 1 + tu_rng_below(&r, 4), 2,
+                                       1 + tu_rng_below(&r, 2), 0, 0, 1.0 + tu_rng_below(&r, 2))
+                   : tu_gen_clos3(2 + tu_rng_below(&r, 3), 1 + tu_rng_below(&r, 4), 2 + tu_rng_below(&r, 3),
+                                  4 + tu_rng_below(&r, 5), 1 + tu_rng_below(&r, 2), 1 + tu_rng_below(&r, 2), 0, 0, 1.0);
         if (it % 4 >= 2)
-            random_failures(&r, t, 1 + rbelow(&r, 4), NULL);
+            random_failures(&r, t, 1 + tu_rng_below(&r, 4), NULL);
         uint32_t nl = 2 * tsched_topology_num_trunks(t);
-        tsched_flows *f = routable_flows(&r, t, 1 + rbelow(&r, 400)), *few = routable_flows(&r, t, 1 + rbelow(&r, 3));
+        tsched_flows *f = routable_flows(&r, t, 1 + tu_rng_below(&r, 400)),
+                     *few = routable_flows(&r, t, 1 + tu_rng_below(&r, 3));
         uint32_t n = tsched_flows_count(f);
         cands *c = all_cands(t, f);
         /* Algorithm 1 over the listed paths */
@@ -2476,11 +2434,11 @@ END_TEST
  * from a few parent sets (so that many leaf pairs share all their spines, the row layout,
  * and others share some or none, the listed one); some trunks have two links, switches
  * above tier 1 get 1..3 parents. 1..3 nodes per leaf, one NIC each. */
-static tsched_topology *gen_rows(trng *r, int tiers)
+static tsched_topology *gen_rows(tu_rng *r, int tiers)
 {
     uint32_t n[TSCHED_MAX_TIERS];
     for (int k = 0; k < tiers; k++)
-        n[k] = k == 0 ? 4 + rbelow(r, 12) : k == tiers - 1 ? 1 + rbelow(r, 3) : 2 + rbelow(r, 6);
+        n[k] = k == 0 ? 4 + tu_rng_below(r, 12) : k == tiers - 1 ? 1 + tu_rng_below(r, 3) : 2 + tu_rng_below(r, 6);
     tsched_topology *t = NULL;
     ck_assert_ok(tsched_topology_new(&t, "rows"));
     char name[32], up[32];
@@ -2490,29 +2448,29 @@ static tsched_topology *gen_rows(trng *r, int tiers)
             ck_assert_ok(tsched_topology_add_switch(NULL, t, name, k, NULL));
         }
     /* parent sets of the leaves: bit masks over tier 1 (at most 8 switches there) */
-    uint32_t sets[3], nsets = 1 + rbelow(r, 3);
+    uint32_t sets[3], nsets = 1 + tu_rng_below(r, 3);
     for (uint32_t q = 0; q < nsets; q++)
-        sets[q] = 1 + rbelow(r, (1u << n[1]) - 1);
+        sets[q] = 1 + tu_rng_below(r, (1u << n[1]) - 1);
     for (uint32_t i = 0; i < n[0]; i++) {
         snprintf(name, sizeof name, "t0s%u", i);
-        uint32_t set = sets[rbelow(r, nsets)];
+        uint32_t set = sets[tu_rng_below(r, nsets)];
         for (uint32_t s = 0; s < n[1]; s++)
             if (set >> s & 1) {
                 snprintf(up, sizeof up, "t1s%u", s);
-                ck_assert_ok(tsched_topology_add_link(t, name, up, 100, 1 + (rbelow(r, 6) == 0)));
+                ck_assert_ok(tsched_topology_add_link(t, name, up, 100, 1 + (tu_rng_below(r, 6) == 0)));
             }
-        for (uint32_t v = 0, nv = 1 + rbelow(r, 3); v < nv; v++) {
+        for (uint32_t v = 0, nv = 1 + tu_rng_below(r, 3); v < nv; v++) {
             snprintf(up, sizeof up, "n%u_%u", i, v);
             ck_assert_ok(tsched_topology_add_node(NULL, t, up, name, 1, 1, NULL, 100));
         }
     }
     for (int k = 1; k + 1 < tiers; k++)
         for (uint32_t i = 0; i < n[k]; i++) {
-            uint32_t np = 1 + rbelow(r, n[k + 1] < 3 ? n[k + 1] : 3), first = rbelow(r, n[k + 1]);
+            uint32_t np = 1 + tu_rng_below(r, n[k + 1] < 3 ? n[k + 1] : 3), first = tu_rng_below(r, n[k + 1]);
             for (uint32_t q = 0; q < np; q++) {
                 snprintf(name, sizeof name, "t%ds%u", k, i);
                 snprintf(up, sizeof up, "t%ds%u", k + 1, (first + q) % n[k + 1]);
-                ck_assert_ok(tsched_topology_add_link(t, name, up, 100, 1 + (rbelow(r, 6) == 0)));
+                ck_assert_ok(tsched_topology_add_link(t, name, up, 100, 1 + (tu_rng_below(r, 6) == 0)));
             }
         }
     ck_assert_ok(tsched_topology_build(t));
@@ -2520,15 +2478,15 @@ static tsched_topology *gen_rows(trng *r, int tiers)
 }
 
 /* Take down a few switches above the leaves, trunks and now and then a leaf. */
-static void rows_failures(trng *r, tsched_topology *t, failures *out)
+static void rows_failures(tu_rng *r, tsched_topology *t, failures *out)
 {
     failures fl = {0, {0}, {0}};
     uint32_t ns = tsched_topology_num_switches(t), nl = tsched_topology_num_tier(t, TSCHED_TIER_LEAF);
-    for (uint32_t k = 0, m = 1 + rbelow(r, 4); k < m; k++) {
-        fl.trunk[fl.n] = rbelow(r, 2);
-        fl.idx[fl.n] = fl.trunk[fl.n] ? rbelow(r, tsched_topology_num_trunks(t))
-                       : rbelow(r, 6) ? nl + rbelow(r, ns - nl > 0 ? ns - nl : 1)
-                                      : rbelow(r, nl);
+    for (uint32_t k = 0, m = 1 + tu_rng_below(r, 4); k < m; k++) {
+        fl.trunk[fl.n] = tu_rng_below(r, 2);
+        fl.idx[fl.n] = fl.trunk[fl.n]       ? tu_rng_below(r, tsched_topology_num_trunks(t))
+                       : tu_rng_below(r, 6) ? nl + tu_rng_below(r, ns - nl > 0 ? ns - nl : 1)
+                                            : tu_rng_below(r, nl);
         if (!fl.trunk[fl.n] && fl.idx[fl.n] >= ns)
             continue;
         fl.n++;
@@ -2569,16 +2527,17 @@ static void check_ecmp_replay(const tsched_routes *r, const tsched_flows *f, con
  * three-tier and deep (up to 8 tiers) fabrics. */
 START_TEST(rows_match_listed_paths)
 {
-    trng r = {1010};
+    tu_rng r = {1010};
     uint32_t deep = 0, failed = 0;
     /* a third of the cases under the sanitizer and valgrind setups (tu_n), with thresholds to match */
     for (uint32_t it = 0; it < tu_n(90); it++) {
         int kind = (int)(it % 3);
-        tsched_topology *t = kind == 0   ? gen_rows(&r, 2 + (int)rbelow(&r, 7))
-                             : kind == 1 ? gen_ls(2 + rbelow(&r, 12), 2 + rbelow(&r, 12), 1 + rbelow(&r, 3), 1,
-                                                  1 + rbelow(&r, 2), 1.0, rbelow(&r, 3))
-                                         : gen_c3(2 + rbelow(&r, 3), 1 + rbelow(&r, 4), 2 + rbelow(&r, 3),
-                                                  4 + rbelow(&r, 5), 1 + rbelow(&r, 2), 1, 1.0);
+        tsched_topology *t =
+            kind == 0   ? gen_rows(&r, 2 + (int)tu_rng_below(&r, 7))
+            : kind == 1 ? tu_gen_leaf_spine(2 + tu_rng_below(&r, 12), 2 + tu_rng_below(&r, 12), 1 + tu_rng_below(&r, 3),
+                                            1, 1 + tu_rng_below(&r, 2), 0, tu_rng_below(&r, 3), 1.0)
+                        : tu_gen_clos3(2 + tu_rng_below(&r, 3), 1 + tu_rng_below(&r, 4), 2 + tu_rng_below(&r, 3),
+                                       4 + tu_rng_below(&r, 5), 1 + tu_rng_below(&r, 2), 1, 0, 0, 1.0);
         deep += kind == 0 && tsched_topology_num_tier(t, 3) > 0;
         failures fl = {0, {0}, {0}};
         if (it % 4 >= 2) {
@@ -2586,7 +2545,8 @@ START_TEST(rows_match_listed_paths)
             failed++;
         }
         uint32_t nl = 2 * tsched_topology_num_trunks(t);
-        tsched_flows *f = routable_flows(&r, t, 1 + rbelow(&r, 300)), *few = routable_flows(&r, t, 1 + rbelow(&r, 6));
+        tsched_flows *f = routable_flows(&r, t, 1 + tu_rng_below(&r, 300)),
+                     *few = routable_flows(&r, t, 1 + tu_rng_below(&r, 6));
         uint32_t n = tsched_flows_count(f);
         if (n == 0) {
             tsched_flows_free(f);
@@ -2683,8 +2643,8 @@ END_TEST
 
 START_TEST(no_rates_flag_same_paths)
 {
-    trng r = {321};
-    tsched_topology *t = gen_ls(6, 4, 3, 2, 2, 2.0, 0);
+    tu_rng r = {321};
+    tsched_topology *t = tu_gen_leaf_spine(6, 4, 3, 2, 2, 0, 0, 2.0);
     tsched_flows *f = random_flows(&r, t, 120);
     for (int algo = 0; algo < 4; algo++) {
         tsched_route_options o;
@@ -2719,20 +2679,22 @@ END_TEST
  * with different candidate spines (failed trunks), and three-tier paths through cores. */
 START_TEST(ilp_exact_on_failures_and_clos3)
 {
-    trng r = {6060};
+    tu_rng r = {6060};
     uint32_t improved = 0, glpk_cases = 0;
     for (uint32_t k = 0; k < 160; k++) {
         tsched_topology *t;
         if (k % 2) {
-            t = gen_ls(3 + rbelow(&r, 3), 2 + rbelow(&r, 3), 1 + rbelow(&r, 3), 1, 1 + rbelow(&r, 2), 1.0, 0);
-            for (uint32_t x = 1 + rbelow(&r, 2); x > 0; x--)
-                ck_assert_ok(tsched_topology_set_trunk_up(t, rbelow(&r, tsched_topology_num_trunks(t)), 0));
+            t = tu_gen_leaf_spine(3 + tu_rng_below(&r, 3), 2 + tu_rng_below(&r, 3), 1 + tu_rng_below(&r, 3), 1,
+                                  1 + tu_rng_below(&r, 2), 0, 0, 1.0);
+            for (uint32_t x = 1 + tu_rng_below(&r, 2); x > 0; x--)
+                ck_assert_ok(tsched_topology_set_trunk_up(t, tu_rng_below(&r, tsched_topology_num_trunks(t)), 0));
         } else {
-            t = gen_c3(2 + rbelow(&r, 2), 1 + rbelow(&r, 2), 2, 2 + 2 * rbelow(&r, 2), 1 + rbelow(&r, 2), 1, 1.0);
+            t = tu_gen_clos3(2 + tu_rng_below(&r, 2), 1 + tu_rng_below(&r, 2), 2, 2 + 2 * tu_rng_below(&r, 2),
+                             1 + tu_rng_below(&r, 2), 1, 0, 0, 1.0);
             if (k % 4 == 0)
                 random_failures(&r, t, 1, NULL);
         }
-        tsched_flows *f = routable_flows(&r, t, 2 + rbelow(&r, 16));
+        tsched_flows *f = routable_flows(&r, t, 2 + tu_rng_below(&r, 16));
         cands *c = all_cands(t, f);
         tsched_routes *gr = route(t, f, TSCHED_ROUTE_GREEDY, 1, 1);
         uint32_t greedy = check_consistent(gr, t, c);
@@ -2761,9 +2723,10 @@ END_TEST
 
 START_TEST(ilp_hundreds_of_flows)
 {
-    trng r = {1010};
+    tu_rng r = {1010};
     for (uint32_t it = 0; it < 4; it++) {
-        tsched_topology *t = it < 2 ? gen_ls(8, 4, 4, 2, 2, 1.0, 0) : gen_c3(3, 3, 2, 4, 2, 2, 1.0);
+        tsched_topology *t =
+            it < 2 ? tu_gen_leaf_spine(8, 4, 4, 2, 2, 0, 0, 1.0) : tu_gen_clos3(3, 3, 2, 4, 2, 2, 0, 0, 1.0);
         if (it == 3)
             random_failures(&r, t, 2, NULL);
         tsched_flows *f = it == 0 ? random_flows(&r, t, 300) : routable_flows(&r, t, 250);
@@ -2906,8 +2869,8 @@ END_TEST
  * carry several flows and many carry none. */
 START_TEST(link_flows_match_a_recount)
 {
-    trng rg = {4242};
-    tsched_topology *t = gen_c3(4, 4, 4, 8, 4, 2, 1.0);
+    tu_rng rg = {4242};
+    tsched_topology *t = tu_gen_clos3(4, 4, 4, 8, 4, 2, 0, 0, 1.0);
     tsched_flows *f = random_flows(&rg, t, 500);
     tsched_routes *r = route(t, f, TSCHED_ROUTE_GREEDY, 1, 1);
     uint32_t nl = 2 * tsched_topology_num_trunks(t), *cnt = calloc(nl, sizeof *cnt), mx = 0;
@@ -2938,8 +2901,8 @@ END_TEST
  * worse than greedy; with none, TSCHED_E_TIMEOUT. */
 START_TEST(ilp_time_limit_covers_the_call)
 {
-    trng rg = {777};
-    tsched_topology *t = gen_c3(16, 8, 4, 16, 8, 1, 1.0);
+    tu_rng rg = {777};
+    tsched_topology *t = tu_gen_clos3(16, 8, 4, 16, 8, 1, 0, 0, 1.0);
     tsched_flows *f = random_flows(&rg, t, 5000);
     tsched_routes *g = route(t, f, TSCHED_ROUTE_GREEDY, 1, 1);
     const uint32_t limits[] = {1, 50};
@@ -2986,7 +2949,8 @@ END_TEST
  * TSCHED_E_MISMATCH naming both (DESIGN 3). */
 START_TEST(routes_remember_their_fabric)
 {
-    tsched_topology *t = gen_ls(4, 2, 2, 2, 2, 1.0, 0), *twin = gen_ls(4, 2, 2, 2, 2, 1.0, 0);
+    tsched_topology *t = tu_gen_leaf_spine(4, 2, 2, 2, 2, 0, 0, 1.0),
+                    *twin = tu_gen_leaf_spine(4, 2, 2, 2, 2, 0, 0, 1.0);
     tsched_flows *f = flows_new();
     add(f, 0, 0, 2, 1);
     add(f, 1, 1, 7, 0);
@@ -3019,7 +2983,7 @@ END_TEST
  * empty value. */
 START_TEST(null_arguments)
 {
-    tsched_topology *t = gen_ls(2, 2, 2, 2, 2, 1.0, 0);
+    tsched_topology *t = tu_gen_leaf_spine(2, 2, 2, 2, 2, 0, 0, 1.0);
     tsched_flows *f = flows_new();
     add(f, 0, 0, 2, 0);
     tsched_route_algo a = TSCHED_ROUTE_ILP;
@@ -3089,7 +3053,7 @@ END_TEST
  * every routing entry point. */
 START_TEST(flows_limit_at_routing_entry)
 {
-    tsched_topology *t = gen_ls(2, 2, 2, 2, 2, 1.0, 0);
+    tsched_topology *t = tu_gen_leaf_spine(2, 2, 2, 2, 2, 0, 0, 1.0);
     tsched_flows *f = flows_new();
     add(f, 0, 0, 2, 0);
     add(f, 1, 0, 3, 0);

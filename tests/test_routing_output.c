@@ -56,25 +56,10 @@ static char *streamed(const tsched_routes *r, const tsched_topology *t, int flag
     return buf;
 }
 
+/* A 6 x 4 leaf-spine (kind 0) or a 3-pod Clos (kind 1) of 4 nodes per leaf, 2 GPUs, 2 NICs. */
 static tsched_topology *fabric(int kind)
 {
-    tsched_gen_params g;
-    tsched_topology_params_init(&g, kind ? TSCHED_GEN_CLOS3 : TSCHED_GEN_LEAF_SPINE);
-    if (kind) {
-        g.pods = 3;
-        g.leaves_per_pod = 2;
-        g.spines_per_pod = 2;
-        g.cores = 2;
-    } else {
-        g.leaves = 6;
-        g.spines = 4;
-    }
-    g.nodes_per_leaf = 4;
-    g.gpus_per_node = 2;
-    g.nics_per_node = 2;
-    tsched_topology *t = NULL;
-    ck_assert_ok(tsched_topology_generate(&t, &g));
-    return t;
+    return kind ? tu_gen_clos3(3, 2, 2, 2, 4, 2, 2, 0, 0) : tu_gen_leaf_spine(6, 4, 4, 2, 2, 0, 0, 0);
 }
 
 START_TEST(routes_stream_is_the_tree_text)

@@ -14,22 +14,6 @@
 #define MS 1000000LL
 #define S 1000000000LL
 
-/* A generated leaf_spine fabric (uplinks 0 = derived). */
-static tsched_topology *leaf_spine(uint32_t leaves, uint32_t spines, uint32_t npl, uint32_t gpn, uint32_t uplinks)
-{
-    tsched_gen_params g;
-    tsched_topology_params_init(&g, TSCHED_GEN_LEAF_SPINE);
-    g.leaves = leaves;
-    g.spines = spines;
-    g.nodes_per_leaf = npl;
-    g.gpus_per_node = gpn;
-    g.nic_gbps = 100;
-    g.uplinks = uplinks;
-    tsched_topology *t;
-    ck_assert_ok(tsched_topology_generate(&t, &g));
-    return t;
-}
-
 /* A job on nodes a, b with one explicit flow rank 0 -> 1 of `gbits` per iteration. */
 static uint32_t flow_job(tsched_sim *s, const char *name, uint32_t a, uint32_t b, int64_t compute, double overlap,
                          uint64_t iters, double gbits, int64_t arrival, uint32_t level)
@@ -111,13 +95,7 @@ END_TEST
  * low-level flow: the low one gets trunk - nic, not nothing. */
 START_TEST(work_conserving_across_levels)
 {
-    tsched_topology *t;
-    ck_assert_ok(tsched_topology_new(&t, "wc"));
-    ck_assert_ok(tsched_topology_add_switch(NULL, t, "leaf0", 0, NULL));
-    ck_assert_ok(tsched_topology_add_switch(NULL, t, "leaf1", 0, NULL));
-    ck_assert_ok(tsched_topology_add_switch(NULL, t, "spine0", 1, NULL));
-    ck_assert_ok(tsched_topology_add_link(t, "leaf0", "spine0", 100, 1));
-    ck_assert_ok(tsched_topology_add_link(t, "leaf1", "spine0", 100, 1));
+    tsched_topology *t = tu_two_leaves_start("wc", 100, 1);
     ck_assert_ok(tsched_topology_add_node(NULL, t, "slow", "leaf0", 1, 1, NULL, 30)); /* 30 Gbit/s NIC */
     ck_assert_ok(tsched_topology_add_node(NULL, t, "fast", "leaf0", 1, 1, NULL, 400));
     ck_assert_ok(tsched_topology_add_node(NULL, t, "d0", "leaf1", 1, 1, NULL, 400));
@@ -192,7 +170,7 @@ END_TEST
  * otherwise), bits are conserved, and two runs give the same results. */
 static void random_run(uint64_t seed, double *jct_out, int member, uint32_t uplinks)
 {
-    tsched_topology *t = leaf_spine(4, 2, 4, 4, uplinks);
+    tsched_topology *t = tu_gen_leaf_spine(4, 2, 4, 4, 0, 100, uplinks, 0);
     tsched_sim *s = tu_sim_new(t);
     if (member)
         ck_assert_ok(tsched_sim_set_policy(s, TSCHED_SIM_LINKS, "member"));
@@ -301,7 +279,7 @@ END_TEST
 /* A trunk failure mid-phase moves the flow to the other spine at the same rate. */
 START_TEST(trunk_failure_reroutes)
 {
-    tsched_topology *t = leaf_spine(2, 2, 1, 1, 0);
+    tsched_topology *t = tu_gen_leaf_spine(2, 2, 1, 1, 0, 100, 0, 0);
     tsched_sim *s = tu_sim_new(t);
     flow_job(s, "a", 0, 1, 1000, 1, 1, 100, 0, 0); /* 1 s at 100 Gbit/s via spine0 (greedy: first) */
     ck_assert_ok(tsched_sim_add_failure(s, 300 * MS, "leaf0~spine0", 0));
@@ -412,7 +390,7 @@ END_TEST
  * then 2; every flow crosses the one spine. */
 START_TEST(multi_step_patterns_are_phases)
 {
-    tsched_topology *t = leaf_spine(4, 1, 1, 1, 1);
+    tsched_topology *t = tu_gen_leaf_spine(4, 1, 1, 1, 0, 100, 1, 0);
     tsched_sim *s = tu_sim_new(t);
     uint32_t nodes[4] = {0, 1, 2, 3}, ji, ph;
     tsched_sim_job j = {sizeof j, "hd", 0, 0, 1, 1, 1000, 1, 1, 0, 0, 0, NULL, nodes, 4};
@@ -434,7 +412,7 @@ END_TEST
  * nodes of a leaf never share an uplink; it needs a two-tier fabric. */
 START_TEST(source_routing)
 {
-    tsched_topology *t = leaf_spine(2, 2, 2, 1, 1);
+    tsched_topology *t = tu_gen_leaf_spine(2, 2, 2, 1, 0, 100, 1, 0);
     tsched_sim *s = tu_sim_new(t);
     ck_assert_ok(tsched_sim_set_policy(s, TSCHED_SIM_ROUTING, "source"));
     uint32_t nodes[4] = {0, 1, 2, 3}, ji, ph;
@@ -450,14 +428,7 @@ START_TEST(source_routing)
     tsched_sim_free(s);
     tsched_topology_free(t);
     /* a three-tier fabric: source routing is an input error at the start of the run */
-    tsched_gen_params g;
-    tsched_topology_params_init(&g, TSCHED_GEN_CLOS3);
-    g.pods = 2;
-    g.leaves_per_pod = 1;
-    g.spines_per_pod = 1;
-    g.cores = 1;
-    g.nodes_per_leaf = 1;
-    ck_assert_ok(tsched_topology_generate(&t, &g));
+    t = tu_gen_clos3(2, 1, 1, 1, 1, 0, 0, 0, 0);
     s = tu_sim_new(t);
     ck_assert_ok(tsched_sim_set_policy(s, TSCHED_SIM_ROUTING, "source"));
     ck_assert_status(tsched_sim_run_until(s, INT64_MAX), TSCHED_E_INVALID);

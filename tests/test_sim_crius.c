@@ -35,13 +35,7 @@
 /* leaf0: a0..a(na-1), A100 x 4; leaf1: t0..t(nt-1), T4 x 2; one spine; 1 NIC of 100 Gbit/s per node. */
 static tsched_topology *het(uint32_t na, uint32_t nt, const char *atype)
 {
-    tsched_topology *t;
-    ck_assert_ok(tsched_topology_new(&t, "het"));
-    ck_assert_ok(tsched_topology_add_switch(NULL, t, "leaf0", 0, NULL));
-    ck_assert_ok(tsched_topology_add_switch(NULL, t, "leaf1", 0, NULL));
-    ck_assert_ok(tsched_topology_add_switch(NULL, t, "spine0", 1, NULL));
-    ck_assert_ok(tsched_topology_add_link(t, "leaf0", "spine0", 400, 1));
-    ck_assert_ok(tsched_topology_add_link(t, "leaf1", "spine0", 400, 1));
+    tsched_topology *t = tu_two_leaves_start("het", 400, 1);
     char name[16];
     for (uint32_t i = 0; i < na; i++) {
         snprintf(name, sizeof name, "a%u", i);
@@ -258,8 +252,7 @@ static void check_cells(const tsched_topology *t, json_t *doc, const tsched_mode
         uint32_t n = (uint32_t)json_integer_value(json_object_get(cell, "gpus"));
         uint32_t st = (uint32_t)json_integer_value(json_object_get(cell, "stages"));
         ck_assert(n == ng || n == 2 * ng || (ng % 2 == 0 && n == ng / 2));
-        tsched_job *job;
-        ck_assert_ok(tsched_job_new(&job, "x", ng, 1, 1));
+        tsched_job *job = tu_job("x", ng, 1, 1);
         ck_assert_ok(tsched_job_set_model(job, models[i]));
         tsched_cell *c;
         ck_assert_ok(tsched_cell_estimate(&c, t, json_string_value(json_object_get(cell, "pool")), cat, job, NULL, n,
@@ -329,8 +322,7 @@ START_TEST(squeezed_job_restarts)
     tsched_model m = bert_small(8, 64);
     tsched_gpu_catalog *cat;
     ck_assert_ok(tsched_gpu_catalog_default(&cat));
-    tsched_job *job;
-    ck_assert_ok(tsched_job_new(&job, "x", 2, 1, 1));
+    tsched_job *job = tu_job("x", 2, 1, 1);
     ck_assert_ok(tsched_job_set_model(job, &m));
     double best[5] = {0};
     for (uint32_t n = 1; n <= 4; n *= 2)

@@ -15,25 +15,6 @@
 
 static const char *const prio_names[] = {"crux", "sincronia", "varys"};
 
-/* A generated leaf_spine of `leaves` x `npl` nodes of `gpn` GPUs with `nics` NICs of `nic`
- * Gbit/s, `spines` spines, `uplinks` links per trunk (0 = derived). */
-static tsched_topology *fabric(uint32_t leaves, uint32_t spines, uint32_t npl, uint32_t gpn, uint32_t nics,
-                               double nic, uint32_t uplinks)
-{
-    tsched_gen_params g;
-    tsched_topology_params_init(&g, TSCHED_GEN_LEAF_SPINE);
-    g.leaves = leaves;
-    g.spines = spines;
-    g.nodes_per_leaf = npl;
-    g.gpus_per_node = gpn;
-    g.nics_per_node = nics;
-    g.nic_gbps = nic;
-    g.uplinks = uplinks;
-    tsched_topology *t = NULL;
-    ck_assert_ok(tsched_topology_generate(&t, &g));
-    return t;
-}
-
 /* Run to the end and check what every finished run must satisfy: status done, every job
  * done, times ordered and finite, every demanded bit delivered. */
 static void run_done(tsched_sim *s, const char *what)
@@ -92,7 +73,7 @@ START_TEST(ideal_runs_under_every_priority_and_refresh)
         snprintf(trace + off, sizeof trace - (size_t)off, "]}");
         for (size_t p = 0; p < sizeof prios / sizeof prios[0]; p++)
             for (int refresh = 0; refresh < 2; refresh++) {
-                tsched_topology *t = fabric(4, 2, 2, 4, 2, 100, 1);
+                tsched_topology *t = tu_gen_leaf_spine(4, 2, 2, 4, 2, 100, 1, 0);
                 tsched_sim *s = tu_sim_new(t);
                 ck_assert_ok(tsched_sim_load_trace_string(s, trace, strlen(trace)));
                 ck_assert_ok(tsched_sim_set_policy(s, TSCHED_SIM_ROUTING, "ideal"));
@@ -125,13 +106,7 @@ END_TEST
  * flow left to CRUX's path selection (or pinned to a trunk path) would give the trunk's. */
 START_TEST(ideal_flows_load_only_their_nics)
 {
-    tsched_topology *t;
-    ck_assert_ok(tsched_topology_new(&t, "slow-trunks"));
-    ck_assert_ok(tsched_topology_add_switch(NULL, t, "leaf0", 0, NULL));
-    ck_assert_ok(tsched_topology_add_switch(NULL, t, "leaf1", 0, NULL));
-    ck_assert_ok(tsched_topology_add_switch(NULL, t, "spine0", 1, NULL));
-    ck_assert_ok(tsched_topology_add_link(t, "leaf0", "spine0", 10, 1));
-    ck_assert_ok(tsched_topology_add_link(t, "leaf1", "spine0", 10, 1));
+    tsched_topology *t = tu_two_leaves_start("slow-trunks", 10, 1);
     ck_assert_ok(tsched_topology_add_node(NULL, t, "n0", "leaf0", 1, 1, NULL, 100));
     ck_assert_ok(tsched_topology_add_node(NULL, t, "n1", "leaf1", 1, 1, NULL, 100));
     ck_assert_ok(tsched_topology_build(t));
@@ -186,7 +161,7 @@ START_TEST(priorities_take_every_trace_value)
         for (size_t p = 0; p < 3; p++)
             for (int refresh = 0; refresh < 2; refresh++) {
                 /* NICs and trunks of 1 Pbit/s / 10: 2e12 Gbit crosses in 2e7 s */
-                tsched_topology *t = fabric(2, 2, 2, 4, 1, 1e5, 1);
+                tsched_topology *t = tu_gen_leaf_spine(2, 2, 2, 4, 1, 1e5, 1, 0);
                 tsched_sim *s = tu_sim_new(t);
                 char trace[1024], work[64] = "";
                 if (cases[c].work > 0)
@@ -247,7 +222,7 @@ START_TEST(scaled_times_give_the_same_levels)
         size_t p = rep % 3;
         uint32_t lev[2][2];
         for (int scaled = 0; scaled < 2; scaled++) {
-            tsched_topology *t = fabric(2, 1, 2, 1, 1, 400, 1);
+            tsched_topology *t = tu_gen_leaf_spine(2, 1, 2, 1, 1, 400, 1, 0);
             tsched_sim *s = tu_sim_new(t);
             double f = scaled ? ldexp(1, 30) : 1; /* 200 ms x 2^30 = 2.1e11 ms > 1e9 */
             char trace[1024];
@@ -340,7 +315,7 @@ START_TEST(flows_limit_covers_all_steps)
             ck_assert_ok(tsched_limits_get(&lim));
             lim.flows = (uint32_t)(want - (uint64_t)below);
             ck_assert_ok(tsched_limits_set(&lim));
-            tsched_topology *t = fabric(4, 2, 2, 2, nics, 100, 1);
+            tsched_topology *t = tu_gen_leaf_spine(4, 2, 2, 2, nics, 100, 1, 0);
             tsched_sim *s = tu_sim_new(t);
             ck_assert_ok(tsched_sim_load_trace_string(s, trace, strlen(trace)));
             ck_assert_ok(tsched_sim_set_policy(s, TSCHED_SIM_PLACEMENT, "first-fit"));
@@ -369,7 +344,7 @@ END_TEST
  * the default limit is refused at its start from the arithmetic, without building a flow. */
 START_TEST(big_alltoall_is_refused_before_any_flow)
 {
-    tsched_topology *t = fabric(64, 8, 64, 8, 8, 400, 0);
+    tsched_topology *t = tu_gen_leaf_spine(64, 8, 64, 8, 8, 400, 0, 0);
     tsched_sim *s = tu_sim_new(t);
     static const char trace[] = "{\"format\":\"tsched.trace.v1\",\"jobs\":[{\"name\":\"big\",\"gpus\":32768,"
                                 "\"compute_ms\":10,\"iterations\":1,\"phases\":[{\"pattern\":\"alltoall\",\"gbits\":1}]}]}";
@@ -507,7 +482,7 @@ START_TEST(members_limit_everywhere)
 
     /* at the limit, member mode runs: 2 leaves x 1 spine x 64 members */
     set_members(128);
-    t = fabric(2, 1, 2, 4, 1, 100, 64);
+    t = tu_gen_leaf_spine(2, 1, 2, 4, 1, 100, 64, 0);
     tsched_limits_reset();
     tsched_sim *s = tu_sim_new(t);
     static const char tr[] = "{\"format\":\"tsched.trace.v1\",\"jobs\":[{\"name\":\"a\",\"gpus\":16,\"compute_ms\":1,"

@@ -454,21 +454,6 @@ END_TEST
 
 /* ---- simulate never lies ----------------------------------------------------------------- */
 
-typedef struct trng {
-    uint64_t s;
-} trng;
-
-static uint64_t tr_next(trng *r)
-{
-    uint64_t z = (r->s += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-}
-
-static uint32_t tr_below(trng *r, uint32_t n) { return (uint32_t)(tr_next(r) % n); }
-static double tr_unit(trng *r) { return (double)(tr_next(r) >> 11) * 0x1.0p-53; }
-
 /* What the callback saw. */
 typedef struct seen {
     int64_t last;      /* the latest event time */
@@ -500,16 +485,16 @@ static const char *const patterns[] = {"dp-ring", "dp-hd", "pp", "alltoall"};
  * returns 1 when it ran, 0 when it was refused at the start. */
 static int never_lies_case(uint32_t combo, uint64_t seed)
 {
-    trng r = {seed};
+    tu_rng r = {seed};
     const char *pl = placements[combo % NPL], *rt = routings[(combo / NPL) % NRT], *pr = priorities[combo / NPL / NRT];
     tsched_gen_params g;
     tsched_topology_params_init(&g, TSCHED_GEN_LEAF_SPINE);
-    g.leaves = tr_below(&r, 2) ? 2 : 4; /* ocs-vclos needs the spines to divide the leaves */
-    g.spines = 1 + tr_below(&r, 2);
-    g.nodes_per_leaf = 2 + tr_below(&r, 2);
-    g.gpus_per_node = tr_below(&r, 2) ? 4 : 2;
-    g.nics_per_node = 1 + tr_below(&r, 2);
-    g.uplinks = 1 + tr_below(&r, 2);
+    g.leaves = tu_rng_below(&r, 2) ? 2 : 4; /* ocs-vclos needs the spines to divide the leaves */
+    g.spines = 1 + tu_rng_below(&r, 2);
+    g.nodes_per_leaf = 2 + tu_rng_below(&r, 2);
+    g.gpus_per_node = tu_rng_below(&r, 2) ? 4 : 2;
+    g.nics_per_node = 1 + tu_rng_below(&r, 2);
+    g.uplinks = 1 + tu_rng_below(&r, 2);
     g.nic_gbps = 100;
     g.gpu_type = "A100-40G";
     tsched_topology *t;
@@ -519,24 +504,24 @@ static int never_lies_case(uint32_t combo, uint64_t seed)
     /* crius takes no failures and no duration; vclos and ocs-vclos reserve member links */
     int crius = combo % NPL == 10, reserving = combo % NPL == 7 || combo % NPL == 8;
     char scen[1024];
-    uint32_t maxsim = tr_below(&r, 2) ? 0 : 1 + tr_below(&r, 4);
+    uint32_t maxsim = tu_rng_below(&r, 2) ? 0 : 1 + tu_rng_below(&r, 4);
     snprintf(scen, sizeof scen,
              "{\"format\": \"tsched.scenario.v1\", \"seed\": %u, \"placement\": \"%s\", \"routing\": \"%s\", "
              "\"priority\": \"%s\", \"queue\": \"%s\", \"reroute\": \"%s\", \"links\": \"%s\", "
              "\"max_sim_iterations\": %u, \"phase_latency_us\": %u, \"sample_ms\": %u, \"schedule_interval_s\": %s, "
              "\"place_time_limit_ms\": 200, \"levels\": %u}",
-             1 + tr_below(&r, 1000), pl, rt, pr, tr_below(&r, 2) ? "fifo" : "ff",
-             tr_below(&r, 4) ? "none" : "refresh",
-             !reserving && tr_below(&r, 2) ? "trunk" : "member", maxsim, tr_below(&r, 3) ? 0 : 10, 50 + tr_below(&r, 1000),
-             tr_below(&r, 4) ? "0" : "0.25", 2 + tr_below(&r, 6));
+             1 + tu_rng_below(&r, 1000), pl, rt, pr, tu_rng_below(&r, 2) ? "fifo" : "ff",
+             tu_rng_below(&r, 4) ? "none" : "refresh", !reserving && tu_rng_below(&r, 2) ? "trunk" : "member", maxsim,
+             tu_rng_below(&r, 3) ? 0 : 10, 50 + tu_rng_below(&r, 1000), tu_rng_below(&r, 4) ? "0" : "0.25",
+             2 + tu_rng_below(&r, 6));
     tsched_status st = tsched_sim_load_scenario_string(s, scen, strlen(scen));
     ck_assert_msg(st == TSCHED_OK, "%s: %s", scen, tsched_last_error());
     /* jobs */
-    uint32_t gpn = g.gpus_per_node, nodes = g.leaves * g.nodes_per_leaf, njobs = 1 + tr_below(&r, 5);
+    uint32_t gpn = g.gpus_per_node, nodes = g.leaves * g.nodes_per_leaf, njobs = 1 + tu_rng_below(&r, 5);
     tsched_model m;
     tsched_model_init(&m);
     m.hidden = 1024;
-    m.layers = 4 + 4 * tr_below(&r, 2);
+    m.layers = 4 + 4 * tu_rng_below(&r, 2);
     m.vocab = 32000;
     m.seq = 512;
     m.global_batch = 32;
@@ -544,35 +529,36 @@ static int never_lies_case(uint32_t combo, uint64_t seed)
     for (uint32_t i = 0; i < njobs; i++) {
         char name[16];
         snprintf(name, sizeof name, "j%u", i);
-        uint32_t nn = 1 + tr_below(&r, nodes / 2), gpus = nn == 1 ? 1 + tr_below(&r, gpn) : nn * gpn;
-        uint32_t pp = nn % 2 == 0 && tr_below(&r, 2) ? 2 : 1;
-        int dur = tr_below(&r, 5) == 0 && !crius;
-        tsched_sim_job j = {sizeof j, name, (int64_t)tr_below(&r, 2000) * MS, gpus, 0, pp,
-                            (int64_t)(1 + tr_below(&r, 50)) * MS, tr_unit(&r), dur ? 0 : 1 + tr_below(&r, 20),
-                            dur ? (int64_t)(100 + tr_below(&r, 1000)) * MS : 0, tr_below(&r, 2), 0, &m, NULL, 0};
+        uint32_t nn = 1 + tu_rng_below(&r, nodes / 2), gpus = nn == 1 ? 1 + tu_rng_below(&r, gpn) : nn * gpn;
+        uint32_t pp = nn % 2 == 0 && tu_rng_below(&r, 2) ? 2 : 1;
+        int dur = tu_rng_below(&r, 5) == 0 && !crius;
+        tsched_sim_job j = {sizeof j, name, (int64_t)tu_rng_below(&r, 2000) * MS, gpus, 0, pp,
+                            (int64_t)(1 + tu_rng_below(&r, 50)) * MS, tu_rng_unit(&r),
+                            dur ? 0 : 1 + tu_rng_below(&r, 20), dur ? (int64_t)(100 + tu_rng_below(&r, 1000)) * MS : 0,
+                            tu_rng_below(&r, 2), 0, &m, NULL, 0};
         uint32_t ji;
         ck_assert_ok(tsched_sim_add_job(&ji, s, &j));
-        for (uint32_t p = tr_below(&r, 3); p > 0; p--) {
+        for (uint32_t p = tu_rng_below(&r, 3); p > 0; p--) {
             tsched_pattern pat;
-            uint32_t rows = nn / pp, pi = tr_below(&r, 4);
+            uint32_t rows = nn / pp, pi = tu_rng_below(&r, 4);
             if (pi == 1 && (rows & (rows - 1)) != 0)
                 pi = 0; /* dp-hd needs a power of two of rows */
             ck_assert_ok(tsched_pattern_from_name(&pat, patterns[pi]));
-            tsched_sim_phase ph = {sizeof ph, (int)pat, 0.05 + 2 * tr_unit(&r), 1 + tr_below(&r, 2)};
+            tsched_sim_phase ph = {sizeof ph, (int)pat, 0.05 + 2 * tu_rng_unit(&r), 1 + tu_rng_below(&r, 2)};
             ck_assert_ok(tsched_sim_job_add_phase(NULL, s, ji, &ph));
         }
     }
     /* failures, each repaired */
-    for (uint32_t f = crius ? 0 : tr_below(&r, 3); f > 0; f--) {
+    for (uint32_t f = crius ? 0 : tu_rng_below(&r, 3); f > 0; f--) {
         char el[64];
-        uint32_t kind = tr_below(&r, 3);
+        uint32_t kind = tu_rng_below(&r, 3);
         if (kind == 0)
-            snprintf(el, sizeof el, "%s", tsched_topology_node_name(t, tr_below(&r, nodes)));
+            snprintf(el, sizeof el, "%s", tsched_topology_node_name(t, tu_rng_below(&r, nodes)));
         else if (kind == 1)
-            snprintf(el, sizeof el, "spine%u", tr_below(&r, g.spines));
+            snprintf(el, sizeof el, "spine%u", tu_rng_below(&r, g.spines));
         else
-            snprintf(el, sizeof el, "leaf%u~spine%u", tr_below(&r, g.leaves), tr_below(&r, g.spines));
-        int64_t at = (int64_t)tr_below(&r, 3000) * MS, back = at + (int64_t)(1 + tr_below(&r, 2000)) * MS;
+            snprintf(el, sizeof el, "leaf%u~spine%u", tu_rng_below(&r, g.leaves), tu_rng_below(&r, g.spines));
+        int64_t at = (int64_t)tu_rng_below(&r, 3000) * MS, back = at + (int64_t)(1 + tu_rng_below(&r, 2000)) * MS;
         ck_assert_ok(tsched_sim_add_failure(s, at, el, 0));
         ck_assert_ok(tsched_sim_add_failure(s, back, el, 1));
     }

@@ -9,47 +9,10 @@
 #include "test_util.h"
 #include "topology/topology_internal.h"
 
-/* splitmix64: the tests' own seeded generator. */
-static uint64_t tu_rng(uint64_t *s)
-{
-    uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    return z ^ (z >> 31);
-}
-
 TCase *topology_json_tcase(void);
 TCase *topology_slurm_tcase(void);
 TCase *topology_real_tcase(void);
 TCase *topology_deep_tcase(void);
-
-static tsched_topology *gen_leaf_spine(uint32_t leaves, uint32_t spines, uint32_t npl, uint32_t gpus, double over)
-{
-    tsched_gen_params p;
-    tsched_topology_params_init(&p, TSCHED_GEN_LEAF_SPINE);
-    p.leaves = leaves;
-    p.spines = spines;
-    p.nodes_per_leaf = npl;
-    p.gpus_per_node = gpus;
-    p.oversubscription = over;
-    tsched_topology *t = NULL;
-    ck_assert_ok(tsched_topology_generate(&t, &p));
-    return t;
-}
-
-static tsched_topology *gen_clos3(uint32_t pods, uint32_t lpp, uint32_t spp, uint32_t cores, uint32_t npl)
-{
-    tsched_gen_params p;
-    tsched_topology_params_init(&p, TSCHED_GEN_CLOS3);
-    p.pods = pods;
-    p.leaves_per_pod = lpp;
-    p.spines_per_pod = spp;
-    p.cores = cores;
-    p.nodes_per_leaf = npl;
-    tsched_topology *t = NULL;
-    ck_assert_ok(tsched_topology_generate(&t, &p));
-    return t;
-}
 
 /* ---- generators ---- */
 
@@ -58,7 +21,7 @@ START_TEST(leaf_spine_counts_names_wiring)
     static const uint32_t shapes[][4] = {{2, 2, 1, 8}, {4, 3, 5, 4}, {64, 32, 32, 1}, {16, 8, 16, 8}};
     for (size_t k = 0; k < sizeof shapes / sizeof shapes[0]; k++) {
         uint32_t L = shapes[k][0], S = shapes[k][1], npl = shapes[k][2], g = shapes[k][3];
-        tsched_topology *t = gen_leaf_spine(L, S, npl, g, 1.0);
+        tsched_topology *t = tu_gen_leaf_spine(L, S, npl, g, 0, 0, 0, 1.0);
         ck_assert_uint_eq(tsched_topology_num_nodes(t), L * npl);
         ck_assert_uint_eq(tsched_topology_num_tier(t, 0), L);
         ck_assert_uint_eq(tsched_topology_num_tier(t, 1), S);
@@ -99,7 +62,7 @@ END_TEST
 START_TEST(leaf_spine_oversubscribed)
 {
     /* 16 nodes x 8 NICs = 128 NICs per leaf, 8 spines, 2:1 -> 8 links per trunk */
-    tsched_topology *t = gen_leaf_spine(4, 8, 16, 8, 2.0);
+    tsched_topology *t = tu_gen_leaf_spine(4, 8, 16, 8, 0, 0, 0, 2.0);
     uint32_t tr = tsched_topology_find_trunk(t, tu_sw(t, "leaf3"), tu_sw(t, "spine7"));
     ck_assert_uint_eq(tsched_topology_trunk_links(t, tr), 8);
     ck_assert_double_eq(tsched_topology_trunk_gbps(t, tr), 3200.0);
@@ -111,7 +74,7 @@ START_TEST(clos3_counts_names_wiring)
     static const uint32_t shapes[][5] = {{2, 2, 2, 2, 2}, {3, 4, 2, 6, 3}, {4, 8, 8, 16, 16}, {16, 64, 16, 64, 16}};
     for (size_t k = 0; k < sizeof shapes / sizeof shapes[0]; k++) {
         uint32_t P = shapes[k][0], lpp = shapes[k][1], spp = shapes[k][2], C = shapes[k][3], npl = shapes[k][4];
-        tsched_topology *t = gen_clos3(P, lpp, spp, C, npl);
+        tsched_topology *t = tu_gen_clos3(P, lpp, spp, C, npl, 0, 0, 0, 0);
         ck_assert_uint_eq(tsched_topology_num_nodes(t), P * lpp * npl);
         ck_assert_uint_eq(tsched_topology_num_tier(t, 0), P * lpp);
         ck_assert_uint_eq(tsched_topology_num_tier(t, 1), P * spp);
@@ -297,14 +260,14 @@ static void check_all_leaf_pairs(const tsched_topology *t)
 
 START_TEST(paths_generated_match_reference)
 {
-    tsched_topology *t = gen_leaf_spine(6, 5, 2, 8, 1.0);
+    tsched_topology *t = tu_gen_leaf_spine(6, 5, 2, 8, 0, 0, 0, 1.0);
     check_all_leaf_pairs(t);
     uint64_t c;
     ck_assert_ok(tsched_topology_leaf_path_count(&c, t, tu_sw(t, "leaf0"), tu_sw(t, "leaf5")));
     ck_assert_uint_eq(c, 5); /* leaf_spine: every spine */
     tsched_topology_free(t);
 
-    t = gen_clos3(3, 3, 4, 8, 2);
+    t = tu_gen_clos3(3, 3, 4, 8, 2, 0, 0, 0, 0);
     check_all_leaf_pairs(t);
     ck_assert_ok(tsched_topology_leaf_path_count(&c, t, tu_sw(t, "leaf0"), tu_sw(t, "leaf2")));
     ck_assert_uint_eq(c, 4); /* same pod: every pod spine */
@@ -316,7 +279,7 @@ END_TEST
 
 START_TEST(paths_nic_level_and_order)
 {
-    tsched_topology *t = gen_clos3(2, 2, 2, 4, 2);
+    tsched_topology *t = tu_gen_clos3(2, 2, 2, 4, 2, 0, 0, 0, 0);
     tsched_path p[16] = {{.size = sizeof(tsched_path)}};
     size_t n;
     /* node0 (leaf0, pod0) to node4 (leaf2, pod1): spine0 with core0/core2, spine1 with core1/core3 */
@@ -352,10 +315,10 @@ END_TEST
 
 /* A random explicit 3-tier fabric: irregular wiring, so the path index cannot rely on
  * generator symmetry. */
-static tsched_topology *random_fabric(unsigned seed, int *nleaves_out)
+static tsched_topology *random_fabric(tu_rng *r, int *nleaves_out)
 {
-    srand(seed);
-    int pods = 1 + rand() % 3, spp = 1 + rand() % 4, cores = rand() % 5, lpp = 1 + rand() % 4;
+    int pods = 1 + (int)tu_rng_below(r, 3), spp = 1 + (int)tu_rng_below(r, 4), cores = (int)tu_rng_below(r, 5),
+        lpp = 1 + (int)tu_rng_below(r, 4);
     tsched_topology *t;
     ck_assert_ok(tsched_topology_new(&t, "random"));
     char a[32], b[32], pod[32];
@@ -379,14 +342,14 @@ static tsched_topology *random_fabric(unsigned seed, int *nleaves_out)
     for (int p = 0; p < pods; p++) {
         for (int l = 0; l < lpp; l++)
             for (int s = 0; s < spp; s++)
-                if (rand() % 3) {
+                if (tu_rng_below(r, 3)) {
                     snprintf(a, sizeof a, "L%d_%d", p, l);
                     snprintf(b, sizeof b, "S%d_%d", p, s);
-                    ck_assert_ok(tsched_topology_add_link(t, a, b, 100, 1 + rand() % 3));
+                    ck_assert_ok(tsched_topology_add_link(t, a, b, 100, 1 + (int)tu_rng_below(r, 3)));
                 }
         for (int s = 0; s < spp; s++)
             for (int c = 0; c < cores; c++)
-                if (rand() % 2) {
+                if (tu_rng_below(r, 2)) {
                     snprintf(a, sizeof a, "S%d_%d", p, s);
                     snprintf(b, sizeof b, "C%d", c);
                     ck_assert_ok(tsched_topology_add_link(t, b, a, 400, 1));
@@ -401,15 +364,16 @@ START_TEST(paths_random_fabrics_with_failures)
 {
     for (unsigned seed = 1; seed <= 300; seed++) {
         int nl;
-        tsched_topology *t = random_fabric(seed, &nl);
+        tu_rng r = {seed};
+        tsched_topology *t = random_fabric(&r, &nl);
         check_all_leaf_pairs(t);
         /* fail a few random switches and trunks, check, then restore and check again */
         uint32_t ns = tsched_topology_num_switches(t), nt = tsched_topology_num_trunks(t);
         for (int k = 0; k < 3; k++) {
-            if (rand() % 2 && ns)
-                ck_assert_ok(tsched_topology_set_switch_up(t, (uint32_t)rand() % ns, 0));
+            if (tu_rng_below(&r, 2) && ns)
+                ck_assert_ok(tsched_topology_set_switch_up(t, tu_rng_below(&r, ns), 0));
             else if (nt)
-                ck_assert_ok(tsched_topology_set_trunk_up(t, (uint32_t)rand() % nt, 0));
+                ck_assert_ok(tsched_topology_set_trunk_up(t, tu_rng_below(&r, nt), 0));
             check_all_leaf_pairs(t);
         }
         for (uint32_t s = 0; s < ns; s++)
@@ -424,7 +388,7 @@ END_TEST
 
 START_TEST(failures_remove_paths)
 {
-    tsched_topology *t = gen_clos3(2, 2, 4, 8, 2);
+    tsched_topology *t = tu_gen_clos3(2, 2, 4, 8, 2, 0, 0, 0, 0);
     uint64_t c;
     ck_assert_ok(tsched_topology_path_count(&c, t, 0, 0, 2, 0)); /* leaf0 -> leaf1, same pod */
     ck_assert_uint_eq(c, 4);
@@ -511,19 +475,19 @@ END_TEST
 
 START_TEST(free_capacity_matches_brute_force)
 {
-    tsched_topology *t = gen_clos3(3, 4, 2, 2, 5);
+    tsched_topology *t = tu_gen_clos3(3, 4, 2, 2, 5, 0, 0, 0, 0);
     uint32_t nn = tsched_topology_num_nodes(t);
-    srand(7);
+    tu_rng r = {7};
     for (int round = 0; round < 200; round++) {
-        uint32_t n = (uint32_t)rand() % nn;
-        int op = rand() % 10;
+        uint32_t n = tu_rng_below(&r, nn);
+        int op = (int)tu_rng_below(&r, 10);
         if (op < 7)
-            ck_assert_ok(tsched_topology_set_free_gpus(t, n, (uint32_t)rand() % 9));
+            ck_assert_ok(tsched_topology_set_free_gpus(t, n, tu_rng_below(&r, 9)));
         else if (op < 9)
-            ck_assert_ok(tsched_topology_set_node_up(t, n, rand() % 2));
+            ck_assert_ok(tsched_topology_set_node_up(t, n, (int)tu_rng_below(&r, 2)));
         else
-            ck_assert_ok(tsched_topology_set_switch_up(t, tsched_topology_tier_switch(t, 0, (uint32_t)rand() % 12),
-                                                       rand() % 2));
+            ck_assert_ok(tsched_topology_set_switch_up(t, tsched_topology_tier_switch(t, 0, tu_rng_below(&r, 12)),
+                                                       (int)tu_rng_below(&r, 2)));
         /* reference from per-node getters */
         uint32_t per_leaf[12] = {0}, per_pod[3] = {0}, all = 0;
         uint64_t free_gpus = 0;
@@ -630,7 +594,7 @@ END_TEST
 
 START_TEST(summary_json)
 {
-    tsched_topology *t = gen_clos3(2, 2, 2, 2, 2);
+    tsched_topology *t = tu_gen_clos3(2, 2, 2, 2, 2, 0, 0, 0, 0);
     ck_assert_ok(tsched_topology_set_free_gpus(t, 0, 3));
     ck_assert_ok(tsched_topology_set_up(t, "node7", 0));
     ck_assert_ok(tsched_topology_set_up(t, "spine1", 0));
@@ -670,7 +634,7 @@ static void *count_all(void *p)
 
 START_TEST(concurrent_readers)
 {
-    tsched_topology *t = gen_clos3(4, 4, 4, 8, 4);
+    tsched_topology *t = tu_gen_clos3(4, 4, 4, 8, 4, 0, 0, 0, 0);
     thr_arg a[3] = {{t, 0}, {t, 0}, {t, 0}};
     pthread_t th[2];
     for (int i = 0; i < 2; i++)
@@ -693,9 +657,9 @@ END_TEST
 static tsched_topology *state_fabric(int kind)
 {
     if (kind == 0)
-        return gen_leaf_spine(5, 4, 2, 4, 1.0);
+        return tu_gen_leaf_spine(5, 4, 2, 4, 0, 0, 0, 1.0);
     if (kind == 1)
-        return gen_clos3(3, 3, 3, 6, 2);
+        return tu_gen_clos3(3, 3, 3, 6, 2, 0, 0, 0, 0);
     tsched_topology *t;
     ck_assert_ok(tsched_topology_new(&t, "rails"));
     const char *leaves[] = {"r0", "r1", "r2", "r3"}, *spines[] = {"s0", "s1", "s2"};
@@ -812,7 +776,7 @@ START_TEST(state_random_changes_match_fresh_fabric)
 {
     for (int kind = 0; kind < 3; kind++)
         for (int mode = 0; mode < 3; mode++) {
-            uint64_t rng = 0x5eed0000u + (uint64_t)(kind * 3 + mode);
+            tu_rng rng = {0x5eed0000u + (uint64_t)(kind * 3 + mode)};
             tsched_topology *t = state_fabric(kind);
             uint32_t nn = tsched_topology_num_nodes(t), ns = tsched_topology_num_switches(t),
                      nt = tsched_topology_num_trunks(t);
@@ -823,16 +787,16 @@ START_TEST(state_random_changes_match_fresh_fabric)
                 w.free[n] = tsched_topology_node_gpus(t, n);
             int steps = 0;
             while (steps < 300) {
-                int burst = mode == 0 ? 1 : 1 + (int)(tu_rng(&rng) % 20);
+                int burst = mode == 0 ? 1 : 1 + (int)tu_rng_below(&rng, 20);
                 const char *names[20];
                 char namebuf[20][64];
                 int ups[20];
                 for (int k = 0; k < burst; k++, steps++) {
-                    uint32_t what = (uint32_t)(tu_rng(&rng) % 10), up = (uint32_t)(tu_rng(&rng) % 3 == 0);
+                    uint32_t what = tu_rng_below(&rng, 10), up = (uint32_t)(tu_rng_below(&rng, 3) == 0);
                     uint64_t v0 = ts_topology_version(t);
                     int changed = 0;
                     if (what < 2) {
-                        uint32_t n = (uint32_t)(tu_rng(&rng) % nn), g = (uint32_t)(tu_rng(&rng) % 5);
+                        uint32_t n = tu_rng_below(&rng, nn), g = tu_rng_below(&rng, 5);
                         if (g > tsched_topology_node_gpus(t, n))
                             g = tsched_topology_node_gpus(t, n);
                         ck_assert_ok(tsched_topology_set_free_gpus(t, n, g));
@@ -840,22 +804,22 @@ START_TEST(state_random_changes_match_fresh_fabric)
                         snprintf(namebuf[k], sizeof namebuf[k], "%s", tsched_topology_node_name(t, n));
                         up = w.node[n]; /* in a batch: a no-op entry */
                     } else if (what < 4) {
-                        uint32_t n = (uint32_t)(tu_rng(&rng) % nn);
+                        uint32_t n = tu_rng_below(&rng, nn);
                         changed = w.node[n] != up;
                         w.node[n] = (uint8_t)up;
                         snprintf(namebuf[k], sizeof namebuf[k], "%s", tsched_topology_node_name(t, n));
                     } else if (what < 7) {
-                        uint32_t s = (uint32_t)(tu_rng(&rng) % ns);
+                        uint32_t s = tu_rng_below(&rng, ns);
                         changed = w.sw[s] != up;
                         w.sw[s] = (uint8_t)up;
                         snprintf(namebuf[k], sizeof namebuf[k], "%s", tsched_topology_switch_name(t, s));
                     } else {
-                        uint32_t r = (uint32_t)(tu_rng(&rng) % nt);
+                        uint32_t r = tu_rng_below(&rng, nt);
                         changed = w.tr[r] != up;
                         w.tr[r] = (uint8_t)up;
                         /* either order of the ends */
                         uint32_t a = tsched_topology_trunk_lower(t, r), b = tsched_topology_trunk_upper(t, r);
-                        if (tu_rng(&rng) % 2) {
+                        if (tu_rng_below(&rng, 2)) {
                             uint32_t x = a;
                             a = b;
                             b = x;
@@ -899,7 +863,7 @@ END_TEST
  * index is unusable (a rebuild out of memory) still counts right, by walking. */
 START_TEST(state_index_lazy_and_fallback)
 {
-    tsched_topology *t = gen_clos3(4, 4, 4, 8, 2);
+    tsched_topology *t = tu_gen_clos3(4, 4, 4, 8, 2, 0, 0, 0, 0);
     uint64_t r0 = t->ix->rebuilds, c;
     for (uint32_t i = 0; i < 4; i++) {
         ck_assert_ok(tsched_topology_set_switch_up(t, tsched_topology_tier_switch(t, 1, i * 5 % 16), 0));
@@ -922,7 +886,7 @@ START_TEST(state_index_lazy_and_fallback)
 
     want_state w;
     memset(&w, 1, sizeof w);
-    tsched_topology *f = gen_clos3(4, 4, 4, 8, 2);
+    tsched_topology *f = tu_gen_clos3(4, 4, 4, 8, 2, 0, 0, 0, 0);
     for (uint32_t i = 0; i < 4; i++) {
         ck_assert_ok(tsched_topology_set_switch_up(f, tsched_topology_tier_switch(f, 1, i * 5 % 16), 0));
         ck_assert_ok(tsched_topology_set_trunk_up(f, i * 7, 0));
@@ -944,7 +908,7 @@ END_TEST
 
 START_TEST(state_batch_all_or_nothing)
 {
-    tsched_topology *t = gen_clos3(2, 2, 2, 2, 2);
+    tsched_topology *t = tu_gen_clos3(2, 2, 2, 2, 2, 0, 0, 0, 0);
     uint64_t v = ts_topology_version(t), c0, c;
     uint32_t free0 = tsched_topology_free_node_count(t, TSCHED_LEVEL_CLUSTER, 0);
     ck_assert_ok(tsched_topology_path_count(&c0, t, 0, 0, 4, 0));
@@ -1026,15 +990,15 @@ static void *lazy_counts(void *p)
 
 START_TEST(state_concurrent_first_queries)
 {
-    tsched_topology *t = gen_clos3(3, 4, 4, 8, 1), *f = gen_clos3(3, 4, 4, 8, 1);
+    tsched_topology *t = tu_gen_clos3(3, 4, 4, 8, 1, 0, 0, 0, 0), *f = tu_gen_clos3(3, 4, 4, 8, 1, 0, 0, 0, 0);
     uint32_t nl = tsched_topology_num_tier(t, 0), nt = tsched_topology_num_trunks(t);
     uint64_t *c[3];
     for (int k = 0; k < 3; k++)
         ck_assert_ptr_nonnull(c[k] = calloc((size_t)nl * nl, sizeof(uint64_t)));
-    uint64_t rng = 99;
+    tu_rng rng = {99};
     for (int round = 0; round < 40; round++) {
-        uint32_t r = (uint32_t)(tu_rng(&rng) % nt);
-        int up = (int)(tu_rng(&rng) % 2);
+        uint32_t r = tu_rng_below(&rng, nt);
+        int up = (int)tu_rng_below(&rng, 2);
         ck_assert_ok(tsched_topology_set_trunk_up(t, r, up));
         ck_assert_ok(tsched_topology_set_trunk_up(f, r, up));
         lazy_arg a[2] = {{t, c[0]}, {t, c[1]}}, b = {f, c[2]};

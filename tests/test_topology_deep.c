@@ -261,24 +261,17 @@ END_TEST
 
 /* ---- deep fabrics against a brute-force enumeration ---- */
 
-static uint64_t rng_next(uint64_t *s)
-{
-    *s = *s * 6364136223846793005ull + 1442695040888963407ull;
-    return *s >> 33;
-}
-static uint32_t rng_below(uint64_t *s, uint32_t n) { return (uint32_t)(rng_next(s) % n); }
-
 /* A random fabric of `tiers` tiers (4..8): tier k has n[k] switches; every switch below the
  * top links to one parent (tree) or to 1..3 parents (Clos-like); a few switches stay
  * without parents, a few links come in pairs. One node per leaf. */
 static tsched_topology *random_deep(uint64_t seed, int tiers, int clos)
 {
-    uint64_t r = seed;
+    tu_rng r = {seed};
     uint32_t n[TSCHED_MAX_TIERS];
     for (int k = 0; k < tiers; k++)
         /* at least two switches below the top, so that leaves under different tier-k
          * switches must climb: most fabrics then have paths through their upper tiers */
-        n[k] = k == 0 ? 3 + rng_below(&r, 8) : k == tiers - 1 ? 1 + rng_below(&r, 2) : 2 + rng_below(&r, 3);
+        n[k] = k == 0 ? 3 + tu_rng_below(&r, 8) : k == tiers - 1 ? 1 + tu_rng_below(&r, 2) : 2 + tu_rng_below(&r, 3);
     tsched_topology *t = NULL;
     ck_assert_ok(tsched_topology_new(&t, "deep"));
     char name[32], up[32];
@@ -289,14 +282,14 @@ static tsched_topology *random_deep(uint64_t seed, int tiers, int clos)
         }
     for (int k = 0; k + 1 < tiers; k++)
         for (uint32_t i = 0; i < n[k]; i++) {
-            if (rng_below(&r, 12) == 0)
+            if (tu_rng_below(&r, 12) == 0)
                 continue; /* an orphan: its subtree reaches nothing above */
-            uint32_t np = clos ? 1 + rng_below(&r, n[k + 1] < 3 ? n[k + 1] : 3) : 1;
-            uint32_t first = rng_below(&r, n[k + 1]);
+            uint32_t np = clos ? 1 + tu_rng_below(&r, n[k + 1] < 3 ? n[k + 1] : 3) : 1;
+            uint32_t first = tu_rng_below(&r, n[k + 1]);
             for (uint32_t q = 0; q < np; q++) {
                 snprintf(name, sizeof name, "t%ds%u", k, i);
-                snprintf(up, sizeof up, "t%ds%u", k + 1, (first + q * (1 + rng_below(&r, 2))) % n[k + 1]);
-                ck_assert_ok(tsched_topology_add_link(t, name, up, 100, 1 + (rng_below(&r, 5) == 0)));
+                snprintf(up, sizeof up, "t%ds%u", k + 1, (first + q * (1 + tu_rng_below(&r, 2))) % n[k + 1]);
+                ck_assert_ok(tsched_topology_add_link(t, name, up, 100, 1 + (tu_rng_below(&r, 5) == 0)));
             }
         }
     for (uint32_t i = 0; i < n[0]; i++) {
@@ -475,13 +468,13 @@ START_TEST(deep_paths_match_brute_force)
                 if ((st == TSCHED_OK || st == TSCHED_E_BUFFER) && n && p.nswitches > deepest)
                     deepest = p.nswitches;
             }
-        uint64_t r = 0xd0d0u + i;
+        tu_rng r = {0xd0d0u + i};
         for (int round = 0; round < 3; round++) {
             uint32_t ns = tsched_topology_num_switches(t), nt = tsched_topology_num_trunks(t);
-            if (rng_below(&r, 2))
-                ck_assert_ok(tsched_topology_set_switch_up(t, nl + rng_below(&r, ns - nl), 0));
+            if (tu_rng_below(&r, 2))
+                ck_assert_ok(tsched_topology_set_switch_up(t, nl + tu_rng_below(&r, ns - nl), 0));
             if (nt)
-                ck_assert_ok(tsched_topology_set_trunk_up(t, rng_below(&r, nt), 0));
+                ck_assert_ok(tsched_topology_set_trunk_up(t, tu_rng_below(&r, nt), 0));
             snprintf(what, sizeof what, "seed %u, %d tiers, %s, round %d", i, tiers, clos ? "clos" : "tree", round);
             check_all_pairs(t, what);
         }
@@ -496,17 +489,7 @@ END_TEST
  * answers of the walk exactly (same paths, same order). */
 START_TEST(deep_search_agrees_on_clos3)
 {
-    tsched_gen_params g;
-    tsched_topology_params_init(&g, TSCHED_GEN_CLOS3);
-    g.pods = 3;
-    g.leaves_per_pod = 3;
-    g.spines_per_pod = 2;
-    g.cores = 4;
-    g.nodes_per_leaf = 1;
-    g.gpus_per_node = 8;
-    g.nic_gbps = 100;
-    tsched_topology *t = NULL;
-    ck_assert_ok(tsched_topology_generate(&t, &g));
+    tsched_topology *t = tu_gen_clos3(3, 3, 2, 4, 1, 8, 0, 100, 0);
     ck_assert_ok(tsched_topology_set_up(t, "core1", 0));
     ck_assert_ok(tsched_topology_set_up(t, "leaf4~spine3", 0));
     check_all_pairs(t, "clos3");
@@ -706,9 +689,9 @@ START_TEST(deep_routing_all_algorithms)
         uint32_t nn = tsched_topology_num_nodes(t);
         tsched_flows *f = NULL;
         ck_assert_ok(tsched_flows_new(&f));
-        uint64_t r = 77 + i;
+        tu_rng r = {77 + i};
         for (uint32_t k = 0; k < 3 * nn; k++) {
-            uint32_t x = rng_below(&r, nn), y = rng_below(&r, nn);
+            uint32_t x = tu_rng_below(&r, nn), y = tu_rng_below(&r, nn);
             uint64_t c = 0;
             ck_assert_ok(tsched_topology_path_count(&c, t, x, 0, y, 0));
             if (x != y && c)
@@ -760,7 +743,7 @@ END_TEST
  * about one in five none. */
 static tsched_topology *random_nvl(uint64_t seed, uint32_t ndom, int allow_none)
 {
-    uint64_t r = seed;
+    tu_rng r = {seed};
     tsched_topology *t = NULL;
     ck_assert_ok(tsched_topology_new(&t, "nvl"));
     char name[32], leaf[32];
@@ -777,8 +760,8 @@ static tsched_topology *random_nvl(uint64_t seed, uint32_t ndom, int allow_none)
             uint32_t n;
             snprintf(name, sizeof name, "n%u", l * 6 + k);
             ck_assert_ok(tsched_topology_add_node(&n, t, name, leaf, 8, 8, NULL, 400));
-            if (!allow_none || rng_below(&r, 5)) {
-                snprintf(name, sizeof name, "rack%u", rng_below(&r, ndom));
+            if (!allow_none || tu_rng_below(&r, 5)) {
+                snprintf(name, sizeof name, "rack%u", tu_rng_below(&r, ndom));
                 ck_assert_ok(tsched_topology_set_nvl_domain(t, n, name));
             }
         }
@@ -831,15 +814,15 @@ START_TEST(nvl_free_capacity)
     for (unsigned i = 0; i < 10; i++) {
         tsched_topology *t = random_nvl(100 + i, 2 + i % 5, 1);
         check_nvl_free(t);
-        uint64_t r = 9 + i;
+        tu_rng r = {9 + i};
         for (int k = 0; k < 8; k++) {
-            uint32_t n = rng_below(&r, tsched_topology_num_nodes(t));
+            uint32_t n = tu_rng_below(&r, tsched_topology_num_nodes(t));
             if (k % 3 == 0)
-                ck_assert_ok(tsched_topology_set_node_up(t, n, rng_below(&r, 2)));
+                ck_assert_ok(tsched_topology_set_node_up(t, n, tu_rng_below(&r, 2)));
             else if (k % 3 == 1)
-                ck_assert_ok(tsched_topology_set_free_gpus(t, n, rng_below(&r, 9)));
+                ck_assert_ok(tsched_topology_set_free_gpus(t, n, tu_rng_below(&r, 9)));
             else
-                ck_assert_ok(tsched_topology_set_up(t, rng_below(&r, 2) ? "leaf1" : "leaf2", rng_below(&r, 2)));
+                ck_assert_ok(tsched_topology_set_up(t, tu_rng_below(&r, 2) ? "leaf1" : "leaf2", tu_rng_below(&r, 2)));
             check_nvl_free(t);
         }
         tsched_topology_free(t);
@@ -937,8 +920,7 @@ END_TEST
 START_TEST(nvl_placement_without_domains)
 {
     tsched_topology *t = tu_leaf_spine(4, 2, 1, 4, 8, 8);
-    tsched_job *job = NULL;
-    ck_assert_ok(tsched_job_new(&job, "j", 64, 8, 2));
+    tsched_job *job = tu_job("j", 64, 8, 2);
     tsched_place_options o;
     tsched_place_options_init(&o);
     o.domain = TSCHED_DOMAIN_NVL;

@@ -15,14 +15,9 @@
 #define NONE TSCHED_NONE
 #define MAXLEV (TSCHED_MAX_TIERS + 1)
 
-/* ---- a tiny seeded generator ---------------------------------------------------------- */
+/* ---- the seeded generator, shared by random_fabric and its callers --------------------- */
 
-static uint64_t rng_state;
-static uint32_t rnd(uint32_t n)
-{
-    rng_state = rng_state * 6364136223846793005ull + 1442695040888963407ull;
-    return n ? (uint32_t)((rng_state >> 33) % n) : 0;
-}
+static tu_rng rng;
 
 /* ---- the reference: written-level partitions from the fabric ------------------------- */
 
@@ -156,16 +151,16 @@ static tsched_topology *random_fabric(const fab_opts *fo)
     uint32_t cnt[TSCHED_MAX_TIERS] = {0};
     uint32_t parent_of[TSCHED_MAX_TIERS][64];
     int top = fo->tiers - 1;
-    cnt[top] = 1 + rnd(2);
+    cnt[top] = 1 + tu_rng_below(&rng, 2);
     for (uint32_t i = 0; i < cnt[top]; i++) {
         snprintf(name, sizeof name, "t%ds%u", top, i);
         ck_assert_ok(tsched_topology_add_switch(NULL, t, name, top, NULL));
     }
     for (int k = top - 1; k >= 0; k--) {
         for (uint32_t i = 0; i < cnt[k + 1]; i++) {
-            uint32_t children = 1 + rnd(3);
-            double sp = speeds[rnd(5)];
-            int uniform = rnd(3) != 0;
+            uint32_t children = 1 + tu_rng_below(&rng, 3);
+            double sp = speeds[tu_rng_below(&rng, 5)];
+            int uniform = tu_rng_below(&rng, 3) != 0;
             for (uint32_t c = 0; c < children && cnt[k] < 60; c++) {
                 uint32_t j = cnt[k]++;
                 parent_of[k][j] = i;
@@ -173,10 +168,10 @@ static tsched_topology *random_fabric(const fab_opts *fo)
                 ck_assert_ok(tsched_topology_add_switch(NULL, t, name, k, NULL));
                 char up[64];
                 snprintf(up, sizeof up, "t%ds%u", k + 1, i);
-                ck_assert_ok(tsched_topology_add_link(t, name, up, uniform ? sp : speeds[rnd(5)], 1));
+                ck_assert_ok(tsched_topology_add_link(t, name, up, uniform ? sp : speeds[tu_rng_below(&rng, 5)], 1));
             }
         }
-        if (fo->uneven && k > 0 && rnd(2)) { /* a root at a lower tier */
+        if (fo->uneven && k > 0 && tu_rng_below(&rng, 2)) { /* a root at a lower tier */
             uint32_t j = cnt[k]++;
             parent_of[k][j] = NONE;
             snprintf(name, sizeof name, "t%ds%u", k, j);
@@ -185,9 +180,9 @@ static tsched_topology *random_fabric(const fab_opts *fo)
     }
     if (fo->extra_links)
         for (int k = 0; k < top; k++)
-            for (uint32_t e = 0, ne = 1 + rnd(3); e < ne; e++) {
+            for (uint32_t e = 0, ne = 1 + tu_rng_below(&rng, 3); e < ne; e++) {
                 char a[64], b[64];
-                uint32_t i = rnd(cnt[k]), j = rnd(cnt[k + 1]);
+                uint32_t i = tu_rng_below(&rng, cnt[k]), j = tu_rng_below(&rng, cnt[k + 1]);
                 if (parent_of[k][i] == j)
                     continue;
                 snprintf(a, sizeof a, "t%ds%u", k, i);
@@ -197,21 +192,21 @@ static tsched_topology *random_fabric(const fab_opts *fo)
     /* nodes: numbers in a shuffled order, some leaves empty, prefixes vary */
     uint32_t total = 0, per[64];
     for (uint32_t l = 0; l < cnt[0]; l++)
-        total += per[l] = rnd(5) == 0 ? 0 : 1 + rnd(4);
+        total += per[l] = tu_rng_below(&rng, 5) == 0 ? 0 : 1 + tu_rng_below(&rng, 4);
     if (total == 0)
         total = per[0] = 1;
     uint32_t *num = malloc((total + 1) * sizeof *num);
     for (uint32_t i = 0; i < total; i++)
         num[i] = i;
     for (uint32_t i = 0; i < total; i++) { /* mostly sorted: swap a few */
-        if (rnd(4) == 0) {
-            uint32_t j = rnd(total), x = num[i];
+        if (tu_rng_below(&rng, 4) == 0) {
+            uint32_t j = tu_rng_below(&rng, total), x = num[i];
             num[i] = num[j];
             num[j] = x;
         }
     }
     static const char *const fmts[] = {"gpu%03u", "n%u", "r1n%02u", "node-%u-ib"};
-    const char *fmt = fmts[rnd(4)];
+    const char *fmt = fmts[tu_rng_below(&rng, 4)];
     uint32_t node = 0;
     for (uint32_t l = 0; l < cnt[0]; l++) {
         char leaf[64];
@@ -220,7 +215,7 @@ static tsched_topology *random_fabric(const fab_opts *fo)
             snprintf(name, sizeof name, fmt, num[node]);
             uint32_t idx;
             ck_assert_ok(tsched_topology_add_node(&idx, t, name, leaf, 8, 8, NULL, 400));
-            if (fo->nvl == 1 && rnd(4) != 0) {
+            if (fo->nvl == 1 && tu_rng_below(&rng, 4) != 0) {
                 char d[64];
                 snprintf(d, sizeof d, "nv%u-%u", l, i / 2);
                 ck_assert_ok(tsched_topology_set_nvl_domain(t, idx, d));
@@ -228,9 +223,9 @@ static tsched_topology *random_fabric(const fab_opts *fo)
                 char d[64];
                 snprintf(d, sizeof d, "nvp%u", parent_of[0][l]);
                 ck_assert_ok(tsched_topology_set_nvl_domain(t, idx, d));
-            } else if (fo->nvl == 3 && rnd(3) != 0) {
+            } else if (fo->nvl == 3 && tu_rng_below(&rng, 3) != 0) {
                 char d[64];
-                snprintf(d, sizeof d, "nvr%u", rnd(3));
+                snprintf(d, sizeof d, "nvr%u", tu_rng_below(&rng, 3));
                 ck_assert_ok(tsched_topology_set_nvl_domain(t, idx, d));
             }
         }
@@ -518,8 +513,11 @@ static void check_all_exports(const tsched_topology *t)
 START_TEST(partitions_random)
 {
     for (unsigned seed = 1; seed <= tu_n(120); seed++) {
-        rng_state = seed;
-        fab_opts fo = {.tiers = 1 + (int)rnd(5), .extra_links = (int)rnd(2), .nvl = (int)rnd(4), .uneven = (int)rnd(2)};
+        rng = tu_rng_new(seed);
+        fab_opts fo = {.tiers = 1 + (int)tu_rng_below(&rng, 5),
+                       .extra_links = (int)tu_rng_below(&rng, 2),
+                       .nvl = (int)tu_rng_below(&rng, 4),
+                       .uneven = (int)tu_rng_below(&rng, 2)};
         tsched_topology *t = random_fabric(&fo);
         check_all_exports(t);
         tsched_topology_free(t);
@@ -531,14 +529,7 @@ END_TEST
 
 START_TEST(partitions_clos)
 {
-    tsched_gen_params g;
-    tsched_topology *t;
-    tsched_topology_params_init(&g, TSCHED_GEN_LEAF_SPINE);
-    g.leaves = 4;
-    g.spines = 2;
-    g.nodes_per_leaf = 3;
-    g.gpus_per_node = 8;
-    ck_assert_ok(tsched_topology_generate(&t, &g));
+    tsched_topology *t = tu_gen_leaf_spine(4, 2, 3, 8, 0, 0, 0, 0);
     check_all_exports(t);
     char *s = export_text(t, TSCHED_EXPORT_SLURM_CONF, 0, 0);
     ck_assert_str_eq(s, "SwitchName=leaf0 Nodes=node[0-2]\n"
@@ -549,14 +540,7 @@ START_TEST(partitions_clos)
     tsched_free(s);
     tsched_topology_free(t);
 
-    tsched_topology_params_init(&g, TSCHED_GEN_CLOS3);
-    g.pods = 3;
-    g.leaves_per_pod = 2;
-    g.spines_per_pod = 2;
-    g.cores = 4;
-    g.nodes_per_leaf = 2;
-    g.gpus_per_node = 8;
-    ck_assert_ok(tsched_topology_generate(&t, &g));
+    t = tu_gen_clos3(3, 2, 2, 4, 2, 8, 0, 0, 0);
     check_all_exports(t);
     s = export_text(t, TSCHED_EXPORT_SLURM_CONF, 0, 0);
     ck_assert_str_eq(s, "SwitchName=leaf0 Nodes=node[0-1]\n"
@@ -583,9 +567,7 @@ START_TEST(partitions_clos)
     tsched_topology_free(t);
 
     /* one core: the top domain takes its name */
-    g.cores = 1;
-    g.spines_per_pod = 1;
-    ck_assert_ok(tsched_topology_generate(&t, &g));
+    t = tu_gen_clos3(3, 2, 1, 1, 2, 8, 0, 0, 0);
     check_all_exports(t);
     s = export_text(t, TSCHED_EXPORT_SLURM_CONF, 0, 0);
     ck_assert_ptr_nonnull(strstr(s, "SwitchName=core0 Switches=spine[0-2]"));
@@ -599,8 +581,8 @@ END_TEST
 START_TEST(slurm_round_trip)
 {
     for (unsigned seed = 1; seed <= tu_n(150); seed++) {
-        rng_state = 1000 + seed;
-        fab_opts fo = {.tiers = 1 + (int)rnd(6), .uneven = (int)rnd(2)};
+        rng = tu_rng_new(1000 + seed);
+        fab_opts fo = {.tiers = 1 + (int)tu_rng_below(&rng, 6), .uneven = (int)tu_rng_below(&rng, 2)};
         tsched_topology *t = random_fabric(&fo), *u;
         char *s = export_text(t, TSCHED_EXPORT_SLURM_CONF, 0, 0);
         ck_assert_msg(tsched_topology_import_slurm_string(&u, s, strlen(s), NULL) == TSCHED_OK, "seed %u: %s\n%s", seed,
@@ -703,15 +685,16 @@ START_TEST(hostlist_compress)
     /* random lists: prefixes, widths, orders; expand(compress(list)) == list */
     static const char *const pre[] = {"gpu", "n", "r1n", "a.b-", "Z", ""};
     for (unsigned seed = 1; seed <= tu_n(2000); seed++) {
-        rng_state = 77 + seed;
-        size_t n = rnd(40);
+        rng = tu_rng_new(77 + seed);
+        size_t n = tu_rng_below(&rng, 40);
         char **names = malloc((n + 1) * sizeof *names);
         for (size_t i = 0; i < n; i++) {
             char buf[64];
             for (;;) {
-                const char *p = pre[rnd(6)];
-                unsigned w = rnd(4), v = rnd(3) ? (unsigned)(i + rnd(3)) : rnd(1000);
-                if (rnd(10) == 0)
+                const char *p = pre[tu_rng_below(&rng, 6)];
+                unsigned w = tu_rng_below(&rng, 4),
+                         v = tu_rng_below(&rng, 3) ? (unsigned)(i + tu_rng_below(&rng, 3)) : tu_rng_below(&rng, 1000);
+                if (tu_rng_below(&rng, 10) == 0)
                     snprintf(buf, sizeof buf, "%s%u-x", p, v);
                 else
                     snprintf(buf, sizeof buf, "%s%0*u", p, (int)w, v);

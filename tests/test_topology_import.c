@@ -391,10 +391,9 @@ END_TEST
  * the same double. */
 START_TEST(link_speed_correctly_rounded)
 {
-    uint64_t x = 0x9e3779b97f4a7c15ULL;
+    tu_rng r = {0x9e3779b97f4a7c15ULL};
     for (int c = 0; c < (int)tu_n(600); c++) {
-        x ^= x << 13, x ^= x >> 7, x ^= x << 17;
-        double v = (double)(x >> 11) * 0x1p-53 * (c % 3 == 0 ? 1e4 : c % 3 == 1 ? 1 : 1e-3);
+        double v = tu_rng_unit(&r) * (c % 3 == 0 ? 1e4 : c % 3 == 1 ? 1 : 1e-3);
         char num[64], text[160];
         if (c % 5 == 0)
             snprintf(num, sizeof num, "%.0f", v * 1e3);

@@ -1066,14 +1066,13 @@ START_TEST(mutated_inputs_fail_cleanly)
     char *buf = malloc(len);
     ck_assert_ptr_nonnull(buf);
     static const char alphabet[] = "[]-,=#\\ \n\t\0a1\"\x01\x1b\r";
-    uint32_t seed = 12345, ok = 0, failed = 0;
+    tu_rng r = {12345};
+    uint32_t ok = 0, failed = 0;
     for (int round = 0; round < 400; round++) {
         memcpy(buf, orig, len);
         for (int k = 0; k < 1 + round % 4; k++) {
-            seed = seed * 1103515245u + 12345u;
-            size_t at = (seed >> 8) % len;
-            seed = seed * 1103515245u + 12345u;
-            buf[at] = alphabet[(seed >> 8) % (sizeof alphabet - 1)];
+            size_t at = tu_rng_below(&r, (uint32_t)len);
+            buf[at] = alphabet[tu_rng_below(&r, sizeof alphabet - 1)];
         }
         tsched_topology *t = NULL;
         tsched_status st = tsched_topology_import_slurm_string(&t, buf, len, NULL);

@@ -8,6 +8,8 @@
 #include <string.h>
 
 #include "topo-sched/topo-sched.h"
+/* Header-only (static inline), so suites built against the public library alone use it too. */
+#include "../src/common/rng.h"
 
 /* Assert a call returns `want`; on mismatch print the library's message. */
 #define ck_assert_status(expr, want)                                                                               \
@@ -53,21 +55,112 @@ static inline int tu_slow(void) { return getenv("TSCHED_SLOW_BUILD") != NULL; }
 static inline unsigned tu_n(unsigned n) { return tu_slow() ? (n + 2) / 3 : n; }
 static inline unsigned tu_min(unsigned n) { return tu_slow() ? n / 5 : n; }
 
-/* A generated leaf-spine: L leaves, S spines, K members per pair, P nodes per leaf of T GPUs
- * and E NICs (nodes "node<i>", leaves "leaf<i>", spines "spine<i>"). */
-static inline tsched_topology *tu_leaf_spine(uint32_t L, uint32_t S, uint32_t K, uint32_t P, uint32_t T, uint32_t E)
+/* ---- the tests' one seeded generator --------------------------------------------------- */
+
+/* splitmix64 stepped by the library's own ts_splitmix64 (common/rng.h, which also seeds the
+ * library's xoshiro256** ts_rng), so a case is the same on every machine and no suite carries
+ * a private generator. The state is the seed: `tu_rng r = {seed};` or tu_rng_new(seed). */
+typedef struct tu_rng {
+    uint64_t s;
+} tu_rng;
+
+static inline tu_rng tu_rng_new(uint64_t seed)
+{
+    tu_rng r = {seed};
+    return r;
+}
+
+static inline uint64_t tu_rng_next(tu_rng *r) { return ts_splitmix64(&r->s); }
+
+/* In [0, n) by modulo (a bias below n / 2^64, nothing a test can see); n = 0 gives 0. */
+static inline uint32_t tu_rng_below(tu_rng *r, uint32_t n) { return n ? (uint32_t)(tu_rng_next(r) % n) : 0; }
+
+/* In [0, 1), 53 bits. */
+static inline double tu_rng_unit(tu_rng *r) { return (double)(tu_rng_next(r) >> 11) * 0x1.0p-53; }
+
+/* Fisher-Yates over n values. */
+static inline void tu_rng_shuffle(tu_rng *r, uint32_t *a, uint32_t n)
+{
+    for (uint32_t i = n; i > 1; i--) {
+        uint32_t j = tu_rng_below(r, i), x = a[i - 1];
+        a[i - 1] = a[j];
+        a[j] = x;
+    }
+}
+
+/* A job of `gpus` GPUs in tp x pp; the test fails if it is refused. */
+static inline tsched_job *tu_job(const char *name, uint32_t gpus, uint32_t tp, uint32_t pp)
+{
+    tsched_job *j = NULL;
+    ck_assert_ok(tsched_job_new(&j, name, gpus, tp, pp));
+    ck_assert_ptr_nonnull(j);
+    return j;
+}
+
+/* ---- fabrics ---------------------------------------------------------------------------- */
+
+/* Generated fabrics (tsched_topology_generate) with every knob; a zero keeps
+ * tsched_topology_params_init's default (npl 16, gpus 8, nics 0 = one per GPU, nic 400 Gbit/s,
+ * uplinks 0 = derived from `over`, over 1). Nodes "node<i>", leaves "leaf<i>", spines
+ * "spine<i>", cores "core<i>". This one sets the knobs both kinds share on `g`. */
+static inline tsched_topology *tu_generate(tsched_gen_params *g, uint32_t npl, uint32_t gpus, uint32_t nics,
+                                           double nic_gbps, uint32_t uplinks, double over)
+{
+    g->nodes_per_leaf = npl ? npl : g->nodes_per_leaf;
+    g->gpus_per_node = gpus ? gpus : g->gpus_per_node;
+    g->nics_per_node = nics;
+    g->nic_gbps = nic_gbps > 0 ? nic_gbps : g->nic_gbps;
+    g->uplinks = uplinks;
+    g->oversubscription = over > 0 ? over : g->oversubscription;
+    tsched_topology *t = NULL;
+    ck_assert_ok(tsched_topology_generate(&t, g));
+    return t;
+}
+
+/* A leaf-spine of L leaves and S spines. */
+static inline tsched_topology *tu_gen_leaf_spine(uint32_t L, uint32_t S, uint32_t npl, uint32_t gpus, uint32_t nics,
+                                                 double nic_gbps, uint32_t uplinks, double over)
 {
     tsched_gen_params g;
     tsched_topology_params_init(&g, TSCHED_GEN_LEAF_SPINE);
     g.leaves = L;
     g.spines = S;
-    g.uplinks = K;
-    g.nodes_per_leaf = P;
-    g.gpus_per_node = T;
-    g.nics_per_node = E;
-    g.nic_gbps = 100;
-    tsched_topology *t = NULL;
-    ck_assert_ok(tsched_topology_generate(&t, &g));
+    return tu_generate(&g, npl, gpus, nics, nic_gbps, uplinks, over);
+}
+
+/* A three-tier Clos: `pods` pods of `lpp` leaves and `spp` spines, `cores` cores (uplinks
+ * derived). */
+static inline tsched_topology *tu_gen_clos3(uint32_t pods, uint32_t lpp, uint32_t spp, uint32_t cores, uint32_t npl,
+                                            uint32_t gpus, uint32_t nics, double nic_gbps, double over)
+{
+    tsched_gen_params g;
+    tsched_topology_params_init(&g, TSCHED_GEN_CLOS3);
+    g.pods = pods;
+    g.leaves_per_pod = lpp;
+    g.spines_per_pod = spp;
+    g.cores = cores;
+    return tu_generate(&g, npl, gpus, nics, nic_gbps, 0, over);
+}
+
+/* A generated leaf-spine: L leaves, S spines, K members per pair, P nodes per leaf of T GPUs
+ * and E NICs of 100 Gbit/s (nodes "node<i>", leaves "leaf<i>", spines "spine<i>"). */
+static inline tsched_topology *tu_leaf_spine(uint32_t L, uint32_t S, uint32_t K, uint32_t P, uint32_t T, uint32_t E)
+{
+    return tu_gen_leaf_spine(L, S, P, T, E, 100, K, 0);
+}
+
+/* A hand-built two-tier fabric in the making, nodes still to add: leaf0 and leaf1 (tier 0),
+ * spine0 (tier 1), each trunk `members` links of `gbps` Gbit/s; the caller adds nodes and
+ * calls tsched_topology_build. */
+static inline tsched_topology *tu_two_leaves_start(const char *name, double gbps, uint32_t members)
+{
+    tsched_topology *t;
+    ck_assert_ok(tsched_topology_new(&t, name));
+    ck_assert_ok(tsched_topology_add_switch(NULL, t, "leaf0", 0, NULL));
+    ck_assert_ok(tsched_topology_add_switch(NULL, t, "leaf1", 0, NULL));
+    ck_assert_ok(tsched_topology_add_switch(NULL, t, "spine0", 1, NULL));
+    ck_assert_ok(tsched_topology_add_link(t, "leaf0", "spine0", gbps, members));
+    ck_assert_ok(tsched_topology_add_link(t, "leaf1", "spine0", gbps, members));
     return t;
 }
 
@@ -175,13 +268,7 @@ static inline tsched_topology *tu_table1(uint32_t div, uint32_t per_leaf)
  * n3 on leaf1, `gpus` GPUs and one NIC of `nic` Gbit/s each. */
 static inline tsched_topology *tu_two_leaves_members(double gbps, uint32_t members, double nic, uint32_t gpus)
 {
-    tsched_topology *t;
-    ck_assert_ok(tsched_topology_new(&t, "two-leaves"));
-    ck_assert_ok(tsched_topology_add_switch(NULL, t, "leaf0", 0, NULL));
-    ck_assert_ok(tsched_topology_add_switch(NULL, t, "leaf1", 0, NULL));
-    ck_assert_ok(tsched_topology_add_switch(NULL, t, "spine0", 1, NULL));
-    ck_assert_ok(tsched_topology_add_link(t, "leaf0", "spine0", gbps, members));
-    ck_assert_ok(tsched_topology_add_link(t, "leaf1", "spine0", gbps, members));
+    tsched_topology *t = tu_two_leaves_start("two-leaves", gbps, members);
     static const char *const n[4] = {"n0", "n1", "n2", "n3"}, *const l[4] = {"leaf0", "leaf0", "leaf1", "leaf1"};
     for (int i = 0; i < 4; i++)
         ck_assert_ok(tsched_topology_add_node(NULL, t, n[i], l[i], gpus, 1, NULL, nic));

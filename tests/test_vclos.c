@@ -724,29 +724,14 @@ START_TEST(new_rejects)
 {
     tsched_vclos *v = (tsched_vclos *)1;
     /* clos3 */
-    tsched_gen_params g;
-    tsched_topology_params_init(&g, TSCHED_GEN_CLOS3);
-    g.pods = 2;
-    g.leaves_per_pod = 2;
-    g.spines_per_pod = 2;
-    g.cores = 2;
-    g.nodes_per_leaf = 1;
-    g.gpus_per_node = 2;
-    g.nic_gbps = 100;
-    tsched_topology *t;
-    ck_assert_ok(tsched_topology_generate(&t, &g));
+    tsched_topology *t = tu_gen_clos3(2, 2, 2, 2, 1, 2, 0, 100, 0);
     ck_assert_status(tsched_vclos_new(&v, t, TSCHED_VCLOS_MODE_VCLOS), TSCHED_E_INVALID);
     ck_assert_errmsg_has("tier 2");
     ck_assert_ptr_null(v);
     tsched_topology_free(t);
     /* rails and mixed nodes, built by hand */
     for (int which = 0; which < 3; which++) {
-        ck_assert_ok(tsched_topology_new(&t, "x"));
-        ck_assert_ok(tsched_topology_add_switch(NULL, t, "leaf0", 0, NULL));
-        ck_assert_ok(tsched_topology_add_switch(NULL, t, "leaf1", 0, NULL));
-        ck_assert_ok(tsched_topology_add_switch(NULL, t, "spine0", 1, NULL));
-        ck_assert_ok(tsched_topology_add_link(t, "leaf0", "spine0", 1, 100));
-        ck_assert_ok(tsched_topology_add_link(t, "leaf1", "spine0", 1, 100));
+        t = tu_two_leaves_start("x", 1, 100);
         uint32_t n0;
         ck_assert_ok(tsched_topology_add_node(&n0, t, "node0", "leaf0", 2, 2, NULL, 100));
         ck_assert_ok(tsched_topology_add_node(NULL, t, "node1", "leaf1", which == 1 ? 4 : 2, which == 2 ? 1 : 2,

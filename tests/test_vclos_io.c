@@ -183,17 +183,16 @@ END_TEST
  * exactly the flows regenerated from the output, and they share no directed member link. */
 START_TEST(test_flows_regenerated)
 {
-    uint64_t seed = 0x1234 + (uint64_t)_i * 7919;
+    tu_rng rng = {0x1234 + (uint64_t)_i * 7919};
     for (int trial = 0; trial < 6; trial++) {
         tsched_topology *t = tu_leaf_spine(6, 4, 2, 4, 2, 2);
         tsched_vclos *v;
         ck_assert_ok(tsched_vclos_new(&v, t, TSCHED_VCLOS_MODE_VCLOS));
         char name[16];
         for (int k = 0; k < 8; k++) {
-            seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
-            uint32_t l = 2 + (uint32_t)((seed >> 33) % 3), q = 1 + (uint32_t)((seed >> 40) % 2), s = q * v->E;
+            uint32_t l = 2 + tu_rng_below(&rng, 3), q = 1 + tu_rng_below(&rng, 2), s = q * v->E;
             /* leaves with q idle nodes, lowest first after a random start */
-            uint32_t leaves[6], nl = 0, start = (uint32_t)((seed >> 20) % 6);
+            uint32_t leaves[6], nl = 0, start = tu_rng_below(&rng, 6);
             for (uint32_t i = 0; i < 6 && nl < l; i++) {
                 uint32_t n = (start + i) % 6;
                 if (vc_rsn(v, n) >= q)
@@ -209,7 +208,7 @@ START_TEST(test_flows_regenerated)
                 }
             /* virtual spines: ascending spines, each used while every chosen leaf has a free member */
             uint32_t sp[8], ns = 0, used[4] = {0};
-            for (uint32_t m = (uint32_t)((seed >> 50) % 4), tries = 0; ns < s && tries < 16; tries++, m = (m + 1) % 4) {
+            for (uint32_t m = tu_rng_below(&rng, 4), tries = 0; ns < s && tries < 16; tries++, m = (m + 1) % 4) {
                 int ok = 1;
                 for (uint32_t i = 0; i < l; i++)
                     ok &= vc_pair_free(v, leaves[i], m) > used[m];
@@ -312,11 +311,10 @@ START_TEST(test_state_round_trip_ocs)
     for (uint32_t seed = 1; seed <= tu_n(12); seed++) {
         tsched_vclos *v, *u;
         ck_assert_ok(tsched_vclos_new(&v, t, TSCHED_VCLOS_MODE_OCS));
-        uint64_t x = seed * 0x9E3779B97F4A7C15ull;
+        tu_rng r = {seed};
         char name[16];
         for (int i = 0; i < 10; i++) {
-            x ^= x >> 12, x ^= x << 25, x ^= x >> 27;
-            uint32_t gpus = 2 + (uint32_t)((x * 0x2545F4914F6CDD1Dull) >> 60); /* 2..17 */
+            uint32_t gpus = 2 + tu_rng_below(&r, 16); /* 2..17 */
             tsched_vclos_outcome o;
             snprintf(name, sizeof name, "j%d", i);
             ck_assert_ok(tsched_vclos_allocate(v, name, gpus, &o));

@@ -296,11 +296,10 @@ static void random_run(uint32_t L, uint32_t S, uint32_t K, uint32_t P, uint32_t 
     uint32_t nmem = tsched_topology_num_members(t);
     ref r = {.L = L, .S = S, .K = K, .U = S * K, .G = L / S, .P = P, .T = E, .E = E};
     ck_assert_uint_eq(tsched_vclos_num_links(v), nmem + L * r.U);
-    uint64_t x = seed;
+    tu_rng x = {seed};
     int id = 0;
     for (int op = 0; op < ops; op++) {
-        x = x * 6364136223846793005ULL + 1442695040888963407ULL;
-        uint32_t rnd = (uint32_t)(x >> 33);
+        uint32_t rnd = (uint32_t)(tu_rng_next(&x) >> 33);
         uint32_t nj = tsched_vclos_num_jobs(v);
         if (nj && rnd % 3 == 0) {
             ck_assert_ok(tsched_vclos_release(v, tsched_vclos_job_name(v, (rnd >> 4) % nj)));
@@ -374,10 +373,9 @@ static void compare_methods(uint32_t L, uint32_t S, uint32_t K, uint32_t P, uint
     tsched_topology *t = tu_leaf_spine(L, S, K, P, E, E);
     tsched_vclos *v = NULL;
     ck_assert_ok(tsched_vclos_new(&v, t, TSCHED_VCLOS_MODE_OCS));
-    uint64_t x = seed;
+    tu_rng x = {seed};
     for (int op = 0; op < ops; op++) {
-        x = x * 6364136223846793005ULL + 1442695040888963407ULL;
-        uint32_t rnd = (uint32_t)(x >> 33), nj = tsched_vclos_num_jobs(v);
+        uint32_t rnd = (uint32_t)(tu_rng_next(&x) >> 33), nj = tsched_vclos_num_jobs(v);
         if (nj && rnd % 4 == 0) {
             ck_assert_ok(tsched_vclos_release(v, tsched_vclos_job_name(v, (rnd >> 4) % nj)));
             continue;
@@ -528,10 +526,9 @@ START_TEST(same_answers_without_reservations)
         tsched_vclos *v[2];
         ck_assert_ok(tsched_vclos_new(&v[0], t, TSCHED_VCLOS_MODE_VCLOS));
         ck_assert_ok(tsched_vclos_new(&v[1], t, TSCHED_VCLOS_MODE_OCS));
-        uint64_t x = 99 + f;
+        tu_rng x = {99 + f};
         for (int op = 0; op < (int)tu_n(300); op++) {
-            x = x * 6364136223846793005ULL + 1442695040888963407ULL;
-            uint32_t rnd = (uint32_t)(x >> 33), nj = tsched_vclos_num_jobs(v[0]);
+            uint32_t rnd = (uint32_t)(tu_rng_next(&x) >> 33), nj = tsched_vclos_num_jobs(v[0]);
             ck_assert_uint_eq(nj, tsched_vclos_num_jobs(v[1]));
             if (nj && rnd % 4 == 0) {
                 const char *victim = tsched_vclos_job_name(v[0], (rnd >> 4) % nj);

@@ -12,14 +12,6 @@
 
 #define WL_DATA TSCHED_TEST_DATA "/workload"
 
-static tsched_job *job_or_fail(const char *name, uint32_t gpus, uint32_t tp, uint32_t pp)
-{
-    tsched_job *j = NULL;
-    ck_assert_ok(tsched_job_new(&j, name, gpus, tp, pp));
-    ck_assert_ptr_nonnull(j);
-    return j;
-}
-
 static tsched_model model_of(uint32_t h, uint32_t l, uint32_t V, uint32_t s, uint32_t gb, uint32_t mb, uint32_t vpp,
                              uint32_t experts)
 {
@@ -39,7 +31,7 @@ static tsched_model model_of(uint32_t h, uint32_t l, uint32_t V, uint32_t s, uin
 /* A job with a model; the test fails if either is rejected. */
 static tsched_job *job_with_model(uint32_t gpus, uint32_t tp, uint32_t pp, tsched_model m)
 {
-    tsched_job *j = job_or_fail("t", gpus, tp, pp);
+    tsched_job *j = tu_job("t", gpus, tp, pp);
     ck_assert_ok(tsched_job_set_model(j, &m));
     return j;
 }
@@ -80,7 +72,7 @@ START_TEST(matrix_arnold_table1)
         {8, 8, 1, 8, 1, 1, 1},        /* one node */
     };
     for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
-        tsched_job *j = job_or_fail("t", cases[k].gpus, cases[k].tp, cases[k].pp);
+        tsched_job *j = tu_job("t", cases[k].gpus, cases[k].tp, cases[k].pp);
         ck_assert_uint_eq(tsched_job_gpus(j), cases[k].gpus);
         ck_assert_uint_eq(tsched_job_tp(j), cases[k].tp);
         ck_assert_uint_eq(tsched_job_pp(j), cases[k].pp);
@@ -98,7 +90,7 @@ START_TEST(matrix_errors)
 {
     uint32_t rows = 77, cols = 77;
     /* tp 3 does not divide 8 GPUs per node */
-    tsched_job *j = job_or_fail("t", 24, 3, 1);
+    tsched_job *j = tu_job("t", 24, 3, 1);
     ck_assert_status(tsched_job_matrix(&rows, &cols, j, 8), TSCHED_E_RANGE);
     ck_assert_errmsg_has("tp: 3");
     ck_assert_errmsg_has("gpus_per_node 8");
@@ -108,12 +100,12 @@ START_TEST(matrix_errors)
     ck_assert_uint_eq(cols, 1);
     tsched_job_free(j);
     /* tp 16 larger than the node */
-    j = job_or_fail("t", 32, 16, 2);
+    j = tu_job("t", 32, 16, 2);
     ck_assert_status(tsched_job_matrix(&rows, &cols, j, 8), TSCHED_E_RANGE);
     ck_assert_errmsg_has("tp: 16");
     tsched_job_free(j);
     /* dp 2 is not a multiple of 8 / 2 = 4 TP groups per node */
-    j = job_or_fail("t", 8, 2, 2);
+    j = tu_job("t", 8, 2, 2);
     rows = cols = 77;
     ck_assert_status(tsched_job_matrix(&rows, &cols, j, 8), TSCHED_E_RANGE);
     ck_assert_errmsg_has("dp = 8 / (tp 2 * pp 2) = 2");
@@ -131,7 +123,7 @@ END_TEST
 
 START_TEST(job_new_defaults_and_shape_errors)
 {
-    tsched_job *j = job_or_fail(NULL, 96, 4, 2);
+    tsched_job *j = tu_job(NULL, 96, 4, 2);
     ck_assert_str_eq(tsched_job_name(j), "job");
     ck_assert_uint_eq(tsched_job_dp(j), 12);
     ck_assert_double_eq(tsched_job_alpha(j), 0.5);
@@ -142,10 +134,10 @@ START_TEST(job_new_defaults_and_shape_errors)
     ck_assert_status(tsched_job_model(&m, j), TSCHED_E_NOT_FOUND);
     ck_assert_errmsg_has("model");
     tsched_job_free(j);
-    j = job_or_fail("", 8, 8, 1); /* an empty name would not survive JSON ("name" must not be empty) */
+    j = tu_job("", 8, 8, 1); /* an empty name would not survive JSON ("name" must not be empty) */
     ck_assert_str_eq(tsched_job_name(j), "job");
     tsched_job_free(j);
-    j = job_or_fail("llm-a", 2944, 8, 8);
+    j = tu_job("llm-a", 2944, 8, 8);
     ck_assert_str_eq(tsched_job_name(j), "llm-a");
     tsched_job_free(j);
 
@@ -170,7 +162,7 @@ END_TEST
 
 START_TEST(setters_and_getters)
 {
-    tsched_job *j = job_or_fail("t", 16, 8, 2);
+    tsched_job *j = tu_job("t", 16, 8, 2);
     ck_assert_ok(tsched_job_set_alpha(j, 0.3));
     ck_assert_double_eq(tsched_job_alpha(j), 0.3);
     ck_assert_ok(tsched_job_set_alpha(j, 0));
@@ -438,7 +430,7 @@ END_TEST
 START_TEST(volumes_errors)
 {
     tsched_volumes v = {.size = sizeof v};
-    tsched_job *j = job_or_fail("nomodel", 8, 2, 2);
+    tsched_job *j = tu_job("nomodel", 8, 2, 2);
     ck_assert_status(tsched_job_volumes(&v, j), TSCHED_E_NOT_FOUND);
     ck_assert_errmsg_has("model");
     ck_assert_status(tsched_job_volumes(NULL, j), TSCHED_E_INVALID);
@@ -680,7 +672,7 @@ START_TEST(json_round_trip)
     tsched_job_free(j);
 
     /* a job built through the API */
-    j = job_or_fail("built", 64, 4, 2);
+    j = tu_job("built", 64, 4, 2);
     check_round_trip(j, "\"alpha\": 0.5");
     ck_assert_ok(tsched_job_set_unit(j, TSCHED_UNIT_DP));
     ck_assert_ok(tsched_job_set_domain(j, TSCHED_DOMAIN_LEAF));

@@ -17,34 +17,6 @@
 
 /* ---- helpers ---- */
 
-static tsched_topology *leaf_spine(uint32_t leaves, uint32_t nodes_per_leaf, uint32_t gpus, uint32_t nics)
-{
-    tsched_gen_params g;
-    tsched_topology_params_init(&g, TSCHED_GEN_LEAF_SPINE);
-    g.leaves = leaves;
-    g.spines = 2;
-    g.nodes_per_leaf = nodes_per_leaf;
-    g.gpus_per_node = gpus;
-    g.nics_per_node = nics;
-    tsched_topology *t = NULL;
-    ck_assert_ok(tsched_topology_generate(&t, &g));
-    return t;
-}
-
-static tsched_topology *clos3(uint32_t pods, uint32_t leaves_per_pod, uint32_t nodes_per_leaf)
-{
-    tsched_gen_params g;
-    tsched_topology_params_init(&g, TSCHED_GEN_CLOS3);
-    g.pods = pods;
-    g.leaves_per_pod = leaves_per_pod;
-    g.spines_per_pod = 2;
-    g.cores = 2;
-    g.nodes_per_leaf = nodes_per_leaf;
-    tsched_topology *t = NULL;
-    ck_assert_ok(tsched_topology_generate(&t, &g));
-    return t;
-}
-
 static tsched_flows *new_flows(void)
 {
     tsched_flows *f = NULL;
@@ -103,7 +75,7 @@ static const uint32_t M42[8] = {5, 2, 7, 0, 1, 6, 3, 4};
 /* Flows of one pattern step on M42 with one NIC per node and 10 Gbit per flow. */
 static tsched_flows *m42_flows(tsched_pattern pattern, uint32_t step)
 {
-    tsched_topology *t = leaf_spine(2, 4, 8, 1);
+    tsched_topology *t = tu_gen_leaf_spine(2, 2, 4, 8, 1, 0, 0, 0);
     tsched_flows *f = new_flows();
     ck_assert_ok(tsched_flows_collective(f, t, NULL, M42, 4, 2, pattern, step, 10));
     tsched_topology_free(t);
@@ -192,7 +164,7 @@ START_TEST(pp_flows)
     /* a 2 x 3 matrix: rows 0 = {0, 1, 2}, 1 = {3, 4, 5} -> 0->1, 1->2, 3->4, 4->5 */
     static const uint32_t m23[6] = {0, 1, 2, 3, 4, 5};
     static const pair want23[] = {{0, 1}, {1, 2}, {3, 4}, {4, 5}};
-    tsched_topology *t = leaf_spine(2, 4, 8, 1);
+    tsched_topology *t = tu_gen_leaf_spine(2, 2, 4, 8, 1, 0, 0, 0);
     f = new_flows();
     ck_assert_ok(tsched_flows_collective(f, t, NULL, m23, 2, 3, TSCHED_PATTERN_PP, 0, 3));
     check_pairs(f, 0, want23, 4, 1, 3, NULL);
@@ -225,7 +197,7 @@ END_TEST
 START_TEST(single_row_dp)
 {
     /* a DP group of one node: every DP pattern has one step, and it is empty */
-    tsched_topology *t = leaf_spine(2, 4, 8, 2);
+    tsched_topology *t = tu_gen_leaf_spine(2, 2, 4, 8, 2, 0, 0, 0);
     static const uint32_t row[3] = {0, 1, 2};
     tsched_flows *f = new_flows();
     ck_assert_ok(tsched_flows_collective(f, t, NULL, row, 1, 3, TSCHED_PATTERN_DP_RING, 0, 1));
@@ -248,7 +220,7 @@ END_TEST
 START_TEST(rails)
 {
     /* 8 NICs: 8 flows per pair, NIC k to NIC k, rail by rail inside a pair */
-    tsched_topology *t = leaf_spine(2, 4, 8, 8);
+    tsched_topology *t = tu_gen_leaf_spine(2, 2, 4, 8, 8, 0, 0, 0);
     static const uint32_t col[2] = {0, 5};
     static const pair want[] = {{0, 5}, {5, 0}};
     tsched_flows *f = new_flows();
@@ -257,7 +229,7 @@ START_TEST(rails)
     ck_assert_uint_eq(tsched_flows_count(f), 16);
     tsched_topology_free(t);
     /* a 4-NIC fabric; flows append after what the set holds */
-    t = leaf_spine(2, 4, 8, 4);
+    t = tu_gen_leaf_spine(2, 2, 4, 8, 4, 0, 0, 0);
     static const pair want42[] = {{5, 2}, {7, 0}, {1, 6}, {3, 4}};
     ck_assert_ok(tsched_flows_collective(f, t, NULL, M42, 4, 2, TSCHED_PATTERN_PP, 0, 4));
     check_pairs(f, 16, want42, 4, 4, 4, NULL);
@@ -277,9 +249,8 @@ START_TEST(volumes_small_model)
      * gb 16. v_d = (h(V+s) + l/pp (12h^2 + 9h)) / tp = (52 + 228) / 4 = 70.
      * DP data per rail D = tp * v_d / nics = 4 * 70 / 4 = 70 elements, 4 bytes each;
      * activation per GPU a = mb s h / tp = 6, per rail (g / nics) a = 12 elements, 2 bytes. */
-    tsched_topology *t = leaf_spine(2, 4, 8, 4);
-    tsched_job *j = NULL;
-    ck_assert_ok(tsched_job_new(&j, "small", 64, 4, 2));
+    tsched_topology *t = tu_gen_leaf_spine(2, 2, 4, 8, 4, 0, 0, 0);
+    tsched_job *j = tu_job("small", 64, 4, 2);
     tsched_model m = small_model();
     ck_assert_ok(tsched_job_set_model(j, &m));
     const double bit = 8 / 1e9;
@@ -316,9 +287,8 @@ START_TEST(volumes_production_shape)
     /* The 24B dense record of doc/workload.md: tp 8, pp 8, 2944 GPUs (dp 46) on 8-GPU,
      * 8-NIC nodes: a 46 x 8 matrix, v_d = 392,077,824 elements (the record's table).
      * One TP group per node, so a rail carries one GPU's data: D = v_d. */
-    tsched_topology *t = leaf_spine(24, 16, 8, 8);
-    tsched_job *j = NULL;
-    ck_assert_ok(tsched_job_new(&j, "llm-a", 2944, 8, 8));
+    tsched_topology *t = tu_gen_leaf_spine(24, 2, 16, 8, 8, 0, 0, 0);
+    tsched_job *j = tu_job("llm-a", 2944, 8, 8);
     tsched_model m;
     tsched_model_init(&m);
     m.hidden = 6144;
@@ -350,9 +320,8 @@ END_TEST
 
 START_TEST(gbits_override)
 {
-    tsched_topology *t = leaf_spine(2, 4, 8, 4);
-    tsched_job *j = NULL;
-    ck_assert_ok(tsched_job_new(&j, "small", 64, 4, 2));
+    tsched_topology *t = tu_gen_leaf_spine(2, 2, 4, 8, 4, 0, 0, 0);
+    tsched_job *j = tu_job("small", 64, 4, 2);
     tsched_model m = small_model();
     ck_assert_ok(tsched_job_set_model(j, &m));
     for (int p = 0; p < 4; p++) {
@@ -366,8 +335,7 @@ START_TEST(gbits_override)
         tsched_flows_free(f);
     }
     /* with gbits the job needs no model, and its shape is not checked against the matrix */
-    tsched_job *bare = NULL;
-    ck_assert_ok(tsched_job_new(&bare, "bare", 8, 8, 1));
+    tsched_job *bare = tu_job("bare", 8, 8, 1);
     tsched_flows *f = new_flows();
     ck_assert_ok(tsched_flows_collective(f, t, bare, M42, 4, 2, TSCHED_PATTERN_PP, 0, 1.25));
     ck_assert_uint_eq(tsched_flows_count(f), 16);
@@ -381,7 +349,7 @@ END_TEST
 
 START_TEST(collective_errors)
 {
-    tsched_topology *t = leaf_spine(2, 4, 8, 2);
+    tsched_topology *t = tu_gen_leaf_spine(2, 2, 4, 8, 2, 0, 0, 0);
     tsched_flows *f = new_flows();
     ck_assert_ok(tsched_flows_add(NULL, f, NULL, 0, 0, 1, 0, 1)); /* failures must leave this alone */
     tsched_job *bare = NULL, *j = NULL;
@@ -467,8 +435,7 @@ START_TEST(collective_mixed_nodes)
     ck_assert_ok(tsched_flows_collective(f, t, NULL, ac, 2, 1, TSCHED_PATTERN_DP_RING, 0, 1));
     ck_assert_uint_eq(tsched_flows_count(f), 16);
     /* ... not with the model */
-    tsched_job *j = NULL;
-    ck_assert_ok(tsched_job_new(&j, "j", 16, 8, 1));
+    tsched_job *j = tu_job("j", 16, 8, 1);
     tsched_model m = small_model();
     m.global_batch = 4;
     ck_assert_ok(tsched_job_set_model(j, &m));
@@ -686,7 +653,7 @@ static void same_flows(const tsched_flows *a, const tsched_flows *b, const char 
  * alone never accepts what the tree reader refuses. */
 START_TEST(json_pull_reader_is_the_tree_reader)
 {
-    tsched_topology *t = leaf_spine(4, 2, 8, 2);
+    tsched_topology *t = tu_gen_leaf_spine(4, 2, 2, 8, 2, 0, 0, 0);
     ts_rng rng;
     ts_rng_seed(&rng, 3);
     unsigned loaded = 0, fast = 0, refused = 0;
@@ -744,7 +711,7 @@ static tsched_flows *load_flows(const tsched_topology *t, const char *json)
 
 START_TEST(json_round_trip)
 {
-    tsched_topology *t = leaf_spine(2, 4, 8, 4);
+    tsched_topology *t = tu_gen_leaf_spine(2, 2, 4, 8, 4, 0, 0, 0);
     tsched_flows *f = new_flows();
     ck_assert_ok(tsched_flows_add(NULL, f, "llm-a", 0, 0, 5, 0, 15.0));
     ck_assert_ok(tsched_flows_add(NULL, f, NULL, 5, 3, 1, 2, 0.1));
@@ -814,7 +781,7 @@ END_TEST
 
 START_TEST(json_defaults)
 {
-    tsched_topology *t = leaf_spine(2, 4, 8, 4);
+    tsched_topology *t = tu_gen_leaf_spine(2, 2, 4, 8, 4, 0, 0, 0);
     /* only src and dst: NICs 0, 1 Gbit, no job; unknown fields are ignored */
     tsched_flows *f = load_flows(t, "{\"format\": \"tsched.flows.v1\", \"note\": [1, 2],"
                                     " \"flows\": [{\"src\": \"node1\", \"dst\": \"node3\", \"extra\": {}},"
@@ -836,7 +803,7 @@ END_TEST
 
 START_TEST(json_invalid)
 {
-    tsched_topology *t = leaf_spine(2, 4, 8, 4);
+    tsched_topology *t = tu_gen_leaf_spine(2, 2, 4, 8, 4, 0, 0, 0);
 #define FL(body) "{\"format\": \"tsched.flows.v1\", \"flows\": [" body "]}"
     static const struct {
         const char *json;
@@ -909,7 +876,7 @@ END_TEST
 
 START_TEST(json_files)
 {
-    tsched_topology *t = leaf_spine(2, 4, 8, 4);
+    tsched_topology *t = tu_gen_leaf_spine(2, 2, 4, 8, 4, 0, 0, 0);
     tsched_flows *f = NULL;
     ck_assert_ok(tsched_flows_load_file(&f, t, FLOWS_DATA "/dp-ring-2x1.json"));
     ck_assert_uint_eq(tsched_flows_count(f), 8);
@@ -932,8 +899,7 @@ START_TEST(json_files)
     /* the same set made by the collective */
     static const uint32_t col[2] = {0, 4};
     f = new_flows();
-    tsched_job *j = NULL;
-    ck_assert_ok(tsched_job_new(&j, "llm-a", 16, 8, 1));
+    tsched_job *j = tu_job("llm-a", 16, 8, 1);
     ck_assert_ok(tsched_flows_collective(f, t, j, col, 2, 1, TSCHED_PATTERN_DP_RING, 0, 15));
     ck_assert_ok(tsched_flows_to_json(&s, f, t));
     ck_assert_ok(ts_read_file(&want, &len, FLOWS_DATA "/dp-ring-2x1.json"));
@@ -956,8 +922,7 @@ END_TEST
 
 static tsched_job *place_job(void)
 {
-    tsched_job *j = NULL;
-    ck_assert_ok(tsched_job_new(&j, "llm-b", 64, 8, 2)); /* 8-GPU nodes: 4 x 2 */
+    tsched_job *j = tu_job("llm-b", 64, 8, 2); /* 8-GPU nodes: 4 x 2 */
     ck_assert_ok(tsched_job_set_alpha(j, 0.3));
     return j;
 }
@@ -1006,13 +971,13 @@ static void round_trip(const tsched_topology *t, tsched_place_algo algo, int dom
 START_TEST(placement_load_round_trip)
 {
     /* 2 pods x 2 leaves x 3 nodes: the 8 cells must span pods */
-    tsched_topology *t = clos3(2, 2, 3);
+    tsched_topology *t = tu_gen_clos3(2, 2, 2, 2, 3, 0, 0, 0, 0);
     round_trip(t, TSCHED_PLACE_MIP, -1, 0);
     round_trip(t, TSCHED_PLACE_MIP, -1, 1);
     round_trip(t, TSCHED_PLACE_BEST_FIT, TSCHED_DOMAIN_LEAF, 0);
     round_trip(t, TSCHED_PLACE_RANDOM_FIT, TSCHED_DOMAIN_POD, 0);
     tsched_topology_free(t);
-    t = leaf_spine(3, 3, 8, 8); /* no pods: leaf domain */
+    t = tu_gen_leaf_spine(3, 2, 3, 8, 8, 0, 0, 0); /* no pods: leaf domain */
     round_trip(t, TSCHED_PLACE_EXHAUSTIVE, -1, 0);
     tsched_topology_free(t);
     ck_assert_ptr_null(tsched_placement_nodes(NULL));
@@ -1023,7 +988,7 @@ START_TEST(placement_load_recomputes)
 {
     /* the spread fields of the document are not trusted; an absent domain means pod on
      * a fabric with pods; solve_ms and job are optional */
-    tsched_topology *t = clos3(2, 2, 3); /* pod0: node0..5, pod1: node6..11 */
+    tsched_topology *t = tu_gen_clos3(2, 2, 2, 2, 3, 0, 0, 0, 0); /* pod0: node0..5, pod1: node6..11 */
     const char *doc = "{\"format\": \"tsched.placement.v1\", \"algorithm\": \"gpu-pack\", \"status\": \"feasible\","
                       " \"rows\": 2, \"cols\": 2, \"alpha\": 0.25, \"spread\": {\"dp_max\": 9},"
                       " \"assignment\": [{\"row\": 0, \"col\": 0, \"node\": \"node0\"},"
@@ -1093,7 +1058,7 @@ static json_t *entry(json_t *doc, size_t i) { return json_array_get(json_object_
 
 START_TEST(placement_load_errors)
 {
-    tsched_topology *t = clos3(2, 2, 3);
+    tsched_topology *t = tu_gen_clos3(2, 2, 2, 2, 3, 0, 0, 0, 0);
     json_t *d;
     /* the unmodified document loads */
     d = placed_doc(t);
@@ -1167,7 +1132,7 @@ START_TEST(placement_load_errors)
     json_object_set_new(d, "rows", json_integer(100));
     expect_load_error(t, d, TSCHED_E_RANGE, "rows", "12");
     /* "pod" on a fabric without pods */
-    tsched_topology *ls = leaf_spine(3, 3, 8, 8);
+    tsched_topology *ls = tu_gen_leaf_spine(3, 2, 3, 8, 8, 0, 0, 0);
     d = placed_doc(ls);
     json_object_set_new(d, "domain", json_string("pod"));
     expect_load_error(ls, d, TSCHED_E_INVALID, "domain", "no pod");
@@ -1184,7 +1149,7 @@ END_TEST
 
 START_TEST(placement_load_file)
 {
-    tsched_topology *t = clos3(2, 2, 3);
+    tsched_topology *t = tu_gen_clos3(2, 2, 2, 2, 3, 0, 0, 0, 0);
     tsched_placement *p = NULL;
     ck_assert_ok(tsched_placement_load_file(&p, t, FLOWS_DATA "/placement-2x2.json"));
     ck_assert_uint_eq(tsched_placement_rows(p), 2);
