@@ -112,7 +112,7 @@ static const cli_opt k8s_opts[] = {
              "node and is dropped",
      .svc = '?'},
     {.lng = "--kueue-topology", .type = CLI_OPT_FILE, .off = CLI_OFF(S, kueue), .arg = "FILE", .dflt = "none",
-     .help = "read the keys from a Kueue Topology object, JSON or YAML", .svc = 's'},
+     .help = "read the keys from a Kueue Topology object, JSON or YAML", .svc = '?'},
     {.lng = "--nvl-label", .type = CLI_OPT_STRING, .off = CLI_OFF(S, k.nvl_label), .arg = "KEY",
      .dflt = "nvidia.com/gpu.clique", .help = "label naming a node's NVLink domain"},
     {.lng = "--gpu-resource", .type = CLI_OPT_STRING, .off = CLI_OFF(S, k.gpu_resource), .arg = "NAME",

@@ -19,7 +19,7 @@ static const char *const routings[] = {"source", "ecmp", "balanced-ecmp", NULL};
 typedef struct vclos_args {
     const char *topo, *reqf, *statef, *out;
     int mode, shapes, pattern, routing;
-    int timing, compact_out, has_step, has_seed, has_limit;
+    int timing, compact_out, has_step, has_seed, has_limit, has_routing;
     unsigned step, limit;
     uint64_t seed;
 } vclos_args;
@@ -30,7 +30,8 @@ static void vclos_init(void *v)
     memset(a, 0, sizeof *a);
     a->mode = TSCHED_VCLOS_MODE_VCLOS;
     a->shapes = TSCHED_VCLOS_SHAPES_ALL;
-    a->pattern = a->routing = -1;
+    a->pattern = -1;
+    a->routing = TSCHED_VCLOS_ROUTING_SOURCE;
     a->timing = 1;
     a->seed = 1;
 }
@@ -54,6 +55,7 @@ static const cli_opt vclos_opts[] = {
     {.lng = "--step", .type = CLI_OPT_UINT, .off = CLI_OFF(S, step), .given = CLI_GIVEN(S, has_step),
      .err = "is not a whole number", .arg = "S", .dflt = "0", .help = "the pattern's step"},
     {.lng = "--routing", .type = CLI_OPT_ENUM, .names = routings, .off = CLI_OFF(S, routing),
+     .given = CLI_GIVEN(S, has_routing),
      .err = "unknown (source, ecmp or balanced-ecmp)", .arg = "R", .dflt = "source",
      .help = "mode free only: source, ecmp or balanced-ecmp"},
     {.lng = "--seed", .type = CLI_OPT_UINT, .flags = CLI_OPT_U64, .off = CLI_OFF(S, seed), .given = CLI_GIVEN(S, has_seed),
@@ -76,7 +78,7 @@ int cmd_vclos(int argc, char **argv)
     if (prc != CLI_OK)
         return prc;
     const char *topo = a.topo, *reqf = a.reqf, *statef = a.statef, *out = a.out;
-    int mode = a.mode, shapes = a.shapes, pattern = a.pattern, routing = a.routing;
+    int mode = a.mode, shapes = a.shapes, pattern = a.pattern, routing = a.has_routing ? a.routing : -1;
     int timing = a.timing, compact_out = a.compact_out, has_step = a.has_step, has_seed = a.has_seed,
         has_limit = a.has_limit;
     unsigned step = a.step, limit = a.limit;
