@@ -798,6 +798,8 @@ static int self_check(const docs *d)
         {"route", "--algo", "a name the parser and the service do not know", other_name, CK_TABLE | CK_SERVICE},
     };
     int bad = 0;
+    printf("self-check (a line on standard error where the parser refuses a planted name is expected):\n");
+    fflush(stdout);
     quiet = 1;
     for (size_t i = 0; i < sizeof plants / sizeof plants[0]; i++) {
         const plant *p = &plants[i];
