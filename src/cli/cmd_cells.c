@@ -14,6 +14,7 @@
 #include <jansson.h>
 
 #include "cli.h"
+#include "opt.h"
 
 /* ---- shared with cmd_crius.c ---- */
 
@@ -77,25 +78,6 @@ double cli_cell_now_ms(void)
 
 /* ---- cells ---- */
 
-/* Index of `s` in the NULL-terminated `names`, or -1. */
-static int pick(const char *s, const char *const *names)
-{
-    for (int i = 0; names[i]; i++)
-        if (!strcmp(s, names[i]))
-            return i;
-    return -1;
-}
-
-/* `--gpus N` / `--stages S`: a whole number >= 1. */
-static int parse_count(const char *opt, const char *s, unsigned *out)
-{
-    if (cli_parse_u32(s, out) != 0)
-        return cli_usage_error("%s: '%s' is not a whole number", opt, s);
-    if (*out == 0)
-        return cli_cell_opt_error("%s: 0 is out of range (>= 1)", opt);
-    return CLI_OK;
-}
-
 /* The library's error, its leading input label ("job: ") replaced by where that input came
  * from on this command line (the file name, or the option). */
 static int fail_relabel(tsched_status st, const char *const (*labels)[2], size_t n)
@@ -111,43 +93,59 @@ static int fail_relabel(tsched_status st, const char *const (*labels)[2], size_t
     return cli_fail(st);
 }
 
+static const char *const spaces[] = {"assembled", "tuned", "exhaustive", NULL};
+
+typedef struct cells_args {
+    const char *topo, *jobf, *catf, *proff, *type, *out;
+    int space, timing, compact;
+    unsigned only_n, only_s;
+} cells_args;
+
+static void cells_init(void *v)
+{
+    cells_args *a = v;
+    memset(a, 0, sizeof *a);
+    a->space = TSCHED_PLANS_ASSEMBLED;
+    a->timing = 1;
+}
+
+#define S cells_args
+static const cli_opt cells_opts[] = {
+    {.shrt = "-t", .type = CLI_OPT_FILE, .off = CLI_OFF(S, topo), .arg = "TOPO",
+     .help = "the fabric, tsched.topology.v1 ({D}; '-' = standard input)"},
+    {.shrt = "-j", .type = CLI_OPT_FILE, .off = CLI_OFF(S, jobf), .arg = "JOB", .help = "the job, tsched.job.v1 with a model"},
+    {.shrt = "-c", .type = CLI_OPT_FILE, .off = CLI_OFF(S, catf), .arg = "GPUS", .dflt = "built-in only",
+     .help = "tsched.gpus.v1 merged over the built-in catalogue"},
+    {.lng = "--profile", .type = CLI_OPT_FILE, .flags = CLI_OPT_NO_SERVICE, .off = CLI_OFF(S, proff), .arg = "PROFILE",
+     .dflt = "cost model", .help = "measured tsched.op-profile.v1 for its GPU type"},
+    {.lng = "--type", .type = CLI_OPT_STRING, .off = CLI_OFF(S, type), .arg = "T", .dflt = "every pool",
+     .help = "only pools of GPU type T"},
+    {.lng = "--gpus", .type = CLI_OPT_UINT, .umin = 1, .off = CLI_OFF(S, only_n), .err = "is not a whole number",
+     .range_err = "is out of range (>= 1)", .arg = "N", .dflt = "N_G/2, N_G and 2 N_G", .help = "only Cells of N GPUs, >= 1"},
+    {.lng = "--stages", .type = CLI_OPT_UINT, .umin = 1, .off = CLI_OFF(S, only_s), .err = "is not a whole number",
+     .range_err = "is out of range (>= 1)", .arg = "S", .dflt = "1, 2, 4, ... up to min(N, layers)",
+     .help = "only Cells of S stages, >= 1"},
+    {.lng = "--plans", .type = CLI_OPT_ENUM, .names = spaces, .off = CLI_OFF(S, space),
+     .err = "unknown (assembled, tuned or exhaustive)", .arg = "P", .dflt = "assembled",
+     .help = "assembled, tuned or exhaustive plan space"},
+    CLI_ROW_NO_TIMING(S, timing, "solve_ms"),
+    CLI_ROW_COMPACT(S, compact),
+    CLI_ROW_OUT(S, out),
+};
+#undef S
+
+const cli_cmd_spec cli_spec_cells = {"cells", "cells", cells_opts, CLI_NOPTS(cells_opts), sizeof(cells_args), cells_init, 0};
+
 int cmd_cells(int argc, char **argv)
 {
-    static const char *const spaces[] = {"assembled", "tuned", "exhaustive", NULL};
-    const char *topo = NULL, *jobf = NULL, *catf = NULL, *proff = NULL, *type = NULL, *out = NULL;
-    int space = TSCHED_PLANS_ASSEMBLED, timing = 1, compact = 0, rc;
-    unsigned only_n = 0, only_s = 0;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        int has = i + 1 < argc;
-        if (!strcmp(a, "-t") && has)
-            topo = argv[++i];
-        else if (!strcmp(a, "-j") && has)
-            jobf = argv[++i];
-        else if (!strcmp(a, "-c") && has)
-            catf = argv[++i];
-        else if (!strcmp(a, "--profile") && has)
-            proff = argv[++i];
-        else if (!strcmp(a, "--type") && has)
-            type = argv[++i];
-        else if (!strcmp(a, "-o") && has)
-            out = argv[++i];
-        else if (!strcmp(a, "--gpus") && has) {
-            if ((rc = parse_count("--gpus", argv[++i], &only_n)) != CLI_OK)
-                return rc;
-        } else if (!strcmp(a, "--stages") && has) {
-            if ((rc = parse_count("--stages", argv[++i], &only_s)) != CLI_OK)
-                return rc;
-        } else if (!strcmp(a, "--plans") && has) {
-            if ((space = pick(argv[++i], spaces)) < 0)
-                return cli_usage_error("--plans: '%s' unknown (assembled, tuned or exhaustive)", argv[i]);
-        } else if (!strcmp(a, "--no-timing"))
-            timing = 0;
-        else if (!strcmp(a, "--compact"))
-            compact = 1;
-        else
-            return cli_usage_error("cells: unknown or incomplete option '%s'", a);
-    }
+    cells_args a;
+    cells_init(&a);
+    int rc = cli_opt_parse(&cli_spec_cells, &a, argc, argv);
+    if (rc != CLI_OK)
+        return rc;
+    const char *topo = a.topo, *jobf = a.jobf, *catf = a.catf, *proff = a.proff, *type = a.type, *out = a.out;
+    int space = a.space, timing = a.timing, compact = a.compact;
+    unsigned only_n = a.only_n, only_s = a.only_s;
     if (!topo || !jobf)
         return cli_usage_error("cells: -t TOPO and -j JOB are required");
     int orc = cli_output_check(out); /* before the work: an unwritable -o fails now */

@@ -11,52 +11,60 @@
 #include <jansson.h>
 
 #include "cli.h"
+#include "opt.h"
 
-static int pick(const char *s, const char *const *names)
+static const char *const objectives[] = {"normalized", "throughput", NULL};
+static const char *const events[] = {"arrival", "departure", NULL};
+
+typedef struct crius_args {
+    const char *topo, *queue, *catf, *out;
+    int objective, event, timing, compact, has_depth;
+    unsigned depth;
+} crius_args;
+
+static void crius_init(void *v)
 {
-    for (int i = 0; names[i]; i++)
-        if (!strcmp(s, names[i]))
-            return i;
-    return -1;
+    crius_args *a = v;
+    memset(a, 0, sizeof *a);
+    a->objective = TSCHED_CRIUS_NORMALIZED;
+    a->event = TSCHED_CRIUS_ARRIVAL;
+    a->timing = 1;
+    a->depth = 3;
 }
+
+#define S crius_args
+static const cli_opt crius_opts[] = {
+    {.shrt = "-t", .type = CLI_OPT_FILE, .off = CLI_OFF(S, topo), .arg = "TOPO",
+     .help = "the fabric, tsched.topology.v1 ({D}; '-' = standard input)"},
+    {.shrt = "-q", .type = CLI_OPT_FILE, .off = CLI_OFF(S, queue), .arg = "QUEUE", .help = "the queue, tsched.crius-queue.v1"},
+    {.shrt = "-c", .type = CLI_OPT_FILE, .off = CLI_OFF(S, catf), .arg = "GPUS", .dflt = "built-in only",
+     .help = "tsched.gpus.v1 merged over the built-in catalogue"},
+    {.lng = "--depth", .type = CLI_OPT_UINT, .umax = 16, .off = CLI_OFF(S, depth), .given = CLI_GIVEN(S, has_depth),
+     .err = "is not a whole number", .range_err = "is out of range (0..16)", .arg = "D", .dflt = "3",
+     .help = "search depth for scaling running jobs, 0 to 16"},
+    {.lng = "--objective", .type = CLI_OPT_ENUM, .names = objectives, .off = CLI_OFF(S, objective),
+     .err = "unknown (normalized or throughput)", .arg = "O", .dflt = "normalized", .help = "normalized or throughput"},
+    {.lng = "--event", .type = CLI_OPT_ENUM, .names = events, .off = CLI_OFF(S, event),
+     .err = "unknown (arrival or departure)", .arg = "E", .dflt = "arrival", .help = "arrival or departure"},
+    CLI_ROW_NO_TIMING(S, timing, "solve_ms"),
+    CLI_ROW_COMPACT(S, compact),
+    CLI_ROW_OUT(S, out),
+};
+#undef S
+
+const cli_cmd_spec cli_spec_crius = {"crius-schedule", "crius-schedule", crius_opts, CLI_NOPTS(crius_opts),
+                                     sizeof(crius_args), crius_init, 0};
 
 int cmd_crius_schedule(int argc, char **argv)
 {
-    static const char *const objectives[] = {"normalized", "throughput", NULL};
-    static const char *const events[] = {"arrival", "departure", NULL};
-    const char *topo = NULL, *queue = NULL, *catf = NULL, *out = NULL;
-    int objective = TSCHED_CRIUS_NORMALIZED, event = TSCHED_CRIUS_ARRIVAL, timing = 1, compact = 0, has_depth = 0;
-    unsigned depth = 3;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        int has = i + 1 < argc;
-        if (!strcmp(a, "-t") && has)
-            topo = argv[++i];
-        else if (!strcmp(a, "-q") && has)
-            queue = argv[++i];
-        else if (!strcmp(a, "-c") && has)
-            catf = argv[++i];
-        else if (!strcmp(a, "-o") && has)
-            out = argv[++i];
-        else if (!strcmp(a, "--depth") && has) {
-            if (cli_parse_u32(argv[++i], &depth) != 0)
-                return cli_usage_error("--depth: '%s' is not a whole number", argv[i]);
-            if (depth > 16)
-                return cli_cell_opt_error("--depth: %u is out of range (0..16)", depth);
-            has_depth = 1;
-        } else if (!strcmp(a, "--objective") && has) {
-            if ((objective = pick(argv[++i], objectives)) < 0)
-                return cli_usage_error("--objective: '%s' unknown (normalized or throughput)", argv[i]);
-        } else if (!strcmp(a, "--event") && has) {
-            if ((event = pick(argv[++i], events)) < 0)
-                return cli_usage_error("--event: '%s' unknown (arrival or departure)", argv[i]);
-        } else if (!strcmp(a, "--no-timing"))
-            timing = 0;
-        else if (!strcmp(a, "--compact"))
-            compact = 1;
-        else
-            return cli_usage_error("crius-schedule: unknown or incomplete option '%s'", a);
-    }
+    crius_args a;
+    crius_init(&a);
+    int prc = cli_opt_parse(&cli_spec_crius, &a, argc, argv);
+    if (prc != CLI_OK)
+        return prc;
+    const char *topo = a.topo, *queue = a.queue, *catf = a.catf, *out = a.out;
+    int objective = a.objective, event = a.event, timing = a.timing, compact = a.compact, has_depth = a.has_depth;
+    unsigned depth = a.depth;
     if (!topo || !queue)
         return cli_usage_error("crius-schedule: -t TOPO and -q QUEUE are required");
     int orc = cli_output_check(out); /* before the work: an unwritable -o fails now */

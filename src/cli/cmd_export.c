@@ -6,55 +6,68 @@
 #include <string.h>
 
 #include "cli.h"
+#include "opt.h"
+
+static const char *const export_formats[] = {"slurm-conf", "slurm-yaml", "kueue", "kai", "volcano", NULL};
+static const char *const kueue_apis[] = {"v1beta1", "v1beta2", NULL};
+static const int kueue_api_values[] = {TSCHED_KUEUE_V1BETA1, TSCHED_KUEUE_V1BETA2};
+static const char *const yaml_json[] = {"yaml", "json", NULL};
+
+static int conv_to(void *dst, const char *s) { return tsched_export_format_from_name(dst, s) != TSCHED_OK; }
+
+typedef struct export_args {
+    const char *topo, *out, *levels;
+    int to_given;
+    tsched_export_options o;
+} export_args;
+
+static void export_init(void *v)
+{
+    export_args *a = v;
+    memset(a, 0, sizeof *a);
+    tsched_export_options_init(&a->o);
+}
+
+#define S export_args
+static const cli_opt export_opts[] = {
+    {.shrt = "-t", .type = CLI_OPT_FILE, .off = CLI_OFF(S, topo), .arg = "TOPO",
+     .help = "the fabric, tsched.topology.v1 ({D}; '-' = standard input)"},
+    {.lng = "--to", .type = CLI_OPT_ENUM, .names = export_formats, .conv = conv_to, .off = CLI_OFF(S, o.to),
+     .given = CLI_GIVEN(S, to_given), .arg = "FORMAT", .help = "slurm-conf, slurm-yaml, kueue, kai or volcano"},
+    {.lng = "--levels", .type = CLI_OPT_STRING, .off = CLI_OFF(S, levels), .arg = "K1,...",
+     .dflt = "the import's\nlabels, else tsched.topology/leaf, /spine, /core, /tier<k>, /nvl",
+     .help = "label keys, one per written level, coarsest first", .svc = '?'},
+    {.lng = "--block", .type = CLI_OPT_FLAG, .set = 1, .off = CLI_OFF(S, o.block), .dflt = "tree",
+     .help = "slurm-conf: the block form, one block per NVLink domain"},
+    {.lng = "--physical", .type = CLI_OPT_FLAG, .set = 1, .off = CLI_OFF(S, o.physical), .dflt = "domain tree",
+     .help = "Slurm: every switch and link, not the domain tree"},
+    {.lng = "--kueue-api", .type = CLI_OPT_ENUM, .names = kueue_apis, .values = kueue_api_values,
+     .off = CLI_OFF(S, o.kueue_api), .err = "is not v1beta1 or v1beta2", .arg = "VERSION", .dflt = "v1beta2",
+     .help = "kueue: v1beta1 (Kueue before 0.15) or v1beta2"},
+    {.lng = "--tier-names", .type = CLI_OPT_FLAG, .set = 1, .off = CLI_OFF(S, o.tier_names), .dflt = "off",
+     .help = "volcano: also write spec.tierName"},
+    {.lng = "--sanitize", .type = CLI_OPT_FLAG, .set = 1, .off = CLI_OFF(S, o.sanitize), .dflt = "off",
+     .help = "lower-case names and values, invalid characters to '-' ({D},\nan invalid name is exit 2)"},
+    {.lng = "--format", .type = CLI_OPT_ENUM, .names = yaml_json, .off = CLI_OFF(S, o.json), .err = "is not yaml or json",
+     .arg = "yaml|json", .dflt = "yaml", .help = "Kubernetes objects as a YAML stream or one v1 List"},
+    {.lng = "--name", .type = CLI_OPT_STRING, .off = CLI_OFF(S, o.name), .arg = "NAME", .dflt = "the fabric's name",
+     .help = "Topology object name"},
+    CLI_ROW_OUT(S, out),
+};
+#undef S
+
+const cli_cmd_spec cli_spec_export = {"topology export", "export", export_opts, CLI_NOPTS(export_opts),
+                                      sizeof(export_args), export_init, 0};
 
 int cmd_topology_export(int argc, char **argv)
 {
-    const char *topo = NULL, *out = NULL, *to = NULL, *levels_arg = NULL;
-    tsched_export_options o;
-    tsched_export_options_init(&o);
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        int has = i + 1 < argc;
-        if (strcmp(a, "-t") == 0 && has) {
-            topo = argv[++i];
-        } else if (strcmp(a, "-o") == 0 && has) {
-            out = argv[++i];
-        } else if (strcmp(a, "--to") == 0 && has) {
-            to = argv[++i];
-            if (tsched_export_format_from_name(&o.to, to) != TSCHED_OK)
-                return cli_usage_error("--to: %s", tsched_last_error());
-        } else if (strcmp(a, "--levels") == 0 && has) {
-            levels_arg = argv[++i];
-        } else if (strcmp(a, "--block") == 0) {
-            o.block = 1;
-        } else if (strcmp(a, "--physical") == 0) {
-            o.physical = 1;
-        } else if (strcmp(a, "--kueue-api") == 0 && has) {
-            const char *v = argv[++i];
-            if (strcmp(v, "v1beta2") == 0)
-                o.kueue_api = TSCHED_KUEUE_V1BETA2;
-            else if (strcmp(v, "v1beta1") == 0)
-                o.kueue_api = TSCHED_KUEUE_V1BETA1;
-            else
-                return cli_usage_error("--kueue-api: '%s' is not v1beta1 or v1beta2", v);
-        } else if (strcmp(a, "--tier-names") == 0) {
-            o.tier_names = 1;
-        } else if (strcmp(a, "--sanitize") == 0) {
-            o.sanitize = 1;
-        } else if (strcmp(a, "--format") == 0 && has) {
-            const char *v = argv[++i];
-            if (strcmp(v, "json") == 0)
-                o.json = 1;
-            else if (strcmp(v, "yaml") == 0)
-                o.json = 0;
-            else
-                return cli_usage_error("--format: '%s' is not yaml or json", v);
-        } else if (strcmp(a, "--name") == 0 && has) {
-            o.name = argv[++i];
-        } else {
-            return cli_usage_error("topology export: unknown or incomplete option '%s'", a);
-        }
-    }
+    export_args a;
+    export_init(&a);
+    int prc = cli_opt_parse(&cli_spec_export, &a, argc, argv);
+    if (prc != CLI_OK)
+        return prc;
+    const char *topo = a.topo, *out = a.out, *to = a.to_given ? "" : NULL, *levels_arg = a.levels;
+    tsched_export_options o = a.o;
     if (!topo || !to)
         return cli_usage_error("topology export: -t TOPO and --to FORMAT are required");
     int slurm = o.to == TSCHED_EXPORT_SLURM_CONF || o.to == TSCHED_EXPORT_SLURM_YAML;

@@ -5,60 +5,72 @@
 #include <string.h>
 
 #include "cli.h"
+#include "opt.h"
+
+static const char *const place_algos[] = {"mip", "best-fit", "random-fit", "gpu-pack", "topo-aware", "exhaustive", NULL};
+
+static int conv_algo(void *dst, const char *s) { return tsched_place_algo_from_name(dst, s) != TSCHED_OK; }
+
+typedef struct place_args {
+    const char *topo, *jobf, *out, *hostfile, *pod_order, *index_label;
+    int timing, per_task, tpn_set, compact;
+    unsigned tasks_per_node;
+    tsched_place_options o;
+} place_args;
+
+static void place_init(void *v)
+{
+    place_args *a = v;
+    memset(a, 0, sizeof *a);
+    a->timing = 1;
+    tsched_place_options_init(&a->o);
+}
+
+#define S place_args
+static const cli_opt place_opts[] = {
+    {.shrt = "-t", .type = CLI_OPT_FILE, .off = CLI_OFF(S, topo), .arg = "TOPO",
+     .help = "the fabric, tsched.topology.v1 ({D}; '-' = standard input)"},
+    {.shrt = "-j", .type = CLI_OPT_FILE, .off = CLI_OFF(S, jobf), .arg = "JOB", .help = "the job, tsched.job.v1"},
+    {.lng = "--algo", .type = CLI_OPT_ENUM, .names = place_algos, .conv = conv_algo, .off = CLI_OFF(S, o.algo),
+     .arg = "A", .dflt = "mip", .help = "mip, best-fit, random-fit, gpu-pack, topo-aware, exhaustive"},
+    {.lng = "--alpha", .type = CLI_OPT_DOUBLE, .min = 0, .max = 1, .off = CLI_OFF(S, o.alpha),
+     .err = "is not a number in [0, 1]", .arg = "A", .dflt = "the job's alpha", .help = "DP/PP weight in [0, 1]"},
+    {.lng = "--seed", .type = CLI_OPT_UINT, .flags = CLI_OPT_U64, .off = CLI_OFF(S, o.seed),
+     .err = "is not a whole number", .arg = "N", .dflt = "1", .help = "seed of random-fit"},
+    {.lng = "--time-limit-ms", .type = CLI_OPT_UINT, .umin = 1, .off = CLI_OFF(S, o.time_limit_ms),
+     .err = "is not a positive whole number", .arg = "N", .dflt = "10000", .help = "solver time limit, > 0"},
+    {.lng = "--hostfile", .type = CLI_OPT_FILE, .off = CLI_OFF(S, hostfile), .arg = "FILE", .dflt = "none",
+     .help = "also write the nodes, one per line in rank order", .svc = 'f'},
+    {.lng = "--hostfile-per-task", .type = CLI_OPT_FLAG, .set = 1, .off = CLI_OFF(S, per_task), .dflt = "off",
+     .help = "one line per task, for srun --distribution=arbitrary"},
+    {.lng = "--tasks-per-node", .type = CLI_OPT_UINT, .umin = 1, .off = CLI_OFF(S, tasks_per_node),
+     .given = CLI_GIVEN(S, tpn_set), .err = "is not a positive whole number", .arg = "N",
+     .dflt = "the GPUs per\nnode of the job's nodes",
+     .help = "tasks per node of the per-task host file ({D}) and pods per node of the pod order (default: 1)"},
+    {.lng = "--pod-order", .type = CLI_OPT_FILE, .off = CLI_OFF(S, pod_order), .arg = "FILE", .dflt = "none",
+     .help = "also write tsched.pod-order.v1: pod index -> node", .svc = 'f'},
+    {.lng = "--index-label", .type = CLI_OPT_STRING, .off = CLI_OFF(S, index_label), .arg = "KEY",
+     .dflt = "\nbatch.kubernetes.io/job-completion-index", .help = "pod label the index is matched against"},
+    CLI_ROW_NO_TIMING(S, timing, "solve_ms"),
+    CLI_ROW_COMPACT(S, compact),
+    CLI_ROW_OUT(S, out),
+};
+#undef S
+
+const cli_cmd_spec cli_spec_place = {"place", "place", place_opts, CLI_NOPTS(place_opts), sizeof(place_args), place_init, 0};
 
 int cmd_place(int argc, char **argv)
 {
-    const char *topo = NULL, *jobf = NULL, *out = NULL, *hostfile = NULL;
-    const char *pod_order = NULL, *index_label = NULL;
-    int timing = 1, per_task = 0, tpn_set = 0, compact = 0;
-    unsigned tasks_per_node = 0;
-    tsched_place_options o;
-    tsched_place_options_init(&o);
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        int has = i + 1 < argc;
-        unsigned u;
-        if (strcmp(a, "-t") == 0 && has) {
-            topo = argv[++i];
-        } else if (strcmp(a, "-j") == 0 && has) {
-            jobf = argv[++i];
-        } else if (strcmp(a, "-o") == 0 && has) {
-            out = argv[++i];
-        } else if (strcmp(a, "--hostfile") == 0 && has) {
-            hostfile = argv[++i];
-        } else if (strcmp(a, "--hostfile-per-task") == 0) {
-            per_task = 1;
-        } else if (strcmp(a, "--tasks-per-node") == 0 && has) {
-            if (cli_parse_u32(argv[++i], &tasks_per_node) != 0 || tasks_per_node == 0)
-                return cli_usage_error("--tasks-per-node: '%s' is not a positive whole number", argv[i]);
-            tpn_set = 1;
-        } else if (strcmp(a, "--pod-order") == 0 && has) {
-            pod_order = argv[++i];
-        } else if (strcmp(a, "--index-label") == 0 && has) {
-            index_label = argv[++i];
-        } else if (strcmp(a, "--algo") == 0 && has) {
-            if (tsched_place_algo_from_name(&o.algo, argv[++i]) != TSCHED_OK)
-                return cli_usage_error("--algo: %s", tsched_last_error());
-        } else if (strcmp(a, "--alpha") == 0 && has) {
-            char *end;
-            o.alpha = ts_strtod(argv[++i], &end);
-            if (*end || !(o.alpha >= 0 && o.alpha <= 1))
-                return cli_usage_error("--alpha: '%s' is not a number in [0, 1]", argv[i]);
-        } else if (strcmp(a, "--seed") == 0 && has) {
-            if (cli_parse_u64(argv[++i], &o.seed) != 0)
-                return cli_usage_error("--seed: '%s' is not a whole number", argv[i]);
-        } else if (strcmp(a, "--time-limit-ms") == 0 && has) {
-            if (cli_parse_u32(argv[++i], &u) != 0 || u == 0)
-                return cli_usage_error("--time-limit-ms: '%s' is not a positive whole number", argv[i]);
-            o.time_limit_ms = u;
-        } else if (strcmp(a, "--no-timing") == 0) {
-            timing = 0;
-        } else if (strcmp(a, "--compact") == 0) {
-            compact = 1;
-        } else {
-            return cli_usage_error("place: unknown or incomplete option '%s'", a);
-        }
-    }
+    place_args a;
+    place_init(&a);
+    int prc = cli_opt_parse(&cli_spec_place, &a, argc, argv);
+    if (prc != CLI_OK)
+        return prc;
+    const char *topo = a.topo, *jobf = a.jobf, *out = a.out, *hostfile = a.hostfile;
+    const char *pod_order = a.pod_order, *index_label = a.index_label;
+    int timing = a.timing, per_task = a.per_task, tpn_set = a.tpn_set, compact = a.compact;
+    unsigned tasks_per_node = a.tasks_per_node;
+    tsched_place_options o = a.o;
     if (!topo || !jobf)
         return cli_usage_error("place: -t TOPO and -j JOB are required");
     if (per_task && !hostfile)

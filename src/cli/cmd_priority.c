@@ -6,60 +6,85 @@
 #include <string.h>
 
 #include "cli.h"
+#include "opt.h"
 
-/* Options shared by both commands; returns CLI_OK, or a usage error's exit status. */
-static int kcut_option(tsched_kcut_options *k, int *levels_given, int *compact, int argc, char **argv, int *i)
+static const char *const kcut_algos[] = {"crux", "sincronia", "varys", "exhaustive", NULL};
+
+static int conv_kcut_algo(void *dst, const char *s) { return tsched_kcut_algo_from_name(dst, s) != TSCHED_OK; }
+
+/* The arguments of both commands (prioritize has no -d and --threads, kcut no -t and -s). */
+typedef struct kcut_args {
+    const char *topo, *setf, *dagf, *out;
+    int levels_given, compact;
+    tsched_kcut_options k;
+} kcut_args;
+
+static void kcut_init(void *v)
 {
-    const char *a = argv[*i];
-    int has = *i + 1 < argc;
-    unsigned u;
-    if (strcmp(a, "--levels") == 0 && has) {
-        if (cli_parse_u32(argv[++*i], &u) != 0 || u == 0)
-            return cli_usage_error("--levels: '%s' is not a whole number >= 1", argv[*i]);
-        k->levels = u;
-        *levels_given = 1;
-    } else if (strcmp(a, "--algo") == 0 && has) {
-        if (tsched_kcut_algo_from_name(&k->algo, argv[++*i]) != TSCHED_OK)
-            return cli_usage_error("--algo: %s", tsched_last_error());
-    } else if (strcmp(a, "--orders") == 0 && has) {
-        if (cli_parse_u32(argv[++*i], &u) != 0 || u == 0)
-            return cli_usage_error("--orders: '%s' is not a whole number >= 1", argv[*i]);
-        k->orders = u;
-    } else if (strcmp(a, "--seed") == 0 && has) {
-        if (cli_parse_u64(argv[++*i], &k->seed) != 0)
-            return cli_usage_error("--seed: '%s' is not a whole number", argv[*i]);
-    } else if (strcmp(a, "--compact") == 0) {
-        *compact = 1;
-    } else {
-        return -1; /* not one of ours */
-    }
-    return CLI_OK;
+    kcut_args *a = v;
+    memset(a, 0, sizeof *a);
+    tsched_kcut_options_init(&a->k);
 }
+
+static void prio_init(void *v)
+{
+    kcut_args *a = v;
+    kcut_init(a);
+    tsched_prio_options o;
+    tsched_prio_options_init(&o);
+    a->k.algo = o.algo;
+    a->k.levels = o.levels;
+    a->k.orders = o.orders;
+    a->k.seed = o.seed;
+}
+
+#define S kcut_args
+#define KCUT_ROWS                                                                                                  \
+    {.lng = "--levels", .type = CLI_OPT_UINT, .umin = 1, .off = CLI_OFF(S, k.levels), .given = CLI_GIVEN(S, levels_given), \
+     .err = "is not a whole number >= 1", .arg = "K", .help = "hardware priority levels, >= 1"},                   \
+        {.lng = "--algo", .type = CLI_OPT_ENUM, .names = kcut_algos, .conv = conv_kcut_algo, .off = CLI_OFF(S, k.algo), \
+         .arg = "A", .dflt = "crux", .help = "crux, sincronia, varys or exhaustive"},                              \
+        {.lng = "--orders", .type = CLI_OPT_UINT, .umin = 1, .off = CLI_OFF(S, k.orders),                         \
+         .err = "is not a whole number >= 1", .arg = "M", .dflt = "10", .help = "random orders tried by crux, >= 1"}, \
+        {.lng = "--seed", .type = CLI_OPT_UINT, .flags = CLI_OPT_U64, .off = CLI_OFF(S, k.seed),                  \
+         .err = "is not a whole number", .arg = "N", .dflt = "1", .help = "seed of those orders"}
+
+static const cli_opt prio_opts[] = {
+    {.shrt = "-t", .type = CLI_OPT_FILE, .off = CLI_OFF(S, topo), .arg = "TOPO",
+     .help = "the fabric, tsched.topology.v1 ({D}; '-' = standard input)"},
+    {.shrt = "-s", .type = CLI_OPT_FILE, .off = CLI_OFF(S, setf), .arg = "JOBSET", .help = "the job set, tsched.jobset.v1"},
+    KCUT_ROWS,
+    CLI_ROW_COMPACT(S, compact),
+    CLI_ROW_OUT(S, out),
+};
+
+static const cli_opt kcut_opts[] = {
+    {.shrt = "-d", .type = CLI_OPT_FILE, .off = CLI_OFF(S, dagf), .arg = "DAG",
+     .help = "the DAG, tsched.dag.v1 ({D}; '-' = standard input)"},
+    KCUT_ROWS,
+    {.lng = "--threads", .type = CLI_OPT_UINT, .off = CLI_OFF(S, k.threads),
+     .err = "is not a whole number (0 = every online CPU)", .arg = "N", .dflt = "0",
+     .help = "threads cutting crux's orders; 0 = every online CPU"},
+    CLI_ROW_COMPACT(S, compact),
+    CLI_ROW_OUT(S, out),
+};
+#undef KCUT_ROWS
+#undef S
+
+const cli_cmd_spec cli_spec_prioritize = {"prioritize", "prioritize", prio_opts, CLI_NOPTS(prio_opts),
+                                          sizeof(kcut_args), prio_init, 0};
+const cli_cmd_spec cli_spec_kcut = {"kcut", "kcut", kcut_opts, CLI_NOPTS(kcut_opts), sizeof(kcut_args), kcut_init, 0};
 
 int cmd_kcut(int argc, char **argv)
 {
-    const char *dagf = NULL, *out = NULL;
-    int levels_given = 0, compact = 0;
-    tsched_kcut_options k;
-    tsched_kcut_options_init(&k);
-    for (int i = 1; i < argc; i++) {
-        int rc = kcut_option(&k, &levels_given, &compact, argc, argv, &i);
-        if (rc > 0)
-            return rc;
-        if (rc == 0)
-            continue;
-        if (strcmp(argv[i], "-d") == 0 && i + 1 < argc)
-            dagf = argv[++i];
-        else if (strcmp(argv[i], "-o") == 0 && i + 1 < argc)
-            out = argv[++i];
-        else if (strcmp(argv[i], "--threads") == 0 && i + 1 < argc) {
-            unsigned u;
-            if (cli_parse_u32(argv[++i], &u) != 0)
-                return cli_usage_error("--threads: '%s' is not a whole number (0 = every online CPU)", argv[i]);
-            k.threads = u;
-        } else
-            return cli_usage_error("kcut: unknown or incomplete option '%s'", argv[i]);
-    }
+    kcut_args a;
+    kcut_init(&a);
+    int prc = cli_opt_parse(&cli_spec_kcut, &a, argc, argv);
+    if (prc != CLI_OK)
+        return prc;
+    const char *dagf = a.dagf, *out = a.out;
+    int levels_given = a.levels_given, compact = a.compact;
+    tsched_kcut_options k = a.k;
     if (!dagf || !levels_given)
         return cli_usage_error("kcut: -d DAG and --levels K are required");
     int orc = cli_output_check(out); /* before the work: an unwritable -o fails now */
@@ -95,31 +120,16 @@ out:
 
 int cmd_prioritize(int argc, char **argv)
 {
-    const char *topo = NULL, *setf = NULL, *out = NULL;
-    int levels_given = 0, compact = 0;
     tsched_prio_options o;
     tsched_prio_options_init(&o);
-    tsched_kcut_options k;
-    tsched_kcut_options_init(&k);
-    k.algo = o.algo;
-    k.levels = o.levels;
-    k.orders = o.orders;
-    k.seed = o.seed;
-    for (int i = 1; i < argc; i++) {
-        int rc = kcut_option(&k, &levels_given, &compact, argc, argv, &i);
-        if (rc > 0)
-            return rc;
-        if (rc == 0)
-            continue;
-        if (strcmp(argv[i], "-t") == 0 && i + 1 < argc)
-            topo = argv[++i];
-        else if (strcmp(argv[i], "-s") == 0 && i + 1 < argc)
-            setf = argv[++i];
-        else if (strcmp(argv[i], "-o") == 0 && i + 1 < argc)
-            out = argv[++i];
-        else
-            return cli_usage_error("prioritize: unknown or incomplete option '%s'", argv[i]);
-    }
+    kcut_args a;
+    prio_init(&a);
+    int prc = cli_opt_parse(&cli_spec_prioritize, &a, argc, argv);
+    if (prc != CLI_OK)
+        return prc;
+    const char *topo = a.topo, *setf = a.setf, *out = a.out;
+    int levels_given = a.levels_given, compact = a.compact;
+    tsched_kcut_options k = a.k;
     if (!topo || !setf || !levels_given)
         return cli_usage_error("prioritize: -t TOPO, -s JOBSET and --levels K are required");
     int orc = cli_output_check(out); /* before the work: an unwritable -o fails now */

@@ -8,37 +8,52 @@
 #include <string.h>
 
 #include "cli.h"
+#include "opt.h"
+
+static const char *const flow_patterns[] = {"dp-ring", "dp-hd", "pp", "alltoall", NULL};
+
+typedef struct flows_args {
+    const char *topo, *plf, *jobf, *out, *pattern;
+    unsigned step;
+    double gbits;
+    int compact;
+} flows_args;
+
+static void flows_init(void *v) { memset(v, 0, sizeof(flows_args)); }
+
+#define S flows_args
+/* --pattern is checked after the required options (its error comes second) */
+static const cli_opt flows_opts[] = {
+    {.shrt = "-t", .type = CLI_OPT_FILE, .off = CLI_OFF(S, topo), .arg = "TOPO",
+     .help = "the fabric, tsched.topology.v1 ({D}; '-' = standard input)"},
+    {.shrt = "-p", .type = CLI_OPT_FILE, .off = CLI_OFF(S, plf), .arg = "PLACEMENT", .help = "a tsched.placement.v1 on TOPO"},
+    {.lng = "--pattern", .type = CLI_OPT_STRING, .names = flow_patterns, .off = CLI_OFF(S, pattern), .arg = "P",
+     .help = "dp-ring, dp-hd, pp or alltoall"},
+    {.lng = "--step", .type = CLI_OPT_UINT, .off = CLI_OFF(S, step), .err = "is not a whole number", .arg = "S",
+     .dflt = "0", .help = "the collective's step"},
+    {.lng = "--gbits", .type = CLI_OPT_DOUBLE, .flags = CLI_OPT_STRICT | CLI_OPT_MIN_OPEN, .min = 0, .max = INFINITY,
+     .off = CLI_OFF(S, gbits), .err = "is not a positive number", .arg = "X", .dflt = "none",
+     .help = "gigabits of every flow ({D}; required unless -j)"},
+    {.shrt = "-j", .type = CLI_OPT_FILE, .off = CLI_OFF(S, jobf), .arg = "JOB", .dflt = "none",
+     .help = "the job, whose model gives the App. C volumes"},
+    CLI_ROW_COMPACT(S, compact),
+    CLI_ROW_OUT(S, out),
+};
+#undef S
+
+const cli_cmd_spec cli_spec_flows = {"flows", "flows", flows_opts, CLI_NOPTS(flows_opts), sizeof(flows_args), flows_init, 0};
 
 int cmd_flows(int argc, char **argv)
 {
-    const char *topo = NULL, *plf = NULL, *jobf = NULL, *out = NULL, *pattern = NULL;
-    unsigned step = 0;
-    double gbits = 0;
-    int compact = 0;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        int has = i + 1 < argc;
-        if (strcmp(a, "-t") == 0 && has)
-            topo = argv[++i];
-        else if (strcmp(a, "-p") == 0 && has)
-            plf = argv[++i];
-        else if (strcmp(a, "-j") == 0 && has)
-            jobf = argv[++i];
-        else if (strcmp(a, "-o") == 0 && has)
-            out = argv[++i];
-        else if (strcmp(a, "--pattern") == 0 && has)
-            pattern = argv[++i];
-        else if (strcmp(a, "--compact") == 0)
-            compact = 1;
-        else if (strcmp(a, "--step") == 0 && has) {
-            if (cli_parse_u32(argv[++i], &step) != 0)
-                return cli_usage_error("--step: '%s' is not a whole number", argv[i]);
-        } else if (strcmp(a, "--gbits") == 0 && has) {
-            if (cli_parse_double(argv[++i], &gbits) != 0)
-                return cli_usage_error("--gbits: '%s' is not a positive number", argv[i]);
-        } else
-            return cli_usage_error("flows: unknown or incomplete option '%s'", a);
-    }
+    flows_args a;
+    flows_init(&a);
+    int prc = cli_opt_parse(&cli_spec_flows, &a, argc, argv);
+    if (prc != CLI_OK)
+        return prc;
+    const char *topo = a.topo, *plf = a.plf, *jobf = a.jobf, *out = a.out, *pattern = a.pattern;
+    unsigned step = a.step;
+    double gbits = a.gbits;
+    int compact = a.compact;
     if (!topo || !plf || !pattern)
         return cli_usage_error("flows: -t TOPO, -p PLACEMENT and --pattern are required");
     tsched_pattern pat;
@@ -90,44 +105,56 @@ static int write_routes(cli_outs *g, const char *path, const tsched_routes *r, c
     return rc;
 }
 
+static const char *const route_algos[] = {"greedy", "ecmp", "balanced-ecmp", "ilp", NULL};
+
+static int conv_route_algo(void *dst, const char *s) { return tsched_route_algo_from_name(dst, s) != TSCHED_OK; }
+
+typedef struct route_args {
+    const char *topo, *flowsf, *out;
+    int timing, compact;
+    tsched_route_options o;
+} route_args;
+
+static void route_init(void *v)
+{
+    route_args *a = v;
+    memset(a, 0, sizeof *a);
+    a->timing = 1;
+    tsched_route_options_init(&a->o);
+}
+
+#define S route_args
+static const cli_opt route_opts[] = {
+    {.shrt = "-t", .type = CLI_OPT_FILE, .off = CLI_OFF(S, topo), .arg = "TOPO",
+     .help = "the fabric, tsched.topology.v1 ({D}; '-' = standard input)"},
+    {.shrt = "-f", .type = CLI_OPT_FILE, .off = CLI_OFF(S, flowsf), .arg = "FLOWS", .help = "the flows, tsched.flows.v1"},
+    {.lng = "--algo", .type = CLI_OPT_ENUM, .names = route_algos, .conv = conv_route_algo, .off = CLI_OFF(S, o.algo),
+     .arg = "A", .dflt = "greedy", .help = "greedy, ecmp, balanced-ecmp or ilp"},
+    {.lng = "--seed", .type = CLI_OPT_UINT, .flags = CLI_OPT_U64, .off = CLI_OFF(S, o.seed),
+     .err = "is not a whole number", .arg = "N", .dflt = "1", .help = "seed of the two ECMP variants"},
+    {.lng = "--threads", .type = CLI_OPT_UINT, .umin = 1, .umax = 64, .off = CLI_OFF(S, o.threads),
+     .err = "is not a whole number in [1, 64]", .arg = "N", .dflt = "1",
+     .help = "greedy on N threads over independent components, 1 to 64"},
+    {.lng = "--time-limit-ms", .type = CLI_OPT_UINT, .umin = 1, .off = CLI_OFF(S, o.time_limit_ms),
+     .err = "is not a positive whole number", .arg = "N", .dflt = "10000", .help = "bound of the ILP, > 0"},
+    CLI_ROW_NO_TIMING(S, timing, "solve_ms"),
+    CLI_ROW_COMPACT(S, compact),
+    CLI_ROW_OUT(S, out),
+};
+#undef S
+
+const cli_cmd_spec cli_spec_route = {"route", "route", route_opts, CLI_NOPTS(route_opts), sizeof(route_args), route_init, 0};
+
 int cmd_route(int argc, char **argv)
 {
-    const char *topo = NULL, *flowsf = NULL, *out = NULL;
-    int timing = 1, compact = 0;
-    tsched_route_options o;
-    tsched_route_options_init(&o);
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        int has = i + 1 < argc;
-        unsigned u;
-        if (strcmp(a, "-t") == 0 && has) {
-            topo = argv[++i];
-        } else if (strcmp(a, "-f") == 0 && has) {
-            flowsf = argv[++i];
-        } else if (strcmp(a, "-o") == 0 && has) {
-            out = argv[++i];
-        } else if (strcmp(a, "--algo") == 0 && has) {
-            if (tsched_route_algo_from_name(&o.algo, argv[++i]) != TSCHED_OK)
-                return cli_usage_error("--algo: %s", tsched_last_error());
-        } else if (strcmp(a, "--seed") == 0 && has) {
-            if (cli_parse_u64(argv[++i], &o.seed) != 0)
-                return cli_usage_error("--seed: '%s' is not a whole number", argv[i]);
-        } else if (strcmp(a, "--threads") == 0 && has) {
-            if (cli_parse_u32(argv[++i], &u) != 0 || u == 0 || u > 64)
-                return cli_usage_error("--threads: '%s' is not a whole number in [1, 64]", argv[i]);
-            o.threads = u;
-        } else if (strcmp(a, "--time-limit-ms") == 0 && has) {
-            if (cli_parse_u32(argv[++i], &u) != 0 || u == 0)
-                return cli_usage_error("--time-limit-ms: '%s' is not a positive whole number", argv[i]);
-            o.time_limit_ms = u;
-        } else if (strcmp(a, "--no-timing") == 0) {
-            timing = 0;
-        } else if (strcmp(a, "--compact") == 0) {
-            compact = 1;
-        } else {
-            return cli_usage_error("route: unknown or incomplete option '%s'", a);
-        }
-    }
+    route_args a;
+    route_init(&a);
+    int prc = cli_opt_parse(&cli_spec_route, &a, argc, argv);
+    if (prc != CLI_OK)
+        return prc;
+    const char *topo = a.topo, *flowsf = a.flowsf, *out = a.out;
+    int timing = a.timing, compact = a.compact;
+    tsched_route_options o = a.o;
     if (!topo || !flowsf)
         return cli_usage_error("route: -t TOPO and -f FLOWS are required");
     tsched_topology *t = NULL;

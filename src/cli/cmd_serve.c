@@ -23,6 +23,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "opt.h"
 
 #define CHUNK 65536
 /* A buffer grown past this by one long line is given back once that line is answered, so
@@ -529,27 +530,46 @@ static int serve_socket(tsched_service *svc, const char *path, size_t max, unsig
     return k == 0 ? CLI_OK : CLI_INTERNAL;
 }
 
+typedef struct serve_args {
+    const char *sock;
+    unsigned mb, idle_s, max_clients;
+} serve_args;
+
+static void serve_init(void *v)
+{
+    serve_args *a = v;
+    memset(a, 0, sizeof *a);
+    a->mb = 256;
+    a->idle_s = 60;
+    a->max_clients = 64;
+}
+
+#define S serve_args
+static const cli_opt serve_opts[] = {
+    {.lng = "--socket", .type = CLI_OPT_FILE, .off = CLI_OFF(S, sock), .arg = "PATH", .dflt = "standard input and output",
+     .help = "listen on a Unix socket ({D});\nall clients at once, each line answered when complete"},
+    {.lng = "--max-line-mb", .type = CLI_OPT_UINT, .umin = 1, .umax = 1048576, .off = CLI_OFF(S, mb),
+     .err = "is not a whole number in [1, 1048576]", .arg = "N", .dflt = "256", .help = "longest request line in MiB"},
+    {.lng = "--idle-timeout-s", .type = CLI_OPT_UINT, .umax = 1000000, .off = CLI_OFF(S, idle_s),
+     .err = "is not a whole number in [0, 1000000]", .arg = "S", .dflt = "60",
+     .help = "drop a socket client idle for S s, 0 never ({D}); idle:\nit sends nothing and reads nothing of its answer"},
+    {.lng = "--max-clients", .type = CLI_OPT_UINT, .umin = 1, .umax = 65536, .off = CLI_OFF(S, max_clients),
+     .err = "is not a whole number in [1, 65536]", .arg = "N", .dflt = "64",
+     .help = "socket clients at once; one more gets an error line"},
+};
+#undef S
+
+const cli_cmd_spec cli_spec_serve = {"serve", NULL, serve_opts, CLI_NOPTS(serve_opts), sizeof(serve_args), serve_init, 0};
+
 int cmd_serve(int argc, char **argv)
 {
-    const char *sock = NULL;
-    unsigned mb = 256, idle_s = 60, max_clients = 64;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        int has = i + 1 < argc;
-        if (strcmp(a, "--socket") == 0 && has)
-            sock = argv[++i];
-        else if (strcmp(a, "--max-line-mb") == 0 && has) {
-            if (cli_parse_u32(argv[++i], &mb) != 0 || mb == 0 || mb > 1048576)
-                return cli_usage_error("--max-line-mb: '%s' is not a whole number in [1, 1048576]", argv[i]);
-        } else if (strcmp(a, "--idle-timeout-s") == 0 && has) {
-            if (cli_parse_u32(argv[++i], &idle_s) != 0 || idle_s > 1000000)
-                return cli_usage_error("--idle-timeout-s: '%s' is not a whole number in [0, 1000000]", argv[i]);
-        } else if (strcmp(a, "--max-clients") == 0 && has) {
-            if (cli_parse_u32(argv[++i], &max_clients) != 0 || max_clients == 0 || max_clients > 65536)
-                return cli_usage_error("--max-clients: '%s' is not a whole number in [1, 65536]", argv[i]);
-        } else
-            return cli_usage_error("serve: unknown or incomplete option '%s'", a);
-    }
+    serve_args a;
+    serve_init(&a);
+    int prc = cli_opt_parse(&cli_spec_serve, &a, argc, argv);
+    if (prc != CLI_OK)
+        return prc;
+    const char *sock = a.sock;
+    unsigned mb = a.mb, idle_s = a.idle_s, max_clients = a.max_clients;
     /* A reader that goes away must not kill the service: writes fail with EPIPE instead. */
     signal(SIGPIPE, SIG_IGN);
     struct sigaction sa = {.sa_handler = on_signal};

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "opt.h"
 
 typedef struct progress {
     int on;
@@ -44,67 +45,95 @@ static int on_event(const tsched_sim_event *e, void *user)
     return 0;
 }
 
+/* The policies are kept as text: the library names a bad one (tsched_sim_set_policy). */
+typedef struct sim_args {
+    const char *topo, *trace, *scen, *out, *tsfile;
+    const char *pol[TSCHED_SIM_LINKS + 1]; /* by tsched_sim_policy */
+    double seed, levels, until, sample_ms;
+    int has_seed, has_levels, has_until, has_sample_ms;
+    int timing, compact, links, prog;
+} sim_args;
+
+static void sim_init(void *v)
+{
+    sim_args *a = v;
+    memset(a, 0, sizeof *a);
+    a->timing = 1;
+    a->prog = -1;
+}
+
+static const char *const sim_placements[] = {"first-fit", "best-fit", "random-fit", "gpu-pack", "topo-aware", "exhaustive",
+                                             "mip", "vclos", "ocs-vclos", "vclos-free", "crius", NULL};
+static const char *const sim_routings[] = {"greedy", "ecmp", "balanced-ecmp", "ilp", "ideal", "source", "vclos", NULL};
+static const char *const sim_reroutes[] = {"none", "refresh", NULL};
+static const char *const sim_priorities[] = {"none", "fixed", "crux", "sincronia", "varys", NULL};
+static const char *const sim_links[] = {"trunk", "member", NULL};
+static const char *const sim_queues[] = {"fifo", "ff", NULL};
+
+#define S sim_args
+#define POLICY(name, which, list, a, d, h)                                                                   \
+    {.lng = name, .type = CLI_OPT_STRING, .names = list, .off = CLI_OFF(S, pol) + (which) * sizeof(const char *), \
+     .arg = a, .dflt = d, .help = h}
+#define NUMBER(name, f, a, d, h)                                                                             \
+    {.lng = name, .type = CLI_OPT_DOUBLE, .min = 0, .max = INFINITY, .off = CLI_OFF(S, f),                  \
+     .given = CLI_GIVEN(S, has_##f), .err = "is not a non-negative number", .arg = a, .dflt = d, .help = h}
+static const cli_opt sim_opts[] = {
+    {.shrt = "-t", .type = CLI_OPT_FILE, .off = CLI_OFF(S, topo), .arg = "TOPO",
+     .help = "the fabric, tsched.topology.v1 ({D}; '-' = standard input)"},
+    {.shrt = "-w", .type = CLI_OPT_FILE, .off = CLI_OFF(S, trace), .arg = "TRACE", .help = "the jobs, tsched.trace.v1"},
+    {.shrt = "-s", .type = CLI_OPT_FILE, .off = CLI_OFF(S, scen), .arg = "SCENARIO", .dflt = "every default below",
+     .help = "policies, tsched.scenario.v1"},
+    NUMBER("--until", until, "S", "run to the end", "stop at S simulated seconds if jobs are pending"),
+    NUMBER("--seed", seed, "N", "1", "seed of every random choice"),
+    POLICY("--placement", TSCHED_SIM_PLACEMENT, sim_placements, "P", "best-fit",
+           "the placement policy ({D}): first-fit, best-fit,\nrandom-fit, gpu-pack, topo-aware, exhaustive, mip, "
+           "vclos, ocs-vclos,\nvclos-free or crius"),
+    POLICY("--routing", TSCHED_SIM_ROUTING, sim_routings, "R", "greedy",
+           "greedy, ecmp, balanced-ecmp, ilp, ideal, source or vclos"),
+    POLICY("--reroute", TSCHED_SIM_REROUTE, sim_reroutes, "none|refresh", "none",
+           "re-route running jobs at every start and finish"),
+    POLICY("--priority", TSCHED_SIM_PRIORITY, sim_priorities, "X", "none", "none, fixed, crux, sincronia or varys"),
+    NUMBER("--levels", levels, "K", "8", "priority levels, 1 to 64"),
+    POLICY("--links", TSCHED_SIM_LINKS, sim_links, "trunk|member", "trunk; member with vClos",
+           "one link per trunk or per member"),
+    POLICY("--queue", TSCHED_SIM_QUEUE, sim_queues, "fifo|ff", "fifo", "queue policy"),
+    {.lng = "--timeseries", .type = CLI_OPT_FILE, .flags = CLI_OPT_NO_SERVICE, .off = CLI_OFF(S, tsfile), .arg = "FILE",
+     .dflt = "none", .help = "also write the CSV time series"},
+    NUMBER("--sample-ms", sample_ms, "N", "1000", "time series interval"),
+    {.lng = "--links-report", .type = CLI_OPT_FLAG, .set = 1, .off = CLI_OFF(S, links), .dflt = "off",
+     .help = "add the per-link `links` array"},
+    {.lng = "--progress", .type = CLI_OPT_FLAG, .flags = CLI_OPT_NO_SERVICE, .set = 1, .off = CLI_OFF(S, prog),
+     .dflt = "on a\nterminal only", .help = "a progress line on standard error even off a terminal"},
+    {.lng = "--quiet", .type = CLI_OPT_FLAG, .flags = CLI_OPT_NO_SERVICE, .set = 0, .off = CLI_OFF(S, prog),
+     .dflt = "on a terminal only", .help = "never a progress line"},
+    CLI_ROW_NO_TIMING(S, timing, "wall_ms"),
+    CLI_ROW_COMPACT(S, compact),
+    CLI_ROW_OUT(S, out),
+};
+#undef NUMBER
+#undef POLICY
+#undef S
+
+const cli_cmd_spec cli_spec_simulate = {"simulate", "simulate", sim_opts, CLI_NOPTS(sim_opts), sizeof(sim_args), sim_init, 0};
+
 int cmd_simulate(int argc, char **argv)
 {
-    const char *topo = NULL, *trace = NULL, *scen = NULL, *out = NULL, *tsfile = NULL;
-    const char *pol[6] = {0};
-    double opt[11];
-    int has_opt[11] = {0};
-    int timing = 1, compact = 0, links = 0, prog = -1;
-    static const struct {
-        const char *flag;
-        tsched_sim_policy which;
-    } pflags[] = {{"--queue", TSCHED_SIM_QUEUE},     {"--placement", TSCHED_SIM_PLACEMENT},
-                  {"--routing", TSCHED_SIM_ROUTING}, {"--reroute", TSCHED_SIM_REROUTE},
-                  {"--priority", TSCHED_SIM_PRIORITY}, {"--links", TSCHED_SIM_LINKS}};
-    static const struct {
-        const char *flag;
+    sim_args a;
+    sim_init(&a);
+    int prc = cli_opt_parse(&cli_spec_simulate, &a, argc, argv);
+    if (prc != CLI_OK)
+        return prc;
+    const char *topo = a.topo, *trace = a.trace, *scen = a.scen, *out = a.out, *tsfile = a.tsfile;
+    int timing = a.timing, compact = a.compact, links = a.links, prog = a.prog;
+    /* the numbers in the order of tsched_sim_option, as they were always applied */
+    const struct {
+        int given;
         tsched_sim_option which;
-    } oflags[] = {{"--until", TSCHED_SIM_UNTIL_S}, {"--seed", TSCHED_SIM_SEED}, {"--levels", TSCHED_SIM_LEVELS},
-                  {"--sample-ms", TSCHED_SIM_SAMPLE_MS}};
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        int has = i + 1 < argc, matched = 0;
-        for (size_t k = 0; k < sizeof pflags / sizeof pflags[0] && !matched; k++)
-            if (strcmp(a, pflags[k].flag) == 0 && has) {
-                pol[pflags[k].which] = argv[++i];
-                matched = 1;
-            }
-        for (size_t k = 0; k < sizeof oflags / sizeof oflags[0] && !matched; k++)
-            if (strcmp(a, oflags[k].flag) == 0 && has) {
-                char *end;
-                double v = ts_strtod(argv[++i], &end);
-                if (*end || !isfinite(v) || v < 0)
-                    return cli_usage_error("%s: '%s' is not a non-negative number", a, argv[i]);
-                opt[oflags[k].which] = v;
-                has_opt[oflags[k].which] = 1;
-                matched = 1;
-            }
-        if (matched)
-            continue;
-        if (strcmp(a, "-t") == 0 && has)
-            topo = argv[++i];
-        else if (strcmp(a, "-w") == 0 && has)
-            trace = argv[++i];
-        else if (strcmp(a, "-s") == 0 && has)
-            scen = argv[++i];
-        else if (strcmp(a, "-o") == 0 && has)
-            out = argv[++i];
-        else if (strcmp(a, "--timeseries") == 0 && has)
-            tsfile = argv[++i];
-        else if (strcmp(a, "--links-report") == 0)
-            links = 1;
-        else if (strcmp(a, "--progress") == 0)
-            prog = 1;
-        else if (strcmp(a, "--quiet") == 0)
-            prog = 0;
-        else if (strcmp(a, "--no-timing") == 0)
-            timing = 0;
-        else if (strcmp(a, "--compact") == 0)
-            compact = 1;
-        else
-            return cli_usage_error("simulate: unknown or incomplete option '%s'", a);
-    }
+        double v;
+    } nums[] = {{a.has_seed, TSCHED_SIM_SEED, a.seed},
+                {a.has_levels, TSCHED_SIM_LEVELS, a.levels},
+                {a.has_until, TSCHED_SIM_UNTIL_S, a.until},
+                {a.has_sample_ms, TSCHED_SIM_SAMPLE_MS, a.sample_ms}};
     if (!topo || !trace)
         return cli_usage_error("simulate: -t TOPO and -w TRACE are required");
     int stdin_uses = (strcmp(topo, "-") == 0) + (strcmp(trace, "-") == 0) + (scen && strcmp(scen, "-") == 0);
@@ -129,13 +158,13 @@ int cmd_simulate(int argc, char **argv)
         goto out;
     }
     /* the command line's policies and numbers override the scenario */
-    for (int k = 0; k < 6; k++)
-        if (pol[k] && (st = tsched_sim_set_policy(s, (tsched_sim_policy)k, pol[k])) != TSCHED_OK) {
+    for (int k = 0; k <= TSCHED_SIM_LINKS; k++)
+        if (a.pol[k] && (st = tsched_sim_set_policy(s, (tsched_sim_policy)k, a.pol[k])) != TSCHED_OK) {
             rc = cli_fail(st);
             goto out;
         }
-    for (int k = 0; k < 11; k++)
-        if (has_opt[k] && (st = tsched_sim_set_option(s, (tsched_sim_option)k, opt[k])) != TSCHED_OK) {
+    for (size_t k = 0; k < sizeof nums / sizeof nums[0]; k++)
+        if (nums[k].given && (st = tsched_sim_set_option(s, nums[k].which, nums[k].v)) != TSCHED_OK) {
             rc = cli_fail(st);
             goto out;
         }

@@ -3,21 +3,34 @@
 #include <string.h>
 
 #include "cli.h"
+#include "opt.h"
+
+typedef struct show_args {
+    const char *topo, *out;
+    int compact;
+} show_args;
+
+static void show_init(void *v) { memset(v, 0, sizeof(show_args)); }
+
+static const cli_opt show_opts[] = {
+    {.lng = "--topology", .shrt = "-t", .type = CLI_OPT_FILE, .off = CLI_OFF(show_args, topo), .arg = "TOPO",
+     .help = "the fabric, tsched.topology.v1 ({D}; '-' = standard input)"},
+    CLI_ROW_COMPACT(show_args, compact),
+    CLI_ROW_OUT(show_args, out),
+};
+
+const cli_cmd_spec cli_spec_topology_show = {"topology show", NULL, show_opts, CLI_NOPTS(show_opts),
+                                             sizeof(show_args), show_init, 1};
 
 static int show(int argc, char **argv)
 {
-    const char *topo = NULL, *out = NULL;
-    int compact = 0;
-    for (int i = 1; i < argc; i++) {
-        if ((strcmp(argv[i], "-t") == 0 || strcmp(argv[i], "--topology") == 0) && i + 1 < argc)
-            topo = argv[++i];
-        else if (strcmp(argv[i], "-o") == 0 && i + 1 < argc)
-            out = argv[++i];
-        else if (strcmp(argv[i], "--compact") == 0)
-            compact = 1;
-        else
-            return cli_usage_error("topology show: unexpected argument '%s'", argv[i]);
-    }
+    show_args a;
+    show_init(&a);
+    int prc = cli_opt_parse(&cli_spec_topology_show, &a, argc, argv);
+    if (prc != CLI_OK)
+        return prc;
+    const char *topo = a.topo, *out = a.out;
+    int compact = a.compact;
     if (!topo)
         return cli_usage_error("topology show: -t TOPO is required");
     tsched_topology *t;
@@ -32,66 +45,115 @@ static int show(int argc, char **argv)
 
 /* ---- imports of foreign formats (import-slurm, import-slurm-yaml, import-k8s-nodes) ---- */
 
-/* The node options shared by the Slurm imports: 1 when argv[*i] was one (value consumed),
- * 0 when it is not one, -1 after a usage error (printed). */
-static int slurm_node_option(int argc, char **argv, int *i, tsched_slurm_options *o)
+typedef struct import_args {
+    const char *file, *out, *levels, *kueue;
+    int compact;
+    tsched_slurm_options o;
+    tsched_k8s_options k;
+} import_args;
+
+static void slurm_init(void *v)
 {
-    const char *a = argv[*i];
-    if (*i + 1 >= argc)
-        return 0;
-    if (strcmp(a, "--gpus-per-node") == 0) {
-        if (cli_parse_u32(argv[++*i], &o->gpus_per_node) != 0 || o->gpus_per_node == 0)
-            return cli_usage_error("--gpus-per-node: '%s' is not a positive whole number", argv[*i]), -1;
-    } else if (strcmp(a, "--nics-per-node") == 0) {
-        if (cli_parse_u32(argv[++*i], &o->nics_per_node) != 0 || o->nics_per_node == 0)
-            return cli_usage_error("--nics-per-node: '%s' is not a positive whole number", argv[*i]), -1;
-    } else if (strcmp(a, "--nic-gbps") == 0) {
-        if (cli_parse_double(argv[++*i], &o->nic_gbps) != 0)
-            return cli_usage_error("--nic-gbps: '%s' is not a positive number", argv[*i]), -1;
-    } else if (strcmp(a, "--gpu-type") == 0) {
-        o->gpu_type = argv[++*i];
-    } else if (strcmp(a, "--name") == 0) {
-        o->name = argv[++*i];
-    } else {
-        return 0;
-    }
-    return 1;
+    import_args *a = v;
+    memset(a, 0, sizeof *a);
+    tsched_slurm_options_init(&a->o);
 }
+
+static void k8s_init(void *v)
+{
+    import_args *a = v;
+    memset(a, 0, sizeof *a);
+    tsched_k8s_options_init(&a->k);
+}
+
+#define S import_args
+#define FILE_ROW(what)                                                                                      \
+    {.type = CLI_OPT_POS, .off = CLI_OFF(S, file), .arg = "FILE", .help = "the " what " ({D}; '-' = standard input)"}
+#define NO_NVL_ROW(h)                                                                                       \
+    {.lng = "--no-nvl", .type = CLI_OPT_FLAG, .set = 0, .off = CLI_OFF(S, o.block_nvl), .dflt = "one per block", .help = h}
+/* the node options of the Slurm imports (the files have no GPU or NIC facts) */
+#define NODE_ROWS(fabric_name)                                                                                 \
+    {.lng = "--gpus-per-node", .type = CLI_OPT_UINT, .umin = 1, .off = CLI_OFF(S, o.gpus_per_node),             \
+     .err = "is not a positive whole number", .arg = "N", .dflt = "8", .help = "GPUs of every node"},            \
+        {.lng = "--nics-per-node", .type = CLI_OPT_UINT, .umin = 1, .off = CLI_OFF(S, o.nics_per_node),         \
+         .err = "is not a positive whole number", .arg = "N", .dflt = "one per GPU", .help = "NICs of every node"}, \
+        {.lng = "--nic-gbps", .type = CLI_OPT_DOUBLE, .flags = CLI_OPT_STRICT | CLI_OPT_MIN_OPEN, .min = 0,       \
+         .max = INFINITY, .off = CLI_OFF(S, o.nic_gbps), .err = "is not a positive number", .arg = "X",         \
+         .dflt = "400", .help = "Gbit/s of every NIC"},                                                        \
+        {.lng = "--gpu-type", .type = CLI_OPT_STRING, .off = CLI_OFF(S, o.gpu_type), .arg = "T", .dflt = "GPU",  \
+         .help = "GPU type of every node"},                                                                     \
+        {.lng = "--name", .type = CLI_OPT_STRING, .off = CLI_OFF(S, o.name), .arg = "NAME", .dflt = fabric_name,       \
+         .help = "fabric name"}
+
+static const cli_opt slurm_opts[] = {
+    FILE_ROW("topology.conf"),
+    NO_NVL_ROW("block form: blocks are not NVLink domains"),
+    NODE_ROWS("slurm"),
+    CLI_ROW_COMPACT(S, compact),
+    CLI_ROW_OUT(S, out),
+};
+
+static const cli_opt slurm_yaml_opts[] = {
+    FILE_ROW("topology.yaml"),
+    {.lng = "--topology", .type = CLI_OPT_STRING, .off = CLI_OFF(S, o.topology), .arg = "NAME",
+     .dflt = "the first with cluster_default: true,\nelse the first tree or block entry", .help = "the entry to import"},
+    {.lng = "--nvl-topology", .type = CLI_OPT_STRING, .off = CLI_OFF(S, o.nvl_topology), .arg = "NAME", .dflt = "none",
+     .help = "a block entry that only sets the nodes' NVLink domains"},
+    NO_NVL_ROW("an imported block entry sets no NVLink domains"),
+    NODE_ROWS("slurm"),
+    CLI_ROW_COMPACT(S, compact),
+    CLI_ROW_OUT(S, out),
+};
+
+static const cli_opt k8s_opts[] = {
+    FILE_ROW("node list"),
+    {.lng = "--levels", .type = CLI_OPT_STRING, .off = CLI_OFF(S, levels), .arg = "K1,K2,...",
+     .help = "label keys, coarsest first ({D} unless --kueue-topology); a last\nkubernetes.io/hostname stands for the "
+             "node and is dropped",
+     .svc = '?'},
+    {.lng = "--kueue-topology", .type = CLI_OPT_FILE, .off = CLI_OFF(S, kueue), .arg = "FILE", .dflt = "none",
+     .help = "read the keys from a Kueue Topology object, JSON or YAML", .svc = '?'},
+    {.lng = "--nvl-label", .type = CLI_OPT_STRING, .off = CLI_OFF(S, k.nvl_label), .arg = "KEY",
+     .dflt = "nvidia.com/gpu.clique", .help = "label naming a node's NVLink domain"},
+    {.lng = "--gpu-resource", .type = CLI_OPT_STRING, .off = CLI_OFF(S, k.gpu_resource), .arg = "NAME",
+     .dflt = "nvidia.com/gpu", .help = "allocatable resource counting GPUs"},
+    {.lng = "--gpu-type", .type = CLI_OPT_STRING, .off = CLI_OFF(S, k.gpu_type), .arg = "T", .dflt = "GPU",
+     .help = "GPU type when a node has no nvidia.com/gpu.product label"},
+    {.lng = "--nics-per-node", .type = CLI_OPT_UINT, .umin = 1, .off = CLI_OFF(S, k.nics_per_node),
+     .err = "is not a positive whole number", .arg = "N", .dflt = "one per GPU", .help = "NICs of every node"},
+    {.lng = "--nic-gbps", .type = CLI_OPT_DOUBLE, .flags = CLI_OPT_STRICT | CLI_OPT_MIN_OPEN, .min = 0,
+     .max = INFINITY, .off = CLI_OFF(S, k.nic_gbps), .err = "is not a positive number", .arg = "X", .dflt = "400",
+     .help = "Gbit/s of every NIC"},
+    {.lng = "--name", .type = CLI_OPT_STRING, .off = CLI_OFF(S, k.name), .arg = "NAME", .dflt = "k8s",
+     .help = "fabric name"},
+    CLI_ROW_COMPACT(S, compact),
+    CLI_ROW_OUT(S, out),
+};
+#undef NODE_ROWS
+#undef NO_NVL_ROW
+#undef FILE_ROW
+#undef S
+
+const cli_cmd_spec cli_spec_import_slurm = {"topology import-slurm", "import-slurm", slurm_opts, CLI_NOPTS(slurm_opts),
+                                            sizeof(import_args), slurm_init, 0};
+const cli_cmd_spec cli_spec_import_slurm_yaml = {"topology import-slurm-yaml", "import-slurm-yaml", slurm_yaml_opts,
+                                                 CLI_NOPTS(slurm_yaml_opts), sizeof(import_args), slurm_init, 0};
+const cli_cmd_spec cli_spec_import_k8s = {"topology import-k8s-nodes", "import-k8s-nodes", k8s_opts, CLI_NOPTS(k8s_opts),
+                                          sizeof(import_args), k8s_init, 0};
 
 /* import-slurm FILE [--no-nvl] [node options] and import-slurm-yaml FILE [--topology NAME]
  * [--nvl-topology NAME] [node options]. */
 static int import_slurm_any(int argc, char **argv, int yaml)
 {
     const char *cmd = yaml ? "topology import-slurm-yaml" : "topology import-slurm";
-    const char *file = NULL, *out = NULL;
-    int compact = 0;
-    tsched_slurm_options o;
-    tsched_slurm_options_init(&o);
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        int has = i + 1 < argc, r = slurm_node_option(argc, argv, &i, &o);
-        if (r < 0)
-            return CLI_BAD_INPUT;
-        if (r > 0)
-            continue;
-        if (strcmp(a, "-o") == 0 && has) {
-            out = argv[++i];
-        } else if (strcmp(a, "--compact") == 0) {
-            compact = 1;
-        } else if (strcmp(a, "--no-nvl") == 0) {
-            o.block_nvl = 0;
-        } else if (yaml && strcmp(a, "--topology") == 0 && has) {
-            o.topology = argv[++i];
-        } else if (yaml && strcmp(a, "--nvl-topology") == 0 && has) {
-            o.nvl_topology = argv[++i];
-        } else if (a[0] == '-' && a[1] != '\0') {
-            return cli_usage_error("%s: unknown or incomplete option '%s'", cmd, a);
-        } else if (!file) {
-            file = a;
-        } else {
-            return cli_usage_error("%s: unexpected argument '%s'", cmd, a);
-        }
-    }
+    import_args a;
+    slurm_init(&a);
+    int prc = cli_opt_parse(yaml ? &cli_spec_import_slurm_yaml : &cli_spec_import_slurm, &a, argc, argv);
+    if (prc != CLI_OK)
+        return prc;
+    const char *file = a.file, *out = a.out;
+    int compact = a.compact;
+    tsched_slurm_options o = a.o;
     if (!file)
         return cli_usage_error("%s: FILE is required", cmd);
     tsched_topology *t;
@@ -131,45 +193,15 @@ static int split_keys(char *list, const char **keys, int cap)
 static int import_k8s_nodes(int argc, char **argv)
 {
     const char *cmd = "topology import-k8s-nodes";
-    const char *file = NULL, *out = NULL, *kueue = NULL;
-    int compact = 0;
-    const char *levels = NULL;
     const char *keys[64];
-    tsched_k8s_options o;
-    tsched_k8s_options_init(&o);
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        int has = i + 1 < argc;
-        if (strcmp(a, "-o") == 0 && has) {
-            out = argv[++i];
-        } else if (strcmp(a, "--compact") == 0) {
-            compact = 1;
-        } else if (strcmp(a, "--levels") == 0 && has) {
-            levels = argv[++i];
-        } else if (strcmp(a, "--kueue-topology") == 0 && has) {
-            kueue = argv[++i];
-        } else if (strcmp(a, "--nvl-label") == 0 && has) {
-            o.nvl_label = argv[++i];
-        } else if (strcmp(a, "--gpu-resource") == 0 && has) {
-            o.gpu_resource = argv[++i];
-        } else if (strcmp(a, "--gpu-type") == 0 && has) {
-            o.gpu_type = argv[++i];
-        } else if (strcmp(a, "--nics-per-node") == 0 && has) {
-            if (cli_parse_u32(argv[++i], &o.nics_per_node) != 0 || o.nics_per_node == 0)
-                return cli_usage_error("--nics-per-node: '%s' is not a positive whole number", argv[i]);
-        } else if (strcmp(a, "--nic-gbps") == 0 && has) {
-            if (cli_parse_double(argv[++i], &o.nic_gbps) != 0)
-                return cli_usage_error("--nic-gbps: '%s' is not a positive number", argv[i]);
-        } else if (strcmp(a, "--name") == 0 && has) {
-            o.name = argv[++i];
-        } else if (a[0] == '-' && a[1] != '\0') {
-            return cli_usage_error("%s: unknown or incomplete option '%s'", cmd, a);
-        } else if (!file) {
-            file = a;
-        } else {
-            return cli_usage_error("%s: unexpected argument '%s'", cmd, a);
-        }
-    }
+    import_args a;
+    k8s_init(&a);
+    int prc = cli_opt_parse(&cli_spec_import_k8s, &a, argc, argv);
+    if (prc != CLI_OK)
+        return prc;
+    const char *file = a.file, *out = a.out, *kueue = a.kueue, *levels = a.levels;
+    int compact = a.compact;
+    tsched_k8s_options o = a.k;
     if (!file)
         return cli_usage_error("%s: FILE is required", cmd);
     if (!levels == !kueue)

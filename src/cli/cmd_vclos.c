@@ -9,69 +9,80 @@
 #include <string.h>
 
 #include "cli.h"
+#include "opt.h"
 
-/* Index of `s` in the NULL-terminated `names`, or -1. */
-static int pick(const char *s, const char *const *names)
+static const char *const modes[] = {"vclos", "ocs-vclos", "free", NULL};
+static const char *const shapes_names[] = {"all", "pow2", NULL};
+static const char *const patterns[] = {"ring", "alltoall", "hd", NULL};
+static const char *const routings[] = {"source", "ecmp", "balanced-ecmp", NULL};
+
+typedef struct vclos_args {
+    const char *topo, *reqf, *statef, *out;
+    int mode, shapes, pattern, routing;
+    int timing, compact_out, has_step, has_seed, has_limit, has_routing;
+    unsigned step, limit;
+    uint64_t seed;
+} vclos_args;
+
+static void vclos_init(void *v)
 {
-    for (int i = 0; names[i]; i++)
-        if (!strcmp(s, names[i]))
-            return i;
-    return -1;
+    vclos_args *a = v;
+    memset(a, 0, sizeof *a);
+    a->mode = TSCHED_VCLOS_MODE_VCLOS;
+    a->shapes = TSCHED_VCLOS_SHAPES_ALL;
+    a->pattern = -1;
+    a->routing = TSCHED_VCLOS_ROUTING_SOURCE;
+    a->timing = 1;
+    a->seed = 1;
 }
+
+#define S vclos_args
+static const cli_opt vclos_opts[] = {
+    {.shrt = "-t", .type = CLI_OPT_FILE, .off = CLI_OFF(S, topo), .arg = "TOPO",
+     .help = "a two-tier fabric, tsched.topology.v1 ({D}; '-' = standard input)"},
+    {.shrt = "-r", .type = CLI_OPT_FILE, .off = CLI_OFF(S, reqf), .arg = "REQUESTS",
+     .help = "the requests, tsched.vclos-requests.v1"},
+    {.lng = "--mode", .type = CLI_OPT_ENUM, .names = modes, .off = CLI_OFF(S, mode),
+     .err = "unknown (vclos, ocs-vclos or free)", .arg = "M", .dflt = "vclos",
+     .help = "vclos (reserved links), ocs-vclos or free"},
+    {.lng = "--shapes", .type = CLI_OPT_ENUM, .names = shapes_names, .off = CLI_OFF(S, shapes),
+     .err = "unknown (all or pow2)", .arg = "all|pow2", .dflt = "all", .help = "shapes tried for a multi-leaf job"},
+    {.lng = "--state", .type = CLI_OPT_FILE, .flags = CLI_OPT_NO_SERVICE, .off = CLI_OFF(S, statef), .arg = "VCLOS",
+     .dflt = "none", .help = "an earlier output whose jobs run already"},
+    {.lng = "--pattern", .type = CLI_OPT_ENUM, .names = patterns, .off = CLI_OFF(S, pattern),
+     .err = "unknown (ring, alltoall or hd)", .arg = "P", .dflt = "none",
+     .help = "ring, alltoall or hd: add each job's flows"},
+    {.lng = "--step", .type = CLI_OPT_UINT, .off = CLI_OFF(S, step), .given = CLI_GIVEN(S, has_step),
+     .err = "is not a whole number", .arg = "S", .dflt = "0", .help = "the pattern's step"},
+    {.lng = "--routing", .type = CLI_OPT_ENUM, .names = routings, .off = CLI_OFF(S, routing),
+     .given = CLI_GIVEN(S, has_routing),
+     .err = "unknown (source, ecmp or balanced-ecmp)", .arg = "R", .dflt = "source",
+     .help = "mode free only: source, ecmp or balanced-ecmp"},
+    {.lng = "--seed", .type = CLI_OPT_UINT, .flags = CLI_OPT_U64, .off = CLI_OFF(S, seed), .given = CLI_GIVEN(S, has_seed),
+     .err = "is not a whole number", .arg = "N", .dflt = "1", .help = "mode free only: seed of the ECMP choices"},
+    {.lng = "--time-limit-ms", .type = CLI_OPT_UINT, .off = CLI_OFF(S, limit), .given = CLI_GIVEN(S, has_limit),
+     .err = "is not a whole number (0 = none)", .arg = "N", .dflt = "1000", .help = "bound of one allocation, 0 = none"},
+    CLI_ROW_NO_TIMING(S, timing, "solve_ms"),
+    CLI_ROW_COMPACT(S, compact_out),
+    CLI_ROW_OUT(S, out),
+};
+#undef S
+
+const cli_cmd_spec cli_spec_vclos = {"vclos", "vclos", vclos_opts, CLI_NOPTS(vclos_opts), sizeof(vclos_args), vclos_init, 0};
 
 int cmd_vclos(int argc, char **argv)
 {
-    static const char *const modes[] = {"vclos", "ocs-vclos", "free", NULL};
-    static const char *const shapes_names[] = {"all", "pow2", NULL};
-    static const char *const patterns[] = {"ring", "alltoall", "hd", NULL};
-    static const char *const routings[] = {"source", "ecmp", "balanced-ecmp", NULL};
-    const char *topo = NULL, *reqf = NULL, *statef = NULL, *out = NULL;
-    int mode = TSCHED_VCLOS_MODE_VCLOS, shapes = TSCHED_VCLOS_SHAPES_ALL, pattern = -1, routing = -1;
-    int timing = 1, compact_out = 0, has_step = 0, has_seed = 0, has_limit = 0;
-    unsigned step = 0, limit = 0;
-    uint64_t seed = 1;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        int has = i + 1 < argc;
-        if (!strcmp(a, "-t") && has)
-            topo = argv[++i];
-        else if (!strcmp(a, "-r") && has)
-            reqf = argv[++i];
-        else if (!strcmp(a, "--state") && has)
-            statef = argv[++i];
-        else if (!strcmp(a, "-o") && has)
-            out = argv[++i];
-        else if (!strcmp(a, "--mode") && has) {
-            if ((mode = pick(argv[++i], modes)) < 0)
-                return cli_usage_error("--mode: '%s' unknown (vclos, ocs-vclos or free)", argv[i]);
-        } else if (!strcmp(a, "--shapes") && has) {
-            if ((shapes = pick(argv[++i], shapes_names)) < 0)
-                return cli_usage_error("--shapes: '%s' unknown (all or pow2)", argv[i]);
-        } else if (!strcmp(a, "--pattern") && has) {
-            if ((pattern = pick(argv[++i], patterns)) < 0)
-                return cli_usage_error("--pattern: '%s' unknown (ring, alltoall or hd)", argv[i]);
-        } else if (!strcmp(a, "--routing") && has) {
-            if ((routing = pick(argv[++i], routings)) < 0)
-                return cli_usage_error("--routing: '%s' unknown (source, ecmp or balanced-ecmp)", argv[i]);
-        } else if (!strcmp(a, "--step") && has) {
-            if (cli_parse_u32(argv[++i], &step) != 0)
-                return cli_usage_error("--step: '%s' is not a whole number", argv[i]);
-            has_step = 1;
-        } else if (!strcmp(a, "--seed") && has) {
-            if (cli_parse_u64(argv[++i], &seed) != 0)
-                return cli_usage_error("--seed: '%s' is not a whole number", argv[i]);
-            has_seed = 1;
-        } else if (!strcmp(a, "--time-limit-ms") && has) {
-            if (cli_parse_u32(argv[++i], &limit) != 0)
-                return cli_usage_error("--time-limit-ms: '%s' is not a whole number (0 = none)", argv[i]);
-            has_limit = 1;
-        } else if (!strcmp(a, "--no-timing"))
-            timing = 0;
-        else if (!strcmp(a, "--compact"))
-            compact_out = 1;
-        else
-            return cli_usage_error("vclos: unknown or incomplete option '%s'", a);
-    }
+    vclos_args a;
+    vclos_init(&a);
+    int prc = cli_opt_parse(&cli_spec_vclos, &a, argc, argv);
+    if (prc != CLI_OK)
+        return prc;
+    const char *topo = a.topo, *reqf = a.reqf, *statef = a.statef, *out = a.out;
+    int mode = a.mode, shapes = a.shapes, pattern = a.pattern, routing = a.has_routing ? a.routing : -1;
+    int timing = a.timing, compact_out = a.compact_out, has_step = a.has_step, has_seed = a.has_seed,
+        has_limit = a.has_limit;
+    unsigned step = a.step, limit = a.limit;
+    uint64_t seed = a.seed;
     if (!topo || !reqf)
         return cli_usage_error("vclos: -t TOPO and -r REQUESTS are required");
     int orc = cli_output_check(out); /* before the work: an unwritable -o fails now */

@@ -1,10 +1,13 @@
 /* Help texts: `topo-sched CMD --help`, `-h` anywhere, `topo-sched help [CMD]`.
  * One text per command, as typed: the usage line, one line per option with its default,
- * the exit statuses. tests/test_help.sh checks that every option a parser in src/cli/cmd_*.c
- * accepts appears in its command's text and in doc/topo-sched.1: keep all three in step. */
+ * the exit statuses. The option lines come from the command's option table (opt.h, next to
+ * its parser in cmd_*.c); tests/test_options.c checks the tables against this text,
+ * doc/topo-sched.1 and the service. trace and draw still have their option lines here. */
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
+#include "opt.h"
 
 #define HELP_LINE "  -h, --help              print this help and exit 0 (default: off)\n"
 #define OUT_LINE "  -o FILE                 write the result to FILE (default: standard output)\n"
@@ -17,13 +20,6 @@
 #define EXIT_023                                                                                           \
     "\nexit status: 0 success; 2 bad usage or bad input (one line on standard error naming the\n"          \
     "file and field, nothing on standard output); 3 internal failure.\n"
-#define NODE_OPTS                                                                                          \
-    "  --gpus-per-node N       GPUs of every node (default: 8)\n"                                          \
-    "  --nics-per-node N       NICs of every node (default: one per GPU)\n"                                \
-    "  --nic-gbps X            Gbit/s of every NIC (default: 400)\n"                                       \
-    "  --gpu-type T            GPU type of every node (default: GPU)\n"                                    \
-    "  --name NAME             fabric name (default: slurm)\n"
-
 static const char help_all[] =
     "usage: topo-sched [--limit NAME=N]... COMMAND [ARGS]\n"
     "       topo-sched COMMAND --help | topo-sched help [COMMAND] | topo-sched --version\n"
@@ -95,17 +91,16 @@ static const char help_topology[] =
     "\n"
     "options:\n" HELP_LINE EXIT_023;
 
-static const char help_topology_show[] =
+static const char help_topology_show_head[] =
     "usage: topo-sched topology show -t TOPO [--compact] [-o FILE]\n"
     "\n"
     "Load a tsched.topology.v1 fabric and print its tsched.topology-summary.v1: nodes, GPUs, free\n"
     "GPUs, switches per tier, pods, trunks, NVLink domains and what is down.\n"
     "\n"
-    "options:\n"
-    "  -t, --topology TOPO     the fabric, tsched.topology.v1 (required; '-' = standard input)\n" COMPACT_LINE OUT_LINE HELP_LINE
-        EXIT_023;
+    "options:\n";
+static const char help_topology_show_tail[] = EXIT_023;
 
-static const char help_import_slurm[] =
+static const char help_import_slurm_head[] =
     "usage: topo-sched topology import-slurm FILE [--no-nvl] [--gpus-per-node N] [--nics-per-node N]\n"
     "           [--nic-gbps X] [--gpu-type T] [--name NAME] [--compact] [-o FILE]\n"
     "\n"
@@ -113,12 +108,10 @@ static const char help_import_slurm[] =
     "(BlockName= Nodes=, BlockSizes=; also `scontrol show topology` output), and print the fabric as\n"
     "tsched.topology.v1. The file has no GPU or NIC facts: the options supply them.\n"
     "\n"
-    "options:\n"
-    "  FILE                    the topology.conf (required; '-' = standard input)\n"
-    "  --no-nvl                block form: blocks are not NVLink domains (default: one per block)\n" NODE_OPTS
-        COMPACT_LINE OUT_LINE HELP_LINE EXIT_023;
+    "options:\n";
+static const char help_import_slurm_tail[] = EXIT_023;
 
-static const char help_import_slurm_yaml[] =
+static const char help_import_slurm_yaml_head[] =
     "usage: topo-sched topology import-slurm-yaml FILE [--topology NAME] [--nvl-topology NAME] [--no-nvl]\n"
     "           [--gpus-per-node N] [--nics-per-node N] [--nic-gbps X] [--gpu-type T] [--name NAME]\n"
     "           [--compact] [-o FILE]\n"
@@ -126,15 +119,10 @@ static const char help_import_slurm_yaml[] =
     "Read a Slurm topology.yaml (a list of tree, block or flat topologies) and print the selected one\n"
     "as tsched.topology.v1; trunks are non-blocking (the file has no link speed).\n"
     "\n"
-    "options:\n"
-    "  FILE                    the topology.yaml (required; '-' = standard input)\n"
-    "  --topology NAME         the entry to import (default: the first with cluster_default: true,\n"
-    "                          else the first tree or block entry)\n"
-    "  --nvl-topology NAME     a block entry that only sets the nodes' NVLink domains (default: none)\n"
-    "  --no-nvl                an imported block entry sets no NVLink domains (default: one per block)\n" NODE_OPTS
-        COMPACT_LINE OUT_LINE HELP_LINE EXIT_023;
+    "options:\n";
+static const char help_import_slurm_yaml_tail[] = EXIT_023;
 
-static const char help_import_k8s[] =
+static const char help_import_k8s_head[] =
     "usage: topo-sched topology import-k8s-nodes FILE (--levels K1,K2,... | --kueue-topology FILE)\n"
     "           [--nvl-label KEY] [--gpu-resource NAME] [--gpu-type T] [--nics-per-node N]\n"
     "           [--nic-gbps X] [--name NAME] [--compact] [-o FILE]\n"
@@ -144,19 +132,10 @@ static const char help_import_k8s[] =
     "GPUs or without a level label are left out (listed in `excluded`); NotReady or unschedulable\n"
     "nodes are kept but marked down.\n"
     "\n"
-    "options:\n"
-    "  FILE                    the node list (required; '-' = standard input)\n"
-    "  --levels K1,K2,...      label keys, coarsest first (required unless --kueue-topology); a last\n"
-    "                          kubernetes.io/hostname stands for the node and is dropped\n"
-    "  --kueue-topology FILE   read the keys from a Kueue Topology object, JSON or YAML (default: none)\n"
-    "  --nvl-label KEY         label naming a node's NVLink domain (default: nvidia.com/gpu.clique)\n"
-    "  --gpu-resource NAME     allocatable resource counting GPUs (default: nvidia.com/gpu)\n"
-    "  --gpu-type T            GPU type when a node has no nvidia.com/gpu.product label (default: GPU)\n"
-    "  --nics-per-node N       NICs of every node (default: one per GPU)\n"
-    "  --nic-gbps X            Gbit/s of every NIC (default: 400)\n"
-    "  --name NAME             fabric name (default: k8s)\n" COMPACT_LINE OUT_LINE HELP_LINE EXIT_023;
+    "options:\n";
+static const char help_import_k8s_tail[] = EXIT_023;
 
-static const char help_export[] =
+static const char help_export_head[] =
     "usage: topo-sched topology export -t TOPO --to slurm-conf|slurm-yaml|kueue|kai|volcano\n"
     "           [--levels K1,...] [--block] [--physical] [--kueue-api v1beta1|v1beta2] [--tier-names]\n"
     "           [--sanitize] [--format yaml|json] [--name NAME] [-o FILE]\n"
@@ -166,21 +145,10 @@ static const char help_export[] =
     "or Volcano HyperNodes (a YAML stream). An NVLink level that nests nowhere is left out with one\n"
     "warning line on standard error (exit status 0).\n"
     "\n"
-    "options:\n"
-    "  -t TOPO                 the fabric, tsched.topology.v1 (required; '-' = standard input)\n"
-    "  --to FORMAT             slurm-conf, slurm-yaml, kueue, kai or volcano (required)\n"
-    "  --levels K1,...         label keys, one per written level, coarsest first (default: the import's\n"
-    "                          labels, else tsched.topology/leaf, /spine, /core, /tier<k>, /nvl)\n"
-    "  --block                 slurm-conf: the block form, one block per NVLink domain (default: tree)\n"
-    "  --physical              Slurm: every switch and link, not the domain tree (default: domain tree)\n"
-    "  --kueue-api VERSION     kueue: v1beta1 (Kueue before 0.15) or v1beta2 (default: v1beta2)\n"
-    "  --tier-names            volcano: also write spec.tierName (default: off)\n"
-    "  --sanitize              lower-case names and values, invalid characters to '-' (default: off,\n"
-    "                          an invalid name is exit 2)\n"
-    "  --format yaml|json      Kubernetes objects as a YAML stream or one v1 List (default: yaml)\n"
-    "  --name NAME             Topology object name (default: the fabric's name)\n" OUT_LINE HELP_LINE EXIT_023;
+    "options:\n";
+static const char help_export_tail[] = EXIT_023;
 
-static const char help_place[] =
+static const char help_place_head[] =
     "usage: topo-sched place -t TOPO -j JOB\n"
     "           [--algo mip|best-fit|random-fit|gpu-pack|topo-aware|exhaustive] [--alpha A] [--seed N]\n"
     "           [--time-limit-ms N] [--hostfile FILE [--hostfile-per-task] [--tasks-per-node N]]\n"
@@ -188,85 +156,50 @@ static const char help_place[] =
     "\n"
     "Place a tsched.job.v1 job on the fabric's free GPUs and print its tsched.placement.v1.\n"
     "\n"
-    "options:\n"
-    "  -t TOPO                 the fabric, tsched.topology.v1 (required; '-' = standard input)\n"
-    "  -j JOB                  the job, tsched.job.v1 (required)\n"
-    "  --algo A                mip, best-fit, random-fit, gpu-pack, topo-aware, exhaustive (default: mip)\n"
-    "  --alpha A               DP/PP weight in [0, 1] (default: the job's alpha)\n"
-    "  --seed N                seed of random-fit (default: 1)\n"
-    "  --time-limit-ms N       solver time limit, > 0 (default: 10000)\n"
-    "  --hostfile FILE         also write the nodes, one per line in rank order (default: none)\n"
-    "  --hostfile-per-task     one line per task, for srun --distribution=arbitrary (default: off)\n"
-    "  --tasks-per-node N      tasks per node of the per-task host file (default: the GPUs per\n"
-    "                          node of the job's nodes) and pods per node of the pod order (default: 1)\n"
-    "  --pod-order FILE        also write tsched.pod-order.v1: pod index -> node (default: none)\n"
-    "  --index-label KEY       pod label the index is matched against (default:\n"
-    "                          batch.kubernetes.io/job-completion-index)\n" NO_TIMING("solve_ms") COMPACT_LINE OUT_LINE HELP_LINE
-        EXIT_0123("no feasible placement");
+    "options:\n";
+static const char help_place_tail[] = EXIT_0123("no feasible placement");
 
-static const char help_flows[] =
+static const char help_flows_head[] =
     "usage: topo-sched flows -t TOPO -p PLACEMENT --pattern dp-ring|dp-hd|pp|alltoall [--step S]\n"
     "           [--gbits X] [-j JOB] [--compact] [-o FILE]\n"
     "\n"
     "Print the flows (tsched.flows.v1) one step of a collective puts on the fabric, one per NIC rail\n"
     "of every node pair.\n"
     "\n"
-    "options:\n"
-    "  -t TOPO                 the fabric, tsched.topology.v1 (required; '-' = standard input)\n"
-    "  -p PLACEMENT            a tsched.placement.v1 on TOPO (required)\n"
-    "  --pattern P             dp-ring, dp-hd, pp or alltoall (required)\n"
-    "  --step S                the collective's step (default: 0)\n"
-    "  --gbits X               gigabits of every flow (default: none; required unless -j)\n"
-    "  -j JOB                  the job, whose model gives the App. C volumes (default: none)\n" COMPACT_LINE OUT_LINE HELP_LINE
-        EXIT_023;
+    "options:\n";
+static const char help_flows_tail[] = EXIT_023;
 
-static const char help_route[] =
+static const char help_route_head[] =
     "usage: topo-sched route -t TOPO -f FLOWS [--algo greedy|ecmp|balanced-ecmp|ilp] [--seed N]\n"
     "           [--threads N] [--time-limit-ms N] [--no-timing] [--compact] [-o FILE]\n"
     "\n"
     "Give every flow of a tsched.flows.v1 document a path and a max-min fair rate; print\n"
     "tsched.routes.v1. Down switches and trunks are avoided.\n"
     "\n"
-    "options:\n"
-    "  -t TOPO                 the fabric, tsched.topology.v1 (required; '-' = standard input)\n"
-    "  -f FLOWS                the flows, tsched.flows.v1 (required)\n"
-    "  --algo A                greedy, ecmp, balanced-ecmp or ilp (default: greedy)\n"
-    "  --seed N                seed of the two ECMP variants (default: 1)\n"
-    "  --threads N             greedy on N threads over independent components, 1 to 64 (default: 1)\n"
-    "  --time-limit-ms N       bound of the ILP, > 0 (default: 10000)\n" NO_TIMING("solve_ms") COMPACT_LINE OUT_LINE HELP_LINE
-        EXIT_0123("a flow has no surviving path");
+    "options:\n";
+static const char help_route_tail[] = EXIT_0123("a flow has no surviving path");
 
-#define KCUT_OPTS                                                                                          \
-    "  --levels K              hardware priority levels, >= 1 (required)\n"                                \
-    "  --algo A                crux, sincronia, varys or exhaustive (default: crux)\n"                     \
-    "  --orders M              random orders tried by crux, >= 1 (default: 10)\n"                          \
-    "  --seed N                seed of those orders (default: 1)\n"
-
-static const char help_prioritize[] =
+static const char help_prioritize_head[] =
     "usage: topo-sched prioritize -t TOPO -s JOBSET --levels K [--algo crux|sincronia|varys|exhaustive]\n"
     "           [--orders M] [--seed N] [--compact] [-o FILE]\n"
     "\n"
     "Run CRUX on a tsched.jobset.v1 job set and print tsched.priorities.v1: per job its GPU\n"
     "intensity, correction factor, priority, order and level; the contention DAG.\n"
     "\n"
-    "options:\n"
-    "  -t TOPO                 the fabric, tsched.topology.v1 (required; '-' = standard input)\n"
-    "  -s JOBSET               the job set, tsched.jobset.v1 (required)\n" KCUT_OPTS COMPACT_LINE OUT_LINE HELP_LINE
-        EXIT_0123("a job's flow has no path");
+    "options:\n";
+static const char help_prioritize_tail[] = EXIT_0123("a job's flow has no path");
 
-static const char help_kcut[] =
+static const char help_kcut_head[] =
     "usage: topo-sched kcut -d DAG --levels K [--algo crux|sincronia|varys|exhaustive] [--orders M]\n"
     "           [--seed N] [--threads N] [--compact] [-o FILE]\n"
     "\n"
     "Compress a tsched.dag.v1 to K levels (max K-cut) and print tsched.levels.v1. A cycle is an\n"
     "input error.\n"
     "\n"
-    "options:\n"
-    "  -d DAG                  the DAG, tsched.dag.v1 (required; '-' = standard input)\n" KCUT_OPTS
-    "  --threads N             threads cutting crux's orders; 0 = every online CPU (default: 0)\n" COMPACT_LINE OUT_LINE HELP_LINE
-        EXIT_023;
+    "options:\n";
+static const char help_kcut_tail[] = EXIT_023;
 
-static const char help_simulate[] =
+static const char help_simulate_head[] =
     "usage: topo-sched simulate -t TOPO -w TRACE [-s SCENARIO] [--until S] [--seed N] [--placement P]\n"
     "           [--routing R] [--reroute none|refresh] [--priority X] [--levels K] [--links trunk|member]\n"
     "           [--queue fifo|ff] [--timeseries FILE] [--sample-ms N] [--links-report]\n"
@@ -275,29 +208,8 @@ static const char help_simulate[] =
     "Replay the jobs of a tsched.trace.v1 trace on the fabric under a scenario's policies and print\n"
     "tsched.simresult.v1. The options override the scenario's fields.\n"
     "\n"
-    "options:\n"
-    "  -t TOPO                 the fabric, tsched.topology.v1 (required; '-' = standard input)\n"
-    "  -w TRACE                the jobs, tsched.trace.v1 (required)\n"
-    "  -s SCENARIO             policies, tsched.scenario.v1 (default: every default below)\n"
-    "  --until S               stop at S simulated seconds if jobs are pending (default: run to the end)\n"
-    "  --seed N                seed of every random choice (default: 1)\n"
-    "  --placement P           the placement policy (default: best-fit): first-fit, best-fit,\n"
-    "                          random-fit, gpu-pack, topo-aware, exhaustive, mip, vclos, ocs-vclos,\n"
-    "                          vclos-free or crius\n"
-    "  --routing R             greedy, ecmp, balanced-ecmp, ilp, ideal, source or vclos (default: greedy)\n"
-    "  --reroute none|refresh  re-route running jobs at every start and finish (default: none)\n"
-    "  --priority X            none, fixed, crux, sincronia or varys (default: none)\n"
-    "  --levels K              priority levels, 1 to 64 (default: 8)\n"
-    "  --links trunk|member    one link per trunk or per member (default: trunk; member with vClos)\n"
-    "  --queue fifo|ff         queue policy (default: fifo)\n"
-    "  --timeseries FILE       also write the CSV time series (default: none)\n"
-    "  --sample-ms N           time series interval (default: 1000)\n"
-    "  --links-report          add the per-link `links` array (default: off)\n"
-    "  --progress              a progress line on standard error even off a terminal (default: on a\n"
-    "                          terminal only)\n"
-    "  --quiet                 never a progress line (default: on a terminal only)\n" NO_TIMING("wall_ms")
-        COMPACT_LINE OUT_LINE HELP_LINE
-    "\nexit status: 0 the run ended (whatever the result's status); 2 bad usage or bad input (one\n"
+    "options:\n";
+static const char help_simulate_tail[] = "\nexit status: 0 the run ended (whatever the result's status); 2 bad usage or bad input (one\n"
     "line on standard error naming the file and field, nothing on standard output); 3 internal\n"
     "failure.\n";
 
@@ -360,7 +272,7 @@ static const char help_trace_poisson[] =
     "  --compute-ms C          computation per iteration without a model (default: 1000)\n"
     "  --seed N                seed (default: 1)\n" COMPACT_LINE OUT_LINE HELP_LINE EXIT_023;
 
-static const char help_vclos[] =
+static const char help_vclos_head[] =
     "usage: topo-sched vclos -t TOPO -r REQUESTS [--mode vclos|ocs-vclos|free] [--shapes all|pow2]\n"
     "           [--state VCLOS] [--pattern ring|alltoall|hd [--step S]]\n"
     "           [--routing source|ecmp|balanced-ecmp] [--seed N] [--time-limit-ms N] [--no-timing]\n"
@@ -369,44 +281,24 @@ static const char help_vclos[] =
     "Apply a tsched.vclos-requests.v1 document (alloc, release, down, up) to a two-tier fabric and\n"
     "print tsched.vclos.v1: allocations, reserved member links, source routes, waiting jobs.\n"
     "\n"
-    "options:\n"
-    "  -t TOPO                 a two-tier fabric, tsched.topology.v1 (required; '-' = standard input)\n"
-    "  -r REQUESTS             the requests, tsched.vclos-requests.v1 (required)\n"
-    "  --mode M                vclos (reserved links), ocs-vclos or free (default: vclos)\n"
-    "  --shapes all|pow2       shapes tried for a multi-leaf job (default: all)\n"
-    "  --state VCLOS           an earlier output whose jobs run already (default: none)\n"
-    "  --pattern P             ring, alltoall or hd: add each job's flows (default: none)\n"
-    "  --step S                the pattern's step (default: 0)\n"
-    "  --routing R             mode free only: source, ecmp or balanced-ecmp (default: source)\n"
-    "  --seed N                mode free only: seed of the ECMP choices (default: 1)\n"
-    "  --time-limit-ms N       bound of one allocation, 0 = none (default: 1000)\n" NO_TIMING("solve_ms")
-        COMPACT_LINE OUT_LINE HELP_LINE
-    "\nexit status: 0 every request was processed (waiting jobs included); 2 bad usage or bad input\n"
+    "options:\n";
+static const char help_vclos_tail[] = "\nexit status: 0 every request was processed (waiting jobs included); 2 bad usage or bad input\n"
     "(one line on standard error naming the file and field, nothing on standard output); 3 solver\n"
     "or internal failure.\n";
 
-static const char help_cells[] =
+static const char help_cells_head[] =
     "usage: topo-sched cells -t TOPO -j JOB [-c GPUS] [--profile PROFILE] [--type T] [--gpus N]\n"
     "           [--stages S] [--plans assembled|tuned|exhaustive] [--no-timing] [--compact] [-o FILE]\n"
     "\n"
     "List the Crius Cells of a job with a model on every GPU pool of the fabric: stage cuts, the\n"
     "best per-stage plan, iteration time, throughput, memory; print tsched.cells.v1.\n"
     "\n"
-    "options:\n"
-    "  -t TOPO                 the fabric, tsched.topology.v1 (required; '-' = standard input)\n"
-    "  -j JOB                  the job, tsched.job.v1 with a model (required)\n"
-    "  -c GPUS                 tsched.gpus.v1 merged over the built-in catalogue (default: built-in only)\n"
-    "  --profile PROFILE       measured tsched.op-profile.v1 for its GPU type (default: cost model)\n"
-    "  --type T                only pools of GPU type T (default: every pool)\n"
-    "  --gpus N                only Cells of N GPUs, >= 1 (default: N_G/2, N_G and 2 N_G)\n"
-    "  --stages S              only Cells of S stages, >= 1 (default: 1, 2, 4, ... up to min(N, layers))\n"
-    "  --plans P               assembled, tuned or exhaustive plan space (default: assembled)\n" NO_TIMING(
-        "solve_ms") COMPACT_LINE OUT_LINE HELP_LINE
-    "\nexit status: 0 success, also when no Cell is feasible; 2 bad usage or bad input (one line on\n"
+    "options:\n";
+static const char help_cells_tail[] = "\nexit status: 0 success, also when no Cell is feasible; 2 bad usage or bad input (one line on\n"
     "standard error naming the file or option and the field, nothing on standard output); 3\n"
     "internal failure.\n";
 
-static const char help_crius[] =
+static const char help_crius_head[] =
     "usage: topo-sched crius-schedule -t TOPO -q QUEUE [-c GPUS] [--depth D]\n"
     "           [--objective normalized|throughput] [--event arrival|departure] [--no-timing]\n"
     "           [--compact] [-o FILE]\n"
@@ -414,14 +306,8 @@ static const char help_crius[] =
     "Run one event of the Crius Cell-based scheduler on a tsched.crius-queue.v1 queue and the\n"
     "fabric's free GPUs; print tsched.crius-schedule.v1.\n"
     "\n"
-    "options:\n"
-    "  -t TOPO                 the fabric, tsched.topology.v1 (required; '-' = standard input)\n"
-    "  -q QUEUE                the queue, tsched.crius-queue.v1 (required)\n"
-    "  -c GPUS                 tsched.gpus.v1 merged over the built-in catalogue (default: built-in only)\n"
-    "  --depth D               search depth for scaling running jobs, 0 to 16 (default: 3)\n"
-    "  --objective O           normalized or throughput (default: normalized)\n"
-    "  --event E               arrival or departure (default: arrival)\n" NO_TIMING("solve_ms") COMPACT_LINE OUT_LINE
-        HELP_LINE EXIT_0123("every job of a non-empty queue left pending (document still written)");
+    "options:\n";
+static const char help_crius_tail[] = EXIT_0123("every job of a non-empty queue left pending (document still written)");
 
 static const char help_draw[] =
     "usage: topo-sched draw -t TOPO [-p PLACEMENT] [-r ROUTES] [--format svg|dot] [--max-nodes N]\n"
@@ -438,7 +324,7 @@ static const char help_draw[] =
     "  --max-nodes N           above N nodes under a leaf, one box with their count (default: 64)\n" OUT_LINE HELP_LINE
         EXIT_023;
 
-static const char help_serve[] =
+static const char help_serve_head[] =
     "usage: topo-sched serve [--socket PATH] [--max-line-mb N] [--idle-timeout-s S] [--max-clients N]\n"
     "\n"
     "Answer requests, one JSON object per line (load-topology, update, place, flows, route,\n"
@@ -446,52 +332,85 @@ static const char help_serve[] =
     "import-k8s-nodes, export, version, unload, shutdown), with one JSON line each, in order.\n"
     "Stops at shutdown or end of input.\n"
     "\n"
-    "options:\n"
-    "  --socket PATH           listen on a Unix socket (default: standard input and output);\n"
-    "                          all clients at once, each line answered when complete\n"
-    "  --max-line-mb N         longest request line in MiB (default: 256)\n"
-    "  --idle-timeout-s S      drop a socket client idle for S s, 0 never (default: 60); idle:\n"
-    "                          it sends nothing and reads nothing of its answer\n"
-    "  --max-clients N         socket clients at once; one more gets an error line (default: 64)\n"
-    HELP_LINE
-    "\nexit status: 0 shutdown or end of input (request errors are answered, not fatal); 2 bad usage;\n"
+    "options:\n";
+static const char help_serve_tail[] = "\nexit status: 0 shutdown or end of input (request errors are answered, not fatal); 2 bad usage;\n"
     "3 internal failure.\n";
 
+/* A command's text: `text` as it is, or `text` (usage, description, "options:"), the option
+ * lines made from `spec`'s rows, the -h line and `tail` (the exit statuses). */
 static const struct {
     const char *cmd;
     const char *text;
+    const cli_cmd_spec *spec;
+    const char *tail;
 } helps[] = {
-    {"", help_all},
-    {"help", help_help},
-    {"demo", help_demo},
-    {"topology", help_topology},
-    {"topology show", help_topology_show},
-    {"topology import-slurm", help_import_slurm},
-    {"topology import-slurm-yaml", help_import_slurm_yaml},
-    {"topology import-k8s-nodes", help_import_k8s},
-    {"topology export", help_export},
-    {"place", help_place},
-    {"flows", help_flows},
-    {"route", help_route},
-    {"prioritize", help_prioritize},
-    {"kcut", help_kcut},
-    {"simulate", help_simulate},
-    {"trace", help_trace},
-    {"trace convert-alibaba", help_trace_alibaba},
-    {"trace convert-dcn", help_trace_dcn},
-    {"trace poisson", help_trace_poisson},
-    {"vclos", help_vclos},
-    {"cells", help_cells},
-    {"crius-schedule", help_crius},
-    {"draw", help_draw},
-    {"serve", help_serve},
+    {"", help_all, NULL, NULL},
+    {"help", help_help, NULL, NULL},
+    {"demo", help_demo, NULL, NULL},
+    {"topology", help_topology, NULL, NULL},
+    {"topology show", help_topology_show_head, &cli_spec_topology_show, help_topology_show_tail},
+    {"topology import-slurm", help_import_slurm_head, &cli_spec_import_slurm, help_import_slurm_tail},
+    {"topology import-slurm-yaml", help_import_slurm_yaml_head, &cli_spec_import_slurm_yaml, help_import_slurm_yaml_tail},
+    {"topology import-k8s-nodes", help_import_k8s_head, &cli_spec_import_k8s, help_import_k8s_tail},
+    {"topology export", help_export_head, &cli_spec_export, help_export_tail},
+    {"place", help_place_head, &cli_spec_place, help_place_tail},
+    {"flows", help_flows_head, &cli_spec_flows, help_flows_tail},
+    {"route", help_route_head, &cli_spec_route, help_route_tail},
+    {"prioritize", help_prioritize_head, &cli_spec_prioritize, help_prioritize_tail},
+    {"kcut", help_kcut_head, &cli_spec_kcut, help_kcut_tail},
+    {"simulate", help_simulate_head, &cli_spec_simulate, help_simulate_tail},
+    {"trace", help_trace, NULL, NULL},
+    {"trace convert-alibaba", help_trace_alibaba, NULL, NULL},
+    {"trace convert-dcn", help_trace_dcn, NULL, NULL},
+    {"trace poisson", help_trace_poisson, NULL, NULL},
+    {"vclos", help_vclos_head, &cli_spec_vclos, help_vclos_tail},
+    {"cells", help_cells_head, &cli_spec_cells, help_cells_tail},
+    {"crius-schedule", help_crius_head, &cli_spec_crius, help_crius_tail},
+    {"draw", help_draw, NULL, NULL},
+    {"serve", help_serve_head, &cli_spec_serve, help_serve_tail},
+};
+
+const cli_cmd_spec *const cli_specs[] = {
+    &cli_spec_topology_show,
+    &cli_spec_import_slurm,
+    &cli_spec_import_slurm_yaml,
+    &cli_spec_import_k8s,
+    &cli_spec_export,
+    &cli_spec_place,
+    &cli_spec_flows,
+    &cli_spec_route,
+    &cli_spec_prioritize,
+    &cli_spec_kcut,
+    &cli_spec_simulate,
+    &cli_spec_vclos,
+    &cli_spec_cells,
+    &cli_spec_crius,
+    &cli_spec_serve,
+    NULL,
 };
 
 const char *cli_help_text(const char *cmd)
 {
-    for (size_t i = 0; cmd && i < sizeof helps / sizeof helps[0]; i++)
-        if (strcmp(helps[i].cmd, cmd) == 0)
+    static char *made[sizeof helps / sizeof helps[0]]; /* made once, kept to the end of the process */
+    for (size_t i = 0; cmd && i < sizeof helps / sizeof helps[0]; i++) {
+        if (strcmp(helps[i].cmd, cmd) != 0)
+            continue;
+        if (!helps[i].spec)
             return helps[i].text;
+        if (!made[i]) {
+            size_t head = strlen(helps[i].text), opts = cli_opt_help(NULL, 0, helps[i].spec);
+            size_t n = head + opts + strlen(HELP_LINE) + strlen(helps[i].tail) + 1;
+            char *t = malloc(n);
+            if (!t)
+                return NULL;
+            memcpy(t, helps[i].text, head);
+            cli_opt_help(t + head, n - head, helps[i].spec);
+            strcpy(t + head + opts, HELP_LINE);
+            strcat(t, helps[i].tail);
+            made[i] = t;
+        }
+        return made[i];
+    }
     return NULL;
 }
 
