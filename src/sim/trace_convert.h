@@ -64,7 +64,8 @@ tsched_status ts_trace_alibaba(json_t **out, const char *text, size_t len, const
 #define TS_TRACE_DCN_DEFAULT_WINDOW_S 10.0
 typedef struct ts_trace_dcn_file {
     unsigned long long k; /* the K of job_<K>-<MODEL>.txt */
-    char *file;           /* the file's name (the caller owns it) */
+    const char *file;     /* the file's name (the caller owns it) */
+    size_t idx;           /* the caller's: where the file's text is (kept by the sort) */
 } ts_trace_dcn_file;
 /* 1 if `file` is a job_<K>-<MODEL>.txt name, with K in *k. */
 int ts_trace_dcn_match(const char *file, unsigned long long *k);
@@ -86,7 +87,7 @@ void ts_trace_dcn_free(ts_trace_dcn *d);
 /* poisson: `jobs` jobs (1 to TS_TRACE_MAX_JOBS), exponential inter-arrivals of mean
  * `mean_s`, sizes and durations from the --sizes and --duration-dist texts. */
 #define TS_TRACE_MAX_JOBS 1000000u
-/* Only check the --sizes and --duration-dist texts. */
+/* Only check the --sizes and --duration-dist texts (either may be NULL: not checked). */
 tsched_status ts_trace_poisson_check(const char *sizes, const char *duration, ts_trace_err *err);
 tsched_status ts_trace_poisson(json_t **out, uint32_t jobs, double mean_s, const char *sizes, const char *duration,
                                const ts_trace_opts *o, ts_trace_err *err);
