@@ -37,14 +37,30 @@ static tsched_status in_options(tsched_status st)
     return st;
 }
 
-/* The op's options into `o` (every one but compact goes through tsched_trace_options_set;
- * numbers are given to it as the shortest text that reads back to the same value). `text` holds the
- * strings kept by pointer (sizes, duration-dist): free them after the call. */
-static tsched_status read_options(tsched_trace_options *o, char **text, const svc_req *req,
-                                  const char *const *names)
+/* What every trace op reads: the options, the strings they keep by pointer (sizes,
+ * duration-dist: copies, freed with it) and the model mix. */
+typedef struct trace_in {
+    tsched_trace_options o;
+    char *kept[2], *mix;
+    int owned; /* mix is ours to free */
+} trace_in;
+
+static void trace_in_free(trace_in *t)
 {
-    tsched_trace_options_init(o);
-    o->compact = 1; /* the service's answers are compact */
+    if (t->owned)
+        free(t->mix);
+    free(t->kept[0]);
+    free(t->kept[1]);
+}
+
+/* The op's options into t->o (every one but compact goes through tsched_trace_options_set;
+ * numbers are given to it as the shortest text that reads back to the same value), and the
+ * optional model mix of field "model-mix" (an object or its JSON text). */
+static tsched_status read_in(trace_in *t, const svc_req *req, const char *const *names)
+{
+    memset(t, 0, sizeof *t);
+    tsched_trace_options_init(&t->o);
+    t->o.compact = 1; /* the service's answers are compact */
     const json_t *all = ts_svc_options(req);
     tsched_status st = TSCHED_OK;
     size_t kept = 0;
@@ -64,113 +80,90 @@ static tsched_status read_options(tsched_trace_options *o, char **text, const sv
             return ts_error(TSCHED_E_TYPE, "options.%s: expected a number or a string, got %s", *names,
                             ts_json_type_name(v));
         if (!strcmp(*names, "sizes") || !strcmp(*names, "duration-dist")) {
-            if (kept == 2 || !(s = text[kept++] = strdup(s)))
+            if (kept == 2 || !(s = t->kept[kept++] = strdup(s)))
                 return ts_error(TSCHED_E_NOMEM, "out of memory");
         }
-        st = in_options(tsched_trace_options_set(o, *names, s));
+        st = in_options(tsched_trace_options_set(&t->o, *names, s));
     }
-    return st;
-}
-
-/* The optional model mix of field "model-mix" (an object or its JSON text). */
-static tsched_status read_mix(tsched_trace_options *o, char **text, int *owned, const svc_req *req)
-{
     size_t len;
-    tsched_status st = ts_svc_doc(text, &len, owned, req, "model-mix", 0);
-    if (st == TSCHED_OK && *text) {
-        o->model_mix = *text;
-        o->model_mix_len = len;
-        o->model_mix_name = "model-mix";
-    }
-    return st;
+    if (st || (st = ts_svc_doc(&t->mix, &len, &t->owned, req, "model-mix", 0)) || !t->mix)
+        return st;
+    t->o.model_mix = t->mix;
+    t->o.model_mix_len = len;
+    t->o.model_mix_name = "model-mix";
+    return TSCHED_OK;
 }
 
 tsched_status ts_svc_op_trace_alibaba(char **result, svc_req *req)
 {
-    tsched_trace_options o;
-    char *kept[2] = {0}, *mix = NULL;
-    int owned = 0;
+    trace_in t;
     const char *csv = NULL, *name = NULL;
     const json_t *v = json_object_get(req->root, "name");
     tsched_status st;
-    if ((st = read_options(&o, kept, req, ts_svc_trace_alibaba_options)) ||
-        (st = ts_svc_str(&csv, req, "text")) || (v && !json_is_null(v) && (st = ts_svc_str(&name, req, "name"))) ||
-        (st = read_mix(&o, &mix, &owned, req)))
-        goto done;
-    st = in_options(
-        tsched_trace_convert_alibaba(result, csv, json_string_length(json_object_get(req->root, "text")), name, &o));
-done:
-    if (owned)
-        free(mix);
-    free(kept[0]);
-    free(kept[1]);
+    if (!(st = read_in(&t, req, ts_svc_trace_alibaba_options)) && !(st = ts_svc_str(&csv, req, "text")) &&
+        !(v && !json_is_null(v) && (st = ts_svc_str(&name, req, "name")))) {
+        size_t len = json_string_length(json_object_get(req->root, "text"));
+        st = in_options(tsched_trace_convert_alibaba(result, csv, len, name, &t.o));
+    }
+    trace_in_free(&t);
     return st;
+}
+
+/* The files of field "files" (an object: name -> text) as the arrays of tsched_trace_convert_dcn. */
+static tsched_status read_files(const char ***names, const char ***texts, size_t **lens, size_t *n,
+                                const svc_req *req)
+{
+    const json_t *files = json_object_get(req->root, "files");
+    if (!files || json_is_null(files))
+        return ts_error(TSCHED_E_NOT_FOUND, "files: missing required field");
+    if (!json_is_object(files))
+        return ts_error(TSCHED_E_TYPE, "files: expected an object of file names and their texts, got %s",
+                        ts_json_type_name(files));
+    size_t cap = json_object_size(files) + 1;
+    *names = calloc(cap, sizeof **names);
+    *texts = calloc(cap, sizeof **texts);
+    *lens = calloc(cap, sizeof **lens);
+    if (!*names || !*texts || !*lens)
+        return ts_error(TSCHED_E_NOMEM, "out of memory");
+    const char *key;
+    const json_t *t;
+    json_object_foreach((json_t *)files, key, t) {
+        if (!json_is_string(t))
+            return ts_error(TSCHED_E_TYPE, "files.%s: expected a string (the file's text), got %s", key,
+                            ts_json_type_name(t));
+        (*names)[*n] = key;
+        (*texts)[*n] = json_string_value(t);
+        (*lens)[(*n)++] = json_string_length(t);
+    }
+    return TSCHED_OK;
 }
 
 tsched_status ts_svc_op_trace_dcn(char **result, svc_req *req)
 {
-    tsched_trace_options o;
-    char *kept[2] = {0};
+    trace_in t;
     const char *dir, **names = NULL, **texts = NULL;
     size_t *lens = NULL, n = 0;
-    const json_t *files = json_object_get(req->root, "files");
     tsched_status st;
-    if ((st = read_options(&o, kept, req, ts_svc_trace_dcn_options)) || (st = ts_svc_str(&dir, req, "dir")))
-        goto done;
-    if (!files || json_is_null(files)) {
-        st = ts_error(TSCHED_E_NOT_FOUND, "files: missing required field");
-        goto done;
-    }
-    if (!json_is_object(files)) {
-        st = ts_error(TSCHED_E_TYPE, "files: expected an object of file names and their texts, got %s",
-                      ts_json_type_name(files));
-        goto done;
-    }
-    size_t cap = json_object_size(files) + 1;
-    names = calloc(cap, sizeof *names);
-    texts = calloc(cap, sizeof *texts);
-    lens = calloc(cap, sizeof *lens);
-    if (!names || !texts || !lens) {
-        st = ts_error(TSCHED_E_NOMEM, "out of memory");
-        goto done;
-    }
-    const char *key;
-    const json_t *t;
-    json_object_foreach((json_t *)files, key, t) {
-        if (!json_is_string(t)) {
-            st = ts_error(TSCHED_E_TYPE, "files.%s: expected a string (the file's text), got %s", key,
-                          ts_json_type_name(t));
-            goto done;
-        }
-        names[n] = key;
-        texts[n] = json_string_value(t);
-        lens[n++] = json_string_length(t);
-    }
-    st = in_options(tsched_trace_convert_dcn(result, dir, names, texts, lens, n, &o));
-done:
+    if (!(st = read_in(&t, req, ts_svc_trace_dcn_options)) && !(st = ts_svc_str(&dir, req, "dir")) &&
+        !(st = read_files(&names, &texts, &lens, &n, req)))
+        st = in_options(tsched_trace_convert_dcn(result, dir, names, texts, lens, n, &t.o));
     free(names);
     free(texts);
     free(lens);
-    free(kept[0]);
-    free(kept[1]);
+    trace_in_free(&t);
     return st;
 }
 
 tsched_status ts_svc_op_trace_poisson(char **result, svc_req *req)
 {
-    tsched_trace_options o;
-    char *kept[2] = {0}, *mix = NULL;
-    int owned = 0;
+    trace_in t;
     tsched_status st;
-    if (!(st = read_options(&o, kept, req, ts_svc_trace_poisson_options)) && !(st = read_mix(&o, &mix, &owned, req))) {
-        if (!o.jobs || !o.mean_interarrival_s || !o.sizes || !o.duration_dist)
+    if (!(st = read_in(&t, req, ts_svc_trace_poisson_options))) {
+        if (!t.o.jobs || !t.o.mean_interarrival_s || !t.o.sizes || !t.o.duration_dist)
             st = ts_error(TSCHED_E_NOT_FOUND, "options: jobs, mean-interarrival-s, sizes and duration-dist are required");
         else
-            st = in_options(tsched_trace_poisson(result, &o));
+            st = in_options(tsched_trace_poisson(result, &t.o));
     }
-    if (owned)
-        free(mix);
-    free(kept[0]);
-    free(kept[1]);
+    trace_in_free(&t);
     return st;
 }

@@ -64,7 +64,7 @@ static tsched_status conv_err(tsched_status st, const ts_trace_err *e) { return 
 /* ---------------------------------------------------------------- the text setter
  * Checks and messages exactly as `topo-sched trace` always gave them for the option's text. */
 
-static tsched_status opt_u32(uint32_t *out, const char *opt, const char *text, uint32_t max, int pow2)
+static tsched_status opt_u32(void *out, const char *opt, const char *text, uint32_t max, int pow2)
 {
     uint64_t v;
     if (ts_tc_parse_u64(text, &v) != 0 || v == 0 || v > max || (pow2 && (v & (v - 1)) != 0)) {
@@ -72,88 +72,112 @@ static tsched_status opt_u32(uint32_t *out, const char *opt, const char *text, u
             return ts_error(TSCHED_E_RANGE, "--%s: '%s' is not a power of two in [1, %" PRIu32 "]", opt, text, max);
         return ts_error(TSCHED_E_RANGE, "--%s: '%s' is not a whole number in [1, %" PRIu32 "]", opt, text, max);
     }
-    *out = (uint32_t)v;
+    uint32_t u = (uint32_t)v;
+    memcpy(out, &u, sizeof u);
     return TSCHED_OK;
 }
 
-static tsched_status opt_checked(tsched_status st, const ts_trace_err *e) { return st ? conv_err(st, e) : st; }
+/* A converter's check of one option's value; `text` is the value as given. */
+typedef tsched_status (*opt_check)(double, const char *, ts_trace_err *);
+
+/* A real option: parsed (NAN when it is not a finite number, so `check` refuses it naming
+ * the text) and checked. */
+static tsched_status opt_real(void *out, const char *text, opt_check check)
+{
+    ts_trace_err e;
+    double v;
+    if (ts_tc_parse_real(text, &v) != 0)
+        v = NAN;
+    tsched_status st = check(v, text, &e);
+    if (st)
+        return conv_err(st, &e);
+    memcpy(out, &v, sizeof v);
+    return TSCHED_OK;
+}
+
+/* The options tsched_trace_options_set knows: where each lives and how its text is read. */
+typedef enum { OPT_U64, OPT_U32, OPT_POW2, OPT_REAL, OPT_ITERATIONS, OPT_MEAN, OPT_SPEC } opt_kind;
+#define OPT(name, f, kind, max, check)                                                                             \
+    { name, offsetof(tsched_trace_options, f), sizeof(((tsched_trace_options *)0)->f), kind, max, check }
+static const struct opt_def {
+    const char *name;
+    size_t off, len;
+    opt_kind kind;
+    uint32_t max;    /* OPT_U32, OPT_POW2 */
+    opt_check check; /* OPT_REAL */
+} opt_defs[] = {
+    OPT("seed", seed, OPT_U64, 0, NULL),
+    OPT("gbits", gbits, OPT_REAL, 0, ts_trace_check_gbits),
+    OPT("compute-ms", compute_ms, OPT_REAL, 0, ts_trace_check_compute_ms),
+    OPT("gpus-per-node", gpus_per_node, OPT_U32, 65536, NULL),
+    OPT("scale-gpus", scale_gpus, OPT_POW2, 65536, NULL),
+    OPT("iterations", iterations, OPT_ITERATIONS, 0, NULL),
+    OPT("arrival-window-s", arrival_window_s, OPT_REAL, 0, ts_trace_check_window),
+    OPT("jobs", jobs, OPT_U32, TS_TRACE_MAX_JOBS, NULL),
+    OPT("mean-interarrival-s", mean_interarrival_s, OPT_MEAN, 0, NULL),
+    OPT("sizes", sizes, OPT_SPEC, 0, NULL),
+    OPT("duration-dist", duration_dist, OPT_SPEC, 0, NULL),
+};
+
+/* Read `text` into the field of `d` at `p`, checked as the command line checks it. */
+static tsched_status opt_read(void *p, const struct opt_def *d, const char *text)
+{
+    ts_trace_err e;
+    tsched_status st = TSCHED_OK;
+    uint64_t u;
+    double v;
+    switch (d->kind) {
+    case OPT_U64:
+        if (ts_tc_parse_u64(text, &u) != 0)
+            return ts_error(TSCHED_E_RANGE, "--seed: '%s' is not a whole number", text);
+        memcpy(p, &u, sizeof u);
+        return TSCHED_OK;
+    case OPT_U32:
+    case OPT_POW2: return opt_u32(p, d->name, text, d->max, d->kind == OPT_POW2);
+    case OPT_REAL: return opt_real(p, text, d->check);
+    case OPT_ITERATIONS:
+        if (ts_tc_parse_u64(text, &u) != 0)
+            u = 0;
+        st = ts_trace_check_iterations(u, text, &e);
+        memcpy(p, &u, sizeof u);
+        break;
+    case OPT_MEAN:
+        if (ts_tc_parse_real(text, &v) != 0 || !(v > 0) || v > TS_TRACE_MAX_S)
+            return ts_error(TSCHED_E_RANGE, "--mean-interarrival-s: '%s' is not a number in (0, 9.2e9]", text);
+        memcpy(p, &v, sizeof v);
+        return TSCHED_OK;
+    case OPT_SPEC:
+        if (!strcmp(d->name, "sizes"))
+            st = ts_trace_poisson_check(text, NULL, &e);
+        else
+            st = ts_trace_poisson_check(NULL, text, &e);
+        memcpy(p, &text, sizeof text);
+        break;
+    }
+    return st ? conv_err(st, &e) : st;
+}
 
 tsched_status tsched_trace_options_set(tsched_trace_options *opts, const char *name, const char *value)
 {
     if (!opts || !name || !value)
         return ts_error(TSCHED_E_INVALID, "tsched_trace_options_set: %s is NULL",
                         !opts ? "opts" : !name ? "name" : "value");
-    tsched_trace_options o;
+    tsched_trace_options o; /* a copy: on error the caller's is unchanged */
     tsched_status st = opts_in(&o, opts);
     if (st)
         return st;
-    ts_trace_err e;
-    size_t end; /* where the field set ends: the caller's struct must hold it */
-    double v;
-    if (!strcmp(name, "seed")) {
-        if (ts_tc_parse_u64(value, &o.seed) != 0)
-            return ts_error(TSCHED_E_RANGE, "--seed: '%s' is not a whole number", value);
-        end = offsetof(tsched_trace_options, seed) + sizeof o.seed;
-    } else if (!strcmp(name, "gbits")) {
-        if (ts_tc_parse_real(value, &v) != 0)
-            v = NAN;
-        if ((st = opt_checked(ts_trace_check_gbits(v, value, &e), &e)))
-            return st;
-        o.gbits = v;
-        end = offsetof(tsched_trace_options, gbits) + sizeof o.gbits;
-    } else if (!strcmp(name, "compute-ms")) {
-        if (ts_tc_parse_real(value, &v) != 0)
-            v = NAN;
-        if ((st = opt_checked(ts_trace_check_compute_ms(v, value, &e), &e)))
-            return st;
-        o.compute_ms = v;
-        end = offsetof(tsched_trace_options, compute_ms) + sizeof o.compute_ms;
-    } else if (!strcmp(name, "gpus-per-node")) {
-        if ((st = opt_u32(&o.gpus_per_node, name, value, 65536, 0)))
-            return st;
-        end = offsetof(tsched_trace_options, gpus_per_node) + sizeof o.gpus_per_node;
-    } else if (!strcmp(name, "scale-gpus")) {
-        if ((st = opt_u32(&o.scale_gpus, name, value, 65536, 1)))
-            return st;
-        end = offsetof(tsched_trace_options, scale_gpus) + sizeof o.scale_gpus;
-    } else if (!strcmp(name, "iterations")) {
-        if (ts_tc_parse_u64(value, &o.iterations) != 0)
-            o.iterations = 0;
-        if ((st = opt_checked(ts_trace_check_iterations(o.iterations, value, &e), &e)))
-            return st;
-        end = offsetof(tsched_trace_options, iterations) + sizeof o.iterations;
-    } else if (!strcmp(name, "arrival-window-s")) {
-        if (ts_tc_parse_real(value, &v) != 0)
-            v = NAN;
-        if ((st = opt_checked(ts_trace_check_window(v, value, &e), &e)))
-            return st;
-        o.arrival_window_s = v;
-        end = offsetof(tsched_trace_options, arrival_window_s) + sizeof o.arrival_window_s;
-    } else if (!strcmp(name, "jobs")) {
-        if ((st = opt_u32(&o.jobs, name, value, TS_TRACE_MAX_JOBS, 0)))
-            return st;
-        end = offsetof(tsched_trace_options, jobs) + sizeof o.jobs;
-    } else if (!strcmp(name, "mean-interarrival-s")) {
-        if (ts_tc_parse_real(value, &v) != 0 || !(v > 0) || v > TS_TRACE_MAX_S)
-            return ts_error(TSCHED_E_RANGE, "--mean-interarrival-s: '%s' is not a number in (0, 9.2e9]", value);
-        o.mean_interarrival_s = v;
-        end = offsetof(tsched_trace_options, mean_interarrival_s) + sizeof o.mean_interarrival_s;
-    } else if (!strcmp(name, "sizes")) {
-        if ((st = opt_checked(ts_trace_poisson_check(value, NULL, &e), &e)))
-            return st;
-        o.sizes = value;
-        end = offsetof(tsched_trace_options, sizes) + sizeof o.sizes;
-    } else if (!strcmp(name, "duration-dist")) {
-        if ((st = opt_checked(ts_trace_poisson_check(NULL, value, &e), &e)))
-            return st;
-        o.duration_dist = value;
-        end = offsetof(tsched_trace_options, duration_dist) + sizeof o.duration_dist;
-    } else
+    const struct opt_def *d = NULL;
+    for (size_t i = 0; i < sizeof opt_defs / sizeof opt_defs[0] && !d; i++)
+        if (!strcmp(opt_defs[i].name, name))
+            d = &opt_defs[i];
+    if (!d)
         return ts_error(TSCHED_E_INVALID,
                         "tsched_trace_options_set: unknown option '%s' (seed, gbits, compute-ms, gpus-per-node, "
                         "scale-gpus, iterations, arrival-window-s, jobs, mean-interarrival-s, sizes, duration-dist)",
                         name);
-    if (end > opts->size)
+    if ((st = opt_read((char *)&o + d->off, d, value)))
+        return st;
+    if (d->off + d->len > opts->size)
         return ts_error(TSCHED_E_INVALID, "tsched_trace_options_set: '%s' lies past the caller's struct (size %zu)",
                         name, opts->size);
     memcpy((char *)opts + sizeof opts->size, (const char *)&o + sizeof o.size, opts->size - sizeof opts->size);
