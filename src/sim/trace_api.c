@@ -333,19 +333,22 @@ static tsched_status read_regular(char **text, size_t *len, const char *path)
     }
 }
 
-/* Convert `files` (n, matched and not yet ordered); `dir_read` when they are read from the folder. */
+/* Convert `files` (n, matched and not yet ordered); `dir_read` when they are read from the folder.
+ * Takes the builder `d`. */
 static tsched_status dcn_run(char **out, const char *dir, ts_trace_dcn_file *files, size_t n, dcn_src *src,
                              int dir_read, const tsched_trace_options *o, ts_trace_dcn *d)
 {
     ts_trace_err e;
-    tsched_status st;
-    if ((st = ts_trace_dcn_order(files, n, dir, &e)))
-        return conv_err(st, &e);
-    for (size_t i = 0; i < n; i++) {
+    tsched_status st = ts_trace_dcn_order(files, n, dir, &e);
+    if (st)
+        st = conv_err(st, &e);
+    for (size_t i = 0; i < n && !st; i++) {
         size_t pl = strlen(dir) + strlen(files[i].file) + 2, len;
         char *path = malloc(pl);
-        if (!path)
-            return ts_error(TSCHED_E_NOMEM, "out of memory");
+        if (!path) {
+            st = ts_error(TSCHED_E_NOMEM, "out of memory");
+            break;
+        }
         snprintf(path, pl, "%s/%s", dir, files[i].file);
         const char *text;
         if (dir_read) {
@@ -361,11 +364,13 @@ static tsched_status dcn_run(char **out, const char *dir, ts_trace_dcn_file *fil
         if (st == TSCHED_OK && (st = ts_trace_dcn_add(d, text, len, path, files[i].file, &e)))
             st = conv_err(st, &e);
         free(path);
-        if (st)
-            return st;
+    }
+    if (st) {
+        ts_trace_dcn_free(d);
+        return st;
     }
     json_t *doc;
-    if ((st = ts_trace_dcn_finish(&doc, d, &e)))
+    if ((st = ts_trace_dcn_finish(&doc, d, &e))) /* frees the builder either way */
         return conv_err(st, &e);
     return emit(out, doc, o->compact);
 }
