@@ -114,6 +114,7 @@ TYPES = {
     'tsched_route_options *': '&c->o_route_opts',
     'tsched_kcut_options *': '&c->o_kcut_opts',
     'tsched_prio_options *': '&c->o_prio_opts',
+    'tsched_trace_options *': '&c->o_trace_opts',
     'tsched_sim_job_stats *': 'nt_sim_job_stats(c)',
     'tsched_sim_summary *': 'nt_sim_summary(c)',
     'tsched_vclos_jobinfo *': 'nt_vclos_jobinfo(c)',
@@ -131,6 +132,8 @@ TYPES = {
     'const tsched_route_options *': '&c->route_opts',
     'const tsched_kcut_options *': '&c->kcut_opts',
     'const tsched_prio_options *': '&c->prio_opts',
+    'const tsched_trace_options *': '&c->trace_opts',
+    'const size_t *': 'NULL',
     'const tsched_twojob *': '&c->twojob',
     'const tsched_sim_job *': '&c->sim_job',
     'const tsched_sim_phase *': '&c->sim_phase',
@@ -273,11 +276,19 @@ FUNCS = {
     'tsched_cell_list_to_json': {'topo': 'c->cell_topo', 'job': 'c->cell_job', 'type': '"A100"', 'gpus': '4',
                                  'stages': '2'},
     # service: a fresh service holds fabric "x" (loaded from c->topo_json)
+    # traces: the fixture's poisson options, pod CSV and dcn job file
+    'tsched_trace_options_set': {'opts': '&c->trace_set_opts', 'name': '"seed"', 'value': '"7"'},
+    'tsched_trace_mix_check': {'text': 'c->trace_mix'},
+    'tsched_trace_convert_alibaba': {'csv': 'c->trace_csv'},
+    'tsched_trace_convert_alibaba_file': {'path': 'c->trace_csv_path'},
+    'tsched_trace_convert_dcn': {'dir': '"nt/ring_size_2"', 'names': 'c->dcn_names', 'texts': 'c->dcn_texts',
+                                 'n': '1'},
+    'tsched_trace_convert_dcn_dir': {'dir': 'c->dcn_dir'},
     'tsched_service_handle': {'request': '"{\\"id\\": 1, \\"op\\": \\"version\\"}"'},
 }
 
 # `len` is the length of the text parameter of the same call (even when that one is NULL).
-LEN_OF = ('json', 'text', 'request')
+LEN_OF = ('json', 'text', 'request', 'csv')
 
 # Return kinds of null_calls.h, by canonical return type.
 RETURNS = {

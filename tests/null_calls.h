@@ -86,6 +86,11 @@ struct nt_ctx {
     char *trace_json, *scenario_json;
     char topo_path[64], job_path[64], aff_path[64], flows_path[64], placement_path[64], dag_path[64],
         jobset_path[64], slurm_path[64], slurm_yaml_path[64], k8s_path[64], save_path[64], trace_path[64], scenario_path[64];
+    /* traces: poisson options (2 jobs), a pod CSV (text and file), a dcn job file (text and
+     * in a folder) */
+    tsched_trace_options trace_opts, trace_set_opts;
+    const char *trace_mix, *trace_csv, *dcn_names[1], *dcn_texts[1];
+    char trace_csv_path[64], dcn_dir[64], dcn_file[96];
 
     /* fresh handles of one call (nt_fresh_*), freed after it */
     tsched_topology *s_topo;
@@ -153,6 +158,7 @@ struct nt_ctx {
     tsched_route_options o_route_opts;
     tsched_kcut_options o_kcut_opts;
     tsched_prio_options o_prio_opts;
+    tsched_trace_options o_trace_opts;
     uint32_t o_u32[NT_BUF];
     uint64_t o_u64[NT_BUF];
     size_t o_size[NT_BUF];

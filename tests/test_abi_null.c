@@ -23,6 +23,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -121,6 +122,13 @@ static const struct {
     {"tsched_service_handle", "stop"},
     {"tsched_cell_list_to_json", "profile"},      /* "`profile` (may be NULL)" */
     {"tsched_cell_list_to_json", "type"},         /* "`type` (may be NULL)" */             /* "`*stop` (may be NULL)" */
+    {"tsched_trace_mix_check", "name"},           /* "NULL = "model-mix"" */
+    {"tsched_trace_convert_alibaba", "name"},     /* "NULL = "-"" */
+    {"tsched_trace_convert_alibaba", "opts"},     /* "`opts` NULL = the defaults" */
+    {"tsched_trace_convert_alibaba_file", "opts"},
+    {"tsched_trace_convert_dcn", "lens"},         /* "`lens` NULL = each up to its NUL" */
+    {"tsched_trace_convert_dcn", "opts"},
+    {"tsched_trace_convert_dcn_dir", "opts"},
 };
 
 /* Words that name a parameter in an error message besides its own name. */
@@ -293,6 +301,13 @@ static void write_file(char *path, size_t size, const char *what, const char *te
         exit(1);
     }
 }
+
+static const char trace_mix_doc[] = "{\"format\": \"tsched.model-mix.v1\", \"models\": [{\"compute_ms\": 10,"
+                                    " \"phases\": [{\"pattern\": \"dp-ring\", \"gbits\": 1}]}]}";
+static const char trace_csv_doc[] = "name,num_gpu,gpu_milli,pod_phase,creation_time,deletion_time,scheduled_time\n"
+                                    "p1,8,1000,Succeeded,0,100,10\n";
+static const char dcn_job_doc[] = "#src dst src_tor dst_tor start_time flow_size compute_time stage_index\n"
+                                  "96 97 0 0 0 2000000000 1000 0\n";
 
 static char *xstrdup(const char *s)
 {
@@ -528,6 +543,24 @@ static void fixture_new(struct nt_ctx *c)
     write_file(c->slurm_yaml_path, sizeof c->slurm_yaml_path, "topology.yaml", c->slurm_yaml_text);
     write_file(c->k8s_path, sizeof c->k8s_path, "nodes.json", c->k8s_text);
     snprintf(c->save_path, sizeof c->save_path, "nt-%ld-saved.json", (long)getpid());
+    tsched_trace_options_init(&c->trace_opts);
+    c->trace_opts.jobs = 2;
+    c->trace_opts.mean_interarrival_s = 1;
+    c->trace_opts.sizes = "8:1";
+    c->trace_opts.duration_dist = "fixed:1";
+    tsched_trace_options_init(&c->trace_set_opts);
+    c->trace_mix = trace_mix_doc;
+    c->trace_csv = trace_csv_doc;
+    c->dcn_names[0] = "job_0-A.txt";
+    c->dcn_texts[0] = dcn_job_doc;
+    write_file(c->trace_csv_path, sizeof c->trace_csv_path, "pods.csv", trace_csv_doc);
+    snprintf(c->dcn_dir, sizeof c->dcn_dir, "nt-%ld-dcn", (long)getpid());
+    snprintf(c->dcn_file, sizeof c->dcn_file, "%s/job_0-A.txt", c->dcn_dir);
+    FILE *df = mkdir(c->dcn_dir, 0700) == 0 ? fopen(c->dcn_file, "w") : NULL;
+    if (!df || fputs(dcn_job_doc, df) < 0 || fclose(df) != 0) {
+        printf("fixture: cannot write %s\n", c->dcn_file);
+        exit(1);
+    }
 
     /* vclos */
     FIX(tsched_topology_load_string(&c->vc_topo, vc_topo_doc, strlen(vc_topo_doc)));
@@ -698,6 +731,9 @@ static void fixture_free(struct nt_ctx *c)
                            c->scenario_path, c->cat_path, c->profile_path, c->queue_path};
     for (size_t i = 0; i < sizeof paths / sizeof paths[0]; i++)
         remove(paths[i]);
+    remove(c->trace_csv_path);
+    remove(c->dcn_file);
+    remove(c->dcn_dir);
 }
 
 /* ---- fresh objects of one call -------------------------------------------------------------- */

@@ -749,10 +749,38 @@ def soak(seconds):
     check(growth <= max(2048, warm // 20), 'soak: VmRSS grew by %d KiB after warm-up (%d -> %d)' % (growth, warm, end))
 
 
+def traces():
+    """The trace-* ops over the pipe: the answer holds, byte for byte, what `topo-sched trace ...
+    --compact` writes (the command's newline aside)."""
+    svc = Serve()
+    pods, mix = path('trace', 'pods.csv'), path('trace', 'mix.json')
+    dcn = path('trace', 'dcn', 'ring_size_2')
+    cases = [
+        ({'op': 'trace-poisson', 'model-mix': load(mix),
+          'options': {'jobs': 30, 'mean-interarrival-s': 2.5, 'sizes': '1:1,8:3', 'duration-dist': 'exp:60', 'seed': 4}},
+         ['trace', 'poisson', '--jobs', '30', '--mean-interarrival-s', '2.5', '--sizes', '1:1,8:3', '--duration-dist',
+          'exp:60', '--seed', '4', '--model-mix', mix]),
+        ({'op': 'trace-convert-alibaba', 'text': read_text(pods), 'name': pods, 'options': {'scale-gpus': 4}},
+         ['trace', 'convert-alibaba', pods, '--scale-gpus', '4']),
+        ({'op': 'trace-convert-dcn', 'dir': dcn, 'files': {n: read_text(os.path.join(dcn, n)) for n in os.listdir(dcn)},
+          'options': {'seed': '7'}},
+         ['trace', 'convert-dcn', dcn, '--seed', '7']),
+    ]
+    for i, (req, argv) in enumerate(cases):
+        req['id'] = i
+        svc.send_raw(json.dumps(req).encode() + b'\n')
+        line = svc.p.stdout.readline()
+        rc, out, err = cli_raw(argv + ['--compact'])
+        want = ('{"id":%d,"ok":true,"result":%s}\n' % (i, out.rstrip('\n'))).encode()
+        check(rc == 0 and line == want, '%s: the answer holds the command\'s bytes: %s' % (req['op'], line[:200]))
+    check(svc.close() == 0, 'traces: exit 0')
+
+
 def main():
     try:
         equality()
         interop()
+        traces()
         bad_lines()
         socket_clients()
         stop_while_writing()

@@ -857,3 +857,167 @@ func Simulate(t *Topology, trace []byte, o SimulateOptions) ([]byte, error) {
 	}
 	return run("simulate", t, []doc{{"trace", trace, false}, {"scenario", o.Scenario, true}}, o, o.Extra)
 }
+
+// ---- traces: the tsched_trace_* calls themselves (include/topo-sched/trace.h) -------------
+
+// TraceOptions are the options of `topo-sched trace` (doc/sim-traces.md). A zero field is the
+// command's default; every given option is checked as the command line checks it
+// (tsched_trace_options_set), so errors read as the command's ("--gbits: '-1' is not a
+// positive number").
+type TraceOptions struct {
+	Seed              *uint64  // --seed; nil = 1
+	ModelMix          []byte   // --model-mix: a tsched.model-mix.v1 document; nil = none
+	ModelMixName      string   // what messages call the model mix; "" = "model-mix"
+	Gbits             float64  // --gbits
+	ComputeMs         float64  // --compute-ms
+	GpusPerNode       int      // --gpus-per-node
+	ScaleGpus         int      // --scale-gpus (convert-alibaba)
+	Iterations        uint64   // --iterations (convert-dcn)
+	ArrivalWindowS    *float64 // --arrival-window-s (convert-dcn); nil = 10
+	Jobs              int      // --jobs (poisson)
+	MeanInterarrivalS float64  // --mean-interarrival-s (poisson)
+	Sizes             string   // --sizes (poisson)
+	DurationDist      string   // --duration-dist (poisson)
+	Compact           bool     // --compact: the document on one line
+}
+
+// traceCall fills a tsched_trace_options from o and runs conv with it, on one OS thread (the
+// library's message of a failing set is read there). C strings live until it returns.
+func traceCall(o TraceOptions, conv func(opts *C.tsched_trace_options, out **C.char) C.tsched_status) ([]byte, error) {
+	var opts C.tsched_trace_options
+	C.tsched_trace_options_init(&opts)
+	var frees []unsafe.Pointer
+	defer func() {
+		for _, p := range frees {
+			C.free(p)
+		}
+	}()
+	cstr := func(s string) *C.char {
+		p := C.CString(s)
+		frees = append(frees, unsafe.Pointer(p))
+		return p
+	}
+	num := func(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
+	var sets [][2]string
+	if o.Seed != nil {
+		sets = append(sets, [2]string{"seed", strconv.FormatUint(*o.Seed, 10)})
+	}
+	if o.Gbits != 0 {
+		sets = append(sets, [2]string{"gbits", num(o.Gbits)})
+	}
+	if o.ComputeMs != 0 {
+		sets = append(sets, [2]string{"compute-ms", num(o.ComputeMs)})
+	}
+	if o.GpusPerNode != 0 {
+		sets = append(sets, [2]string{"gpus-per-node", strconv.Itoa(o.GpusPerNode)})
+	}
+	if o.ScaleGpus != 0 {
+		sets = append(sets, [2]string{"scale-gpus", strconv.Itoa(o.ScaleGpus)})
+	}
+	if o.Iterations != 0 {
+		sets = append(sets, [2]string{"iterations", strconv.FormatUint(o.Iterations, 10)})
+	}
+	if o.ArrivalWindowS != nil {
+		sets = append(sets, [2]string{"arrival-window-s", num(*o.ArrivalWindowS)})
+	}
+	if o.Jobs != 0 {
+		sets = append(sets, [2]string{"jobs", strconv.Itoa(o.Jobs)})
+	}
+	if o.MeanInterarrivalS != 0 {
+		sets = append(sets, [2]string{"mean-interarrival-s", num(o.MeanInterarrivalS)})
+	}
+	if o.Sizes != "" {
+		sets = append(sets, [2]string{"sizes", o.Sizes})
+	}
+	if o.DurationDist != "" {
+		sets = append(sets, [2]string{"duration-dist", o.DurationDist})
+	}
+	if o.ModelMix != nil {
+		p, n := cBytes(o.ModelMix)
+		frees = append(frees, unsafe.Pointer(p))
+		if n == 0 {
+			return nil, &Error{Status: StatusParse, Msg: "model-mix: empty"}
+		}
+		opts.model_mix, opts.model_mix_len = p, n
+		if o.ModelMixName != "" {
+			opts.model_mix_name = cstr(o.ModelMixName)
+		}
+	}
+	if o.Compact {
+		opts.compact = 1
+	}
+	var out *C.char
+	err := call(func() C.tsched_status {
+		for _, s := range sets {
+			if st := C.tsched_trace_options_set(&opts, cstr(s[0]), cstr(s[1])); st != C.TSCHED_OK {
+				return st
+			}
+		}
+		return conv(&opts, &out)
+	})
+	if err != nil {
+		return nil, err
+	}
+	return takeString(out), nil
+}
+
+// TraceConvertAlibaba is the tsched.trace.v1 document `topo-sched trace convert-alibaba` writes
+// for an Alibaba cluster-trace-gpu-v2023 pod CSV: csv is its text, name names it in messages
+// and its base name names the trace ("" = "-", as standard input).
+func TraceConvertAlibaba(csv []byte, name string, o TraceOptions) ([]byte, error) {
+	text, n := cBytes(csv)
+	defer C.free(unsafe.Pointer(text))
+	var cname *C.char
+	if name != "" {
+		cname = C.CString(name)
+		defer C.free(unsafe.Pointer(cname))
+	}
+	return traceCall(o, func(opts *C.tsched_trace_options, out **C.char) C.tsched_status {
+		return C.tsched_trace_convert_alibaba(out, text, n, cname, opts)
+	})
+}
+
+// TraceConvertDcn is the document of `topo-sched trace convert-dcn` for a dcn-simulators
+// ring_size_R folder: files maps each file's name to its text (names other than
+// job_<K>-<MODEL>.txt are ignored) and dir names the folder; with files nil the library reads
+// the folder dir itself.
+func TraceConvertDcn(dir string, files map[string][]byte, o TraceOptions) ([]byte, error) {
+	cdir := C.CString(dir)
+	defer C.free(unsafe.Pointer(cdir))
+	if files == nil {
+		return traceCall(o, func(opts *C.tsched_trace_options, out **C.char) C.tsched_status {
+			return C.tsched_trace_convert_dcn_dir(out, cdir, opts)
+		})
+	}
+	n := len(files)
+	ptr := C.size_t(unsafe.Sizeof((*C.char)(nil)))
+	names := (*[1 << 28]*C.char)(C.malloc(C.size_t(n+1) * ptr))[: n+1 : n+1]
+	texts := (*[1 << 28]*C.char)(C.malloc(C.size_t(n+1) * ptr))[: n+1 : n+1]
+	lens := (*[1 << 28]C.size_t)(C.malloc(C.size_t(n+1) * C.size_t(unsafe.Sizeof(C.size_t(0)))))[: n+1 : n+1]
+	i := 0
+	for k, v := range files {
+		names[i] = C.CString(k)
+		texts[i], lens[i] = cBytes(v)
+		i++
+	}
+	defer func() {
+		for j := 0; j < n; j++ {
+			C.free(unsafe.Pointer(names[j]))
+			C.free(unsafe.Pointer(texts[j]))
+		}
+		C.free(unsafe.Pointer(&names[0]))
+		C.free(unsafe.Pointer(&texts[0]))
+		C.free(unsafe.Pointer(&lens[0]))
+	}()
+	return traceCall(o, func(opts *C.tsched_trace_options, out **C.char) C.tsched_status {
+		return C.tsched_trace_convert_dcn(out, cdir, &names[0], &texts[0], &lens[0], C.size_t(n), opts)
+	})
+}
+
+// TracePoisson is the document of `topo-sched trace poisson`: Jobs, MeanInterarrivalS, Sizes
+// and DurationDist are required.
+func TracePoisson(o TraceOptions) ([]byte, error) {
+	return traceCall(o, func(opts *C.tsched_trace_options, out **C.char) C.tsched_status {
+		return C.tsched_trace_poisson(out, opts)
+	})
+}

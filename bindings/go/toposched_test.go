@@ -516,3 +516,84 @@ func TestDuplicateOptionSpellings(t *testing.T) {
 			"random-fit", "--seed", "5")
 	}
 }
+
+// cliBytes is the topo-sched command's standard output, as bytes.
+func cliBytes(t *testing.T, args ...string) []byte {
+	t.Helper()
+	out, err := exec.Command(cli(t), args...).Output()
+	if err != nil {
+		t.Fatalf("topo-sched %s: %v", strings.Join(args, " "), err)
+	}
+	return out
+}
+
+// sameTrace checks that a trace call's document, with the command's newline, is the original
+// command's bytes (tests/data/trace/golden) and today's topo-sched trace's.
+func sameTrace(t *testing.T, doc []byte, err error, golden string, args ...string) {
+	t.Helper()
+	if err != nil {
+		t.Fatalf("%s: %v", golden, err)
+	}
+	got := append(doc, '\n')
+	if want := read(t, "trace", "golden", golden+".json"); string(got) != string(want) {
+		t.Errorf("%s: not the original command's bytes", golden)
+	}
+	if want := cliBytes(t, append([]string{"trace"}, args...)...); string(got) != string(want) {
+		t.Errorf("%s: not the bytes of topo-sched trace %s", golden, strings.Join(args, " "))
+	}
+}
+
+func TestTraceCallsWriteTheCommandsBytes(t *testing.T) {
+	doc, err := TracePoisson(TraceOptions{Jobs: 50, MeanInterarrivalS: 5, Sizes: "1:1,8:3,64:0.5", DurationDist: "exp:3600"})
+	sameTrace(t, doc, err, "poisson-exp", "poisson", "--jobs", "50", "--mean-interarrival-s", "5", "--sizes",
+		"1:1,8:3,64:0.5", "--duration-dist", "exp:3600")
+	doc, err = TracePoisson(TraceOptions{Jobs: 7, MeanInterarrivalS: 0.001, Sizes: "16:1", DurationDist: "fixed:2.5",
+		Seed: Uint64(0), Compact: true})
+	sameTrace(t, doc, err, "poisson-fixed", "poisson", "--jobs", "7", "--mean-interarrival-s", "0.001", "--sizes",
+		"16:1", "--duration-dist", "fixed:2.5", "--seed", "0", "--compact")
+	mix2 := data("trace", "golden", "mix2.json")
+	doc, err = TracePoisson(TraceOptions{Jobs: 60, MeanInterarrivalS: 2, Sizes: "6:1,12:2", DurationDist: "lognormal:1,0.5",
+		ModelMix: read(t, "trace", "golden", "mix2.json"), GpusPerNode: 6, Seed: Uint64(99), Compact: true})
+	sameTrace(t, doc, err, "poisson-mix2", "poisson", "--jobs", "60", "--mean-interarrival-s", "2", "--sizes",
+		"6:1,12:2", "--duration-dist", "lognormal:1,0.5", "--model-mix", mix2, "--gpus-per-node", "6", "--seed", "99",
+		"--compact")
+	pods := data("trace", "pods.csv")
+	doc, err = TraceConvertAlibaba(read(t, "trace", "pods.csv"), pods, TraceOptions{ScaleGpus: 8, Gbits: 2.5,
+		ComputeMs: 333.3, Compact: true})
+	sameTrace(t, doc, err, "alibaba-opts", "convert-alibaba", pods, "--scale-gpus", "8", "--gbits", "2.5",
+		"--compute-ms", "333.3", "--compact")
+	doc, err = TraceConvertAlibaba(read(t, "trace", "pods.csv"), pods, TraceOptions{})
+	sameTrace(t, doc, err, "alibaba-default", "convert-alibaba", pods)
+	dir := data("trace", "dcn", "ring_size_2")
+	files := map[string][]byte{}
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range entries {
+		files[e.Name()] = read(t, "trace", "dcn", "ring_size_2", e.Name())
+	}
+	doc, err = TraceConvertDcn(dir, files, TraceOptions{})
+	sameTrace(t, doc, err, "dcn-default", "convert-dcn", dir)
+	doc, err = TraceConvertDcn(dir+"/", nil, TraceOptions{Seed: Uint64(4), ComputeMs: 1238.769231, Iterations: 3,
+		ArrivalWindowS: Float64(100), Compact: true})
+	sameTrace(t, doc, err, "dcn-opts", "convert-dcn", dir+"/", "--seed", "4", "--compute-ms", "1238.769231",
+		"--iterations", "3", "--arrival-window-s", "100", "--compact")
+}
+
+func TestTraceErrorsAreTheCommands(t *testing.T) {
+	_, err := TracePoisson(TraceOptions{Jobs: 3, MeanInterarrivalS: 1, Sizes: "8:1", DurationDist: "fixed:1",
+		Gbits: -1})
+	var e *Error
+	if !errors.As(err, &e) || e.Status != StatusRange || e.Msg != "--gbits: '-1' is not a positive number" {
+		t.Fatalf("negative gbits: %v", err)
+	}
+	_, err = TraceConvertDcn("x/y", map[string][]byte{"job_0-A.txt": []byte(
+		"#src dst src_tor dst_tor start_time flow_size compute_time stage_index\n95 97 0 0 0 1 1 0\n")}, TraceOptions{})
+	if !errors.As(err, &e) || !strings.Contains(e.Msg, "x/y/job_0-A.txt:2: src: 95 is not a server vertex") {
+		t.Fatalf("dcn vertex: %v", err)
+	}
+	if _, err = TracePoisson(TraceOptions{Jobs: 3}); err == nil {
+		t.Fatal("poisson without sizes: no error")
+	}
+}

@@ -13,6 +13,7 @@
 #include "routing.h"
 #include "priority.h"
 #include "sim.h"
+#include "trace.h"
 #include "vclos.h"
 #include "cell.h"
 #include "service.h"

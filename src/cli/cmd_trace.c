@@ -1,346 +1,170 @@
 /* topo-sched trace convert-alibaba | convert-dcn | poisson: build a tsched.trace.v1 document
- * (doc/sim-traces.md). The options and the files are read here; the conversion is the
- * library's (src/sim/trace_convert.h and its files, compiled in until they become
- * tsched_trace_* calls). */
-#include <dirent.h>
-#include <errno.h>
-#include <fcntl.h>
-#include <math.h>
-#include <stdint.h>
+ * (doc/sim-traces.md). A thin wrapper: the options are parsed and the files read here; the
+ * checks, the conversion and the document's text are the library's tsched_trace_* calls
+ * (include/topo-sched/trace.h), the ones the service and the bindings make. */
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
-
-#include <jansson.h>
 
 #include "cli.h"
-#include "../sim/trace_convert.h"
+#include "topo-sched/trace.h"
 
-/* The converter's error: one line, with the usage hint when an option is at fault. */
-static int conv_fail(tsched_status st, const ts_trace_err *e)
+/* The library's error: one line, with the usage hint when an option is at fault. Option
+ * faults are the messages that name one ("--gbits: ..."); an input's name the command line
+ * took never starts with "--", but a --model-mix file could, hence `mix`. */
+static int fail(tsched_status st, const char *mix)
 {
+    const char *msg = tsched_last_error();
     if (st == TSCHED_E_NOMEM) {
-        fprintf(stderr, "topo-sched: %s\n", e->msg);
+        fprintf(stderr, "topo-sched: %s\n", msg);
         return CLI_INTERNAL;
     }
-    if (e->option)
-        return cli_usage_error("%s", e->msg);
-    fprintf(stderr, "topo-sched: %s\n", e->msg);
+    if (strncmp(msg, "--", 2) == 0 && !(mix && strncmp(msg, mix, strlen(mix)) == 0))
+        return cli_usage_error("%s", msg);
+    fprintf(stderr, "topo-sched: %s\n", msg);
     return CLI_BAD_INPUT;
 }
 
-static int emit(json_t *doc, const char *out, int compact)
-{
-    int rc = cli_write_doc(out, doc, compact);
-    json_decref(doc);
-    return rc;
-}
-
-/* ---------------------------------------------------------------- shared options */
-
+/* What one command line of `trace` holds. */
 typedef struct {
-    const char *out, *mix_path;
-    int compact;
-    ts_trace_opts o;
-    ts_trace_mix *mix;
-} common_opts;
+    const char *out, *mix_path, *input; /* -o, --model-mix, POD_CSV or DIR */
+    const char *sizes, *dspec;          /* checked once the line is read, as always */
+    tsched_trace_options o;
+} trace_args;
 
-/* A finite number (the converter checks its range). */
-static int parse_finite(const char *s, double *v)
+/* The options each subcommand takes (besides -o and --compact), as tsched_trace_options_set
+ * names them; "model-mix" is read here. */
+static const char *const alibaba_opts[] = {"seed", "model-mix", "gbits", "compute-ms", "gpus-per-node",
+                                           "scale-gpus", NULL};
+static const char *const dcn_opts[] = {"seed", "compute-ms", "iterations", "arrival-window-s", NULL};
+static const char *const poisson_opts[] = {"seed",          "model-mix", "gbits", "compute-ms",
+                                           "gpus-per-node", "jobs",      "mean-interarrival-s", "sizes",
+                                           "duration-dist", NULL};
+
+static int takes(const char *const *names, const char *name)
 {
-    char *end;
-    errno = 0;
-    if (!*s)
-        return -1;
-    *v = ts_strtod(s, &end);
-    return errno || *end || !isfinite(*v) ? -1 : 0;
+    for (; *names; names++)
+        if (strcmp(*names, name) == 0)
+            return 1;
+    return 0;
 }
 
-/* Options every converter shares; 1 = consumed (i advanced), 0 = not ours, -1 = error. */
-static int common_opt(common_opts *c, int argc, char **argv, int *i, int *rc)
+/* Parse argv[1..argc) of subcommand `sub` (its name; `what` names its positional argument,
+ * NULL for none). Returns CLI_OK or the exit status after the message. */
+static int parse(trace_args *a, int argc, char **argv, const char *sub, const char *const *names, const char *what)
 {
-    const char *a = argv[*i];
-    int has = *i + 1 < argc;
-    unsigned u;
-    ts_trace_err e;
+    memset(a, 0, sizeof *a);
+    tsched_trace_options_init(&a->o);
     tsched_status st;
-    if (strcmp(a, "-o") == 0 && has)
-        c->out = argv[++*i];
-    else if (strcmp(a, "--compact") == 0)
-        c->compact = 1;
-    else if (strcmp(a, "--seed") == 0 && has) {
-        if (cli_parse_u64(argv[++*i], &c->o.seed) != 0)
-            return *rc = cli_usage_error("--seed: '%s' is not a whole number", argv[*i]), -1;
-    } else if (strcmp(a, "--model-mix") == 0 && has)
-        c->mix_path = argv[++*i];
-    else if (strcmp(a, "--gbits") == 0 && has) {
-        if (parse_finite(argv[++*i], &c->o.gbits) != 0)
-            c->o.gbits = NAN;
-        if ((st = ts_trace_check_gbits(c->o.gbits, argv[*i], &e)) != TSCHED_OK)
-            return *rc = conv_fail(st, &e), -1;
-    } else if (strcmp(a, "--compute-ms") == 0 && has) {
-        if (parse_finite(argv[++*i], &c->o.compute_ms) != 0)
-            c->o.compute_ms = NAN;
-        if ((st = ts_trace_check_compute_ms(c->o.compute_ms, argv[*i], &e)) != TSCHED_OK)
-            return *rc = conv_fail(st, &e), -1;
-    } else if (strcmp(a, "--gpus-per-node") == 0 && has) {
-        if (cli_parse_u32(argv[++*i], &u) != 0 || u == 0 || u > 65536)
-            return *rc = cli_usage_error("--gpus-per-node: '%s' is not a whole number in [1, 65536]", argv[*i]), -1;
-        c->o.gpus_per_node = u;
-    } else
-        return 0;
-    return 1;
-}
-
-static void common_init(common_opts *c, double compute_ms)
-{
-    memset(c, 0, sizeof *c);
-    ts_trace_opts_init(&c->o, compute_ms);
-}
-
-/* Read and parse --model-mix when given. */
-static int load_mix(common_opts *c)
-{
-    if (!c->mix_path)
-        return CLI_OK;
-    char *text;
-    size_t len;
-    int rc = cli_read_file(c->mix_path, &text, &len);
-    if (rc != CLI_OK)
-        return rc;
-    ts_trace_err e;
-    tsched_status st = ts_trace_mix_parse(&c->mix, text, len, c->mix_path, &e);
-    free(text);
-    if (st != TSCHED_OK)
-        return conv_fail(st, &e);
-    c->o.mix = c->mix;
+    int dcn = strcmp(sub, "convert-dcn") == 0;
+    for (int i = 1; i < argc; i++) {
+        const char *s = argv[i];
+        int has = i + 1 < argc;
+        if (dcn && (!strcmp(s, "--model-mix") || !strcmp(s, "--gbits") || !strcmp(s, "--gpus-per-node")))
+            return cli_usage_error("trace %s: %s does not apply (the files give the flows)", sub, s);
+        if (strcmp(s, "-o") == 0 && has)
+            a->out = argv[++i];
+        else if (strcmp(s, "--compact") == 0)
+            a->o.compact = 1;
+        else if (strncmp(s, "--", 2) == 0 && has && takes(names, s + 2)) {
+            const char *v = argv[++i];
+            if (!strcmp(s, "--model-mix"))
+                a->mix_path = v;
+            else if (!strcmp(s, "--sizes"))
+                a->sizes = v;
+            else if (!strcmp(s, "--duration-dist"))
+                a->dspec = v;
+            else if ((st = tsched_trace_options_set(&a->o, s + 2, v)) != TSCHED_OK)
+                return fail(st, NULL);
+        } else if (!what || (s[0] == '-' && (s[1] != '\0' || dcn))) /* convert-dcn reads no standard input */
+            return cli_usage_error("trace %s: unknown or incomplete option '%s'", sub, s);
+        else if (a->input)
+            return cli_usage_error("trace %s: one %s expected, got '%s' and '%s'", sub, what, a->input, s);
+        else
+            a->input = s;
+    }
     return CLI_OK;
 }
 
-/* ---------------------------------------------------------------- convert-alibaba */
-
-static int convert_alibaba(int argc, char **argv)
+/* Read and check --model-mix when given (before the other input, as always). */
+static int load_mix(trace_args *a, char **text)
 {
-    common_opts c;
-    common_init(&c, 1000);
-    const char *csv = NULL;
-    unsigned scale = 1;
-    int rc = CLI_OK;
-    for (int i = 1; i < argc; i++) {
-        int k = common_opt(&c, argc, argv, &i, &rc);
-        if (k < 0)
-            return rc;
-        if (k)
-            continue;
-        if (strcmp(argv[i], "--scale-gpus") == 0 && i + 1 < argc) {
-            if (cli_parse_u32(argv[++i], &scale) != 0 || scale == 0 || (scale & (scale - 1)) != 0 || scale > 65536)
-                return cli_usage_error("--scale-gpus: '%s' is not a power of two in [1, 65536]", argv[i]);
-        } else if (argv[i][0] == '-' && argv[i][1] != '\0')
-            return cli_usage_error("trace convert-alibaba: unknown or incomplete option '%s'", argv[i]);
-        else if (csv)
-            return cli_usage_error("trace convert-alibaba: one POD_CSV expected, got '%s' and '%s'", csv, argv[i]);
-        else
-            csv = argv[i];
-    }
-    if (!csv)
-        return cli_usage_error("trace convert-alibaba: POD_CSV is required");
-    if (c.mix_path && strcmp(c.mix_path, "-") == 0 && strcmp(csv, "-") == 0)
-        return cli_usage_error("trace convert-alibaba: at most one '-' (standard input) per command line");
-    char *text = NULL;
     size_t len;
-    json_t *doc = NULL;
-    ts_trace_err e;
-    if ((rc = load_mix(&c)) == CLI_OK && (rc = cli_read_file(csv, &text, &len)) == CLI_OK) {
-        tsched_status st = ts_trace_alibaba(&doc, text, len, csv, scale, &c.o, &e);
-        rc = st == TSCHED_OK ? emit(doc, c.out, c.compact) : conv_fail(st, &e);
-    }
-    free(text);
-    ts_trace_mix_free(c.mix);
+    *text = NULL;
+    if (!a->mix_path)
+        return CLI_OK;
+    int rc = cli_read_file(a->mix_path, text, &len);
+    if (rc != CLI_OK)
+        return rc;
+    tsched_status st = tsched_trace_mix_check(*text, len, a->mix_path);
+    if (st != TSCHED_OK)
+        return fail(st, a->mix_path);
+    a->o.model_mix = *text;
+    a->o.model_mix_len = len;
+    a->o.model_mix_name = a->mix_path;
+    return CLI_OK;
+}
+
+/* Write the document (or report the call's error). */
+static int emit(tsched_status st, char *doc, const trace_args *a)
+{
+    int rc = st == TSCHED_OK ? cli_write(a->out, doc) : fail(st, a->mix_path);
+    tsched_free(doc);
     return rc;
 }
 
-/* ---------------------------------------------------------------- convert-dcn */
-
-/* A job file found in the folder: a regular file only. It is opened without blocking, so a
- * FIFO (or a device) named like a job file is refused at once instead of waiting for a
- * writer. */
-static int read_regular(const char *path, char **text, size_t *len)
+static int convert_alibaba(int argc, char **argv)
 {
-    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-    if (fd < 0) {
-        fprintf(stderr, "topo-sched: %s: cannot open: %s\n", path, strerror(errno));
-        return CLI_BAD_INPUT;
+    trace_args a;
+    int rc = parse(&a, argc, argv, "convert-alibaba", alibaba_opts, "POD_CSV");
+    if (rc != CLI_OK)
+        return rc;
+    if (!a.input)
+        return cli_usage_error("trace convert-alibaba: POD_CSV is required");
+    if (a.mix_path && strcmp(a.mix_path, "-") == 0 && strcmp(a.input, "-") == 0)
+        return cli_usage_error("trace convert-alibaba: at most one '-' (standard input) per command line");
+    char *mix, *csv = NULL, *doc = NULL;
+    size_t len;
+    if ((rc = load_mix(&a, &mix)) == CLI_OK && (rc = cli_read_file(a.input, &csv, &len)) == CLI_OK) {
+        tsched_status st = tsched_trace_convert_alibaba(&doc, csv, len, a.input, &a.o);
+        rc = emit(st, doc, &a);
     }
-    struct stat sb;
-    if (fstat(fd, &sb) != 0 || !S_ISREG(sb.st_mode)) {
-        close(fd);
-        fprintf(stderr, "topo-sched: %s: not a regular file (a job file must be one)\n", path);
-        return CLI_BAD_INPUT;
-    }
-    FILE *f = fdopen(fd, "rb");
-    if (!f) {
-        close(fd);
-        fprintf(stderr, "topo-sched: %s: cannot open: %s\n", path, strerror(errno));
-        return CLI_BAD_INPUT;
-    }
-    int rc = cli_read_stream(f, path, text, len);
-    fclose(f);
+    free(csv);
+    free(mix);
     return rc;
 }
 
 static int convert_dcn(int argc, char **argv)
 {
-    common_opts c;
-    common_init(&c, 1);
-    const char *dir = NULL;
-    uint64_t iters = TS_TRACE_DCN_DEFAULT_ITERATIONS;
-    double window = TS_TRACE_DCN_DEFAULT_WINDOW_S;
-    int rc = CLI_OK;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        if (strcmp(a, "--model-mix") == 0 || strcmp(a, "--gbits") == 0 || strcmp(a, "--gpus-per-node") == 0)
-            return cli_usage_error("trace convert-dcn: %s does not apply (the files give the flows)", a);
-        int k = common_opt(&c, argc, argv, &i, &rc);
-        if (k < 0)
-            return rc;
-        if (k)
-            continue;
-        ts_trace_err e;
-        tsched_status st;
-        if (strcmp(a, "--iterations") == 0 && i + 1 < argc) {
-            if (cli_parse_u64(argv[++i], &iters) != 0)
-                iters = 0;
-            if ((st = ts_trace_check_iterations(iters, argv[i], &e)) != TSCHED_OK)
-                return conv_fail(st, &e);
-        } else if (strcmp(a, "--arrival-window-s") == 0 && i + 1 < argc) {
-            if (parse_finite(argv[++i], &window) != 0)
-                window = NAN;
-            if ((st = ts_trace_check_window(window, argv[i], &e)) != TSCHED_OK)
-                return conv_fail(st, &e);
-        } else if (a[0] == '-')
-            return cli_usage_error("trace convert-dcn: unknown or incomplete option '%s'", a);
-        else if (dir)
-            return cli_usage_error("trace convert-dcn: one DIR expected, got '%s' and '%s'", dir, a);
-        else
-            dir = a;
-    }
-    if (!dir)
-        return cli_usage_error("trace convert-dcn: DIR is required");
-    ts_trace_err e;
-    tsched_status st;
-    ts_trace_dcn *d = NULL;
-    if ((st = ts_trace_dcn_begin(&d, dir, iters, window, &c.o, &e)) != TSCHED_OK)
-        return conv_fail(st, &e);
-    DIR *dh = opendir(dir);
-    if (!dh) {
-        ts_trace_dcn_free(d);
-        fprintf(stderr, "topo-sched: %s: cannot open the folder: %s\n", dir, strerror(errno));
-        return CLI_BAD_INPUT;
-    }
-    ts_trace_dcn_file *files = NULL;
-    size_t n = 0, cap = 0;
-    struct dirent *de;
-    while ((de = readdir(dh)) != NULL) {
-        unsigned long long k;
-        if (!ts_trace_dcn_match(de->d_name, &k))
-            continue;
-        if (n == cap) {
-            cap = cap ? 2 * cap : 16;
-            ts_trace_dcn_file *nf = realloc(files, cap * sizeof *files);
-            if (!nf) {
-                rc = CLI_INTERNAL;
-                break;
-            }
-            files = nf;
-        }
-        files[n].k = k;
-        if (!(files[n].file = strdup(de->d_name))) {
-            rc = CLI_INTERNAL;
-            break;
-        }
-        n++;
-    }
-    closedir(dh);
+    trace_args a;
+    int rc = parse(&a, argc, argv, "convert-dcn", dcn_opts, "DIR");
     if (rc != CLI_OK)
-        fputs("topo-sched: out of memory\n", stderr);
-    else if ((st = ts_trace_dcn_order(files, n, dir, &e)) != TSCHED_OK)
-        rc = conv_fail(st, &e);
-    for (size_t i = 0; i < n && rc == CLI_OK; i++) {
-        size_t pl = strlen(dir) + strlen(files[i].file) + 2;
-        char *path = malloc(pl), *text = NULL;
-        size_t len;
-        if (!path) {
-            fputs("topo-sched: out of memory\n", stderr);
-            rc = CLI_INTERNAL;
-            break;
-        }
-        snprintf(path, pl, "%s/%s", dir, files[i].file);
-        if ((rc = read_regular(path, &text, &len)) == CLI_OK &&
-            (st = ts_trace_dcn_add(d, text, len, path, files[i].file, &e)) != TSCHED_OK)
-            rc = conv_fail(st, &e);
-        free(text);
-        free(path);
-    }
-    for (size_t i = 0; i < n; i++)
-        free(files[i].file);
-    free(files);
-    if (rc != CLI_OK) {
-        ts_trace_dcn_free(d);
         return rc;
-    }
-    json_t *doc;
-    if ((st = ts_trace_dcn_finish(&doc, d, &e)) != TSCHED_OK)
-        return conv_fail(st, &e);
-    return emit(doc, c.out, c.compact);
+    if (!a.input)
+        return cli_usage_error("trace convert-dcn: DIR is required");
+    char *doc = NULL;
+    tsched_status st = tsched_trace_convert_dcn_dir(&doc, a.input, &a.o);
+    return emit(st, doc, &a);
 }
-
-/* ---------------------------------------------------------------- poisson */
 
 static int poisson(int argc, char **argv)
 {
-    common_opts c;
-    common_init(&c, 1000);
-    const char *sizes = NULL, *dspec = NULL;
-    unsigned njobs = 0;
-    double mean = 0;
-    int rc = CLI_OK;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        int has = i + 1 < argc;
-        int k = common_opt(&c, argc, argv, &i, &rc);
-        if (k < 0)
-            return rc;
-        if (k)
-            continue;
-        if (strcmp(a, "--jobs") == 0 && has) {
-            if (cli_parse_u32(argv[++i], &njobs) != 0 || njobs == 0 || njobs > TS_TRACE_MAX_JOBS)
-                return cli_usage_error("--jobs: '%s' is not a whole number in [1, %u]", argv[i], TS_TRACE_MAX_JOBS);
-        } else if (strcmp(a, "--mean-interarrival-s") == 0 && has) {
-            if (cli_parse_double(argv[++i], &mean) != 0 || !(mean > 0) || mean > 9.2e9)
-                return cli_usage_error("--mean-interarrival-s: '%s' is not a number in (0, 9.2e9]", argv[i]);
-        } else if (strcmp(a, "--sizes") == 0 && has)
-            sizes = argv[++i];
-        else if (strcmp(a, "--duration-dist") == 0 && has)
-            dspec = argv[++i];
-        else
-            return cli_usage_error("trace poisson: unknown or incomplete option '%s'", a);
-    }
-    if (!njobs || mean <= 0 || !sizes || !dspec)
+    trace_args a;
+    int rc = parse(&a, argc, argv, "poisson", poisson_opts, NULL);
+    if (rc != CLI_OK)
+        return rc;
+    if (!a.o.jobs || !a.o.mean_interarrival_s || !a.sizes || !a.dspec)
         return cli_usage_error("trace poisson: --jobs, --mean-interarrival-s, --sizes and --duration-dist are required");
-    ts_trace_err e;
     tsched_status st;
-    json_t *doc;
     /* the options first, then the mix file */
-    if ((st = ts_trace_poisson_check(sizes, dspec, &e)) != TSCHED_OK)
-        return conv_fail(st, &e);
-    if ((rc = load_mix(&c)) == CLI_OK) {
-        if ((st = ts_trace_poisson(&doc, njobs, mean, sizes, dspec, &c.o, &e)) == TSCHED_OK)
-            rc = emit(doc, c.out, c.compact);
-        else
-            rc = conv_fail(st, &e);
+    if ((st = tsched_trace_options_set(&a.o, "sizes", a.sizes)) != TSCHED_OK ||
+        (st = tsched_trace_options_set(&a.o, "duration-dist", a.dspec)) != TSCHED_OK)
+        return fail(st, NULL);
+    char *mix, *doc = NULL;
+    if ((rc = load_mix(&a, &mix)) == CLI_OK) {
+        st = tsched_trace_poisson(&doc, &a.o);
+        rc = emit(st, doc, &a);
     }
-    ts_trace_mix_free(c.mix);
+    free(mix);
     return rc;
 }
 

@@ -702,6 +702,9 @@ static const svc_op ops[] = {
     {"cells", op_cells, cells_fields, cells_options, 0},
     {"crius-schedule", op_crius, crius_fields, crius_options, 0},
     {"simulate", op_simulate, sim_fields, sim_options, 0},
+    {"trace-convert-alibaba", ts_svc_op_trace_alibaba, ts_svc_trace_alibaba_fields, ts_svc_trace_alibaba_options, 0},
+    {"trace-convert-dcn", ts_svc_op_trace_dcn, ts_svc_trace_dcn_fields, ts_svc_trace_dcn_options, 0},
+    {"trace-poisson", ts_svc_op_trace_poisson, ts_svc_trace_poisson_fields, ts_svc_trace_poisson_options, 0},
     {"shutdown", op_null, NULL, NULL, 1},
 };
 

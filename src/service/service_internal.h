@@ -90,6 +90,15 @@ extern const char *const ts_svc_import_fields[], *const ts_svc_import_slurm_opti
     *const ts_svc_import_slurm_yaml_options[], *const ts_svc_import_k8s_fields[], *const ts_svc_import_k8s_options[],
     *const ts_svc_export_fields[], *const ts_svc_export_options[];
 
+/* ---- traces (ops_trace.c) ---- */
+
+tsched_status ts_svc_op_trace_alibaba(char **result, svc_req *req);
+tsched_status ts_svc_op_trace_dcn(char **result, svc_req *req);
+tsched_status ts_svc_op_trace_poisson(char **result, svc_req *req);
+extern const char *const ts_svc_trace_alibaba_fields[], *const ts_svc_trace_alibaba_options[],
+    *const ts_svc_trace_dcn_fields[], *const ts_svc_trace_dcn_options[], *const ts_svc_trace_poisson_fields[],
+    *const ts_svc_trace_poisson_options[];
+
 /* The launch files `place` returns beside its placement (options hostfile, hostfile-per-task,
  * tasks-per-node, pod-order, index-label). */
 typedef struct svc_launch {

@@ -6,12 +6,11 @@
 
 /* ---------------------------------------------------------------- errors */
 
-static tsched_status verr(ts_trace_err *e, tsched_status st, int option, const char *fmt, va_list ap)
+static tsched_status verr(ts_trace_err *e, tsched_status st, const char *fmt, va_list ap)
 {
     char raw[sizeof e->msg];
     ts_vsnprintf(raw, sizeof raw, fmt, ap);
     ts_text_one_line(e->msg, sizeof e->msg, raw); /* one line whatever the input held */
-    e->option = option;
     return st;
 }
 
@@ -20,17 +19,18 @@ tsched_status ts_tc_fail(ts_trace_err *e, tsched_status st, const char *fmt, ...
 {
     va_list ap;
     va_start(ap, fmt);
-    verr(e, st, 0, fmt, ap);
+    verr(e, st, fmt, ap);
     va_end(ap);
     return st;
 }
 
-/* An option's fault. */
+/* An option's fault: the message starts with the option ("--gbits: ..."), which is how
+ * the command line and the service tell it from an input's. */
 tsched_status ts_tc_opt_fail(ts_trace_err *e, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    verr(e, TSCHED_E_RANGE, 1, fmt, ap);
+    verr(e, TSCHED_E_RANGE, fmt, ap);
     va_end(ap);
     return TSCHED_E_RANGE;
 }

@@ -1,14 +1,13 @@
-/* Internal (not exported yet): the trace converters of `topo-sched trace` (doc/sim-traces.md)
- * on memory buffers: the Alibaba cluster-trace-gpu-v2023 pod CSV, the dcn-simulators flow
- * files, the Poisson generator and the tsched.model-mix.v1 document they share. They read
- * no file, print nothing and keep no state: the caller reads the inputs (with common's
- * bounded reader) and writes the document. Self-contained (libc, libm, jansson, common/rng.c,
- * common/text.c), so the command line compiles them in as it does numfmt.c, until they
- * become tsched_trace_* calls.
+/* Internal: the trace converters (doc/sim-traces.md) on memory buffers: the Alibaba
+ * cluster-trace-gpu-v2023 pod CSV, the dcn-simulators flow files, the Poisson generator and
+ * the tsched.model-mix.v1 document they share. They read no file, print nothing and keep no
+ * state: trace_api.c makes them the public tsched_trace_* calls (include/topo-sched/trace.h),
+ * which read the inputs and write the document for `topo-sched trace`, the service and the
+ * bindings.
  *
  * Errors: a tsched_status and one line in err->msg naming the input (the `name` given for
- * it, the line and the field) or the option, as the command line spells it, and the value;
- * err->option is 1 when an option is at fault. Every document a converter returns holds only
+ * it, the line and the field) or the option, as the command line spells it ("--gbits: ..."),
+ * and the value. Every document a converter returns holds only
  * values the trace reader (trace_load.c) accepts, fabric permitting (trace_ranges.h). */
 #ifndef TS_SIM_TRACE_CONVERT_H
 #define TS_SIM_TRACE_CONVERT_H
@@ -20,7 +19,6 @@
 #include "topo-sched/common.h"
 
 typedef struct ts_trace_err {
-    int option;     /* 1: an option's value is at fault (the command line adds its usage hint) */
     char msg[1024]; /* one line, no trailing newline */
 } ts_trace_err;
 
@@ -64,7 +62,8 @@ tsched_status ts_trace_alibaba(json_t **out, const char *text, size_t len, const
 #define TS_TRACE_DCN_DEFAULT_WINDOW_S 10.0
 typedef struct ts_trace_dcn_file {
     unsigned long long k; /* the K of job_<K>-<MODEL>.txt */
-    char *file;           /* the file's name (the caller owns it) */
+    const char *file;     /* the file's name (the caller owns it) */
+    size_t idx;           /* the caller's: where the file's text is (kept by the sort) */
 } ts_trace_dcn_file;
 /* 1 if `file` is a job_<K>-<MODEL>.txt name, with K in *k. */
 int ts_trace_dcn_match(const char *file, unsigned long long *k);
@@ -86,7 +85,7 @@ void ts_trace_dcn_free(ts_trace_dcn *d);
 /* poisson: `jobs` jobs (1 to TS_TRACE_MAX_JOBS), exponential inter-arrivals of mean
  * `mean_s`, sizes and durations from the --sizes and --duration-dist texts. */
 #define TS_TRACE_MAX_JOBS 1000000u
-/* Only check the --sizes and --duration-dist texts. */
+/* Only check the --sizes and --duration-dist texts (either may be NULL: not checked). */
 tsched_status ts_trace_poisson_check(const char *sizes, const char *duration, ts_trace_err *err);
 tsched_status ts_trace_poisson(json_t **out, uint32_t jobs, double mean_s, const char *sizes, const char *duration,
                                const ts_trace_opts *o, ts_trace_err *err);

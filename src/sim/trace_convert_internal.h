@@ -1,8 +1,7 @@
 /* Internal to the trace converters (trace_convert.c and its sibling files): what they share.
  * Each converter is a file of its own: trace_mix.c (the tsched.model-mix.v1 document),
  * trace_alibaba.c, trace_dcn.c, trace_poisson.c; trace_convert.c holds the errors, numbers,
- * names and option checks they all use. libc and jansson only (the command line compiles
- * them in). */
+ * names and option checks they all use; trace_api.c, the public calls over them. */
 #ifndef TS_SIM_TRACE_CONVERT_INTERNAL_H
 #define TS_SIM_TRACE_CONVERT_INTERNAL_H
 

@@ -135,10 +135,10 @@ static double draw_duration(const dur_dist *d, ts_rng *r)
 
 tsched_status ts_trace_poisson_check(const char *sizes, const char *dspec, ts_trace_err *err)
 {
-    size_dist sd;
+    size_dist sd = {0};
     dur_dist dd;
-    tsched_status rc = parse_sizes(sizes, &sd, err);
-    if (rc == TSCHED_OK)
+    tsched_status rc = sizes ? parse_sizes(sizes, &sd, err) : TSCHED_OK;
+    if (rc == TSCHED_OK && dspec)
         rc = parse_duration(dspec, &dd, err);
     free(sd.size);
     free(sd.w);

@@ -1,9 +1,8 @@
 /* Internal: the ranges of the tsched.trace.v1 fields that do not depend on the fabric, exactly
  * as the trace reader (trace_load.c) accepts them (doc/FORMATS.md). Writers of traces (the
  * converters, trace_convert.h) check every value they write with these, so that whatever they
- * write, `simulate` loads. Header only and libc only: the command line compiles the
- * converters in. trace_load.c reads with the same constants (TS_SIM_MAX_S, ts_sim_ns,
- * TS_TRACE_COUNT_MAX). */
+ * write, `simulate` loads. trace_load.c reads with the same constants (TS_SIM_MAX_S,
+ * ts_sim_ns, TS_TRACE_COUNT_MAX). */
 #ifndef TS_SIM_TRACE_RANGES_H
 #define TS_SIM_TRACE_RANGES_H
 

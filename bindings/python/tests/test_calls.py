@@ -2,6 +2,7 @@
 # same documents and options (both parsed; timings left out with no_timing).
 import json
 import os
+import subprocess
 import tempfile
 import unittest
 
@@ -202,6 +203,90 @@ class ModuleCallsTest(unittest.TestCase):
         self.assertEqual(got["format"], "tsched.simresult.v1")
         self.assertEqual(got, run_cli("simulate", "-t", data("sim", "fabric.json"), "-w", data("sim", "trace.json"),
                                       "-s", data("sim", "scenario.json"), "--no-timing"))
+
+
+def cli_bytes(*args):
+    """The topo-sched command's standard output, as bytes."""
+    cli = _common.find_cli()
+    if not cli:
+        raise unittest.SkipTest("no topo-sched command (set TOPO_SCHED_CLI)")
+    proc = subprocess.run([cli] + list(args), capture_output=True)
+    if proc.returncode != 0:
+        raise AssertionError("topo-sched %s failed: %s" % (" ".join(args), proc.stderr))
+    return proc.stdout
+
+
+def golden(name):
+    with open(data("trace", "golden", name + ".json"), "rb") as f:
+        return f.read()
+
+
+class TraceTest(unittest.TestCase):
+    """The trace calls write the bytes of the original command (tests/data/trace/golden) and
+    of today's topo-sched trace, for the same inputs and options."""
+
+    def same(self, text, name, *args):
+        out = text.encode("utf-8") + b"\n"  # the command ends its output with a newline
+        self.assertEqual(out, golden(name), name)
+        self.assertEqual(out, cli_bytes("trace", *args), name)
+
+    def test_poisson(self):
+        self.same(ts.trace_poisson(jobs=50, mean_interarrival_s=5, sizes="1:1,8:3,64:0.5", duration_dist="exp:3600"),
+                  "poisson-exp", "poisson", "--jobs", "50", "--mean-interarrival-s", "5", "--sizes", "1:1,8:3,64:0.5",
+                  "--duration-dist", "exp:3600")
+        mix = data("trace", "mix.json")
+        self.same(ts.trace_poisson(jobs=60, mean_interarrival_s=30, sizes="1:1,2:1,4:1,8:4,24:1", duration_dist="exp:100",
+                                   model_mix=read("trace", "mix.json"), seed=3),
+                  "poisson-mix", "poisson", "--jobs", "60", "--mean-interarrival-s", "30", "--sizes",
+                  "1:1,2:1,4:1,8:4,24:1", "--duration-dist", "exp:100", "--model-mix", mix, "--seed", "3")
+        # the mix as a dict, the largest seed as an int, a float option
+        self.same(ts.trace_poisson(jobs=60, mean_interarrival_s=2.0, sizes="6:1,12:2", duration_dist="lognormal:1,0.5",
+                                   model_mix=json.loads(read("trace", "golden", "mix2.json")), gpus_per_node=6,
+                                   seed=99, compact=True),
+                  "poisson-mix2", "poisson", "--jobs", "60", "--mean-interarrival-s", "2", "--sizes", "6:1,12:2",
+                  "--duration-dist", "lognormal:1,0.5", "--model-mix", data("trace", "golden", "mix2.json"),
+                  "--gpus-per-node", "6", "--seed", "99", "--compact")
+        self.same(ts.trace_poisson(jobs=40, mean_interarrival_s=120, sizes="8:1,16:1,32:2",
+                                   duration_dist="lognormal:6,1.5", seed=2**64 - 1),
+                  "poisson-lognormal", "poisson", "--jobs", "40", "--mean-interarrival-s", "120", "--sizes",
+                  "8:1,16:1,32:2", "--duration-dist", "lognormal:6,1.5", "--seed", "18446744073709551615")
+
+    def test_convert_alibaba(self):
+        pods = data("trace", "pods.csv")
+        with open(pods, "rb") as f:
+            csv = f.read()
+        self.same(ts.trace_convert_alibaba(csv, name=pods, scale_gpus=8, gbits=2.5, compute_ms=333.3, compact=True),
+                  "alibaba-opts", "convert-alibaba", pods, "--scale-gpus", "8", "--gbits", "2.5", "--compute-ms",
+                  "333.3", "--compact")
+        self.same(ts.trace_convert_alibaba(csv.decode(), name=pods, model_mix=read("trace", "mix.json"), seed=11,
+                                           gpus_per_node=4),
+                  "alibaba-mix", "convert-alibaba", pods, "--model-mix", data("trace", "mix.json"), "--seed", "11",
+                  "--gpus-per-node", "4")
+
+    def test_convert_dcn(self):
+        d = data("trace", "dcn", "ring_size_2")
+        files = {n: read("trace", "dcn", "ring_size_2", n) for n in os.listdir(d)}
+        self.same(ts.trace_convert_dcn(d, files), "dcn-default", "convert-dcn", d)
+        self.same(ts.trace_convert_dcn(d), "dcn-default", "convert-dcn", d)
+        self.same(ts.trace_convert_dcn(d + "/", files, seed=4, compute_ms=1238.769231, iterations=3,
+                                       arrival_window_s=100, compact=True),
+                  "dcn-opts", "convert-dcn", d + "/", "--seed", "4", "--compute-ms", "1238.769231", "--iterations",
+                  "3", "--arrival-window-s", "100", "--compact")
+
+    def test_errors_are_the_commands(self):
+        with self.assertRaises(ts.TopoSchedError) as cm:
+            ts.trace_poisson(jobs=3, mean_interarrival_s=1, sizes="8:-1", duration_dist="fixed:1")
+        self.assertEqual(cm.exception.status, ts.STATUS["TSCHED_E_RANGE"])
+        code, err = _common.cli_error("trace", "poisson", "--jobs", "3", "--mean-interarrival-s", "1", "--sizes", "8:-1",
+                                      "--duration-dist", "fixed:1")
+        self.assertEqual(code, 2)
+        self.assertIn(str(cm.exception), err)
+        with self.assertRaises(ts.TopoSchedError) as cm:
+            ts.trace_convert_dcn("x/y", {"job_0-A.txt": "#src dst src_tor dst_tor start_time flow_size compute_time "
+                                         "stage_index\n96 97 0 1 0 1 1 0\n"})
+        self.assertIn("x/y/job_0-A.txt:2: dst_tor: 1, but server vertex 97 sits under ToR 0", str(cm.exception))
+        with self.assertRaises(ts.TopoSchedError):
+            ts.trace_poisson(jobs=3, bogus=1)
 
 
 if __name__ == "__main__":

@@ -25,6 +25,11 @@ export``; its warning goes through the :mod:`warnings` module as :class:`ExportW
 ``place(..., hostfile=True, pod_order=True)`` returns the launch files too (a
 :class:`Placement`).
 
+Traces: :func:`trace_convert_alibaba`, :func:`trace_convert_dcn` and :func:`trace_poisson`
+call the library's ``tsched_trace_*`` functions directly and return the ``tsched.trace.v1``
+document as text, byte for byte what ``topo-sched trace`` writes for the same inputs and
+options (``json.loads`` it for a dict).
+
 Every failure raises :class:`TopoSchedError`, whose ``status`` is the library's
 ``tsched_status`` number and whose text is the library's one-line message naming the
 offending field.
@@ -46,6 +51,7 @@ __version__ = "0.1.0"
 __all__ = [
     "TopoSchedError", "ExportWarning", "Topology", "Job", "Placement", "library_version", "status_name", "STATUS",
     "place", "flows", "route", "prioritize", "kcut", "vclos", "cells", "crius_schedule", "simulate",
+    "trace_convert_alibaba", "trace_convert_dcn", "trace_poisson",
 ]
 
 _SONAME = "libtopo-sched.so.0"
@@ -645,3 +651,125 @@ def simulate(topo, trace, scenario=None, **options):
     ``levels``, ``links``, ``queue``, ``sample_ms``, ``links_report``, ``no_timing``.
     """
     return _run("simulate", topo, {"trace": (trace, False), "scenario": (scenario, True)}, options)
+
+
+# ---- traces: the tsched_trace_* calls themselves (include/topo-sched/trace.h) --------------
+
+
+class _TraceOptions(_C.Structure):
+    # tsched_trace_options, field for field
+    _fields_ = [("size", _C.c_size_t), ("seed", _C.c_uint64), ("model_mix", _C.c_char_p),
+                ("model_mix_len", _C.c_size_t), ("model_mix_name", _C.c_char_p), ("gbits", _C.c_double),
+                ("compute_ms", _C.c_double), ("gpus_per_node", _U32), ("scale_gpus", _U32),
+                ("iterations", _C.c_uint64), ("arrival_window_s", _C.c_double), ("jobs", _U32),
+                ("mean_interarrival_s", _C.c_double), ("sizes", _C.c_char_p), ("duration_dist", _C.c_char_p),
+                ("compact", _C.c_int)]
+
+
+def _trace_fns():
+    # Looked up at first use, as the service's: the rest works with an older library.
+    opts = _C.POINTER(_TraceOptions)
+    return {
+        "init": _proto("tsched_trace_options_init", None, opts),
+        "set": _proto("tsched_trace_options_set", _C.c_int, opts, _C.c_char_p, _C.c_char_p),
+        "alibaba": _proto("tsched_trace_convert_alibaba", _C.c_int, _PP, _C.c_char_p, _C.c_size_t, _C.c_char_p,
+                          opts),
+        "dcn": _proto("tsched_trace_convert_dcn", _C.c_int, _PP, _C.c_char_p, _C.POINTER(_C.c_char_p),
+                      _C.POINTER(_C.c_char_p), _C.POINTER(_C.c_size_t), _C.c_size_t, opts),
+        "dcn_dir": _proto("tsched_trace_convert_dcn_dir", _C.c_int, _PP, _C.c_char_p, opts),
+        "poisson": _proto("tsched_trace_poisson", _C.c_int, _PP, opts),
+    }
+
+
+_TRACE_OPTIONS = ("seed", "gbits", "compute-ms", "gpus-per-node", "scale-gpus", "iterations", "arrival-window-s",
+                  "jobs", "mean-interarrival-s", "sizes", "duration-dist")
+
+
+def _trace_options(fns, what, model_mix, options):
+    """The options struct (and the bytes it points to, kept alive with it). Every option goes
+    through tsched_trace_options_set, so it is checked as the command line checks it."""
+    o = _TraceOptions()
+    fns["init"](_C.byref(o))
+    keep = []
+    for name, value in _options(options).items():
+        if name == "compact":
+            o.compact = 1 if value else 0
+            continue
+        if name not in _TRACE_OPTIONS:
+            raise TopoSchedError(_E_INVALID, "%s: unknown option %s (%s, compact)"
+                                 % (what, name.replace("-", "_"), ", ".join(n.replace("-", "_") for n in _TRACE_OPTIONS)))
+        if isinstance(value, bool):
+            raise TopoSchedError(_E_TYPE, "--%s: expected a number or a string, got %r" % (name, value))
+        text = (repr(value) if isinstance(value, float) else str(value)).encode("utf-8")
+        keep.append(text)
+        _check(fns["set"](_C.byref(o), name.encode(), text))
+    if model_mix is not None:
+        # the text goes to the library as it is (its reader names the field at fault)
+        if isinstance(model_mix, bytes):
+            mix = model_mix
+        elif isinstance(model_mix, str):
+            mix = model_mix.encode("utf-8")
+        elif isinstance(model_mix, (dict, list)):
+            mix = _json.dumps(model_mix, allow_nan=False).encode("utf-8")
+        else:
+            raise TypeError("model_mix: expected a dict, str or bytes holding JSON, not %s" % type(model_mix).__name__)
+        if not mix:
+            raise TopoSchedError(_E_PARSE, "model-mix: empty")
+        keep.append(mix)
+        o.model_mix, o.model_mix_len = mix, len(mix)
+    return o, keep
+
+
+def _trace_run(call):
+    out = _P()
+    _check(call(_C.byref(out)))
+    return _take_string(out)
+
+
+def trace_convert_alibaba(csv, name=None, model_mix=None, **options):
+    """``topo-sched trace convert-alibaba``: the trace of an Alibaba cluster-trace-gpu-v2023 pod
+    CSV (``csv``: its text, str or bytes; ``name`` names it in messages and its base name names
+    the trace, as the command's POD_CSV does), as the document's text.
+
+    ``model_mix``: a ``tsched.model-mix.v1`` document (dict, str or bytes). Options:
+    ``scale_gpus``, ``gpus_per_node``, ``seed``, ``gbits``, ``compute_ms``, ``compact``.
+    """
+    fns = _trace_fns()
+    data = csv if isinstance(csv, bytes) else _text(csv, "csv").encode("utf-8")
+    o, keep = _trace_options(fns, "trace_convert_alibaba", model_mix, options)
+    return _trace_run(lambda out: fns["alibaba"](out, data, len(data), None if name is None else name.encode(),
+                                                 _C.byref(o)))
+
+
+def trace_convert_dcn(dir, files=None, **options):
+    """``topo-sched trace convert-dcn``: the trace of a dcn-simulators ``ring_size_R`` folder, as
+    the document's text. ``files`` maps each file's name to its text (names other than
+    ``job_<K>-<MODEL>.txt`` are ignored) and ``dir`` names the folder; without ``files`` the
+    library reads the folder ``dir`` itself.
+
+    Options: ``seed``, ``compute_ms``, ``iterations``, ``arrival_window_s``, ``compact``.
+    """
+    fns = _trace_fns()
+    o, keep = _trace_options(fns, "trace_convert_dcn", None, options)
+    d = dir.encode("utf-8")
+    if files is None:
+        return _trace_run(lambda out: fns["dcn_dir"](out, d, _C.byref(o)))
+    items = [(k.encode("utf-8"), v if isinstance(v, bytes) else _text(v, k).encode("utf-8"))
+             for k, v in dict(files).items()]
+    n = len(items)
+    names = (_C.c_char_p * max(n, 1))(*[k for k, _ in items])
+    texts = (_C.c_char_p * max(n, 1))(*[v for _, v in items])
+    lens = (_C.c_size_t * max(n, 1))(*[len(v) for _, v in items])
+    return _trace_run(lambda out: fns["dcn"](out, d, names, texts, lens, n, _C.byref(o)))
+
+
+def trace_poisson(model_mix=None, **options):
+    """``topo-sched trace poisson``: synthetic jobs, as the document's text.
+
+    Options: ``jobs``, ``mean_interarrival_s``, ``sizes`` (``"G:W,G:W"``), ``duration_dist``
+    (required), ``gpus_per_node``, ``gbits``, ``compute_ms``, ``seed``, ``compact``;
+    ``model_mix`` as for :func:`trace_convert_alibaba`.
+    """
+    fns = _trace_fns()
+    o, keep = _trace_options(fns, "trace_poisson", model_mix, options)
+    return _trace_run(lambda out: fns["poisson"](out, _C.byref(o)))
