@@ -114,6 +114,7 @@ TYPES = {
     'tsched_route_options *': '&c->o_route_opts',
     'tsched_kcut_options *': '&c->o_kcut_opts',
     'tsched_prio_options *': '&c->o_prio_opts',
+    'tsched_output_opts *': '&(tsched_output_opts){0}',
     'tsched_sim_job_stats *': 'nt_sim_job_stats(c)',
     'tsched_sim_summary *': 'nt_sim_summary(c)',
     'tsched_vclos_jobinfo *': 'nt_vclos_jobinfo(c)',
@@ -131,6 +132,7 @@ TYPES = {
     'const tsched_route_options *': '&c->route_opts',
     'const tsched_kcut_options *': '&c->kcut_opts',
     'const tsched_prio_options *': '&c->prio_opts',
+    'const tsched_output_opts *': 'NULL',  # NULL = the defaults; non-NULL sizes: test_output_opts.c
     'const tsched_twojob *': '&c->twojob',
     'const tsched_sim_job *': '&c->sim_job',
     'const tsched_sim_phase *': '&c->sim_phase',
