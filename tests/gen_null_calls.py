@@ -274,6 +274,11 @@ FUNCS = {
     'tsched_crius_load_queue_string': {'json': 'c->queue_json'},
     'tsched_cell_list_to_json': {'topo': 'c->cell_topo', 'job': 'c->cell_job', 'type': '"A100"', 'gpus': '4',
                                  'stages': '2'},
+    'tsched_cell_list_to_json_opts': {'topo': 'c->cell_topo', 'job': 'c->cell_job', 'type': '"A100"', 'gpus': '4',
+                                      'stages': '2'},
+    # the fixture's routes of c->flows on c->topo, as text and as a file
+    'tsched_routes_load_string': {'json': 'c->routes_json'},
+    'tsched_routes_load_file': {'path': 'c->routes_path'},
     # service: a fresh service holds fabric "x" (loaded from c->topo_json)
     'tsched_service_handle': {'request': '"{\\"id\\": 1, \\"op\\": \\"version\\"}"'},
 }

@@ -120,7 +120,14 @@ static const struct {
     {"tsched_crius_add_job", "index"},             /* "`*index` (may be NULL)" */
     {"tsched_service_handle", "stop"},
     {"tsched_cell_list_to_json", "profile"},      /* "`profile` (may be NULL)" */
-    {"tsched_cell_list_to_json", "type"},         /* "`type` (may be NULL)" */             /* "`*stop` (may be NULL)" */
+    {"tsched_cell_list_to_json", "type"},         /* "`type` (may be NULL)" */
+    {"tsched_cell_list_to_json_opts", "profile"}, /* as tsched_cell_list_to_json */
+    {"tsched_cell_list_to_json_opts", "type"},
+    {"tsched_cell_list_to_json_opts", "opts"},    /* "NULL: indented, with `solve_ms`" */
+    {"tsched_crius_to_json_opts", "opts"},
+    {"tsched_routes_to_json_opts", "opts"},
+    {"tsched_routes_load_string", "flows"},       /* "`flows` may be NULL" */
+    {"tsched_routes_load_file", "flows"},             /* "`*stop` (may be NULL)" */
 };
 
 /* Words that name a parameter in an error message besides its own name. */
@@ -485,6 +492,7 @@ static void fixture_new(struct nt_ctx *c)
     FIX(tsched_flows_to_json(&c->flows_json, c->flows, c->topo));
     tsched_route_options_init(&c->route_opts);
     FIX(tsched_route(&c->routes, c->topo, c->flows, &c->route_opts));
+    FIX(tsched_routes_to_json(&c->routes_json, c->routes, c->topo, 0));
     for (uint32_t i = 0; i < tsched_routes_count(c->routes); i++) {
         c->route_paths[i].size = sizeof c->route_paths[i];
         FIX(tsched_routes_path(&c->route_paths[i], c->routes, i));
@@ -521,6 +529,7 @@ static void fixture_new(struct nt_ctx *c)
     write_file(c->job_path, sizeof c->job_path, "job.json", c->job_json);
     write_file(c->aff_path, sizeof c->aff_path, "affinity.json", c->aff_json);
     write_file(c->flows_path, sizeof c->flows_path, "flows.json", c->flows_json);
+    write_file(c->routes_path, sizeof c->routes_path, "routes.json", c->routes_json);
     write_file(c->placement_path, sizeof c->placement_path, "placement.json", c->placement_json);
     write_file(c->dag_path, sizeof c->dag_path, "dag.json", c->dag_json);
     write_file(c->jobset_path, sizeof c->jobset_path, "jobset.json", c->jobset_json);
@@ -686,6 +695,7 @@ static void fixture_free(struct nt_ctx *c)
     tsched_free(c->job_json);
     tsched_free(c->aff_json);
     tsched_free(c->flows_json);
+    tsched_free(c->routes_json);
     tsched_free(c->placement_json);
     free(c->topo_json);
     free(c->dag_json);
@@ -695,7 +705,7 @@ static void fixture_free(struct nt_ctx *c)
     free(c->k8s_text);
     const char *paths[] = {c->topo_path,  c->job_path,    c->aff_path,   c->flows_path, c->placement_path,
                            c->dag_path,   c->jobset_path, c->slurm_path, c->slurm_yaml_path, c->k8s_path, c->save_path, c->trace_path,
-                           c->scenario_path, c->cat_path, c->profile_path, c->queue_path};
+                           c->scenario_path, c->cat_path, c->profile_path, c->queue_path, c->routes_path};
     for (size_t i = 0; i < sizeof paths / sizeof paths[0]; i++)
         remove(paths[i]);
 }
