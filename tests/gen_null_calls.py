@@ -276,6 +276,9 @@ FUNCS = {
                                  'stages': '2'},
     'tsched_cell_list_to_json_opts': {'topo': 'c->cell_topo', 'job': 'c->cell_job', 'type': '"A100"', 'gpus': '4',
                                       'stages': '2'},
+    'tsched_vclos_apply_requests_opts': {'v': 'nt_fresh_vclos_empty(c)', 'json': 'c->vclos_req_json'},
+    'tsched_placement_to_json_opts': {'job_name': '"j"'},
+    'tsched_levels_to_json_opts': {'n': 'NT_LEVELS'},
     # the fixture's routes of c->flows on c->topo, as text and as a file
     'tsched_routes_load_string': {'json': 'c->routes_json'},
     'tsched_routes_load_file': {'path': 'c->routes_path'},

@@ -126,6 +126,14 @@ static const struct {
     {"tsched_cell_list_to_json_opts", "opts"},    /* "NULL: indented, with `solve_ms`" */
     {"tsched_crius_to_json_opts", "opts"},
     {"tsched_routes_to_json_opts", "opts"},
+    {"tsched_placement_to_json_opts", "opts"},
+    {"tsched_levels_to_json_opts", "opts"},
+    {"tsched_priorities_to_json_opts", "opts"},
+    {"tsched_flows_to_json_opts", "opts"},
+    {"tsched_topology_to_json_opts", "opts"},
+    {"tsched_topology_summary_json_opts", "opts"},
+    {"tsched_vclos_apply_requests_opts", "opts"},
+    {"tsched_placement_to_json_opts", "job_name"}, /* as tsched_placement_to_json */
     {"tsched_routes_load_string", "flows"},       /* "`flows` may be NULL" */
     {"tsched_routes_load_file", "flows"},             /* "`*stop` (may be NULL)" */
 };

@@ -2,7 +2,8 @@
  * end one and two fields early keep the defaults of the fields left out; others are refused
  * naming the struct), and for every writer that compact and indented text are the same
  * document, the indented text is the old writer's, and the compact text is byte for byte
- * what the command line made before (the indented text parsed and written on one line). */
+ * what the command line made before (the indented text parsed and written on one line); the
+ * lexical compaction the text-built writers use against the tree writer's compact layout. */
 #include <check.h>
 #include <jansson.h>
 #include <stddef.h>
@@ -10,6 +11,7 @@
 #include <string.h>
 
 #include "common/json.h"
+#include "common/json_compact.h"
 #include "test_util.h"
 
 #define CELL_DATA TSCHED_TEST_DATA "/cell/cli/"
@@ -219,6 +221,115 @@ START_TEST(crius_compact_is_the_same_document)
 }
 END_TEST
 
+
+/* The lexical compaction against the tree writer's compact layout, strings with blanks,
+ * escaped quotes and backslashes included. */
+START_TEST(lexical_compaction_is_the_tree_layout)
+{
+    static const char *const docs[] = {
+        "{\"a b\": \"x \\\" y\", \"c\": [1, 2.5, -3e-05, true, null, {}], \"d\": {\"e\\\\\": [ ], \"f\": \"\\\\\"}}",
+        "[\n  \"\\t tab\",\n  \"\\u00e9 \\n\",\n  [\n    []\n  ]\n]",
+        "{}",
+    };
+    for (size_t k = 0; k < sizeof docs / sizeof docs[0]; k++) {
+        json_error_t err;
+        json_t *doc = json_loads(docs[k], 0, &err);
+        ck_assert_msg(doc != NULL, "%s", err.text);
+        char *indented = ts_json_write(doc, TS_JSON_INDENT, NULL), *want = ts_json_write(doc, TS_JSON_COMPACT, NULL);
+        ck_assert_uint_eq(ts_json_compact_text(indented), strlen(want));
+        ck_assert_str_eq(indented, want);
+        free(indented);
+        free(want);
+        json_decref(doc);
+    }
+}
+END_TEST
+
+/* Every other `*_opts` writer: indented = the old writer, compact = its text on one line. */
+#define CHECK_WRITER(opts_call, old_call)                                                                              \
+    do {                                                                                                               \
+        tsched_output_opts oc_ = opts(1, 0), oi_ = opts(0, 0);                                                         \
+        const tsched_output_opts *o_ = &oc_;                                                                           \
+        char *out_ = NULL, *compact_, *old = NULL;                                                                     \
+        ck_assert_ok(opts_call);                                                                                       \
+        compact_ = out_;                                                                                               \
+        o_ = &oi_;                                                                                                     \
+        ck_assert_ok(opts_call);                                                                                       \
+        ck_assert_ok(old_call);                                                                                        \
+        same_document(compact_, out_, old);                                                                            \
+        tsched_free(compact_);                                                                                         \
+        tsched_free(out_);                                                                                             \
+        tsched_free(old);                                                                                              \
+    } while (0)
+
+START_TEST(every_writer_compact_is_the_same_document)
+{
+    tsched_topology *t = NULL;
+    tsched_job *j = NULL;
+    ck_assert_ok(tsched_topology_load_file(&t, TSCHED_TEST_DATA "/draw/fabric.json"));
+    ck_assert_ok(tsched_job_load_file(&j, TSCHED_TEST_DATA "/draw/job.json"));
+    CHECK_WRITER(tsched_topology_to_json_opts(&out_, t, o_), tsched_topology_to_json(&old, t));
+    CHECK_WRITER(tsched_topology_summary_json_opts(&out_, t, o_), tsched_topology_summary_json(&old, t));
+    tsched_place_options po;
+    tsched_place_options_init(&po);
+    po.algo = TSCHED_PLACE_BEST_FIT;
+    tsched_placement *p = NULL;
+    ck_assert_ok(tsched_place(&p, t, j, &po));
+    CHECK_WRITER(tsched_placement_to_json_opts(&out_, p, t, "job \"a\"", o_),
+                 tsched_placement_to_json(&old, p, t, "job \"a\"", 0));
+    tsched_flows *f = NULL;
+    ck_assert_ok(tsched_flows_new(&f));
+    ck_assert_ok(tsched_flows_collective(f, t, j, tsched_placement_nodes(p), tsched_placement_rows(p),
+                                         tsched_placement_cols(p), TSCHED_PATTERN_DP_RING, 0, 2.5));
+    CHECK_WRITER(tsched_flows_to_json_opts(&out_, f, t, o_), tsched_flows_to_json(&old, f, t));
+    static const uint32_t levels[] = {0, 2, 1, 1};
+    CHECK_WRITER(tsched_levels_to_json_opts(&out_, levels, 4, 0.1 + 0.2, o_),
+                 tsched_levels_to_json(&old, levels, 4, 0.1 + 0.2));
+    tsched_topology *ct = NULL;
+    tsched_jobset *js = NULL;
+    tsched_priorities *pr = NULL;
+    ck_assert_ok(tsched_topology_load_file(&ct, TSCHED_TEST_DATA "/priority/crux-topo.json"));
+    ck_assert_ok(tsched_jobset_load_file(&js, ct, TSCHED_TEST_DATA "/priority/crux-jobset.json"));
+    ck_assert_ok(tsched_prioritize(&pr, ct, js, NULL));
+    CHECK_WRITER(tsched_priorities_to_json_opts(&out_, pr, js, o_), tsched_priorities_to_json(&old, pr, js));
+    /* vclos: the same requests applied to two fresh handles */
+    tsched_topology *vt = NULL;
+    ck_assert_ok(tsched_topology_load_file(&vt, TSCHED_TEST_DATA "/vclos-leaf-spine.json"));
+    FILE *rf = fopen(TSCHED_TEST_DATA "/vclos-requests.json", "rb");
+    ck_assert_ptr_nonnull(rf);
+    static char req[1 << 16];
+    size_t rlen = fread(req, 1, sizeof req - 1, rf);
+    fclose(rf);
+    for (int compact = 0; compact < 2; compact++) {
+        tsched_vclos *v1 = NULL, *v2 = NULL;
+        ck_assert_ok(tsched_vclos_new(&v1, vt, TSCHED_VCLOS_MODE_VCLOS));
+        ck_assert_ok(tsched_vclos_new(&v2, vt, TSCHED_VCLOS_MODE_VCLOS));
+        tsched_output_opts o = opts(compact, 0);
+        char *a = NULL, *b = NULL;
+        ck_assert_ok(tsched_vclos_apply_requests_opts(&a, v1, req, rlen, TSCHED_VCLOS_RING, 0, &o));
+        ck_assert_ok(tsched_vclos_apply_requests(&b, v2, req, rlen, TSCHED_VCLOS_RING, 0, 0));
+        if (compact) {
+            char *again = reparsed(b);
+            ck_assert_str_eq(a, again);
+            free(again);
+        } else
+            ck_assert_str_eq(a, b);
+        tsched_free(a);
+        tsched_free(b);
+        tsched_vclos_free(v1);
+        tsched_vclos_free(v2);
+    }
+    tsched_topology_free(vt);
+    tsched_priorities_free(pr);
+    tsched_jobset_free(js);
+    tsched_topology_free(ct);
+    tsched_flows_free(f);
+    tsched_placement_free(p);
+    tsched_job_free(j);
+    tsched_topology_free(t);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("output-opts");
@@ -228,6 +339,8 @@ int main(void)
     tcase_add_test(tc, routes_compact_is_the_same_document);
     tcase_add_test(tc, cells_compact_is_the_same_document);
     tcase_add_test(tc, crius_compact_is_the_same_document);
+    tcase_add_test(tc, lexical_compaction_is_the_tree_layout);
+    tcase_add_test(tc, every_writer_compact_is_the_same_document);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);

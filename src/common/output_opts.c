@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "json.h"
+#include "json_compact.h"
 #include "structsize.h"
 
 void tsched_output_opts_init(tsched_output_opts *opts)
@@ -33,4 +34,11 @@ tsched_status ts_output_opts_in(tsched_output_opts *dst, const tsched_output_opt
 tsched_status ts_json_dump_opts(char **out, const json_t *doc, const tsched_output_opts *o)
 {
     return ts_json_dumps(out, doc, o->compact ? TS_JSON_COMPACT : TS_JSON_INDENT);
+}
+
+tsched_status ts_output_finish(char **out, tsched_status st, const tsched_output_opts *o)
+{
+    if (st == TSCHED_OK && o->compact && *out)
+        ts_json_compact_text(*out);
+    return st;
 }

@@ -14,4 +14,8 @@ tsched_status ts_output_opts_in(tsched_output_opts *dst, const tsched_output_opt
  * with tsched_free(). Errors: TSCHED_E_NOMEM. */
 tsched_status ts_json_dump_opts(char **out, const json_t *doc, const tsched_output_opts *o);
 
+/* Finish a `*_opts` writer that called the indented writer with status `st`: on success and
+ * with `o->compact`, lay `*out` out on one line in place (ts_json_compact_text). Returns `st`. */
+tsched_status ts_output_finish(char **out, tsched_status st, const tsched_output_opts *o);
+
 #endif
