@@ -115,6 +115,7 @@ TYPES = {
     'tsched_kcut_options *': '&c->o_kcut_opts',
     'tsched_prio_options *': '&c->o_prio_opts',
     'tsched_trace_options *': '&c->o_trace_opts',
+    'tsched_output_opts *': '&(tsched_output_opts){0}',
     'tsched_sim_job_stats *': 'nt_sim_job_stats(c)',
     'tsched_sim_summary *': 'nt_sim_summary(c)',
     'tsched_vclos_jobinfo *': 'nt_vclos_jobinfo(c)',
@@ -134,6 +135,7 @@ TYPES = {
     'const tsched_prio_options *': '&c->prio_opts',
     'const tsched_trace_options *': '&c->trace_opts',
     'const size_t *': 'NULL',
+    'const tsched_output_opts *': 'NULL',  # NULL = the defaults; non-NULL sizes: test_output_opts.c
     'const tsched_twojob *': '&c->twojob',
     'const tsched_sim_job *': '&c->sim_job',
     'const tsched_sim_phase *': '&c->sim_phase',
@@ -275,6 +277,14 @@ FUNCS = {
     'tsched_crius_load_queue_string': {'json': 'c->queue_json'},
     'tsched_cell_list_to_json': {'topo': 'c->cell_topo', 'job': 'c->cell_job', 'type': '"A100"', 'gpus': '4',
                                  'stages': '2'},
+    'tsched_cell_list_to_json_opts': {'topo': 'c->cell_topo', 'job': 'c->cell_job', 'type': '"A100"', 'gpus': '4',
+                                      'stages': '2'},
+    'tsched_vclos_apply_requests_opts': {'v': 'nt_fresh_vclos_empty(c)', 'json': 'c->vclos_req_json'},
+    'tsched_placement_to_json_opts': {'job_name': '"j"'},
+    'tsched_levels_to_json_opts': {'n': 'NT_LEVELS'},
+    # the fixture's routes of c->flows on c->topo, as text and as a file
+    'tsched_routes_load_string': {'json': 'c->routes_json'},
+    'tsched_routes_load_file': {'path': 'c->routes_path'},
     # service: a fresh service holds fabric "x" (loaded from c->topo_json)
     # traces: the fixture's poisson options, pod CSV and dcn job file
     'tsched_trace_options_set': {'opts': '&c->trace_set_opts', 'name': '"seed"', 'value': '"7"'},

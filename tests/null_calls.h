@@ -84,6 +84,7 @@ struct nt_ctx {
     /* documents, as text and as files */
     char *topo_json, *job_json, *aff_json, *flows_json, *placement_json, *dag_json, *jobset_json, *slurm_text, *slurm_yaml_text, *k8s_text;
     char *trace_json, *scenario_json;
+    char *routes_json, routes_path[64]; /* tsched.routes.v1 of `routes` */
     char topo_path[64], job_path[64], aff_path[64], flows_path[64], placement_path[64], dag_path[64],
         jobset_path[64], slurm_path[64], slurm_yaml_path[64], k8s_path[64], save_path[64], trace_path[64], scenario_path[64];
     /* traces: poisson options (2 jobs), a pod CSV (text and file), a dcn job file (text and

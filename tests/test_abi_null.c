@@ -121,7 +121,7 @@ static const struct {
     {"tsched_crius_add_job", "index"},             /* "`*index` (may be NULL)" */
     {"tsched_service_handle", "stop"},
     {"tsched_cell_list_to_json", "profile"},      /* "`profile` (may be NULL)" */
-    {"tsched_cell_list_to_json", "type"},         /* "`type` (may be NULL)" */             /* "`*stop` (may be NULL)" */
+    {"tsched_cell_list_to_json", "type"},         /* "`type` (may be NULL)" */
     {"tsched_trace_mix_check", "name"},           /* "NULL = "model-mix"" */
     {"tsched_trace_convert_alibaba", "name"},     /* "NULL = "-"" */
     {"tsched_trace_convert_alibaba", "opts"},     /* "`opts` NULL = the defaults" */
@@ -129,6 +129,21 @@ static const struct {
     {"tsched_trace_convert_dcn", "lens"},         /* "`lens` NULL = each up to its NUL" */
     {"tsched_trace_convert_dcn", "opts"},
     {"tsched_trace_convert_dcn_dir", "opts"},
+    {"tsched_cell_list_to_json_opts", "profile"}, /* as tsched_cell_list_to_json */
+    {"tsched_cell_list_to_json_opts", "type"},
+    {"tsched_cell_list_to_json_opts", "opts"},    /* "NULL: indented, with `solve_ms`" */
+    {"tsched_crius_to_json_opts", "opts"},
+    {"tsched_routes_to_json_opts", "opts"},
+    {"tsched_placement_to_json_opts", "opts"},
+    {"tsched_levels_to_json_opts", "opts"},
+    {"tsched_priorities_to_json_opts", "opts"},
+    {"tsched_flows_to_json_opts", "opts"},
+    {"tsched_topology_to_json_opts", "opts"},
+    {"tsched_topology_summary_json_opts", "opts"},
+    {"tsched_vclos_apply_requests_opts", "opts"},
+    {"tsched_placement_to_json_opts", "job_name"}, /* as tsched_placement_to_json */
+    {"tsched_routes_load_string", "flows"},       /* "`flows` may be NULL" */
+    {"tsched_routes_load_file", "flows"},
 };
 
 /* Words that name a parameter in an error message besides its own name. */
@@ -500,6 +515,7 @@ static void fixture_new(struct nt_ctx *c)
     FIX(tsched_flows_to_json(&c->flows_json, c->flows, c->topo));
     tsched_route_options_init(&c->route_opts);
     FIX(tsched_route(&c->routes, c->topo, c->flows, &c->route_opts));
+    FIX(tsched_routes_to_json(&c->routes_json, c->routes, c->topo, 0));
     for (uint32_t i = 0; i < tsched_routes_count(c->routes); i++) {
         c->route_paths[i].size = sizeof c->route_paths[i];
         FIX(tsched_routes_path(&c->route_paths[i], c->routes, i));
@@ -536,6 +552,7 @@ static void fixture_new(struct nt_ctx *c)
     write_file(c->job_path, sizeof c->job_path, "job.json", c->job_json);
     write_file(c->aff_path, sizeof c->aff_path, "affinity.json", c->aff_json);
     write_file(c->flows_path, sizeof c->flows_path, "flows.json", c->flows_json);
+    write_file(c->routes_path, sizeof c->routes_path, "routes.json", c->routes_json);
     write_file(c->placement_path, sizeof c->placement_path, "placement.json", c->placement_json);
     write_file(c->dag_path, sizeof c->dag_path, "dag.json", c->dag_json);
     write_file(c->jobset_path, sizeof c->jobset_path, "jobset.json", c->jobset_json);
@@ -719,6 +736,7 @@ static void fixture_free(struct nt_ctx *c)
     tsched_free(c->job_json);
     tsched_free(c->aff_json);
     tsched_free(c->flows_json);
+    tsched_free(c->routes_json);
     tsched_free(c->placement_json);
     free(c->topo_json);
     free(c->dag_json);
@@ -728,7 +746,7 @@ static void fixture_free(struct nt_ctx *c)
     free(c->k8s_text);
     const char *paths[] = {c->topo_path,  c->job_path,    c->aff_path,   c->flows_path, c->placement_path,
                            c->dag_path,   c->jobset_path, c->slurm_path, c->slurm_yaml_path, c->k8s_path, c->save_path, c->trace_path,
-                           c->scenario_path, c->cat_path, c->profile_path, c->queue_path};
+                           c->scenario_path, c->cat_path, c->profile_path, c->queue_path, c->routes_path};
     for (size_t i = 0; i < sizeof paths / sizeof paths[0]; i++)
         remove(paths[i]);
     remove(c->trace_csv_path);

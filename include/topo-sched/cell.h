@@ -198,6 +198,16 @@ TSCHED_API tsched_status tsched_cell_list_to_json(char **out, const tsched_topol
                                                   const tsched_gpu_catalog *cat, const tsched_op_profile *profile,
                                                   const char *type, uint32_t gpus, uint32_t stages,
                                                   tsched_plan_space plans, int timing);
+/**
+ * tsched_cell_list_to_json() laid out as `opts` asks (NULL: indented, with `solve_ms`;
+ * `opts->timing` replaces `timing`). The compact text is the same document without
+ * whitespace. Errors as tsched_cell_list_to_json(), and TSCHED_E_INVALID for a bad
+ * `opts->size`.
+ */
+TSCHED_API tsched_status tsched_cell_list_to_json_opts(char **out, const tsched_topology *topo, const tsched_job *job,
+                                                       const tsched_gpu_catalog *cat, const tsched_op_profile *profile,
+                                                       const char *type, uint32_t gpus, uint32_t stages,
+                                                       tsched_plan_space plans, const tsched_output_opts *opts);
 
 /* ---- the Cell-based scheduler --------------------------------------------------------------- */
 
@@ -267,6 +277,9 @@ TSCHED_API tsched_status tsched_crius_job_nodes(uint32_t *nodes, uint32_t *node_
 TSCHED_API double tsched_crius_value(const tsched_crius *cr);
 /** Write `tsched.crius-schedule.v1` of the last event; `with_time` = 0 drops `solve_ms`. */
 TSCHED_API tsched_status tsched_crius_to_json(char **out, const tsched_crius *cr, int with_time);
+/** tsched_crius_to_json() laid out as `opts` asks (NULL: indented, with `solve_ms`); errors as
+ *  tsched_crius_to_json(), and TSCHED_E_INVALID for a bad `opts->size`. */
+TSCHED_API tsched_status tsched_crius_to_json_opts(char **out, const tsched_crius *cr, const tsched_output_opts *opts);
 /** Free a scheduler (NULL is ignored). */
 TSCHED_API void tsched_crius_free(tsched_crius *cr);
 

@@ -154,6 +154,25 @@ TSCHED_API tsched_status tsched_limits_set(const tsched_limits *limits);
 /** Restore the calling thread's limits to their defaults. */
 TSCHED_API void tsched_limits_reset(void);
 
+/* ---- output options --------------------------------------------------------------------- */
+
+/**
+ * How a JSON writer lays out its document: the one set of output switches every `*_opts`
+ * writer takes (tsched_cell_list_to_json_opts(), tsched_crius_to_json_opts(),
+ * tsched_routes_to_json_opts(), ...), the CLI's `--compact` and `--no-timing`. Initialise
+ * with tsched_output_opts_init(); fields may be appended (DESIGN 3: the library reads only
+ * the fields `size` covers, the others keep their defaults). A NULL pointer means the
+ * defaults. Both layouts are the same document: `compact` changes whitespace only.
+ */
+typedef struct tsched_output_opts {
+    size_t size; /**< sizeof(tsched_output_opts) as the caller knows it */
+    int compact; /**< non-zero: one line without whitespace; default 0: two-space indentation */
+    int timing;  /**< 0: leave out volatile wall-clock fields (`solve_ms`, `wall_ms`); default 1 */
+} tsched_output_opts;
+
+/** Fill `opts` with the defaults (indented, with timing) and set its `size`; NULL is a no-op. */
+TSCHED_API void tsched_output_opts_init(tsched_output_opts *opts);
+
 #ifdef __cplusplus
 }
 #endif

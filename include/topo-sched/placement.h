@@ -122,6 +122,13 @@ TSCHED_API double tsched_placement_solve_ms(const tsched_placement *p);
  */
 TSCHED_API tsched_status tsched_placement_to_json(char **out, const tsched_placement *p, const tsched_topology *topo,
                                                   const char *job_name, int with_time);
+/** tsched_placement_to_json() laid out as `opts` asks (NULL: indented, with `solve_ms`;
+ *  `opts->timing` replaces `with_time`). The compact text is the same document without whitespace.
+ *  Errors as tsched_placement_to_json(), and
+ *  TSCHED_E_INVALID for a bad `opts->size`. */
+TSCHED_API tsched_status tsched_placement_to_json_opts(char **out, const tsched_placement *p,
+                                                       const tsched_topology *topo, const char *job_name,
+                                                       const tsched_output_opts *opts);
 
 /**
  * Load a `tsched.placement.v1` document (as `topo-sched place` writes it) against the fabric

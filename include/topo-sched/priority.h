@@ -88,6 +88,11 @@ TSCHED_API tsched_status tsched_dag_compress(uint32_t *levels, double *cut_weigh
 
 /** `tsched.levels.v1` for `n` levels and a cut weight; the caller frees `*out` with tsched_free(). */
 TSCHED_API tsched_status tsched_levels_to_json(char **out, const uint32_t *levels, uint32_t n, double cut_weight);
+/** tsched_levels_to_json() laid out as `opts` asks (NULL: indented; the document has no timing).
+ *  The compact text is the same document without whitespace. Errors as tsched_levels_to_json(), and
+ *  TSCHED_E_INVALID for a bad `opts->size`. */
+TSCHED_API tsched_status tsched_levels_to_json_opts(char **out, const uint32_t *levels, uint32_t n, double cut_weight,
+                                                    const tsched_output_opts *opts);
 
 /* ---- CRUX on a job set: tsched.jobset.v1 -> tsched.priorities.v1 ----------------------- */
 
@@ -217,6 +222,12 @@ TSCHED_API double tsched_priorities_total_weight(const tsched_priorities *p);
 TSCHED_API double tsched_priorities_cut_weight(const tsched_priorities *p);
 /** `tsched.priorities.v1`; the caller frees `*out` with tsched_free(). */
 TSCHED_API tsched_status tsched_priorities_to_json(char **out, const tsched_priorities *p, const tsched_jobset *jobs);
+/** tsched_priorities_to_json() laid out as `opts` asks (NULL: indented; the document has no
+ *  timing). The compact text is the same document without whitespace. Errors as
+ *  tsched_priorities_to_json(), and
+ *  TSCHED_E_INVALID for a bad `opts->size`. */
+TSCHED_API tsched_status tsched_priorities_to_json_opts(char **out, const tsched_priorities *p,
+                                                        const tsched_jobset *jobs, const tsched_output_opts *opts);
 
 /**
  * One job of the two-job model (tsched_twojob_steady()). Input struct under the DESIGN 3

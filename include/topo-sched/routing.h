@@ -158,6 +158,53 @@ TSCHED_API tsched_status tsched_routes_write_json(FILE *out, const tsched_routes
                                                   int flags);
 
 /**
+ * tsched_routes_to_json() with the layout and timing of `opts` (NULL: indented, with
+ * `solve_ms`); the compact text is the same document without whitespace. The caller frees
+ * `*out` with tsched_free(). Errors as tsched_routes_to_json(), and TSCHED_E_INVALID for a
+ * bad `opts->size`.
+ */
+TSCHED_API tsched_status tsched_routes_to_json_opts(char **out, const tsched_routes *routes,
+                                                    const tsched_topology *topo, const tsched_output_opts *opts);
+
+/* ---- reading routes back (doc/routing.md "Reading routes") -------------------------------- */
+
+/**
+ * Load a `tsched.routes.v1` document (as tsched_routes_to_json() writes it) against the fabric
+ * it was made on: each flow's `hops` are switch names of `topo` from the source leaf to the
+ * destination leaf, consecutive switches joined by a trunk, up then down (an empty list: both
+ * NICs on one leaf). Down switches and trunks are accepted (the routes may predate a failure).
+ * The result answers every tsched_routes_* getter and writer as a computed one; the loads
+ * (`max_link_flows`, tsched_routes_link_flows()) and the smallest rate are recomputed from the
+ * hops and rates, the document's own values only type-checked. `rate_gbps` must be on every
+ * flow or on none (none: tsched_routes_has_rates() is 0). `algorithm` (default greedy),
+ * `status` (default the algorithm's: "ok", ilp "feasible"), `moved`, `solve_ms` and each
+ * flow's `index` (its position) are optional.
+ *
+ * `flows` may be NULL. When given, it must be the set the routes were computed for: the same
+ * count, each path joining its flow's NIC leaves; the result then also works with
+ * tsched_reroute(). Without it, a flow with empty hops has a path of one switch,
+ * TSCHED_NONE (its leaf is not in the document).
+ *
+ * The caller frees `*out` with tsched_routes_free(). Errors name the field
+ * (`flows[3].hops[1]`): TSCHED_E_INVALID (NULL argument, named; a path that is not one),
+ * TSCHED_E_PARSE, TSCHED_E_FORMAT (format, algorithm, status), TSCHED_E_TYPE,
+ * TSCHED_E_RANGE (a negative or non-finite number, an index out of place),
+ * TSCHED_E_NOT_FOUND (a switch the fabric lacks), TSCHED_E_TOO_LARGE (more flows than the
+ * `flows` limit, a document above `input_bytes`), TSCHED_E_NOMEM.
+ */
+TSCHED_API tsched_status tsched_routes_load_string(tsched_routes **out, const tsched_topology *topo,
+                                                   const tsched_flows *flows, const char *json, size_t len);
+
+/** tsched_routes_load_string() from a file (`-`: standard input); errors begin with the
+ *  file name. TSCHED_E_IO when it cannot be read. */
+TSCHED_API tsched_status tsched_routes_load_file(tsched_routes **out, const tsched_topology *topo,
+                                                 const tsched_flows *flows, const char *path);
+
+/** 1 when the routes carry max-min rates (computed, or `rate_gbps` in a loaded document);
+ *  0 with TSCHED_ROUTE_NO_RATES, without rates in the document, or for NULL. */
+TSCHED_API int tsched_routes_has_rates(const tsched_routes *routes);
+
+/**
  * Max-min fair rates (progressive filling, exact) of `flows` on the given `paths` (one per
  * flow), with trunk capacities per direction and each NIC's speed on its link to its leaf,
  * in both directions. `rates` holds one value per flow. Errors: TSCHED_E_INVALID (a path

@@ -289,6 +289,12 @@ TSCHED_API void tsched_topology_free(tsched_topology *topo);
  * tsched_free(). Loading it gives back the same model.
  */
 TSCHED_API tsched_status tsched_topology_to_json(char **out, const tsched_topology *topo);
+/** tsched_topology_to_json() laid out as `opts` asks (NULL: indented; the document has no timing).
+ *  The compact text is the same document without whitespace. Errors as tsched_topology_to_json(),
+ *  and
+ *  TSCHED_E_INVALID for a bad `opts->size`. */
+TSCHED_API tsched_status tsched_topology_to_json_opts(char **out, const tsched_topology *topo,
+                                                      const tsched_output_opts *opts);
 
 /** Write tsched_topology_to_json() to a file (`"-"`: standard output). Errors: TSCHED_E_IO. */
 TSCHED_API tsched_status tsched_topology_save_file(const tsched_topology *topo, const char *path);
@@ -299,6 +305,12 @@ TSCHED_API tsched_status tsched_topology_save_file(const tsched_topology *topo, 
  * tsched_free().
  */
 TSCHED_API tsched_status tsched_topology_summary_json(char **out, const tsched_topology *topo);
+/** tsched_topology_summary_json() laid out as `opts` asks (NULL: indented; the document has no
+ *  timing). The compact text is the same document without whitespace. Errors as
+ *  tsched_topology_summary_json(), and
+ *  TSCHED_E_INVALID for a bad `opts->size`. */
+TSCHED_API tsched_status tsched_topology_summary_json_opts(char **out, const tsched_topology *topo,
+                                                           const tsched_output_opts *opts);
 
 /* ---- sizes -------------------------------------------------------------------------
  * Getters take a built handle and an index below the matching count. An out-of-range
@@ -481,7 +493,8 @@ TSCHED_API const char *tsched_topology_switch_value(const tsched_topology *topo,
  * (NULL handle, NULL array or entry), TSCHED_E_RANGE (too many tiers, a bad key, naming
  * `labels.tiers[i]` or `labels.nvl`).
  */
-TSCHED_API tsched_status tsched_topology_set_labels(tsched_topology *topo, const char *const *tier_keys, uint32_t ntiers,
+TSCHED_API tsched_status tsched_topology_set_labels(tsched_topology *topo, const char *const *tier_keys,
+                                                    uint32_t ntiers, 
                                                     const char *nvl_key);
 /** Number of tier label keys; 0 when no labels are set. */
 TSCHED_API uint32_t tsched_topology_label_tiers(const tsched_topology *topo);

@@ -229,6 +229,12 @@ TSCHED_API tsched_status tsched_vclos_to_json(char **out, const tsched_vclos *v,
  */
 TSCHED_API tsched_status tsched_vclos_apply_requests(char **out, tsched_vclos *v, const char *json, size_t len,
                                                     int pattern, uint32_t step, int timing);
+/** tsched_vclos_apply_requests() with the answer laid out as `opts` asks (NULL: indented, with
+ *  every `solve_ms`; `opts->timing` replaces `timing`). The compact text is the same document
+ *  without whitespace. Errors as tsched_vclos_apply_requests(), and
+ *  TSCHED_E_INVALID for a bad `opts->size`. */
+TSCHED_API tsched_status tsched_vclos_apply_requests_opts(char **out, tsched_vclos *v, const char *json, size_t len,
+                                                          int pattern, uint32_t step, const tsched_output_opts *opts);
 
 #ifdef __cplusplus
 }

@@ -225,6 +225,11 @@ TSCHED_API tsched_status tsched_flows_load_string(tsched_flows **out, const tsch
                                                   size_t len);
 /** Write `tsched.flows.v1`; the caller frees `*out` with tsched_free(). */
 TSCHED_API tsched_status tsched_flows_to_json(char **out, const tsched_flows *flows, const tsched_topology *topo);
+/** tsched_flows_to_json() laid out as `opts` asks (NULL: indented; the document has no timing). The
+ *  compact text is the same document without whitespace. Errors as tsched_flows_to_json(), and
+ *  TSCHED_E_INVALID for a bad `opts->size`. */
+TSCHED_API tsched_status tsched_flows_to_json_opts(char **out, const tsched_flows *flows, const tsched_topology *topo,
+                                                   const tsched_output_opts *opts);
 
 /**
  * Number of flow sets (steps) a pattern has for a rows x cols matrix: 1 for dp-ring and pp,
@@ -243,7 +248,8 @@ TSCHED_API tsched_status tsched_pattern_steps(uint32_t *steps, tsched_pattern pa
  * shape), TSCHED_E_NOT_FOUND (no gbits and no model), TSCHED_E_INVALID (nodes with
  * different NIC counts, a bad node index).
  */
-TSCHED_API tsched_status tsched_flows_collective(tsched_flows *flows, const tsched_topology *topo, const tsched_job *job,
+TSCHED_API tsched_status tsched_flows_collective(tsched_flows *flows, const tsched_topology *topo,
+                                                 const tsched_job *job, 
                                                  const uint32_t *nodes, uint32_t rows, uint32_t cols,
                                                  tsched_pattern pattern, uint32_t step, double gbits);
 

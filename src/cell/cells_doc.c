@@ -8,6 +8,7 @@
 #include "common/clock.h"
 #include "common/error.h"
 #include "common/json.h"
+#include "common/output_opts.h"
 #include "topo-sched/cell.h"
 
 static const char *const space_names[] = {"assembled", "tuned", "exhaustive"};
@@ -79,16 +80,20 @@ static tsched_status pool_cells(json_t *cells, const tsched_topology *topo, cons
     return st;
 }
 
-tsched_status tsched_cell_list_to_json(char **out, const tsched_topology *topo, const tsched_job *job,
-                                       const tsched_gpu_catalog *cat, const tsched_op_profile *profile,
-                                       const char *type, uint32_t gpus, uint32_t stages, tsched_plan_space plans,
-                                       int timing)
+/* Both entry points; `fn` names the one called in argument errors. */
+static tsched_status list_doc(char **out, const tsched_topology *topo, const tsched_job *job,
+                              const tsched_gpu_catalog *cat, const tsched_op_profile *profile, const char *type,
+                              uint32_t gpus, uint32_t stages, tsched_plan_space plans,
+                              const tsched_output_opts *opts, const char *fn)
 {
-    static const char fn[] = "tsched_cell_list_to_json";
     if (out)
         *out = NULL;
     if (!out || !topo || !job || !cat)
         return ts_error(TSCHED_E_INVALID, "%s: %s is NULL", fn, !out ? "out" : !topo ? "topo" : !job ? "job" : "cat");
+    tsched_output_opts o;
+    tsched_status st0 = ts_output_opts_in(&o, opts, fn);
+    if (st0 != TSCHED_OK)
+        return st0;
     if ((unsigned)plans > TSCHED_PLANS_EXHAUSTIVE)
         return ts_error(TSCHED_E_INVALID, "%s: plans: %d is not a plan space", fn, (int)plans);
     tsched_model model;
@@ -160,13 +165,32 @@ tsched_status tsched_cell_list_to_json(char **out, const tsched_topology *topo, 
         st = ts_json_set(doc, "unknown_gpu_types", json_incref(unknown));
     if (st == TSCHED_OK)
         st = ts_json_set(doc, "cells", json_incref(cells));
-    if (st == TSCHED_OK && timing)
+    if (st == TSCHED_OK && o.timing)
         st = ts_json_set(doc, "solve_ms", json_real(ts_now_ms() - t0));
     if (st == TSCHED_OK)
-        st = ts_json_dump(out, doc);
+        st = ts_json_dump_opts(out, doc, &o);
     json_decref(unknown);
     json_decref(cells);
     json_decref(doc);
     tsched_free(pools);
     return st;
+}
+
+tsched_status tsched_cell_list_to_json(char **out, const tsched_topology *topo, const tsched_job *job,
+                                       const tsched_gpu_catalog *cat, const tsched_op_profile *profile,
+                                       const char *type, uint32_t gpus, uint32_t stages, tsched_plan_space plans,
+                                       int timing)
+{
+    tsched_output_opts o;
+    tsched_output_opts_init(&o);
+    o.timing = timing;
+    return list_doc(out, topo, job, cat, profile, type, gpus, stages, plans, &o, "tsched_cell_list_to_json");
+}
+
+tsched_status tsched_cell_list_to_json_opts(char **out, const tsched_topology *topo, const tsched_job *job,
+                                            const tsched_gpu_catalog *cat, const tsched_op_profile *profile,
+                                            const char *type, uint32_t gpus, uint32_t stages,
+                                            tsched_plan_space plans, const tsched_output_opts *opts)
+{
+    return list_doc(out, topo, job, cat, profile, type, gpus, stages, plans, opts, "tsched_cell_list_to_json_opts");
 }

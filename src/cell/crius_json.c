@@ -4,6 +4,7 @@
 #include <stdlib.h>
 
 #include "../common/json.h"
+#include "../common/output_opts.h"
 #include "crius_internal.h"
 
 static json_t *jstr(const char *s) { return json_string(s ? s : ""); }
@@ -61,13 +62,18 @@ done:
     return TSCHED_OK;
 }
 
-tsched_status tsched_crius_to_json(char **out, const tsched_crius *cr, int with_time)
+/* Both entry points; `fn` names the one called in errors. */
+static tsched_status schedule_doc(char **out, const tsched_crius *cr, const tsched_output_opts *opts, const char *fn)
 {
     if (!out || !cr)
-        return ts_error(TSCHED_E_INVALID, "tsched_crius_to_json: %s is NULL", !out ? "out" : "cr");
+        return ts_error(TSCHED_E_INVALID, "%s: %s is NULL", fn, !out ? "out" : "cr");
     *out = NULL;
+    tsched_output_opts o;
+    tsched_status st0 = ts_output_opts_in(&o, opts, fn);
+    if (st0 != TSCHED_OK)
+        return st0;
     if (!cr->has_event)
-        return ts_error(TSCHED_E_STATE, "tsched_crius_to_json: no event has been scheduled yet");
+        return ts_error(TSCHED_E_STATE, "%s: no event has been scheduled yet", fn);
     json_t *root = json_object(), *unk = json_array(), *jobs = json_array();
     tsched_status st = root && unk && jobs ? TSCHED_OK : ts_error(TSCHED_E_NOMEM, "out of memory writing JSON");
     if (st != TSCHED_OK) {
@@ -103,10 +109,10 @@ tsched_status tsched_crius_to_json(char **out, const tsched_crius *cr, int with_
         if ((st = job_json(&e, cr, j)) == TSCHED_OK)
             st = ts_json_push(jj, e);
     }
-    if (st == TSCHED_OK && with_time)
+    if (st == TSCHED_OK && o.timing)
         st = ts_json_set(root, "solve_ms", json_real(cr->solve_ms));
     if (st == TSCHED_OK)
-        st = ts_json_dump(out, root);
+        st = ts_json_dump_opts(out, root, &o);
 done:
     if (!u_in)
         json_decref(u);
@@ -114,4 +120,17 @@ done:
         json_decref(jj);
     json_decref(root);
     return st;
+}
+
+tsched_status tsched_crius_to_json(char **out, const tsched_crius *cr, int with_time)
+{
+    tsched_output_opts o;
+    tsched_output_opts_init(&o);
+    o.timing = with_time;
+    return schedule_doc(out, cr, &o, "tsched_crius_to_json");
+}
+
+tsched_status tsched_crius_to_json_opts(char **out, const tsched_crius *cr, const tsched_output_opts *opts)
+{
+    return schedule_doc(out, cr, opts, "tsched_crius_to_json_opts");
 }

@@ -9,6 +9,7 @@
 
 #include <jansson.h>
 
+#include "../common/json_compact.h"
 #include "../common/json_write.h"
 #include "../common/readall.h"
 #include "cli.h"
@@ -206,18 +207,17 @@ int cli_outs_write_json(cli_outs *g, const char *path, const char *json, int com
 {
     if (!compact)
         return cli_outs_write(g, path, json, 1);
-    json_error_t err;
-    json_t *doc = json_loads(json, 0, &err);
-    if (!doc) {
-        fprintf(stderr, "topo-sched: the library's document did not parse: %s\n", err.text);
-        return CLI_INTERNAL;
-    }
-    char *text = ts_json_write(doc, TS_JSON_COMPACT, NULL);
-    json_decref(doc);
+    /* the library's indented text on one line, by a lexical pass: nothing is parsed back,
+     * every token keeps its text (the same bytes as tsched_output_opts.compact) */
+    size_t n = strlen(json) + 1;
+    char *text = malloc(n);
+    if (text)
+        memcpy(text, json, n);
     if (!text) {
         fputs("topo-sched: out of memory writing the output\n", stderr);
         return CLI_INTERNAL;
     }
+    ts_json_compact_text(text);
     int rc = cli_outs_write(g, path, text, 1);
     free(text);
     return rc;

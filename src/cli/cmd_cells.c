@@ -161,7 +161,6 @@ int cmd_cells(int argc, char **argv)
     tsched_gpu_catalog *cat = NULL;
     tsched_op_profile *prof = NULL;
     char *json = NULL;
-    json_t *doc = NULL;
     tsched_status st;
     if ((st = tsched_topology_load_file(&t, topo))) {
         rc = cli_cell_fail_file(st, topo);
@@ -177,8 +176,12 @@ int cmd_cells(int argc, char **argv)
         rc = cli_cell_fail_file(st, proff);
         goto done;
     }
-    if ((st = tsched_cell_list_to_json(&json, t, job, cat, prof, type, only_n, only_s, (tsched_plan_space)space,
-                                       timing))) {
+    tsched_output_opts oo;
+    tsched_output_opts_init(&oo);
+    oo.compact = compact;
+    oo.timing = timing;
+    if ((st = tsched_cell_list_to_json_opts(&json, t, job, cat, prof, type, only_n, only_s, (tsched_plan_space)space,
+                                            &oo))) {
         const char *const labels[][2] = {{"job", strcmp(jobf, "-") ? jobf : "<stdin>"},
                                          {"profile", !proff ? NULL : strcmp(proff, "-") ? proff : "<stdin>"},
                                          {"type", "--type"},
@@ -187,18 +190,8 @@ int cmd_cells(int argc, char **argv)
         rc = fail_relabel(st, labels, sizeof labels / sizeof labels[0]);
         goto done;
     }
-    if (compact) {
-        json_error_t err;
-        if (!(doc = json_loads(json, 0, &err))) {
-            fprintf(stderr, "topo-sched: cells: the library's document did not parse: %s\n", err.text);
-            rc = CLI_INTERNAL;
-            goto done;
-        }
-        rc = cli_cell_emit(doc, 1, out);
-    } else
-        rc = cli_write(out, json);
+    rc = cli_write(out, json); /* laid out by the library (--compact) */
 done:
-    json_decref(doc);
     tsched_free(json);
     tsched_op_profile_free(prof);
     tsched_gpu_catalog_free(cat);

@@ -8,8 +8,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <jansson.h>
-
 #include "cli.h"
 #include "opt.h"
 
@@ -77,7 +75,6 @@ int cmd_crius_schedule(int argc, char **argv)
     tsched_gpu_catalog *cat = NULL;
     tsched_crius *cr = NULL;
     char *json = NULL;
-    json_t *doc = NULL;
     tsched_status st;
     int rc;
     if ((st = tsched_topology_load_file(&t, topo))) {
@@ -103,20 +100,15 @@ int cmd_crius_schedule(int argc, char **argv)
         rc = cli_fail(st);
         goto done;
     }
-    if ((st = tsched_crius_to_json(&json, cr, timing))) {
+    tsched_output_opts oo;
+    tsched_output_opts_init(&oo);
+    oo.compact = compact;
+    oo.timing = timing;
+    if ((st = tsched_crius_to_json_opts(&json, cr, &oo))) {
         rc = cli_fail(st);
         goto done;
     }
-    if (compact) {
-        json_error_t err;
-        if (!(doc = json_loads(json, 0, &err))) {
-            fprintf(stderr, "topo-sched: crius-schedule: the library's document did not parse: %s\n", err.text);
-            rc = CLI_INTERNAL;
-            goto done;
-        }
-        rc = cli_cell_emit(doc, 1, out);
-    } else
-        rc = cli_write(out, json);
+    rc = cli_write(out, json); /* laid out by the library (--compact) */
     if (rc == CLI_OK) {
         uint32_t n = tsched_crius_num_jobs(cr), running = 0;
         for (uint32_t j = 0; j < n; j++)
@@ -125,7 +117,6 @@ int cmd_crius_schedule(int argc, char **argv)
             rc = CLI_INFEASIBLE;
     }
 done:
-    json_decref(doc);
     tsched_free(json);
     tsched_crius_free(cr);
     tsched_gpu_catalog_free(cat);

@@ -5,6 +5,7 @@
 #include "../common/structsize.h"
 #include "../common/alloc.h"
 #include "../common/json.h"
+#include "../common/output_opts.h"
 #include "../common/limits.h"
 #include "../common/names.h"
 #include "placement_internal.h"
@@ -150,4 +151,19 @@ out:
     free(dom);
     free(used);
     return st;
+}
+
+tsched_status tsched_placement_to_json_opts(char **out, const tsched_placement *p, const tsched_topology *topo,
+                                            const char *job_name, const tsched_output_opts *opts)
+{
+    static const char fn[] = "tsched_placement_to_json_opts";
+    if (!out)
+        return ts_error(TSCHED_E_INVALID, "%s: out is NULL", fn);
+    *out = NULL;
+    tsched_output_opts o;
+    tsched_status st = ts_output_opts_in(&o, opts, fn);
+    if (st == TSCHED_OK)
+        st = tsched_placement_to_json(out, p, topo, job_name, o.timing);
+    /* the indented writer's text on one line: every token keeps its text */
+    return ts_output_finish(out, st, &o);
 }

@@ -13,6 +13,7 @@
 
 #include "../common/alloc.h"
 #include "../common/json.h"
+#include "../common/output_opts.h"
 #include "../routing/pathcache.h"
 #include "../topology/topology_paths.h"
 #include "../common/structsize.h"
@@ -700,4 +701,19 @@ tsched_status tsched_priorities_to_json(char **out, const tsched_priorities *p, 
         st = ts_json_dump(out, root);
     json_decref(root);
     return st;
+}
+
+tsched_status tsched_priorities_to_json_opts(char **out, const tsched_priorities *p, const tsched_jobset *jobs,
+                                             const tsched_output_opts *opts)
+{
+    static const char fn[] = "tsched_priorities_to_json_opts";
+    if (!out)
+        return ts_error(TSCHED_E_INVALID, "%s: out is NULL", fn);
+    *out = NULL;
+    tsched_output_opts o;
+    tsched_status st = ts_output_opts_in(&o, opts, fn);
+    if (st == TSCHED_OK)
+        st = tsched_priorities_to_json(out, p, jobs);
+    /* the indented writer's text on one line: every token keeps its text */
+    return ts_output_finish(out, st, &o);
 }

@@ -8,6 +8,7 @@
 #include "../common/alloc.h"
 #include "../common/jread.h"
 #include "../common/json.h"
+#include "../common/output_opts.h"
 #include "../common/limits.h"
 #include "dag_internal.h"
 
@@ -504,4 +505,19 @@ tsched_status tsched_levels_to_json(char **out, const uint32_t *levels, uint32_t
     tsched_status st = ts_jw_finish(&w, out, NULL) == 0 ? TSCHED_OK : ts_error(TSCHED_E_NOMEM, "out of memory writing JSON");
     ts_jw_free(&w);
     return st;
+}
+
+tsched_status tsched_levels_to_json_opts(char **out, const uint32_t *levels, uint32_t n, double cut_weight,
+                                         const tsched_output_opts *opts)
+{
+    static const char fn[] = "tsched_levels_to_json_opts";
+    if (!out)
+        return ts_error(TSCHED_E_INVALID, "%s: out is NULL", fn);
+    *out = NULL;
+    tsched_output_opts o;
+    tsched_status st = ts_output_opts_in(&o, opts, fn);
+    if (st == TSCHED_OK)
+        st = tsched_levels_to_json(out, levels, n, cut_weight);
+    /* the indented writer's text on one line: every token keeps its text */
+    return ts_output_finish(out, st, &o);
 }

@@ -9,6 +9,7 @@
 #include "../common/alloc.h"
 #include "../common/json.h"
 #include "../common/numfmt.h"
+#include "../common/output_opts.h"
 #include "routing_internal.h"
 
 /* A rate's text, remembered by its bits: max-min rates take few distinct values (4,089
@@ -152,6 +153,26 @@ tsched_status tsched_routes_write_json(FILE *out, const tsched_routes *routes, c
     if (st == TSCHED_OK && bad)
         st = w.b.failed ? ts_error(TSCHED_E_NOMEM, "out of memory writing JSON")
                         : ts_error(TSCHED_E_IO, "tsched_routes_write_json: write failed");
+    ts_jw_free(&w);
+    return st;
+}
+
+tsched_status tsched_routes_to_json_opts(char **out, const tsched_routes *routes, const tsched_topology *topo,
+                                         const tsched_output_opts *opts)
+{
+    static const char fn[] = "tsched_routes_to_json_opts";
+    if (!out)
+        return ts_error(TSCHED_E_INVALID, "%s: out is NULL", fn);
+    *out = NULL;
+    tsched_output_opts o;
+    tsched_status st = ts_output_opts_in(&o, opts, fn);
+    if (st != TSCHED_OK || (st = check_args(routes, topo, fn)) != TSCHED_OK)
+        return st;
+    ts_jw w;
+    ts_jw_init(&w, NULL, o.compact ? TS_JSON_COMPACT : TS_JSON_INDENT);
+    st = write_doc(&w, routes, topo, o.timing ? 0 : TSCHED_ROUTES_JSON_NO_TIMING);
+    if (st == TSCHED_OK && ts_jw_finish(&w, out, NULL) != 0)
+        st = ts_error(TSCHED_E_NOMEM, "out of memory writing JSON");
     ts_jw_free(&w);
     return st;
 }

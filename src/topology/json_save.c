@@ -6,6 +6,7 @@
 
 #include "../common/alloc.h"
 #include "../common/json.h"
+#include "../common/output_opts.h"
 #include "topology_internal.h"
 
 static const char *sw_name(const tsched_topology *t, uint32_t s) { return ts_strtab_str(&t->switch_names, s); }
@@ -330,4 +331,32 @@ out:
     json_decref(dm);
     json_decref(root);
     return st;
+}
+
+tsched_status tsched_topology_to_json_opts(char **out, const tsched_topology *topo, const tsched_output_opts *opts)
+{
+    static const char fn[] = "tsched_topology_to_json_opts";
+    if (!out)
+        return ts_error(TSCHED_E_INVALID, "%s: out is NULL", fn);
+    *out = NULL;
+    tsched_output_opts o;
+    tsched_status st = ts_output_opts_in(&o, opts, fn);
+    if (st == TSCHED_OK)
+        st = tsched_topology_to_json(out, topo);
+    /* the indented writer's text on one line: every token keeps its text */
+    return ts_output_finish(out, st, &o);
+}
+
+tsched_status tsched_topology_summary_json_opts(char **out, const tsched_topology *topo, const tsched_output_opts *opts)
+{
+    static const char fn[] = "tsched_topology_summary_json_opts";
+    if (!out)
+        return ts_error(TSCHED_E_INVALID, "%s: out is NULL", fn);
+    *out = NULL;
+    tsched_output_opts o;
+    tsched_status st = ts_output_opts_in(&o, opts, fn);
+    if (st == TSCHED_OK)
+        st = tsched_topology_summary_json(out, topo);
+    /* the indented writer's text on one line: every token keeps its text */
+    return ts_output_finish(out, st, &o);
 }

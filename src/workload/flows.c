@@ -12,6 +12,7 @@
 #include "../common/alloc.h"
 #include "../common/jread.h"
 #include "../common/json.h"
+#include "../common/output_opts.h"
 #include "../common/limits.h"
 #include "../common/names.h"
 #include "../common/numfmt.h"
@@ -483,4 +484,19 @@ out:
     free(job_txt);
     free(b.p);
     return st;
+}
+
+tsched_status tsched_flows_to_json_opts(char **out, const tsched_flows *flows, const tsched_topology *topo,
+                                        const tsched_output_opts *opts)
+{
+    static const char fn[] = "tsched_flows_to_json_opts";
+    if (!out)
+        return ts_error(TSCHED_E_INVALID, "%s: out is NULL", fn);
+    *out = NULL;
+    tsched_output_opts o;
+    tsched_status st = ts_output_opts_in(&o, opts, fn);
+    if (st == TSCHED_OK)
+        st = tsched_flows_to_json(out, flows, topo);
+    /* the indented writer's text on one line: every token keeps its text */
+    return ts_output_finish(out, st, &o);
 }

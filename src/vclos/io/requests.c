@@ -12,6 +12,7 @@
 #include "../../common/alloc.h"
 #include "../../common/clock.h"
 #include "../../common/json.h"
+#include "../../common/output_opts.h"
 #include "../../common/limits.h"
 #include "../../common/names.h"
 #include "json_out.h"
@@ -604,4 +605,19 @@ out:
     json_decref(root);
     json_decref(doc);
     return st;
+}
+
+tsched_status tsched_vclos_apply_requests_opts(char **out, tsched_vclos *v, const char *json, size_t len, int pattern,
+                                               uint32_t step, const tsched_output_opts *opts)
+{
+    static const char fn[] = "tsched_vclos_apply_requests_opts";
+    if (!out)
+        return ts_error(TSCHED_E_INVALID, "%s: out is NULL", fn);
+    *out = NULL;
+    tsched_output_opts o;
+    tsched_status st = ts_output_opts_in(&o, opts, fn);
+    if (st == TSCHED_OK)
+        st = tsched_vclos_apply_requests(out, v, json, len, pattern, step, o.timing);
+    /* the indented writer's text on one line: every token keeps its text */
+    return ts_output_finish(out, st, &o);
 }
