@@ -194,37 +194,36 @@ static inline int hless(const heap *h, uint32_t x, uint32_t y)
     return h->key[x] < h->key[y] || (h->key[x] == h->key[y] && x < y);
 }
 
-static inline void hput(heap *h, uint32_t i, uint32_t x)
+static inline void hswap(heap *h, uint32_t i, uint32_t j)
 {
-    h->a[i] = x;
-    h->pos[x] = i;
+    uint32_t t = h->a[i];
+    h->a[i] = h->a[j];
+    h->a[j] = t;
+    h->pos[h->a[i]] = i;
+    h->pos[h->a[j]] = j;
 }
 
 static void sift_up(heap *h, uint32_t i)
 {
-    uint32_t x = h->a[i];
-    while (i > 0 && hless(h, x, h->a[(i - 1) / 2])) {
-        hput(h, i, h->a[(i - 1) / 2]);
+    while (i > 0 && hless(h, h->a[i], h->a[(i - 1) / 2])) {
+        hswap(h, i, (i - 1) / 2);
         i = (i - 1) / 2;
     }
-    hput(h, i, x);
 }
 
 static void sift_down(heap *h, uint32_t i)
 {
-    uint32_t x = h->a[i];
     for (;;) {
-        uint32_t c = 2 * i + 1;
-        if (c >= h->n)
-            break;
-        if (c + 1 < h->n && hless(h, h->a[c + 1], h->a[c]))
-            c++;
-        if (!hless(h, h->a[c], x))
-            break;
-        hput(h, i, h->a[c]);
-        i = c;
+        uint32_t l = 2 * i + 1, r = l + 1, m = i;
+        if (l < h->n && hless(h, h->a[l], h->a[m]))
+            m = l;
+        if (r < h->n && hless(h, h->a[r], h->a[m]))
+            m = r;
+        if (m == i)
+            return;
+        hswap(h, i, m);
+        i = m;
     }
-    hput(h, i, x);
 }
 
 static void hremove(heap *h, uint32_t x)
@@ -233,10 +232,10 @@ static void hremove(heap *h, uint32_t x)
     h->pos[x] = UINT32_MAX;
     if (--h->n == i)
         return;
-    uint32_t y = h->a[h->n];
-    hput(h, i, y);
+    h->a[i] = h->a[h->n];
+    h->pos[h->a[i]] = i;
     sift_down(h, i);
-    sift_up(h, h->pos[y]);
+    sift_up(h, i);
 }
 
 /* ---- the solver -------------------------------------------------------------------------- */
@@ -321,21 +320,24 @@ static inline void take(double *rem, uint32_t *active, uint32_t *seen, uint32_t 
     }
 }
 
-/* The solve proper, on validated input (links < nl, w sized for nl links and nf flows). */
-static tsched_status solve(ts_fluid *w, double *rate, uint32_t nf, const uint32_t *foff, const uint32_t *flink,
-                           const uint32_t *lev, uint32_t nl, const double *cap)
+/* The solve proper (w sized for nl links and nf flows), flows taken in the order `ord`
+ * (position -> flow) with ngrp levels ending at w->grp[]. Inlined twice, so the common case
+ * (one level, ord NULL) pays no indirection. */
+static inline __attribute__((always_inline)) tsched_status
+solve_in(ts_fluid *w, double *rate, uint32_t nf, const uint32_t *foff, const uint32_t *flink, const uint32_t *ord,
+         uint32_t ngrp, uint32_t nl, const double *cap)
 {
-    int identity;
-    uint32_t ngrp = level_order(w, &identity, nf, lev);
-    if (!ngrp)
-        return TSCHED_E_NOMEM;
-    const uint32_t *ord = identity ? NULL : w->ord;
 #define FLOW(p) (ord ? ord[p] : (p))
     size_t *roff = w->roff, *cur = w->cur;
+    double *rem = w->rem;
+    uint32_t *active = w->active, *seen = w->seen, *touched = w->touched, hi0 = w->grp[0];
     memset(roff, 0, ((size_t)nl + 1) * sizeof *roff);
+    memset(active, 0, (size_t)nl * sizeof *active);
+    memset(seen, 0, (size_t)nl * sizeof *seen);
     w->nres = 0;
-    for (uint32_t p = 0; p < nf; p++) { /* record sizes per link, and the input's check */
-        uint32_t i = FLOW(p), len = foff[i + 1] - foff[i];
+    /* record sizes per link, the first level's flows per link, and the input's check */
+    for (uint32_t p = 0; p < nf; p++) {
+        uint32_t i = FLOW(p), len = foff[i + 1] - foff[i], first = p < hi0;
         if (foff[i + 1] < foff[i])
             return ts_error(TSCHED_E_INVALID, "fluid: foff[%u] = %u below foff[%u] = %u", i + 1, foff[i + 1], i,
                             foff[i]);
@@ -344,6 +346,7 @@ static tsched_status solve(ts_fluid *w, double *rate, uint32_t nf, const uint32_
             if (flink[k] >= nl)
                 return ts_error(TSCHED_E_INVALID, "fluid: flink[%u] = %u, not below nlinks %u", k, flink[k], nl);
             roff[flink[k] + 1] += size;
+            active[flink[k]] += first;
         }
     }
     for (uint32_t l = 0; l < nl; l++)
@@ -352,18 +355,30 @@ static tsched_status solve(ts_fluid *w, double *rate, uint32_t nf, const uint32_
     if (st != TSCHED_OK)
         return st;
     uint32_t *rec = w->rec;
+    uint64_t *frozen = w->frozen;
+    memset(frozen, 0, ((size_t)nf / 64 + 1) * sizeof *frozen);
     memcpy(cur, roff, (size_t)nl * sizeof *cur);
     for (uint32_t p = 0; p < nf; p++) {
         uint32_t i = FLOW(p), b = foff[i], e = foff[i + 1];
+        if (e - b > REC_INLINE) {
+            for (uint32_t k = b; k < e; k++) {
+                uint32_t *r = rec + cur[flink[k]];
+                r[0] = p;
+                r[1] = REC_FAR | REC_LAST;
+                cur[flink[k]] += 2;
+            }
+            continue;
+        }
+        if (b == e) {
+            rate[i] = INFINITY; /* no link: nothing limits it */
+            frozen[p / 64] |= UINT64_C(1) << (p % 64);
+        }
         for (uint32_t k = b; k < e; k++) {
             uint32_t *r = rec + cur[flink[k]], m = 0;
             r[m++] = p;
-            if (e - b > REC_INLINE)
-                r[m++] = REC_FAR;
-            else
-                for (uint32_t j = b; j < e; j++)
-                    if (j != k)
-                        r[m++] = flink[j];
+            for (uint32_t j = b; j < e; j++)
+                if (j != k)
+                    r[m++] = flink[j];
             if (m == 1)
                 r[m++] = REC_NONE;
             r[m - 1] |= REC_LAST;
@@ -371,25 +386,18 @@ static tsched_status solve(ts_fluid *w, double *rate, uint32_t nf, const uint32_
         }
     }
     memcpy(cur, roff, (size_t)nl * sizeof *cur);
-    double *rem = w->rem;
-    uint32_t *active = w->active, *seen = w->seen, *touched = w->touched;
+    heap h = {w->ha, w->hpos, w->hkey, 0};
+    uint32_t n0 = 0;
     for (uint32_t l = 0; l < nl; l++) {
         rem[l] = cap[l] > 0 ? cap[l] : 0;
-        active[l] = seen[l] = 0;
-        w->hpos[l] = UINT32_MAX;
+        h.pos[l] = UINT32_MAX;
+        if (active[l])
+            h.a[n0++] = l;
     }
-    uint64_t *frozen = w->frozen;
-    memset(frozen, 0, ((size_t)nf / 64 + 1) * sizeof *frozen);
-    for (uint32_t p = 0; p < nf; p++)
-        if (foff[FLOW(p)] == foff[FLOW(p) + 1]) {
-            rate[FLOW(p)] = INFINITY; /* no link: nothing limits it */
-            frozen[p / 64] |= UINT64_C(1) << (p % 64);
-        }
-    heap h = {w->ha, w->hpos, w->hkey, 0};
     uint32_t round = 0, lo = 0;
     for (uint32_t g = 0; g < ngrp; lo = w->grp[g++]) {
-        uint32_t hi = w->grp[g], n = 0;
-        for (uint32_t p = lo; p < hi; p++) {
+        uint32_t hi = w->grp[g], n = g ? 0 : n0;
+        for (uint32_t p = lo; g > 0 && p < hi; p++) { /* the first level was counted above */
             uint32_t i = FLOW(p);
             for (uint32_t k = foff[i]; k < foff[i + 1]; k++)
                 if (active[flink[k]]++ == 0)
@@ -457,6 +465,17 @@ static tsched_status solve(ts_fluid *w, double *rate, uint32_t nf, const uint32_
 #undef FLOW
     w->nres = nl;
     return TSCHED_OK;
+}
+
+static tsched_status solve(ts_fluid *w, double *rate, uint32_t nf, const uint32_t *foff, const uint32_t *flink,
+                           const uint32_t *lev, uint32_t nl, const double *cap)
+{
+    int identity;
+    uint32_t ngrp = level_order(w, &identity, nf, lev);
+    if (!ngrp)
+        return TSCHED_E_NOMEM;
+    return identity ? solve_in(w, rate, nf, foff, flink, NULL, ngrp, nl, cap)
+                    : solve_in(w, rate, nf, foff, flink, w->ord, ngrp, nl, cap);
 }
 
 tsched_status ts_fluid_solve(ts_fluid *w, double *rate, uint32_t nflows, const uint32_t *foff, const uint32_t *flink,
