@@ -14,7 +14,10 @@
  * within 1.3x. A miss prints a MISS line; a rate that differs prints a PROBLEM line and
  * makes the exit status 1 (--strict: misses too).
  *
- * Usage: bench_rates [--quick] [--strict] [--runs N] [--seed N]
+ * --cpu times the process's CPU time instead of the wall clock: on a shared machine, where
+ * other processes take the cores, it compares two builds (doc/PERFORMANCE.md) more steadily.
+ *
+ * Usage: bench_rates [--quick] [--strict] [--cpu] [--runs N] [--seed N]
  */
 #include <math.h>
 #include <stdint.h>
@@ -35,7 +38,17 @@
 #define TARGET_RATIO 1.5
 #define TARGET_FLAT 1.3
 
-static int problems, misses;
+static int problems, misses, use_cpu;
+
+/* The clock of the timings: wall (default) or, with --cpu, the process's CPU time. */
+static double clock_ms(void)
+{
+    if (!use_cpu)
+        return now_ms();
+    struct timespec ts;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
 
 static tsched_topology *make_fabric(void)
 {
@@ -103,14 +116,14 @@ static result run_size(const tsched_topology *t, uint32_t n, unsigned runs, uint
     double *lib = xcalloc(n, sizeof *lib), *ref = xcalloc(n, sizeof *ref);
     double *wl = xcalloc(runs, sizeof *wl), *wr = xcalloc(runs, sizeof *wr);
     for (unsigned i = 0; i < runs; i++) { /* alternate, so both see the same machine */
-        double t0 = now_ms();
+        double t0 = clock_ms();
         if ((st = tsched_rates_maxmin(lib, t, f, paths)) != TSCHED_OK)
             die("tsched_rates_maxmin", st);
-        wl[i] = now_ms() - t0;
-        t0 = now_ms();
+        wl[i] = clock_ms() - t0;
+        t0 = clock_ms();
         if (ref_rates_maxmin(ref, n, off, fl, nlinks, cap) != 0)
             die("ref_rates_maxmin", TSCHED_E_NOMEM);
-        wr[i] = now_ms() - t0;
+        wr[i] = clock_ms() - t0;
     }
     uint32_t diff = 0, first = 0;
     for (uint32_t i = 0; i < n; i++)
@@ -147,12 +160,14 @@ int main(int argc, char **argv)
             quick = 1;
         else if (!strcmp(argv[i], "--strict"))
             strict = 1;
+        else if (!strcmp(argv[i], "--cpu"))
+            use_cpu = 1;
         else if (!strcmp(argv[i], "--runs") && i + 1 < argc)
             runs = (unsigned)strtoul(argv[++i], NULL, 10);
         else if (!strcmp(argv[i], "--seed") && i + 1 < argc)
             seed = strtoull(argv[++i], NULL, 10);
         else {
-            fprintf(stderr, "usage: bench_rates [--quick] [--strict] [--runs N] [--seed N]\n");
+            fprintf(stderr, "usage: bench_rates [--quick] [--strict] [--cpu] [--runs N] [--seed N]\n");
             return 2;
         }
     }
@@ -161,7 +176,8 @@ int main(int argc, char **argv)
     const uint32_t *sizes = quick ? small : full;
     size_t ns = quick ? 2 : 3;
     printf("Max-min rates: tsched_rates_maxmin vs the batched reference (bench/ref_rates.c), leaf_spine 64 x 32,\n"
-           "random flows, greedy paths; ns/flow = median wall time / flows\n");
+           "random flows, greedy paths; ns/flow = median %s time / flows\n",
+           use_cpu ? "CPU" : "wall");
     printf("%10s %6s %12s %12s %8s  %s\n", "flows", "runs", "library", "reference", "ratio", "rates");
     result res[3];
     for (size_t s = 0; s < ns; s++)

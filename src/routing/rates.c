@@ -1,220 +1,14 @@
-/* Max-min fair rates by progressive filling. Links: every trunk in each direction, and
- * every NIC's link to its leaf in each direction. The link with the smallest fair share
- * (remaining capacity / unfrozen flows) is the next bottleneck: its flows are frozen at
- * that share, which leaves every other link's share the same or larger, so the shares
- * come out in increasing order and a heap of links gives O((F h + L) log L). */
+/* Max-min fair rates of routed flows. Links: every trunk in each direction, and every NIC's
+ * link to its leaf in each direction, numbered densely here; the solving is the library's
+ * one fluid-sharing kernel (src/common/fluid.c, O((F h + L) log L)), the simulator's too. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "../common/alloc.h"
+#include "../common/fluid.h"
 #include "../common/limits.h"
 #include "routing_internal.h"
-
-/* An indexed min-heap of links keyed by fair share: a link's key changes each time one of
- * its flows is frozen, and moving it in place (instead of pushing a new entry) keeps the
- * heap no larger than the number of links. Ties go to the lower link id. */
-typedef struct iheap {
-    uint32_t *a;   /* heap of link ids */
-    uint32_t *pos; /* link -> index in a, UINT32_MAX when absent */
-    double *key;   /* link -> share */
-    uint32_t n;
-} iheap;
-
-static int hless(const iheap *h, uint32_t x, uint32_t y)
-{
-    return h->key[x] < h->key[y] || (h->key[x] == h->key[y] && x < y);
-}
-
-static void hswap(iheap *h, uint32_t i, uint32_t j)
-{
-    uint32_t t = h->a[i];
-    h->a[i] = h->a[j];
-    h->a[j] = t;
-    h->pos[h->a[i]] = i;
-    h->pos[h->a[j]] = j;
-}
-
-static void sift_up(iheap *h, uint32_t i)
-{
-    while (i > 0 && hless(h, h->a[i], h->a[(i - 1) / 2])) {
-        hswap(h, i, (i - 1) / 2);
-        i = (i - 1) / 2;
-    }
-}
-
-static void sift_down(iheap *h, uint32_t i)
-{
-    for (;;) {
-        uint32_t l = 2 * i + 1, r = l + 1, m = i;
-        if (l < h->n && hless(h, h->a[l], h->a[m]))
-            m = l;
-        if (r < h->n && hless(h, h->a[r], h->a[m]))
-            m = r;
-        if (m == i)
-            return;
-        hswap(h, i, m);
-        i = m;
-    }
-}
-
-static void hpush(iheap *h, uint32_t link, double share)
-{
-    h->key[link] = share;
-    h->a[h->n] = link;
-    h->pos[link] = h->n;
-    sift_up(h, h->n++);
-}
-
-/* A share only grows while flows freeze (see the file comment), so a key moves down. */
-static void hupdate(iheap *h, uint32_t link, double share)
-{
-    h->key[link] = share;
-    sift_down(h, h->pos[link]);
-    sift_up(h, h->pos[link]);
-}
-
-static void hremove(iheap *h, uint32_t link)
-{
-    uint32_t i = h->pos[link];
-    h->pos[link] = UINT32_MAX;
-    if (--h->n == i)
-        return;
-    h->a[i] = h->a[h->n];
-    h->pos[h->a[i]] = i;
-    sift_down(h, i);
-    sift_up(h, i);
-}
-
-/* Fair rates of n flows whose links are given in CSR form (flink[foff[i] .. foff[i+1])),
- * with capacity cap[link].
- *
- * Layout for locality: each link keeps its flows as records stored one after another,
- * a record being the flow's id followed by the flow's other links (the last one marked by
- * the top bit), so freezing a flow reads the words right after the one that named it
- * instead of two dependent random loads (offset, then link list); frozen flows are a
- * bitset. The arithmetic is the one of the plain algorithm, in the same order on every
- * value: a link's remaining capacity loses the bottleneck's share once per flow frozen
- * on it, bottlenecks come off the heap in the same order (smallest share, ties to the
- * lower link), and a link's key is its remaining capacity over its unfrozen flows. Keys
- * are only read when a link reaches the top of the heap, so a link touched several times
- * while one bottleneck's flows freeze moves in the heap once, with its last key. */
-#define REC_LAST UINT32_C(0x80000000)
-#define REC_NONE UINT32_C(0x7fffffff) /* the only word of a record of a flow with no other link */
-
-static tsched_status maxmin(double *rate, uint32_t n, const uint32_t *foff, const uint32_t *flink, uint32_t nlinks,
-                            const double *cap)
-{
-    if (nlinks >= REC_NONE)
-        return ts_error(TSCHED_E_TOO_LARGE, "links: %u distinct links, at most %u", nlinks, REC_NONE - 1);
-    tsched_status st = TSCHED_OK;
-    size_t nl = nlinks ? nlinks : 1, nw = ((size_t)n + 63) / 64;
-    size_t *roff = ts_calloc((size_t)nlinks + 1, sizeof *roff), *fill = ts_malloc(nl, sizeof *fill);
-    uint32_t *rec = NULL, *active = ts_calloc(nl, sizeof *active), *seen = ts_calloc(nl, sizeof *seen);
-    uint32_t *touched = ts_malloc(nl, sizeof *touched);
-    double *rem = ts_malloc(nl, sizeof *rem);
-    uint64_t *frozen = ts_calloc(nw ? nw : 1, sizeof *frozen);
-    iheap h = {ts_malloc(nl, sizeof(uint32_t)), ts_malloc(nl, sizeof(uint32_t)), ts_malloc(nl, sizeof(double)), 0};
-    if (!roff || !fill || !active || !seen || !touched || !rem || !frozen || !h.a || !h.pos || !h.key) {
-        st = TSCHED_E_NOMEM;
-        goto out;
-    }
-    /* link -> records of its flows, in flow order */
-    for (uint32_t i = 0; i < n; i++) {
-        uint32_t len = foff[i + 1] - foff[i], size = 1 + (len > 1 ? len - 1 : 1);
-        for (uint32_t k = foff[i]; k < foff[i + 1]; k++) {
-            roff[flink[k] + 1] += size;
-            active[flink[k]]++;
-        }
-    }
-    for (uint32_t l = 0; l < nlinks; l++)
-        roff[l + 1] += roff[l];
-    if (!(rec = ts_malloc(roff[nlinks] ? roff[nlinks] : 1, sizeof *rec))) {
-        st = TSCHED_E_NOMEM;
-        goto out;
-    }
-    memcpy(fill, roff, nlinks * sizeof *fill);
-    for (uint32_t i = 0; i < n; i++) {
-        uint32_t b = foff[i], e = foff[i + 1];
-        for (uint32_t k = b; k < e; k++) {
-            uint32_t *w = rec + fill[flink[k]], m = 0;
-            w[m++] = i;
-            for (uint32_t j = b; j < e; j++)
-                if (j != k)
-                    w[m++] = flink[j];
-            if (m == 1)
-                w[m++] = REC_NONE;
-            w[m - 1] |= REC_LAST;
-            fill[flink[k]] += m;
-        }
-    }
-    for (uint32_t l = 0; l < nlinks; l++) {
-        rem[l] = cap[l];
-        h.pos[l] = UINT32_MAX;
-        if (active[l])
-            hpush(&h, l, rem[l] / active[l]);
-    }
-    for (uint32_t i = 0; i < n; i++)
-        if (foff[i] == foff[i + 1]) {
-            rate[i] = INFINITY; /* no link at all: only a flow inside one node */
-            frozen[i / 64] |= UINT64_C(1) << (i % 64);
-        }
-    uint32_t round = 0;
-    while (h.n > 0) {
-        uint32_t l = h.a[0], nt = 0;
-        double share = h.key[l] < 0 ? 0 : h.key[l];
-        hremove(&h, l);
-        round++;
-        const uint32_t *w = rec + roff[l], *end = rec + roff[l + 1];
-        while (w < end) {
-            uint32_t i = *w++;
-            uint64_t bit = UINT64_C(1) << (i % 64);
-            if (frozen[i / 64] & bit) {
-                while (!(*w++ & REC_LAST))
-                    ;
-                continue;
-            }
-            frozen[i / 64] |= bit;
-            rate[i] = share;
-            uint32_t word;
-            do {
-                word = *w++;
-                uint32_t x = word & ~REC_LAST;
-                if (x == l || x == REC_NONE)
-                    continue;
-                rem[x] -= share;
-                if (rem[x] < 0)
-                    rem[x] = 0; /* rounding */
-                active[x]--;
-                if (seen[x] != round) {
-                    seen[x] = round;
-                    touched[nt++] = x;
-                }
-            } while (!(word & REC_LAST));
-        }
-        for (uint32_t j = 0; j < nt; j++) {
-            uint32_t x = touched[j];
-            if (active[x] > 0)
-                hupdate(&h, x, rem[x] / active[x]);
-            else if (h.pos[x] != UINT32_MAX)
-                hremove(&h, x);
-        }
-        active[l] = 0;
-    }
-out:
-    free(roff);
-    free(fill);
-    free(rec);
-    free(active);
-    free(seen);
-    free(touched);
-    free(rem);
-    free(frozen);
-    free(h.a);
-    free(h.pos);
-    free(h.key);
-    return st;
-}
 
 /* Links of the rate computation: every trunk in each direction, and every NIC's link to
  * its leaf in each direction. Only the links the flows cross get a number, in the order of
@@ -394,7 +188,10 @@ static tsched_status rates_for(double *rate, const tsched_topology *t, const ts_
     for (uint32_t l = 0; l < nu; l++)
         cap[l] = ukey[l] & NIC_KEY ? tsched_topology_node_nic_gbps(t, (uint32_t)(ukey[l] >> 32) & 0x7fffffffu)
                                    : tsched_topology_trunk_gbps(t, (uint32_t)(ukey[l] / 2));
-    st = maxmin(rate, n, foff, flink, nu, cap);
+    ts_fluid *fw = NULL;
+    if ((st = ts_fluid_new(&fw)) == TSCHED_OK)
+        st = ts_fluid_solve(fw, rate, n, foff, flink, NULL, nu, cap);
+    ts_fluid_free(fw);
 out:
     free(foff);
     free(flink);

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "../common/alloc.h"
+#include "../common/fluid.h"
 #include "../common/limits.h"
 #include "../common/names.h"
 #include "../common/structsize.h"
@@ -127,6 +128,7 @@ void tsched_sim_free(tsched_sim *s)
     free(s->lev);
     free(s->used);
     free(s->ncount);
+    ts_fluid_free(s->fluid);
     free(s);
 }
 

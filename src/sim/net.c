@@ -353,7 +353,8 @@ tsched_status ts_sim_alone_iteration_s(double *out, tsched_sim *s, ts_sim_job *j
                 s->comp_l[nl++] = l;
             }
         }
-        ts_sim_maxmin(s, n, s->fl, s->fn, s->lev, s->comp_l, nl, s->rate_scratch, s->frozen);
+        if ((st = ts_sim_maxmin(s, n, s->fl, s->fn, s->lev, s->comp_l, nl, s->rate_scratch, s->frozen)) != TSCHED_OK)
+            return st;
         m = ++s->mark;
         double worst = 0;
         for (size_t i = 0; i < n; i++) {

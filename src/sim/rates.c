@@ -1,12 +1,14 @@
 /* Active flows, per-link flow lists, the event heap, and the rates: strict priority levels
- * with max-min fairness inside a level (progressive filling on what the levels above left),
- * recomputed on the connected component of the links an event touched (doc/sim.md §2). */
+ * with max-min fairness inside a level, recomputed on the connected components of the links
+ * an event touched (doc/sim.md §3.2-3.3) by the library's one fluid-sharing kernel
+ * (src/common/fluid.c), which reads the flows and links here through callbacks. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "../common/alloc.h"
+#include "../common/fluid.h"
 #include "sim_internal.h"
 
 /* ---- event heap (sim_internal.h): push here, pop and compaction in the loop (engine.c) ---- */
@@ -150,153 +152,57 @@ void ts_sim_flow_remove(tsched_sim *s, uint32_t fi)
 
 void ts_sim_touch(tsched_sim *s, uint32_t l) { touch_link(s, l); }
 
-/* ---- rates of one component ------------------------------------------------------------ */
+/* ---- rates: the fluid-sharing kernel over the simulator's links and flows --------------- */
 
-static int cmp_u32(const void *a, const void *b)
+/* The kernel reads the live network through these (src/common/fluid.h): per link its
+ * active flows and capacity, per flow its links and level. */
+static const uint32_t *net_link_flows(void *ctx, uint32_t l, uint32_t *n)
 {
-    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-    return x < y ? -1 : x > y;
+    const ts_sim_link *lk = &((const tsched_sim *)ctx)->link[l];
+    *n = lk->n;
+    return lk->flows;
 }
 
-/* Components are mostly a handful of flows: insertion sort beats qsort's set-up there. */
-static void sort_u32(uint32_t *a, size_t n)
+static const uint32_t *net_flow_links(void *ctx, uint32_t f, uint32_t *n, uint32_t *level)
 {
-    if (n > 32) {
-        qsort(a, n, sizeof *a, cmp_u32);
-        return;
-    }
-    for (size_t i = 1; i < n; i++) {
-        uint32_t v = a[i];
-        size_t k = i;
-        for (; k > 0 && a[k - 1] > v; k--)
-            a[k] = a[k - 1];
-        a[k] = v;
-    }
+    const ts_sim_flow *fl = &((const tsched_sim *)ctx)->flow[f];
+    *n = fl->nlinks;
+    *level = fl->level;
+    return fl->links;
 }
 
-/* Push onto a scratch array, growing it only when full (the common case is one compare). */
-#define PUSH(arr, cap, n, v)                                                                                        \
-    do {                                                                                                            \
-        if ((n) >= (cap) && TS_GROW(arr, cap, (n) + 1) != TSCHED_OK)                                                 \
-            return TSCHED_E_NOMEM;                                                                                  \
-        (arr)[(n)++] = (v);                                                                                         \
-    } while (0)
+static double net_cap(void *ctx, uint32_t l) { return ((const tsched_sim *)ctx)->link[l].cap; }
 
-/* Collect the component(s) reachable from the touched links: flows sorted by index, links
- * sorted by id, so the arithmetic below runs in one canonical order whatever the event. */
-static tsched_status collect(tsched_sim *s, const uint32_t *seeds, uint32_t nseeds, size_t *nf, size_t *nl)
+/* The network view and the workspace (made at the first solve, freed with the sim). */
+static tsched_status net_of(ts_fluid_net *net, tsched_sim *s)
 {
-    uint32_t m = ++s->mark;
-    size_t f = 0, l = 0, sp = 0;
-    for (uint32_t i = 0; i < nseeds; i++) {
-        if (s->link[seeds[i]].mark == m)
-            continue;
-        s->link[seeds[i]].mark = m;
-        PUSH(s->stack, s->stack_cap, sp, seeds[i]);
+    if (!s->fluid) {
+        tsched_status st = ts_fluid_new(&s->fluid);
+        if (st != TSCHED_OK)
+            return st;
     }
-    while (sp) {
-        uint32_t li = s->stack[--sp];
-        PUSH(s->comp_l, s->comp_l_cap, l, li);
-        ts_sim_link *lk = &s->link[li];
-        for (uint32_t j = 0; j < lk->n; j++) {
-            ts_sim_flow *fl = &s->flow[lk->flows[j]];
-            if (fl->mark == m)
-                continue;
-            fl->mark = m;
-            PUSH(s->comp_f, s->comp_f_cap, f, lk->flows[j]);
-            for (uint32_t k = 0; k < fl->nlinks; k++) {
-                uint32_t l2 = fl->links[k];
-                if (s->link[l2].mark == m)
-                    continue;
-                s->link[l2].mark = m;
-                PUSH(s->stack, s->stack_cap, sp, l2);
-            }
-        }
-    }
-    if (f > 1) /* never qsort(NULL, 0, ...): undefined */
-        sort_u32(s->comp_f, f);
-    if (l > 1)
-        sort_u32(s->comp_l, l);
-    *nf = f;
-    *nl = l;
+    *net = (ts_fluid_net){s, s->nlinks, s->nflow, net_link_flows, net_flow_links, net_cap};
     return TSCHED_OK;
 }
 
-/* Strict priority with max-min inside a level (§2.2): flow i crosses links fl[i][0..fn[i])
- * at level lev[i]; L[0..nl) are the distinct links. `out[i]` receives flow i's rate. The
- * per-link scratch (`used`, `ncount`, indexed by link id) is left zero. Flows are visited in
- * index order and links in L's order, so the same input gives the same bits. */
-void ts_sim_maxmin(tsched_sim *s, size_t nf, const uint32_t *const *fl, const uint32_t *fn, const uint32_t *lev,
-                   const uint32_t *L, size_t nl, double *out, uint8_t *frozen)
+/* Strict priority with max-min inside a level (§2.2) for flows given as lists (a phase
+ * alone, engine.c): flow i crosses links fl[i][0..fn[i]) at level lev[i]; `out[i]` receives
+ * its rate. The kernel finds the distinct links itself (ties by link id), so L, nl and
+ * frozen, kept for engine.c's call, are not read. */
+tsched_status ts_sim_maxmin(tsched_sim *s, size_t nf, const uint32_t *const *fl, const uint32_t *fn,
+                            const uint32_t *lev, const uint32_t *L, size_t nl, double *out, uint8_t *frozen)
 {
-    double *used = s->used;
-    uint32_t *cnt = s->ncount;
-    uint32_t maxlevel = 0;
-    for (size_t i = 0; i < nf; i++) {
-        out[i] = 0;
-        if (lev[i] > maxlevel)
-            maxlevel = lev[i];
-    }
-    for (uint32_t level = 0; level <= maxlevel; level++) {
-        size_t left = 0;
-        for (size_t i = 0; i < nf; i++) {
-            frozen[i] = lev[i] != level;
-            if (!frozen[i]) {
-                left++;
-                for (uint32_t k = 0; k < fn[i]; k++)
-                    cnt[fl[i][k]]++;
-            }
-        }
-        while (left) {
-            double best = INFINITY;
-            for (size_t j = 0; j < nl; j++) {
-                uint32_t l = L[j];
-                if (!cnt[l])
-                    continue;
-                double r = s->link[l].cap - used[l];
-                double share = (r > 0 ? r : 0) / cnt[l];
-                if (share < best)
-                    best = share;
-            }
-            /* freeze every flow crossing a link at the smallest share; the shares are
-             * recomputed from the same expression, so the comparison is exact */
-            size_t froze = 0;
-            for (size_t i = 0; i < nf; i++) {
-                if (frozen[i])
-                    continue;
-                int hit = 0;
-                for (uint32_t k = 0; k < fn[i] && !hit; k++) {
-                    uint32_t l = fl[i][k];
-                    double r = s->link[l].cap - used[l];
-                    hit = (r > 0 ? r : 0) / cnt[l] == best;
-                }
-                if (hit) {
-                    out[i] = best;
-                    frozen[i] = 2; /* frozen in this round: counts change after the scan */
-                    froze++;
-                }
-            }
-            for (size_t i = 0; i < nf; i++) {
-                if (frozen[i] != 2)
-                    continue;
-                frozen[i] = 1;
-                for (uint32_t k = 0; k < fn[i]; k++) {
-                    used[fl[i][k]] += best;
-                    cnt[fl[i][k]]--;
-                }
-            }
-            if (froze == 0) { /* cannot happen: the minimum is always attained */
-                for (size_t i = 0; i < nf; i++)
-                    if (!frozen[i])
-                        for (uint32_t k = 0; k < fn[i]; k++)
-                            cnt[fl[i][k]]--;
-                break;
-            }
-            left -= froze;
-        }
-    }
-    for (size_t j = 0; j < nl; j++)
-        used[L[j]] = 0;
+    (void)L, (void)nl, (void)frozen;
+    ts_fluid_net net;
+    tsched_status st = net_of(&net, s);
+    if (st == TSCHED_OK && nf > UINT32_MAX)
+        st = ts_error(TSCHED_E_TOO_LARGE, "sim: %zu flows in one phase", nf);
+    if (st == TSCHED_OK)
+        st = ts_fluid_solve_lists(s->fluid, out, (uint32_t)nf, fl, fn, lev, &net);
+    if (st != TSCHED_OK)
+        for (size_t i = 0; i < nf; i++)
+            out[i] = 0;
+    return st;
 }
 
 /* Per-flow scratch of at least nf entries: rates, frozen flags, link lists, levels. */
@@ -328,17 +234,6 @@ tsched_status ts_sim_scratch(tsched_sim *s, size_t nf)
     return TSCHED_OK;
 }
 
-/* The component's flows as the arrays ts_sim_maxmin reads. */
-static void comp_arrays(tsched_sim *s, size_t nf)
-{
-    for (size_t i = 0; i < nf; i++) {
-        const ts_sim_flow *f = &s->flow[s->comp_f[i]];
-        s->fl[i] = f->links;
-        s->fn[i] = f->nlinks;
-        s->lev[i] = f->level;
-    }
-}
-
 /* Move flow fi to rate r: settle at the old rate, reschedule its completion. */
 static tsched_status set_rate(tsched_sim *s, uint32_t fi, double r)
 {
@@ -362,27 +257,28 @@ tsched_status ts_sim_recompute(tsched_sim *s)
 {
     if (s->ntouched == 0)
         return TSCHED_OK;
-    size_t nf, nl;
-    tsched_status st = collect(s, s->touched, s->ntouched, &nf, &nl);
+    ts_fluid_net net;
+    const uint32_t *fi;
+    const double *r;
+    size_t nf = 0;
+    tsched_status st = net_of(&net, s);
+    if (st == TSCHED_OK)
+        st = ts_fluid_solve_touched(s->fluid, &net, s->touched, s->ntouched, &fi, &r, &nf);
     s->ntouched = 0;
     s->mark++; /* the touch marks of this batch are spent */
-    if (st != TSCHED_OK || (st = ts_sim_scratch(s, nf)) != TSCHED_OK)
+    if (st != TSCHED_OK)
         return st;
-    double *r = s->rate_scratch;
-    comp_arrays(s, nf);
-    ts_sim_maxmin(s, nf, s->fl, s->fn, s->lev, s->comp_l, nl, r, s->frozen);
     if (nf) {
         s->comps++;
         s->comp_flows_sum += nf;
         if (nf > s->comp_flows_max)
             s->comp_flows_max = (uint32_t)nf;
     }
-    for (size_t i = 0; i < nf && st == TSCHED_OK; i++) {
-        uint32_t fi = s->comp_f[i];
+    /* flows by index: one order of the completion events pushed, whatever the event */
+    for (size_t i = 0; i < nf && st == TSCHED_OK; i++)
         /* a flow whose rate did not change keeps its completion event */
-        if (s->flow[fi].rate != r[i] || s->flow[fi].last == s->now)
-            st = set_rate(s, fi, r[i]);
-    }
+        if (s->flow[fi[i]].rate != r[i] || s->flow[fi[i]].last == s->now)
+            st = set_rate(s, fi[i], r[i]);
     return st;
 }
 
@@ -390,28 +286,28 @@ tsched_status ts_sim_check_full(tsched_sim *s)
 {
     /* every active flow's rate must equal a recomputation of its whole component (each
      * component once) */
-    tsched_status st;
+    ts_fluid_net net;
+    tsched_status st = net_of(&net, s);
     uint32_t epoch = ++s->check_epoch;
-    for (uint32_t fi = 0; fi < s->nflow; fi++) {
-        ts_sim_flow *f = &s->flow[fi];
-        if (!f->active || f->nlinks == 0 || f->checked == epoch)
+    for (uint32_t f = 0; f < s->nflow && st == TSCHED_OK; f++) {
+        const ts_sim_flow *fl = &s->flow[f];
+        if (!fl->active || fl->nlinks == 0 || fl->checked == epoch)
             continue;
-        size_t nf, nl;
-        if ((st = collect(s, &f->links[0], 1, &nf, &nl)) != TSCHED_OK || (st = ts_sim_scratch(s, nf)) != TSCHED_OK)
+        const uint32_t *fi;
+        const double *r;
+        size_t nf;
+        if ((st = ts_fluid_solve_touched(s->fluid, &net, &fl->links[0], 1, &fi, &r, &nf)) != TSCHED_OK)
             return st;
-        double *r = s->rate_scratch;
-        comp_arrays(s, nf);
-        ts_sim_maxmin(s, nf, s->fl, s->fn, s->lev, s->comp_l, nl, r, s->frozen);
         for (size_t i = 0; i < nf; i++) {
-            ts_sim_flow *g = &s->flow[s->comp_f[i]];
+            ts_sim_flow *g = &s->flow[fi[i]];
             g->checked = epoch;
             if (memcmp(&g->rate, &r[i], sizeof r[i]) != 0)
                 return ts_error(TSCHED_E_INTERNAL,
                                 "sim: incremental rate of flow %u (%.17g) differs from a full recomputation (%.17g) "
                                 "at t = %lld ns",
-                                s->comp_f[i], g->rate, r[i], (long long)s->now);
+                                fi[i], g->rate, r[i], (long long)s->now);
         }
     }
     s->mark++;
-    return TSCHED_OK;
+    return st;
 }

@@ -275,6 +275,8 @@ struct tsched_sim {
     size_t cr_job_cap;
     uint64_t crius_events;     /* tsched_crius_schedule calls */
     uint32_t crius_depth;      /* TSCHED_SIM_CRIUS_DEPTH */
+
+    struct ts_fluid *fluid;    /* the rate kernel's workspace (rates.c), made at the first solve */
 };
 
 /* Put `e` at slot i of the heap's first n entries and move it down to its place (the pop and
@@ -358,8 +360,10 @@ void ts_sim_touch(tsched_sim *s, uint32_t flow);
 tsched_status ts_sim_recompute(tsched_sim *s);
 tsched_status ts_sim_check_full(tsched_sim *s);
 tsched_status ts_sim_scratch(tsched_sim *s, size_t nf);
-void ts_sim_maxmin(tsched_sim *s, size_t nf, const uint32_t *const *fl, const uint32_t *fn, const uint32_t *lev,
-                   const uint32_t *L, size_t nl, double *out, uint8_t *frozen);
+/* Rates of flows given as lists (src/common/fluid.c); L, nl and frozen are not read. On
+ * failure (TSCHED_E_NOMEM, ...) every rate is 0. */
+tsched_status ts_sim_maxmin(tsched_sim *s, size_t nf, const uint32_t *const *fl, const uint32_t *fn,
+                            const uint32_t *lev, const uint32_t *L, size_t nl, double *out, uint8_t *frozen);
 void ts_sim_settle(tsched_sim *s, ts_sim_flow *f);
 void ts_sim_flow_remove(tsched_sim *s, uint32_t fi);
 tsched_status ts_sim_push(tsched_sim *s, int64_t t, int kind, uint32_t a, int64_t b);
