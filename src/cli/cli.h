@@ -40,10 +40,6 @@ int cli_write_raw(const char *path, const char *text);
 /* Write the library's JSON document `json` plus a newline to `path`: as it is, or with
  * `compact` on one line without whitespace (--compact; the numbers keep their text). */
 int cli_write_json(const char *path, const char *json, int compact);
-/* Write the document `doc` (indented, or on one line with `compact`) plus a newline to
- * `path`, with the library's number format (shortest text that reads back). */
-struct json_t;
-int cli_write_doc(const char *path, const struct json_t *doc, int compact);
 
 /* The output files of one command (cli_util.c). Each cli_write* above is one such group of
  * one file. A command with several outputs, or a long run, adds every output before the
@@ -117,8 +113,6 @@ int cli_cell_fail_file(tsched_status st, const char *path);
 int cli_cell_catalog(struct tsched_gpu_catalog **out, const char *path);
 /* "out of memory" on stderr; CLI_INTERNAL. */
 int cli_cell_nomem(void);
-/* Write `doc` (indented, or one line) to `path`. */
-int cli_cell_emit(struct json_t *doc, int compact, const char *path);
 /* Monotonic clock in milliseconds. */
 double cli_cell_now_ms(void);
 

@@ -7,10 +7,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include <jansson.h>
 
 #include "../common/json_compact.h"
-#include "../common/json_write.h"
 #include "../common/readall.h"
 #include "cli.h"
 
@@ -270,18 +268,6 @@ static int write_text(const char *path, const char *text, int newline)
 int cli_write(const char *path, const char *text) { return write_text(path, text, 1); }
 
 int cli_write_raw(const char *path, const char *text) { return write_text(path, text, 0); }
-
-int cli_write_doc(const char *path, const json_t *doc, int compact)
-{
-    char *text = ts_json_write(doc, compact ? TS_JSON_COMPACT : TS_JSON_INDENT, NULL);
-    if (!text) {
-        fputs("topo-sched: out of memory writing the output\n", stderr);
-        return CLI_INTERNAL;
-    }
-    int rc = cli_write(path, text);
-    free(text);
-    return rc;
-}
 
 int cli_write_json(const char *path, const char *json, int compact)
 {

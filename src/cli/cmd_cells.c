@@ -11,7 +11,6 @@
 #include <string.h>
 #include <time.h>
 
-#include <jansson.h>
 
 #include "cli.h"
 #include "opt.h"
@@ -66,8 +65,6 @@ int cli_cell_nomem(void)
     fputs("topo-sched: out of memory\n", stderr);
     return CLI_INTERNAL;
 }
-
-int cli_cell_emit(json_t *doc, int compact, const char *path) { return cli_write_doc(path, doc, compact); }
 
 double cli_cell_now_ms(void)
 {
