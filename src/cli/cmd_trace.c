@@ -29,7 +29,7 @@ static int fail(tsched_status st, const char *mix)
 typedef struct {
     const char *out, *mix_path, *input; /* -o, --model-mix, POD_CSV or DIR */
     const char *sizes, *dspec;          /* checked once the line is read, as always */
-    int compute_given;                  /* 0: the converter's own default */
+    int compute_given;                  /* --compute-ms typed; until then 0, the converter's default */
     tsched_trace_options o;
 } trace_args;
 
@@ -109,6 +109,11 @@ static const cli_opt poisson_opts[] = {
     CLI_ROW_OUT(S, out),
 };
 #undef S
+#undef LIB
+#undef ROW_SEED
+#undef ROW_COMPUTE
+#undef ROWS_MODEL
+#undef ROW_REFUSED
 
 const cli_cmd_spec cli_spec_trace_alibaba = {"trace convert-alibaba", "trace-convert-alibaba", alibaba_opts,
                                              CLI_NOPTS(alibaba_opts), sizeof(trace_args), trace_init, 0};
