@@ -13,6 +13,10 @@
  *     it an array is refused with the type the row says), the same range (the bounds
  *     accepted, one past them refused) and the same names;
  *   - doc/serve.md: the op's row lists the same options.
+ * The trace subcommands' options are read by the library's tsched_trace_options_set (the rows'
+ * `call`): their type, range and default are checked against it too (by the parser, and the
+ * library's list of names against the rows). `draw` has no service op (its table's
+ * service_op is NULL: the service draws nothing), so only its help and man page are checked.
  * Then a planted-mismatch self-check: each check must fail on a copy of a table with one row
  * changed (a name, a default, a range, a type).
  * usage: test_options SOURCE_DIR */
@@ -22,12 +26,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <jansson.h>
 
 #include "../src/cli/cli.h"
 #include "../src/cli/opt.h"
 #include "../src/service/service_internal.h"
+#include "topo-sched/trace.h"
 
 static int quiet; /* the self-check expects failures: their lines are not printed */
 static long n_help, n_man, n_probes; /* what was compared, so that a check is never empty */
@@ -117,8 +123,11 @@ static const char *machine_default(const cli_opt *o)
 
 static int is_service_option(const cli_cmd_spec *s, const cli_opt *o)
 {
-    return s->service_op && o->lng && !(o->flags & CLI_OPT_NO_SERVICE);
+    return s->service_op && o->lng && !(o->flags & (CLI_OPT_NO_SERVICE | CLI_OPT_REFUSED));
 }
+
+/* A row that is only a refusal (no help line, no paragraph, no service option). */
+static int refused_row(const cli_opt *o) { return (o->flags & CLI_OPT_REFUSED) != 0; }
 
 /* ---- the table against itself: defaults and names ---- */
 
@@ -171,6 +180,8 @@ static int check_table(const cli_cmd_spec *s)
             if (x == o->set)
                 bad |= fail("%s %s: the flag changes nothing (it is set by default)", s->name, name_of(o));
         }
+        if (refused_row(o) && (!o->err || !o->lng))
+            bad |= fail("%s %s: a refused option without its message", s->name, name_of(o));
         if (o->dflt && !o->help)
             bad |= fail("%s %s: no help text", s->name, name_of(o));
         /* every name is one the parser takes */
@@ -180,7 +191,8 @@ static int check_table(const cli_cmd_spec *s)
             if (cli_opt_parse(s, w, 3, argv) != CLI_OK)
                 bad |= fail("%s %s: the parser refuses the table's name '%s'", s->name, name_of(o), o->names[i]);
         }
-        if ((o->type == CLI_OPT_UINT || o->type == CLI_OPT_DOUBLE || (o->type == CLI_OPT_ENUM && !o->conv)) && !o->err)
+        if ((o->type == CLI_OPT_UINT || o->type == CLI_OPT_DOUBLE || (o->type == CLI_OPT_ENUM && !o->conv)) && !o->err &&
+            !o->call)
             bad |= fail("%s %s: no message for a bad value", s->name, name_of(o));
     }
     free(v);
@@ -244,6 +256,14 @@ static int check_help(const cli_cmd_spec *s, const char *help)
     char label[128];
     for (size_t k = 0; k < s->nopts; k++) {
         const cli_opt *o = &s->opts[k];
+        if (refused_row(o)) {
+            label_of(label, sizeof label, o);
+            char *para = help_paragraph(help, label);
+            if (para)
+                bad |= fail("%s --help: a line for %s, which the command refuses", s->name, label);
+            free(para);
+            continue;
+        }
         label_of(label, sizeof label, o);
         char *para = help_paragraph(help, label);
         if (!para) {
@@ -262,6 +282,8 @@ static int check_help(const cli_cmd_spec *s, const char *help)
             continue;
         int found = 0;
         for (size_t k = 0; k < s->nopts && !found; k++) {
+            if (refused_row(&s->opts[k]))
+                continue;
             label_of(label, sizeof label, &s->opts[k]);
             found = !strncmp(l, label, strlen(label)) && (l[strlen(label)] == ' ' || l[strlen(label)] == '\n');
         }
@@ -437,6 +459,66 @@ static int check_as_for(const cli_cmd_spec *s, const char *const *names, int nn,
     return bad;
 }
 
+/* The text of subsection `.SS "name"` up to the next one (malloc'd); NULL if absent. */
+static char *man_section(const char *man, const char *name)
+{
+    char head[128];
+    snprintf(head, sizeof head, "\n.SS \"%s\"\n", name);
+    const char *p = strstr(man, head);
+    if (!p)
+        return NULL;
+    p += strlen(head);
+    const char *e = strstr(p, "\n.SS ");
+    size_t n = e ? (size_t)(e - p) : strlen(p);
+    char *out = malloc(n + 1);
+    memcpy(out, p, n);
+    out[n] = '\0';
+    return out;
+}
+
+/* The group whose subsection holds the options its subcommands share ("Options: ... as under
+ * trace"), or NULL. There a subcommand's own default is written "(default: D; SUB E)". */
+static const char *man_parent(const cli_cmd_spec *s) { return !strncmp(s->name, "trace ", 6) ? "trace" : NULL; }
+
+/* The shared paragraphs of the parent subsection for the rows of `s` not described in its own. */
+static int check_man_parent(const cli_cmd_spec *s, const char *man, int *seen)
+{
+    const char *parent = man_parent(s);
+    if (!parent)
+        return 0;
+    man_item items[64];
+    int n = man_items(items, 64, man, parent), bad = 0;
+    if (n < 0)
+        return fail("doc/topo-sched.1: no subsection .SS \"%s\"", parent);
+    const char *sub = s->name + strlen(parent) + 1;
+    for (int i = 0; i < n; i++) {
+        const char *names[16];
+        char buf[256];
+        int value;
+        int nn = tag_names(items[i].tag, names, 16, buf, sizeof buf, &value);
+        const cli_opt *o = nn ? row_named(s, names[0]) : NULL;
+        if (!o || refused_row(o) || seen[o - s->opts])
+            continue; /* another subcommand's option, or one described under the subcommand */
+        seen[o - s->opts] = 1;
+        n_man++;
+        if (value != takes_value(o))
+            bad |= fail("doc/topo-sched.1 %s: %s %s a value under %s, %s in the table", s->name, names[0],
+                        value ? "takes" : "takes no", parent, takes_value(o) ? "takes one" : "is a flag");
+        char own[128], want[160];
+        snprintf(own, sizeof own, "; %s ", sub);
+        if (strstr(items[i].text, own)) {
+            snprintf(want, sizeof want, "; %s %s)", sub, o->dflt ? o->dflt : "required");
+            if (!strstr(items[i].text, want))
+                bad |= fail("doc/topo-sched.1 %s: %s under %s says '%.60s', the table '%s'", s->name, names[0],
+                            parent, strstr(items[i].text, own), want);
+        } else
+            bad |= states_default(s, o, items[i].text, "doc/topo-sched.1", 0);
+    }
+    for (int i = 0; i < n; i++)
+        free(items[i].text);
+    return bad;
+}
+
 static int check_man(const cli_cmd_spec *s, const char *man, const char *man_md)
 {
     int bad = 0;
@@ -485,8 +567,19 @@ static int check_man(const cli_cmd_spec *s, const char *man, const char *man_md)
         snprintf(where, sizeof where, "doc/topo-sched.1");
         bad |= states_default(s, o, items[i].text, where, 0);
     }
+    bad |= check_man_parent(s, man, seen);
+    /* a positional argument without a paragraph of its own is named in the subsection's text */
+    char *sec = man_section(man, s->name);
     for (size_t k = 0; k < s->nopts; k++) {
         const cli_opt *o = &s->opts[k];
+        if (!seen[k] && o->type == CLI_OPT_POS && sec && strstr(sec, o->arg))
+            seen[k] = 1, n_man++;
+    }
+    free(sec);
+    for (size_t k = 0; k < s->nopts; k++) {
+        const cli_opt *o = &s->opts[k];
+        if (refused_row(o))
+            continue;
         if (!seen[k])
             bad |= fail("doc/topo-sched.1 %s: no paragraph for %s", s->name, name_of(o));
         /* and the markdown copy names it */
@@ -630,10 +723,10 @@ static int check_service(const cli_cmd_spec *s)
         /* the type: an array is refused with the expected type named */
         static const char *const expect[][2] = {
             {"f", "expected true or false"}, {"u", "expected a whole number"}, {"n", "expected a number"},
-            {"s", "expected a"}};
+            {"s", "expected a"}, {"x", "expected a number or a string"}};
         char *msg;
         refused(s->service_op, key, "[]", &msg);
-        for (size_t t = 0; t < 4; t++)
+        for (size_t t = 0; t < sizeof expect / sizeof expect[0]; t++)
             if (expect[t][0][0] == svc_type && !strstr(msg, expect[t][1]))
                 bad |= fail("service %s: options.%s: type %c in the table, the service says '%s'", s->service_op, key,
                             svc_type, msg);
@@ -643,7 +736,7 @@ static int check_service(const cli_cmd_spec *s)
                         msg);
         free(msg);
         char b[64];
-        if (o->type == CLI_OPT_UINT && svc_type == 'u') {
+        if (o->type == CLI_OPT_UINT && (svc_type == 'u' || svc_type == 'x')) {
             uint64_t max = o->umax ? o->umax : (o->flags & CLI_OPT_U64) ? UINT64_MAX : UINT32_MAX;
             fmt_u(b, sizeof b, o->umin);
             bad |= probe(s, o, b, 0, "the least value");
@@ -657,7 +750,7 @@ static int check_service(const cli_cmd_spec *s)
                 fmt_u(b, sizeof b, max + 1);
                 bad |= probe(s, o, b, 1, "above the range");
             }
-        } else if (o->type == CLI_OPT_DOUBLE && svc_type == 'n') {
+        } else if (o->type == CLI_OPT_DOUBLE && (svc_type == 'n' || svc_type == 'x')) {
             snprintf(b, sizeof b, "%.17g", o->min);
             bad |= probe(s, o, b, (o->flags & CLI_OPT_MIN_OPEN) != 0, "the bound below");
             snprintf(b, sizeof b, "%.17g", o->min - 0.5);
@@ -680,6 +773,133 @@ static int check_service(const cli_cmd_spec *s)
             bad |= probe(s, o, "\"no-such-name\"", 1, "none of its names");
     }
     return bad;
+}
+
+/* ---- rows read by a library call (trace): the call against the row's range ---- */
+
+/* Standard error to /dev/null (on) and back (off): the parser's refusals are expected. */
+static void hush(int on)
+{
+    static int saved = -1;
+    fflush(stderr);
+    if (on && saved < 0) {
+        FILE *null = fopen("/dev/null", "w");
+        saved = dup(2);
+        if (null) {
+            dup2(fileno(null), 2);
+            fclose(null);
+        }
+    } else if (!on && saved >= 0) {
+        dup2(saved, 2);
+        close(saved);
+        saved = -1;
+    }
+}
+
+/* 1 when the command's parser refuses option `o` = `value`. */
+static int cli_refuses(const cli_cmd_spec *s, const cli_opt *o, const char *value)
+{
+    char *v = calloc(1, s->size);
+    if (!v)
+        exit(1);
+    s->init(v);
+    char *argv[] = {(char *)"cmd", (char *)o->lng, (char *)value};
+    hush(1);
+    int rc = cli_opt_parse(s, v, 3, argv);
+    hush(0);
+    free(v);
+    n_probes++;
+    return rc != CLI_OK;
+}
+
+static int lib_probe(const cli_cmd_spec *s, const cli_opt *o, const char *value, int want_refused, const char *why)
+{
+    int r = cli_refuses(s, o, value);
+    return r == want_refused ? 0
+                             : fail("%s %s %s is %s by %s, %s in the table (%s)", s->name, o->lng, value,
+                                    r ? "refused" : "accepted", "the library", want_refused ? "refused" : "accepted",
+                                    why);
+}
+
+static int check_lib(const cli_cmd_spec *s)
+{
+    int bad = 0;
+    char b[64];
+    for (size_t k = 0; k < s->nopts; k++) {
+        const cli_opt *o = &s->opts[k];
+        if (!o->call)
+            continue;
+        if (o->type == CLI_OPT_UINT) {
+            uint64_t max = o->umax ? o->umax : (o->flags & CLI_OPT_U64) ? UINT64_MAX : UINT32_MAX;
+            snprintf(b, sizeof b, "%llu", (unsigned long long)o->umin);
+            bad |= lib_probe(s, o, b, 0, "the least value");
+            if (o->umin > 0) {
+                snprintf(b, sizeof b, "%llu", (unsigned long long)(o->umin - 1));
+                bad |= lib_probe(s, o, b, 1, "below the range");
+            }
+            snprintf(b, sizeof b, "%llu", (unsigned long long)max);
+            bad |= lib_probe(s, o, b, 0, "the greatest value");
+            if (max < UINT64_MAX) {
+                snprintf(b, sizeof b, "%llu", (unsigned long long)(max + 1));
+                bad |= lib_probe(s, o, b, 1, "above the range");
+            }
+        } else if (o->type == CLI_OPT_DOUBLE) {
+            snprintf(b, sizeof b, "%.17g", o->min);
+            bad |= lib_probe(s, o, b, (o->flags & CLI_OPT_MIN_OPEN) != 0, "the bound below");
+            snprintf(b, sizeof b, "%.17g", o->min - 0.5);
+            bad |= lib_probe(s, o, b, 1, "below the range");
+            if (isfinite(o->max)) {
+                snprintf(b, sizeof b, "%.17g", o->max);
+                bad |= lib_probe(s, o, b, 0, "the bound above");
+                snprintf(b, sizeof b, "%.17g", o->max + 0.5);
+                bad |= lib_probe(s, o, b, 1, "above the range");
+            } else
+                bad |= lib_probe(s, o, "1e300", 0, "no bound above");
+        } else
+            bad |= fail("%s %s: a library row of a type with no range", s->name, o->lng);
+    }
+    return bad;
+}
+
+/* Every option tsched_trace_options_set knows (the list its message for an unknown name
+ * gives) is a row of a trace table, and every trace table's service option is one it knows
+ * (or compact, which is the options struct's own field). */
+static int check_trace_names(void)
+{
+    tsched_trace_options o;
+    tsched_trace_options_init(&o);
+    if (tsched_trace_options_set(&o, "no-such-option", "1") == TSCHED_OK)
+        return fail("tsched_trace_options_set takes an unknown name");
+    char list[512];
+    const char *msg = tsched_last_error(), *p = strchr(msg, '(');
+    copy(list, sizeof list, p ? p + 1 : "");
+    char *e = strchr(list, ')');
+    if (!e)
+        return fail("tsched_trace_options_set's message has no list of names: %s", msg);
+    *e = '\0';
+    const cli_cmd_spec *const trace[] = {&cli_spec_trace_alibaba, &cli_spec_trace_dcn, &cli_spec_trace_poisson};
+    int bad = 0, n = 0;
+    for (char *t = strtok(list, ", "); t; t = strtok(NULL, ", "), n++) {
+        char lng[80];
+        snprintf(lng, sizeof lng, "--%s", t);
+        int found = 0;
+        for (size_t i = 0; i < 3 && !found; i++) {
+            const cli_opt *r = row_named(trace[i], lng);
+            found = r && is_service_option(trace[i], r);
+        }
+        if (!found)
+            bad |= fail("the library's trace option %s is a row of no trace table", t);
+    }
+    for (size_t i = 0; i < 3; i++)
+        for (size_t k = 0; k < trace[i]->nopts; k++) {
+            const cli_opt *r = &trace[i]->opts[k];
+            if (!is_service_option(trace[i], r) || !strcmp(r->lng, "--compact"))
+                continue;
+            tsched_trace_options_init(&o);
+            if (tsched_trace_options_set(&o, r->lng + 2, "") == TSCHED_OK || strstr(tsched_last_error(), "unknown option"))
+                bad |= fail("%s %s: the library does not know it", trace[i]->name, r->lng);
+        }
+    return n < 5 ? fail("tsched_trace_options_set lists only %d names", n) : bad;
 }
 
 /* doc/serve.md: the op's row of the operations table names the same options ("those of
@@ -749,7 +969,7 @@ typedef struct docs {
     const char *man, *man_md, *serve_md;
 } docs;
 
-enum { CK_TABLE = 1, CK_HELP = 2, CK_MAN = 4, CK_SERVICE = 8, CK_SERVE_MD = 16 };
+enum { CK_TABLE = 1, CK_HELP = 2, CK_MAN = 4, CK_SERVICE = 8, CK_SERVE_MD = 16, CK_LIB = 32 };
 
 static int check_spec(const cli_cmd_spec *s, const char *help, const docs *d)
 {
@@ -759,6 +979,7 @@ static int check_spec(const cli_cmd_spec *s, const char *help, const docs *d)
     failed |= check_man(s, d->man, d->man_md) ? CK_MAN : 0;
     failed |= check_service(s) ? CK_SERVICE : 0;
     failed |= check_serve_md(s, d->serve_md) ? CK_SERVE_MD : 0;
+    failed |= check_lib(s) ? CK_LIB : 0;
     return failed;
 }
 
@@ -796,6 +1017,13 @@ static int self_check(const docs *d)
         {"flows", "--gbits", "another lower bound", other_min, CK_SERVICE},
         {"route", "--no-timing", "a flag made a number", flag_to_number, CK_HELP | CK_MAN | CK_SERVICE},
         {"route", "--algo", "a name the parser and the service do not know", other_name, CK_TABLE | CK_SERVICE},
+        {"trace convert-alibaba", "--scale-gpus", "another range of a library option", other_max, CK_SERVICE | CK_LIB},
+        {"trace poisson", "--mean-interarrival-s", "another lower bound of a library option", other_min,
+         CK_SERVICE | CK_LIB},
+        {"trace convert-dcn", "--iterations", "another default of a library option", other_default,
+         CK_TABLE | CK_HELP | CK_MAN},
+        {"trace poisson", "--gbits", "a renamed shared option", rename_opt, CK_HELP | CK_MAN | CK_SERVICE | CK_SERVE_MD},
+        {"draw", "--max-nodes", "another default (no service op)", other_default, CK_TABLE | CK_HELP | CK_MAN},
     };
     int bad = 0;
     printf("self-check (a line on standard error where the parser refuses a planted name is expected):\n");
@@ -860,15 +1088,17 @@ int main(int argc, char **argv)
             bad |= fail("%s: no help text", (*q)->name);
             continue;
         }
-        rows += (*q)->nopts;
-        for (size_t k = 0; k < (*q)->nopts; k++)
+        for (size_t k = 0; k < (*q)->nopts; k++) {
+            rows += !refused_row(&(*q)->opts[k]);
             svc_rows += is_service_option(*q, &(*q)->opts[k]);
+        }
         bad |= check_spec(*q, help, &d) != 0;
     }
     /* every row was found in the help and the man page; the service was asked */
     if (n_help != (long)rows || n_man + 0 < (long)rows / 2 || n_probes < 2 * svc_rows)
         bad |= fail("too little compared: %ld help lines, %ld man paragraphs, %ld service probes for %zu rows", n_help,
                     n_man, n_probes, rows);
+    bad |= check_trace_names();
     long counted[3] = {n_help, n_man, n_probes};
     bad |= self_check(&d);
     tsched_service_free(svc);

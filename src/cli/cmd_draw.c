@@ -10,6 +10,7 @@
 
 #include "cli.h"
 #include "draw/draw.h"
+#include "opt.h"
 
 /* ---- inputs ----------------------------------------------------------------------------- */
 
@@ -75,31 +76,50 @@ static int read_placement(picture *pc, const char *path)
 
 /* ---- command ---------------------------------------------------------------------------- */
 
+static const char *const draw_formats[] = {"svg", "dot", NULL};
+
+typedef struct draw_args {
+    const char *topo, *plf, *rtf, *out;
+    int format; /* index in draw_formats */
+    unsigned max_nodes;
+} draw_args;
+
+static void draw_init(void *v)
+{
+    draw_args *a = v;
+    memset(a, 0, sizeof *a);
+    a->max_nodes = 64;
+}
+
+#define S draw_args
+static const cli_opt draw_opts[] = {
+    {.shrt = "-t", .type = CLI_OPT_FILE, .off = CLI_OFF(S, topo), .arg = "TOPO",
+     .help = "the fabric, tsched.topology.v1 ({D}; '-' = standard input)"},
+    {.shrt = "-p", .type = CLI_OPT_FILE, .off = CLI_OFF(S, plf), .arg = "PLACEMENT", .dflt = "none",
+     .help = "fill the placement's nodes, labelled with their rank"},
+    {.shrt = "-r", .type = CLI_OPT_FILE, .off = CLI_OFF(S, rtf), .arg = "ROUTES", .dflt = "none",
+     .help = "tsched.routes.v1: trunks coloured and widened by load"},
+    {.lng = "--format", .type = CLI_OPT_ENUM, .names = draw_formats, .off = CLI_OFF(S, format),
+     .err = "is not svg or dot", .arg = "svg|dot", .dflt = "svg", .help = "output format"},
+    {.lng = "--max-nodes", .type = CLI_OPT_UINT, .umin = 1, .off = CLI_OFF(S, max_nodes),
+     .err = "is not a positive whole number", .arg = "N", .dflt = "64",
+     .help = "above N nodes under a leaf, one box with their count"},
+    CLI_ROW_OUT(S, out),
+};
+#undef S
+
+/* No service op draws: the picture is the command line's own (doc/serve.md). */
+const cli_cmd_spec cli_spec_draw = {"draw", NULL, draw_opts, CLI_NOPTS(draw_opts), sizeof(draw_args), draw_init, 0};
+
 int cmd_draw(int argc, char **argv)
 {
-    const char *topo = NULL, *plf = NULL, *rtf = NULL, *out = NULL, *format = "svg";
-    unsigned max_nodes = 64;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        int has = i + 1 < argc;
-        if (strcmp(a, "-t") == 0 && has)
-            topo = argv[++i];
-        else if (strcmp(a, "-p") == 0 && has)
-            plf = argv[++i];
-        else if (strcmp(a, "-r") == 0 && has)
-            rtf = argv[++i];
-        else if (strcmp(a, "-o") == 0 && has)
-            out = argv[++i];
-        else if (strcmp(a, "--format") == 0 && has) {
-            format = argv[++i];
-            if (strcmp(format, "svg") != 0 && strcmp(format, "dot") != 0)
-                return cli_usage_error("--format: '%s' is not svg or dot", format);
-        } else if (strcmp(a, "--max-nodes") == 0 && has) {
-            if (cli_parse_u32(argv[++i], &max_nodes) != 0 || max_nodes == 0)
-                return cli_usage_error("--max-nodes: '%s' is not a positive whole number", argv[i]);
-        } else
-            return cli_usage_error("draw: unknown or incomplete option '%s'", a);
-    }
+    draw_args a;
+    draw_init(&a);
+    int prc = cli_opt_parse(&cli_spec_draw, &a, argc, argv);
+    if (prc != CLI_OK)
+        return prc;
+    const char *topo = a.topo, *plf = a.plf, *rtf = a.rtf, *out = a.out;
+    unsigned max_nodes = a.max_nodes;
     if (!topo)
         return cli_usage_error("draw: -t TOPO is required");
     if ((plf && strcmp(plf, "-") == 0) + (rtf && strcmp(rtf, "-") == 0) + (strcmp(topo, "-") == 0) > 1)
@@ -115,7 +135,7 @@ int cmd_draw(int argc, char **argv)
         (rc = draw_build_rows(&pc)) != CLI_OK || (rc = draw_build_edges(&pc)) != CLI_OK)
         goto done;
     draw_layout(&pc);
-    if (strcmp(format, "dot") == 0)
+    if (a.format == 1) /* dot */
         draw_dot(&o, &pc);
     else
         draw_svg(&o, &pc);

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "opt.h"
 #include "topo-sched/trace.h"
 
 /* The library's error: one line, with the usage hint when an option is at fault. Option
@@ -28,61 +29,103 @@ static int fail(tsched_status st, const char *mix)
 typedef struct {
     const char *out, *mix_path, *input; /* -o, --model-mix, POD_CSV or DIR */
     const char *sizes, *dspec;          /* checked once the line is read, as always */
+    int compute_given;                  /* --compute-ms typed; until then 0, the converter's default */
     tsched_trace_options o;
 } trace_args;
 
-/* The options each subcommand takes (besides -o and --compact), as tsched_trace_options_set
- * names them; "model-mix" is read here. */
-static const char *const alibaba_opts[] = {"seed", "model-mix", "gbits", "compute-ms", "gpus-per-node",
-                                           "scale-gpus", NULL};
-static const char *const dcn_opts[] = {"seed", "compute-ms", "iterations", "arrival-window-s", NULL};
-static const char *const poisson_opts[] = {"seed",          "model-mix", "gbits", "compute-ms",
-                                           "gpus-per-node", "jobs",      "mean-interarrival-s", "sizes",
-                                           "duration-dist", NULL};
-
-static int takes(const char *const *names, const char *name)
+static void trace_init(void *v)
 {
-    for (; *names; names++)
-        if (strcmp(*names, name) == 0)
-            return 1;
-    return 0;
-}
-
-/* Parse argv[1..argc) of subcommand `sub` (its name; `what` names its positional argument,
- * NULL for none). Returns CLI_OK or the exit status after the message. */
-static int parse(trace_args *a, int argc, char **argv, const char *sub, const char *const *names, const char *what)
-{
+    trace_args *a = v;
     memset(a, 0, sizeof *a);
     tsched_trace_options_init(&a->o);
-    tsched_status st;
-    int dcn = strcmp(sub, "convert-dcn") == 0;
-    for (int i = 1; i < argc; i++) {
-        const char *s = argv[i];
-        int has = i + 1 < argc;
-        if (dcn && (!strcmp(s, "--model-mix") || !strcmp(s, "--gbits") || !strcmp(s, "--gpus-per-node")))
-            return cli_usage_error("trace %s: %s does not apply (the files give the flows)", sub, s);
-        if (strcmp(s, "-o") == 0 && has)
-            a->out = argv[++i];
-        else if (strcmp(s, "--compact") == 0)
-            a->o.compact = 1;
-        else if (strncmp(s, "--", 2) == 0 && has && takes(names, s + 2)) {
-            const char *v = argv[++i];
-            if (!strcmp(s, "--model-mix"))
-                a->mix_path = v;
-            else if (!strcmp(s, "--sizes"))
-                a->sizes = v;
-            else if (!strcmp(s, "--duration-dist"))
-                a->dspec = v;
-            else if ((st = tsched_trace_options_set(&a->o, s + 2, v)) != TSCHED_OK)
-                return fail(st, NULL);
-        } else if (!what || (s[0] == '-' && (s[1] != '\0' || dcn))) /* convert-dcn reads no standard input */
-            return cli_usage_error("trace %s: unknown or incomplete option '%s'", sub, s);
-        else if (a->input)
-            return cli_usage_error("trace %s: one %s expected, got '%s' and '%s'", sub, what, a->input, s);
-        else
-            a->input = s;
-    }
-    return CLI_OK;
+}
+
+/* An option of tsched_trace_options_set, read and checked by the library as the line is read. */
+static int trace_set(void *vals, const cli_opt *o, const char *v)
+{
+    tsched_status st = tsched_trace_options_set(&((trace_args *)vals)->o, o->lng + 2, v);
+    return st != TSCHED_OK ? fail(st, NULL) : CLI_OK;
+}
+
+/* The rows; a library option's type and range are the ones tsched_trace_options_set checks
+ * (tests/test_options.c holds the two to each other). */
+#define S trace_args
+#define LIB(name, f, t) .lng = name, .type = t, .call = trace_set, .svc = 'x', .off = CLI_OFF(S, o.f)
+#define ROW_SEED(text) {LIB("--seed", seed, CLI_OPT_UINT), .flags = CLI_OPT_U64, .arg = "N", .dflt = "1", .help = text}
+#define ROW_COMPUTE(text, d)                                                                               \
+    {LIB("--compute-ms", compute_ms, CLI_OPT_DOUBLE), .min = 5e-7, .max = 9.2e12,                           \
+     .given = CLI_GIVEN(S, compute_given), .arg = "C", .dflt = d, .help = text}
+#define ROWS_MODEL                                                                                          \
+    {.lng = "--model-mix", .type = CLI_OPT_FILE, .flags = CLI_OPT_NO_SERVICE, .off = CLI_OFF(S, mix_path),   \
+     .arg = "FILE", .dflt = "none", .help = "tsched.model-mix.v1: one model drawn per job"},                 \
+        {LIB("--gpus-per-node", gpus_per_node, CLI_OPT_UINT), .umin = 1, .umax = 65536, .arg = "N",          \
+         .dflt = "8", .help = "node size assumed for a drawn model, 1 to 65536"},                            \
+        {LIB("--gbits", gbits, CLI_OPT_DOUBLE), .flags = CLI_OPT_MIN_OPEN, .min = 0, .max = INFINITY,        \
+         .arg = "X", .dflt = "1", .help = "Gbit per flow of the one dp-ring phase without a model"}
+#define ROW_REFUSED(name)                                                                                   \
+    {.lng = name, .type = CLI_OPT_STRING, .flags = CLI_OPT_REFUSED, .err = "does not apply (the files give the flows)"}
+
+static const cli_opt alibaba_opts[] = {
+    {.type = CLI_OPT_POS, .off = CLI_OFF(S, input), .flags = CLI_OPT_ONE, .arg = "POD_CSV",
+     .help = "the pod list ({D}; '-' = standard input)"},
+    {LIB("--scale-gpus", scale_gpus, CLI_OPT_UINT), .umin = 1, .umax = 65536, .arg = "K", .dflt = "1",
+     .help = "multiply every GPU count, a power of two 1 to 65536"},
+    ROWS_MODEL,
+    ROW_COMPUTE("computation per iteration without a model", "1000"),
+    ROW_SEED("seed"),
+    CLI_ROW_COMPACT_AS(S, o.compact, '?'),
+    CLI_ROW_OUT(S, out),
+};
+
+static const cli_opt dcn_opts[] = {
+    {.type = CLI_OPT_POS, .off = CLI_OFF(S, input), .flags = CLI_OPT_ONE | CLI_OPT_NO_DASH, .arg = "DIR",
+     .help = "the folder"},
+    ROW_SEED("seed of the arrivals"),
+    ROW_COMPUTE("computation per iteration", "1"),
+    {LIB("--iterations", iterations, CLI_OPT_UINT), .flags = CLI_OPT_U64, .umin = 1, .umax = 1ull << 53,
+     .arg = "I", .dflt = "10", .help = "iterations per job, >= 1"},
+    {LIB("--arrival-window-s", arrival_window_s, CLI_OPT_DOUBLE), .min = 0, .max = 9.2e9, .arg = "W",
+     .dflt = "10", .help = "arrivals uniform in [0, W) seconds"},
+    CLI_ROW_COMPACT_AS(S, o.compact, '?'),
+    CLI_ROW_OUT(S, out),
+    ROW_REFUSED("--model-mix"),
+    ROW_REFUSED("--gbits"),
+    ROW_REFUSED("--gpus-per-node"),
+};
+
+static const cli_opt poisson_opts[] = {
+    {LIB("--jobs", jobs, CLI_OPT_UINT), .umin = 1, .umax = 1000000, .arg = "N",
+     .help = "number of jobs, 1 to 1000000"},
+    {LIB("--mean-interarrival-s", mean_interarrival_s, CLI_OPT_DOUBLE), .flags = CLI_OPT_MIN_OPEN, .min = 0,
+     .max = 9.2e9, .arg = "L", .help = "mean inter-arrival time in seconds, > 0"},
+    {.lng = "--sizes", .type = CLI_OPT_STRING, .svc = 'x', .off = CLI_OFF(S, sizes), .arg = "G:W,...",
+     .help = "GPU counts and their weights"},
+    {.lng = "--duration-dist", .type = CLI_OPT_STRING, .svc = 'x', .off = CLI_OFF(S, dspec), .arg = "D",
+     .help = "fixed:S, exp:MEAN or lognormal:MU,SIGMA seconds"},
+    ROWS_MODEL,
+    ROW_COMPUTE("computation per iteration without a model", "1000"),
+    ROW_SEED("seed"),
+    CLI_ROW_COMPACT_AS(S, o.compact, '?'),
+    CLI_ROW_OUT(S, out),
+};
+#undef S
+#undef LIB
+#undef ROW_SEED
+#undef ROW_COMPUTE
+#undef ROWS_MODEL
+#undef ROW_REFUSED
+
+const cli_cmd_spec cli_spec_trace_alibaba = {"trace convert-alibaba", "trace-convert-alibaba", alibaba_opts,
+                                             CLI_NOPTS(alibaba_opts), sizeof(trace_args), trace_init, 0};
+const cli_cmd_spec cli_spec_trace_dcn = {"trace convert-dcn", "trace-convert-dcn", dcn_opts, CLI_NOPTS(dcn_opts),
+                                         sizeof(trace_args), trace_init, 0};
+const cli_cmd_spec cli_spec_trace_poisson = {"trace poisson", "trace-poisson", poisson_opts, CLI_NOPTS(poisson_opts),
+                                             sizeof(trace_args), trace_init, 0};
+
+static int parse(trace_args *a, const cli_cmd_spec *spec, int argc, char **argv)
+{
+    trace_init(a);
+    return cli_opt_parse(spec, a, argc, argv);
 }
 
 /* Read and check --model-mix when given (before the other input, as always). */
@@ -115,7 +158,7 @@ static int emit(tsched_status st, char *doc, const trace_args *a)
 static int convert_alibaba(int argc, char **argv)
 {
     trace_args a;
-    int rc = parse(&a, argc, argv, "convert-alibaba", alibaba_opts, "POD_CSV");
+    int rc = parse(&a, &cli_spec_trace_alibaba, argc, argv);
     if (rc != CLI_OK)
         return rc;
     if (!a.input)
@@ -136,7 +179,7 @@ static int convert_alibaba(int argc, char **argv)
 static int convert_dcn(int argc, char **argv)
 {
     trace_args a;
-    int rc = parse(&a, argc, argv, "convert-dcn", dcn_opts, "DIR");
+    int rc = parse(&a, &cli_spec_trace_dcn, argc, argv);
     if (rc != CLI_OK)
         return rc;
     if (!a.input)
@@ -149,7 +192,7 @@ static int convert_dcn(int argc, char **argv)
 static int poisson(int argc, char **argv)
 {
     trace_args a;
-    int rc = parse(&a, argc, argv, "poisson", poisson_opts, NULL);
+    int rc = parse(&a, &cli_spec_trace_poisson, argc, argv);
     if (rc != CLI_OK)
         return rc;
     if (!a.o.jobs || !a.o.mean_interarrival_s || !a.sizes || !a.dspec)
@@ -168,23 +211,9 @@ static int poisson(int argc, char **argv)
     return rc;
 }
 
-static const char trace_usage[] =
-    "usage: topo-sched trace convert-alibaba POD_CSV [--scale-gpus K] [--model-mix FILE] [--gpus-per-node N]\n"
-    "                        [--seed N] [--gbits X] [--compute-ms C] [--compact] [-o FILE]\n"
-    "       topo-sched trace convert-dcn DIR [--seed N] [--compute-ms C] [--iterations I]\n"
-    "                        [--arrival-window-s W] [--compact] [-o FILE]\n"
-    "       topo-sched trace poisson --jobs N --mean-interarrival-s L --sizes G:W,... --duration-dist D\n"
-    "                        [--model-mix FILE] [--gpus-per-node N] [--gbits X] [--compute-ms C] [--seed N]\n"
-    "                        [--compact] [-o FILE]\n"
-    "       D: fixed:S | exp:MEAN | lognormal:MU,SIGMA.  Writes tsched.trace.v1 (doc/sim-traces.md).\n";
-
 int cmd_trace(int argc, char **argv)
 {
-    for (int i = 1; i < argc; i++)
-        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
-            fputs(trace_usage, stdout);
-            return CLI_OK;
-        }
+    /* --help and -h never come here: main answers them first (help.c, rows below) */
     if (argc < 2)
         return cli_usage_error("trace: expected convert-alibaba, convert-dcn or poisson");
     if (strcmp(argv[1], "convert-alibaba") == 0)

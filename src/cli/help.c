@@ -2,7 +2,7 @@
  * One text per command, as typed: the usage line, one line per option with its default,
  * the exit statuses. The option lines come from the command's option table (opt.h, next to
  * its parser in cmd_*.c); tests/test_options.c checks the tables against this text,
- * doc/topo-sched.1 and the service. trace and draw still have their option lines here. */
+ * doc/topo-sched.1 and the service. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -10,9 +10,6 @@
 #include "opt.h"
 
 #define HELP_LINE "  -h, --help              print this help and exit 0 (default: off)\n"
-#define OUT_LINE "  -o FILE                 write the result to FILE (default: standard output)\n"
-#define COMPACT_LINE "  --compact               print the document on one line (default: indented)\n"
-#define NO_TIMING(field) "  --no-timing             leave out `" field "`: same bytes on every run (default: written)\n"
 #define EXIT_0123(one)                                                                                     \
     "\nexit status: 0 success; 1 " one ";\n"                                                               \
     "2 bad usage or bad input (one line on standard error naming the file and field, nothing on\n"        \
@@ -223,25 +220,17 @@ static const char help_trace[] =
     "\n"
     "options:\n" HELP_LINE EXIT_023;
 
-#define TRACE_MODEL_OPTS                                                                                   \
-    "  --model-mix FILE        tsched.model-mix.v1: one model drawn per job (default: none)\n"             \
-    "  --gpus-per-node N       node size assumed for a drawn model, 1 to 65536 (default: 8)\n"             \
-    "  --gbits X               Gbit per flow of the one dp-ring phase without a model (default: 1)\n"
-
-static const char help_trace_alibaba[] =
+static const char help_trace_alibaba_head[] =
     "usage: topo-sched trace convert-alibaba POD_CSV [--scale-gpus K] [--model-mix FILE]\n"
     "           [--gpus-per-node N] [--seed N] [--gbits X] [--compute-ms C] [--compact] [-o FILE]\n"
     "\n"
     "Convert the Alibaba GPU pod list (v2023) to tsched.trace.v1. POD_CSV and --model-mix may be\n"
     "'-', not both.\n"
     "\n"
-    "options:\n"
-    "  POD_CSV                 the pod list (required; '-' = standard input)\n"
-    "  --scale-gpus K          multiply every GPU count, a power of two 1 to 65536 (default: 1)\n" TRACE_MODEL_OPTS
-    "  --compute-ms C          computation per iteration without a model (default: 1000)\n"
-    "  --seed N                seed (default: 1)\n" COMPACT_LINE OUT_LINE HELP_LINE EXIT_023;
+    "options:\n";
+static const char help_trace_alibaba_tail[] = EXIT_023;
 
-static const char help_trace_dcn[] =
+static const char help_trace_dcn_head[] =
     "usage: topo-sched trace convert-dcn DIR [--seed N] [--compute-ms C] [--iterations I]\n"
     "           [--arrival-window-s W] [--compact] [-o FILE]\n"
     "\n"
@@ -249,28 +238,18 @@ static const char help_trace_dcn[] =
     "file on fixed nodes with one phase of explicit flows. --model-mix, --gbits and\n"
     "--gpus-per-node are refused.\n"
     "\n"
-    "options:\n"
-    "  DIR                     the folder (required)\n"
-    "  --seed N                seed of the arrivals (default: 1)\n"
-    "  --compute-ms C          computation per iteration (default: 1)\n"
-    "  --iterations I          iterations per job, >= 1 (default: 10)\n"
-    "  --arrival-window-s W    arrivals uniform in [0, W) seconds (default: 10)\n" COMPACT_LINE OUT_LINE HELP_LINE
-        EXIT_023;
+    "options:\n";
+static const char help_trace_dcn_tail[] = EXIT_023;
 
-static const char help_trace_poisson[] =
+static const char help_trace_poisson_head[] =
     "usage: topo-sched trace poisson --jobs N --mean-interarrival-s L --sizes G:W,... --duration-dist D\n"
     "           [--model-mix FILE] [--gpus-per-node N] [--gbits X] [--compute-ms C] [--seed N]\n"
     "           [--compact] [-o FILE]\n"
     "\n"
     "Synthetic jobs with exponential inter-arrival times, as tsched.trace.v1.\n"
     "\n"
-    "options:\n"
-    "  --jobs N                number of jobs, 1 to 1000000 (required)\n"
-    "  --mean-interarrival-s L mean inter-arrival time in seconds, > 0 (required)\n"
-    "  --sizes G:W,...         GPU counts and their weights (required)\n"
-    "  --duration-dist D       fixed:S, exp:MEAN or lognormal:MU,SIGMA seconds (required)\n" TRACE_MODEL_OPTS
-    "  --compute-ms C          computation per iteration without a model (default: 1000)\n"
-    "  --seed N                seed (default: 1)\n" COMPACT_LINE OUT_LINE HELP_LINE EXIT_023;
+    "options:\n";
+static const char help_trace_poisson_tail[] = EXIT_023;
 
 static const char help_vclos_head[] =
     "usage: topo-sched vclos -t TOPO -r REQUESTS [--mode vclos|ocs-vclos|free] [--shapes all|pow2]\n"
@@ -309,20 +288,15 @@ static const char help_crius_head[] =
     "options:\n";
 static const char help_crius_tail[] = EXIT_0123("every job of a non-empty queue left pending (document still written)");
 
-static const char help_draw[] =
+static const char help_draw_head[] =
     "usage: topo-sched draw -t TOPO [-p PLACEMENT] [-r ROUTES] [--format svg|dot] [--max-nodes N]\n"
     "           [-o FILE]\n"
     "\n"
     "Draw the fabric, one row per tier, the top tier first: an SVG picture written without any\n"
     "external program, or Graphviz DOT. Down elements are dashed.\n"
     "\n"
-    "options:\n"
-    "  -t TOPO                 the fabric, tsched.topology.v1 (required; '-' = standard input)\n"
-    "  -p PLACEMENT            fill the placement's nodes, labelled with their rank (default: none)\n"
-    "  -r ROUTES               tsched.routes.v1: trunks coloured and widened by load (default: none)\n"
-    "  --format svg|dot        output format (default: svg)\n"
-    "  --max-nodes N           above N nodes under a leaf, one box with their count (default: 64)\n" OUT_LINE HELP_LINE
-        EXIT_023;
+    "options:\n";
+static const char help_draw_tail[] = EXIT_023;
 
 static const char help_serve_head[] =
     "usage: topo-sched serve [--socket PATH] [--max-line-mb N] [--idle-timeout-s S] [--max-clients N]\n"
@@ -360,13 +334,13 @@ static const struct {
     {"kcut", help_kcut_head, &cli_spec_kcut, help_kcut_tail},
     {"simulate", help_simulate_head, &cli_spec_simulate, help_simulate_tail},
     {"trace", help_trace, NULL, NULL},
-    {"trace convert-alibaba", help_trace_alibaba, NULL, NULL},
-    {"trace convert-dcn", help_trace_dcn, NULL, NULL},
-    {"trace poisson", help_trace_poisson, NULL, NULL},
+    {"trace convert-alibaba", help_trace_alibaba_head, &cli_spec_trace_alibaba, help_trace_alibaba_tail},
+    {"trace convert-dcn", help_trace_dcn_head, &cli_spec_trace_dcn, help_trace_dcn_tail},
+    {"trace poisson", help_trace_poisson_head, &cli_spec_trace_poisson, help_trace_poisson_tail},
     {"vclos", help_vclos_head, &cli_spec_vclos, help_vclos_tail},
     {"cells", help_cells_head, &cli_spec_cells, help_cells_tail},
     {"crius-schedule", help_crius_head, &cli_spec_crius, help_crius_tail},
-    {"draw", help_draw, NULL, NULL},
+    {"draw", help_draw_head, &cli_spec_draw, help_draw_tail},
     {"serve", help_serve_head, &cli_spec_serve, help_serve_tail},
 };
 
@@ -382,9 +356,13 @@ const cli_cmd_spec *const cli_specs[] = {
     &cli_spec_prioritize,
     &cli_spec_kcut,
     &cli_spec_simulate,
+    &cli_spec_trace_alibaba,
+    &cli_spec_trace_dcn,
+    &cli_spec_trace_poisson,
     &cli_spec_vclos,
     &cli_spec_cells,
     &cli_spec_crius,
+    &cli_spec_draw,
     &cli_spec_serve,
     NULL,
 };

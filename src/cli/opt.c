@@ -31,9 +31,12 @@ static const cli_opt *positional(const cli_cmd_spec *spec)
 
 static int bad_value(const cli_opt *o, const char *v) { return cli_usage_error("%s: '%s' %s", opt_name(o), v, o->err); }
 
-/* The value `v` of option `o` into `at`; CLI_OK or an exit status after its message. */
-static int store(const cli_opt *o, char *at, const char *v)
+/* The value `v` of option `o` into the values `base`; CLI_OK or an exit status after its message. */
+static int store(const cli_opt *o, char *base, const char *v)
 {
+    char *at = base + o->off;
+    if (o->call)
+        return o->call(base, o, v);
     switch (o->type) {
     case CLI_OPT_UINT: {
         uint64_t x;
@@ -93,10 +96,16 @@ int cli_opt_parse(const cli_cmd_spec *spec, void *vals, int argc, char **argv)
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         const cli_opt *o = find(spec, a);
+        if (o && (o->flags & CLI_OPT_REFUSED))
+            return cli_usage_error("%s: %s %s", spec->name, a, o->err);
         if (o && o->type != CLI_OPT_FLAG && i + 1 >= argc)
             o = NULL; /* incomplete: no value follows */
         if (!o) {
-            if (pos && !(a[0] == '-' && a[1] != '\0')) {
+            if (pos && !(a[0] == '-' && (a[1] != '\0' || (pos->flags & CLI_OPT_NO_DASH)))) {
+                const char *prev;
+                memcpy(&prev, base + pos->off, sizeof prev);
+                if (pos_seen && (pos->flags & CLI_OPT_ONE))
+                    return cli_usage_error("%s: one %s expected, got '%s' and '%s'", spec->name, pos->arg, prev, a);
                 if (pos_seen)
                     return cli_usage_error("%s: unexpected argument '%s'", spec->name, a);
                 memcpy(base + pos->off, &a, sizeof a);
@@ -107,7 +116,7 @@ int cli_opt_parse(const cli_cmd_spec *spec, void *vals, int argc, char **argv)
                                                                : "%s: unknown or incomplete option '%s'",
                                    spec->name, a);
         }
-        int rc = store(o, base + o->off, o->type == CLI_OPT_FLAG ? NULL : argv[++i]);
+        int rc = store(o, base, o->type == CLI_OPT_FLAG ? NULL : argv[++i]);
         if (rc != CLI_OK)
             return rc;
         if (o->given) {
@@ -190,6 +199,7 @@ size_t cli_opt_help(char *buf, size_t cap, const cli_cmd_spec *spec)
     if (cap)
         buf[0] = '\0';
     for (size_t k = 0; k < spec->nopts; k++)
-        len += cli_opt_help_row(len < cap ? buf + len : NULL, len < cap ? cap - len : 0, &spec->opts[k]);
+        if (!(spec->opts[k].flags & CLI_OPT_REFUSED))
+            len += cli_opt_help_row(len < cap ? buf + len : NULL, len < cap ? cap - len : 0, &spec->opts[k]);
     return len;
 }

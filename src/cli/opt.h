@@ -25,7 +25,11 @@ enum {
     CLI_OPT_U64 = 1,      /* UINT: a uint64_t (umax 0 = UINT64_MAX), else unsigned (umax 0 = UINT32_MAX) */
     CLI_OPT_MIN_OPEN = 2, /* DOUBLE: min itself is out of range */
     CLI_OPT_STRICT = 4,   /* DOUBLE: an empty text or one out of double's range (errno) is refused */
-    CLI_OPT_NO_SERVICE = 8 /* the service has no such option (files written, the terminal) */
+    CLI_OPT_NO_SERVICE = 8, /* the service has no such option (files written, the terminal) */
+    CLI_OPT_REFUSED = 16,   /* a name the command knows only to refuse: "CMD: NAME <err>", whatever
+                             * follows; no help line, no service option */
+    CLI_OPT_NO_DASH = 32,   /* POS: '-' is not a value (no standard input): an unknown option */
+    CLI_OPT_ONE = 64        /* POS: a second one is "CMD: one ARG expected, got 'A' and 'B'" */
 };
 
 typedef struct cli_opt {
@@ -47,7 +51,11 @@ typedef struct cli_opt {
     const char *help;            /* help text; "{D}" is "default: <dflt>" or "required", else " (...)" ends
                                   * it; '\n' starts a continuation line */
     char svc;                    /* the service's type when it differs from the CLI's: 'f' flag, 's' string,
-                                  * '?' not checked; 0 = as the CLI type says */
+                                  * 'x' a number or its text, '?' not checked; 0 = as the CLI type says */
+    /* The value goes through this call (a library's setter) instead of the type's parser:
+     * CLI_OK, or the exit status after its message. The type and range still say what it
+     * accepts (help, tests/test_options.c, which checks the call against them). */
+    int (*call)(void *vals, const struct cli_opt *o, const char *v);
 } cli_opt;
 
 typedef struct cli_cmd_spec {
@@ -68,9 +76,11 @@ typedef struct cli_cmd_spec {
 #define CLI_ROW_OUT(S, f)                                                                                   \
     {.shrt = "-o", .type = CLI_OPT_FILE, .flags = CLI_OPT_NO_SERVICE, .off = CLI_OFF(S, f), .arg = "FILE",  \
      .dflt = "standard output", .help = "write the result to FILE"}
-#define CLI_ROW_COMPACT(S, f)                                                                               \
+#define CLI_ROW_COMPACT(S, f) CLI_ROW_COMPACT_AS(S, f, 0)
+/* `svc` '?': the service takes the option and ignores it (its answer is compact anyway). */
+#define CLI_ROW_COMPACT_AS(S, f, svc_)                                                                      \
     {.lng = "--compact", .type = CLI_OPT_FLAG, .set = 1, .off = CLI_OFF(S, f), .dflt = "indented",          \
-     .help = "print the document on one line"}
+     .help = "print the document on one line", .svc = svc_}
 #define CLI_ROW_NO_TIMING(S, f, field)                                                                      \
     {.lng = "--no-timing", .type = CLI_OPT_FLAG, .set = 0, .off = CLI_OFF(S, f), .dflt = "written",         \
      .help = "leave out `" field "`: same bytes on every run"}
@@ -89,7 +99,8 @@ size_t cli_opt_help_row(char *buf, size_t cap, const cli_opt *o);
 /* The tables (one per command; cmd_*.c). */
 extern const cli_cmd_spec cli_spec_topology_show, cli_spec_import_slurm, cli_spec_import_slurm_yaml,
     cli_spec_import_k8s, cli_spec_export, cli_spec_place, cli_spec_flows, cli_spec_route, cli_spec_prioritize,
-    cli_spec_kcut, cli_spec_simulate, cli_spec_vclos, cli_spec_cells, cli_spec_crius, cli_spec_serve;
+    cli_spec_kcut, cli_spec_simulate, cli_spec_trace_alibaba, cli_spec_trace_dcn, cli_spec_trace_poisson,
+    cli_spec_vclos, cli_spec_cells, cli_spec_crius, cli_spec_draw, cli_spec_serve;
 /* Every table, NULL-terminated. */
 extern const cli_cmd_spec *const cli_specs[];
 
