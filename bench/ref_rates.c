@@ -6,6 +6,7 @@
  * (batched). */
 #include "ref_rates.h"
 
+#include <float.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -131,7 +132,10 @@ int ref_rates_maxmin(double *rate, uint32_t n, const uint32_t *off, const uint32
         for (uint32_t j = 0; j < nt; j++) {
             uint32_t x = touched[j];
             if (cnt[x] > 0) {
-                h.key[x] = rem[x] / cnt[x];
+                /* the kernel's tie rule (src/common/fluid.h): within 4 ulp of the share per
+                 * flow frozen on the link (at least 1), the link is tied and takes it exactly */
+                double key = rem[x] / cnt[x], k = (double)(start[x + 1] - start[x] - cnt[x]);
+                h.key[x] = fabs(key - share) <= 4 * DBL_EPSILON * share * (k > 1 ? k : 1) ? share : key;
                 down(&h, h.pos[x]);
                 up(&h, h.pos[x]);
             } else if (h.pos[x] != UINT32_MAX) {

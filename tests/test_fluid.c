@@ -678,6 +678,69 @@ START_TEST(routing_and_sim_give_the_same_rates)
 }
 END_TEST
 
+/* ---- exact ties on symmetric links ------------------------------------------------------- */
+
+/* k links of one capacity C in a ring, each with `a` flows of its own and `b` flows shared
+ * with the next link (and, in half the cases, each flow also on a private link of capacity
+ * above its share): every link's fair share is C / (a + 2b), and by symmetry every flow gets
+ * it. The first bottleneck freezes b flows of each neighbour, whose share is then recomputed
+ * as (C - b s) / (a + b): equal to s only up to rounding, so without the kernel's tie rule
+ * the flows of the next links come out an ulp apart. Checked bit for bit, on both the
+ * incidence and the lists entry points. */
+static double array_cap(void *ctx, uint32_t l) { return ((const double *)ctx)[l]; }
+
+START_TEST(symmetric_links_give_equal_rates)
+{
+    ts_fluid *w = NULL;
+    ck_assert_ok(ts_fluid_new(&w));
+    unsigned off_by_rounding = 0;
+    for (unsigned cs = 0; cs < tu_n(400); cs++) {
+        ts_rng r;
+        ts_rng_seed(&r, 41000 + cs);
+        uint32_t k = 2 + (uint32_t)ts_rng_below(&r, 7), a = (uint32_t)ts_rng_below(&r, 4);
+        uint32_t b = 1 + (uint32_t)ts_rng_below(&r, 4), priv = (uint32_t)ts_rng_below(&r, 2);
+        double C = (double)(1 + ts_rng_below(&r, 1000000)) / (double)(3 + ts_rng_below(&r, 97));
+        uint32_t per = a + b, nf = k * per, nl = k + (priv ? nf : 0);
+        uint32_t *foff = calloc(nf + 1, sizeof *foff), *flink = calloc((size_t)nf * 3, sizeof *flink);
+        const uint32_t **fl = calloc(nf, sizeof *fl);
+        uint32_t *fn = calloc(nf, sizeof *fn);
+        double *cap = calloc(nl, sizeof *cap), *x = calloc(nf, sizeof *x), *y = calloc(nf, sizeof *y);
+        ck_assert(foff && flink && fl && fn && cap && x && y);
+        for (uint32_t l = 0; l < nl; l++)
+            cap[l] = l < k ? C : C * 2; /* private links never bind */
+        uint32_t m = 0;
+        for (uint32_t i = 0; i < k; i++)
+            for (uint32_t j = 0; j < per; j++) {
+                uint32_t f = i * per + j;
+                foff[f] = m;
+                flink[m++] = i;
+                if (j >= a) /* shared with the next link of the ring */
+                    flink[m++] = (i + 1) % k;
+                if (priv)
+                    flink[m++] = k + f;
+                fl[f] = flink + foff[f];
+                fn[f] = m - foff[f];
+            }
+        foff[nf] = m;
+        ck_assert_ok(ts_fluid_solve(w, x, nf, foff, flink, NULL, nl, cap));
+        ts_fluid_net net = {cap, nl, nf, NULL, NULL, array_cap};
+        ck_assert_ok(ts_fluid_solve_lists(w, y, nf, fl, fn, NULL, &net));
+        double s = C / (double)(a + 2 * b);
+        for (uint32_t f = 0; f < nf; f++) {
+            ck_assert_msg(!memcmp(&x[f], &x[0], sizeof x[f]), "case %u: flow %u %.17g, flow 0 %.17g", cs, f, x[f],
+                          x[0]);
+            ck_assert(!memcmp(&x[f], &y[f], sizeof x[f]));
+        }
+        ck_assert(fabs(x[0] - s) <= 1e-12 * s);
+        /* would the rounding have told them apart? (C - b s) / (a + b) against s */
+        off_by_rounding += (C - b * s) / (double)(a + b) != s;
+        free(foff), free(flink), free(fl), free(fn), free(cap), free(x), free(y);
+    }
+    ck_assert_uint_gt(off_by_rounding, 20);
+    ts_fluid_free(w);
+}
+END_TEST
+
 int main(void)
 {
     Suite *su = suite_create("fluid");
@@ -689,6 +752,7 @@ int main(void)
     tcase_add_test(tc, lists_equal_csr);
     tcase_add_test(tc, bad_input_is_refused);
     tcase_add_test(tc, routing_and_sim_give_the_same_rates);
+    tcase_add_test(tc, symmetric_links_give_equal_rates);
     suite_add_tcase(su, tc);
     SRunner *sr = srunner_create(su);
     srunner_run_all(sr, CK_NORMAL);

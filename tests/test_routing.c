@@ -6,6 +6,7 @@
  * computed here from the public topology API (tsched_topology_paths and the getters),
  * never from the routing code's own answers. */
 #include <jansson.h>
+#include <float.h>
 #include <math.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -878,14 +879,25 @@ static void plain_maxmin(double *rate, const tsched_topology *t, const tsched_fl
             active[ls[6 * i + k]]++;
     }
     memcpy(rem, s.cap, s.nlinks * sizeof *rem);
+    /* key: rem / active, except the kernel's tie rule (src/common/fluid.h): a link touched by
+     * a round whose new share is within 4 ulp of the round's share per flow frozen on it (at
+     * least 1) takes that share exactly */
+    double *key = malloc(s.nlinks * sizeof *key);
+    uint32_t *init = malloc(s.nlinks * sizeof *init);
+    char *tch = calloc(s.nlinks, 1);
+    ck_assert(key && init && tch);
+    for (uint32_t x = 0; x < s.nlinks; x++) {
+        init[x] = active[x];
+        key[x] = active[x] ? rem[x] / active[x] : 0;
+    }
     for (;;) {
         uint32_t l = UINT32_MAX;
         for (uint32_t x = 0; x < s.nlinks; x++)
-            if (active[x] && (l == UINT32_MAX || rem[x] / active[x] < rem[l] / active[l]))
+            if (active[x] && (l == UINT32_MAX || key[x] < key[l]))
                 l = x;
         if (l == UINT32_MAX)
             break;
-        double share = rem[l] / active[l];
+        double share = key[l];
         for (uint32_t i = 0; i < n; i++) {
             int on = 0;
             for (uint32_t k = 0; k < nl[i]; k++)
@@ -902,10 +914,19 @@ static void plain_maxmin(double *rate, const tsched_topology *t, const tsched_fl
                 if (rem[x] < 0)
                     rem[x] = 0;
                 active[x]--;
+                tch[x] = 1;
             }
         }
         active[l] = 0;
+        for (uint32_t x = 0; x < s.nlinks; x++)
+            if (tch[x] && (tch[x] = 0, active[x])) {
+                double k = (double)(init[x] - active[x]), v = rem[x] / active[x];
+                key[x] = fabs(v - share) <= 4 * DBL_EPSILON * share * (k > 1 ? k : 1) ? share : v;
+            }
     }
+    free(key);
+    free(init);
+    free(tch);
     free(rem);
     free(active);
     free(ls);

@@ -21,6 +21,7 @@
  * heap once, with its last key. */
 #include "fluid.h"
 
+#include <float.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,12 +32,18 @@
 #define REC_NONE UINT32_C(0x7fffffff) /* the only other word of a flow with one link */
 #define REC_FAR UINT32_C(0x7ffffffe)  /* a long flow: read its link list */
 #define REC_INLINE 32
+/* Lists of flows (the simulator's entry points): a component there settles in a round or
+ * two, so the O(h^2) inline records cost more to build than they save; every flow gets a
+ * two-word record that sends the reader to its link list (O(h) words per flow). */
+#define REC_INLINE_LISTS 0
+/* Ties with the bottleneck: see tied() */
+#define TIE_ULPS 4
 
 struct ts_fluid {
     /* per link of a solve (capacity lcap) */
     size_t lcap;
     size_t *roff, *cur;        /* records of link l: rec[roff[l] .. roff[l+1]), cursor */
-    uint32_t *active, *seen, *touched, *ha, *hpos;
+    uint32_t *active, *seen, *touched, *ha, *hpos, *took; /* took: flows frozen on the link */
     double *rem, *hkey, *cap;  /* remaining, heap key, capacity (lists and touched solves) */
     /* per flow of a solve (capacity fcap; the lists: lfcap) */
     size_t fcap, lfcap;
@@ -72,7 +79,7 @@ void ts_fluid_free(ts_fluid *w)
 {
     if (!w)
         return;
-    void *p[] = {w->roff, w->cur,  w->active, w->seen,    w->touched, w->ha,   w->hpos,  w->rem,   w->hkey,
+    void *p[] = {w->roff, w->cur,  w->active, w->seen,    w->touched, w->ha,   w->hpos, w->took, w->rem,   w->hkey,
                  w->cap,  w->frozen, w->ord,  w->grp,     w->foff,    w->flev, w->fn,    (void *)w->fl,
                  w->rate, w->lvl_cnt, w->lvl_key, w->rec, w->flink,   w->gmark, w->gmap, w->fmark, w->gl,
                  w->cf,   w->stack};
@@ -109,7 +116,8 @@ static tsched_status need_links(ts_fluid *w, size_t nl)
     if (!resize(&w->roff, c, sizeof(size_t)) || !resize(&w->cur, c, sizeof(size_t)) ||
         !resize(&w->active, c, sizeof(uint32_t)) || !resize(&w->seen, c, sizeof(uint32_t)) ||
         !resize(&w->touched, c, sizeof(uint32_t)) || !resize(&w->ha, c, sizeof(uint32_t)) ||
-        !resize(&w->hpos, c, sizeof(uint32_t)) || !resize(&w->rem, c, sizeof(double)) ||
+        !resize(&w->hpos, c, sizeof(uint32_t)) || !resize(&w->took, c, sizeof(uint32_t)) ||
+        !resize(&w->rem, c, sizeof(double)) ||
         !resize(&w->hkey, c, sizeof(double)) || !resize(&w->cap, c, sizeof(double)))
         return TSCHED_E_NOMEM;
     w->lcap = c;
@@ -203,22 +211,28 @@ static inline void hswap(heap *h, uint32_t i, uint32_t j)
     h->pos[h->a[j]] = j;
 }
 
+/* Four children per node: half the depth of a binary heap, and the children of a node share
+ * a cache line or two; the order of pops is (key, link id) whatever the arity. */
+#define HEAP_D 4
+
 static void sift_up(heap *h, uint32_t i)
 {
-    while (i > 0 && hless(h, h->a[i], h->a[(i - 1) / 2])) {
-        hswap(h, i, (i - 1) / 2);
-        i = (i - 1) / 2;
+    while (i > 0 && hless(h, h->a[i], h->a[(i - 1) / HEAP_D])) {
+        hswap(h, i, (i - 1) / HEAP_D);
+        i = (i - 1) / HEAP_D;
     }
 }
 
 static void sift_down(heap *h, uint32_t i)
 {
     for (;;) {
-        uint32_t l = 2 * i + 1, r = l + 1, m = i;
-        if (l < h->n && hless(h, h->a[l], h->a[m]))
-            m = l;
-        if (r < h->n && hless(h, h->a[r], h->a[m]))
-            m = r;
+        uint32_t c = HEAP_D * i + 1, m = i;
+        if (c >= h->n)
+            return;
+        uint32_t e = h->n - c < HEAP_D ? h->n : c + HEAP_D;
+        for (; c < e; c++)
+            if (hless(h, h->a[c], h->a[m]))
+                m = c;
         if (m == i)
             return;
         hswap(h, i, m);
@@ -307,17 +321,30 @@ static tsched_status check_caps(const double *cap, uint32_t nl, const uint32_t *
 }
 
 /* One frozen flow's share off link x (arrays passed in: they stay in registers). */
-static inline void take(double *rem, uint32_t *active, uint32_t *seen, uint32_t *touched, uint32_t x, double share,
-                        uint32_t round, uint32_t *nt)
+static inline void take(double *rem, uint32_t *active, uint32_t *seen, uint32_t *touched, uint32_t *took, uint32_t x,
+                        double share, uint32_t round, uint32_t *nt)
 {
     rem[x] -= share;
     if (rem[x] < 0)
         rem[x] = 0; /* rounding */
     active[x]--;
+    took[x]++;
     if (seen[x] != round) {
         seen[x] = round;
         touched[(*nt)++] = x;
     }
+}
+
+/* A link's new key after flows froze on it at the bottleneck's share s: rem / active, but
+ * taken as s exactly when it is within TIE_ULPS ulp of s per flow frozen on the link (at least
+ * 1). Such a link is tied with the bottleneck: in exact arithmetic (rem0 - k s) / (n - k) = s
+ * when rem0 / n = s, and only the k subtractions' rounding tells them apart. Taking s keeps
+ * symmetric links' flows at exactly equal rates, as a solver that freezes every link of the
+ * minimal share at once gives them (the simulator's solver before the kernel). */
+static inline double tied(double key, double s, uint32_t took)
+{
+    double tol = TIE_ULPS * DBL_EPSILON * s * (took > 1 ? took : 1);
+    return fabs(key - s) <= tol ? s : key;
 }
 
 /* The solve proper (w sized for nl links and nf flows), flows taken in the order `ord`
@@ -325,13 +352,14 @@ static inline void take(double *rem, uint32_t *active, uint32_t *seen, uint32_t 
  * (one level, ord NULL) pays no indirection. */
 static inline __attribute__((always_inline)) tsched_status
 solve_in(ts_fluid *w, double *rate, uint32_t nf, const uint32_t *foff, const uint32_t *flink, const uint32_t *ord,
-         uint32_t ngrp, uint32_t nl, const double *cap)
+         uint32_t ngrp, uint32_t nl, const double *cap, uint32_t inl)
 {
 #define FLOW(p) (ord ? ord[p] : (p))
     size_t *roff = w->roff, *cur = w->cur;
     double *rem = w->rem;
-    uint32_t *active = w->active, *seen = w->seen, *touched = w->touched, hi0 = w->grp[0];
+    uint32_t *active = w->active, *seen = w->seen, *touched = w->touched, *took = w->took, hi0 = w->grp[0];
     memset(roff, 0, ((size_t)nl + 1) * sizeof *roff);
+    memset(took, 0, (size_t)nl * sizeof *took);
     memset(active, 0, (size_t)nl * sizeof *active);
     memset(seen, 0, (size_t)nl * sizeof *seen);
     w->nres = 0;
@@ -341,7 +369,7 @@ solve_in(ts_fluid *w, double *rate, uint32_t nf, const uint32_t *foff, const uin
         if (foff[i + 1] < foff[i])
             return ts_error(TSCHED_E_INVALID, "fluid: foff[%u] = %u below foff[%u] = %u", i + 1, foff[i + 1], i,
                             foff[i]);
-        size_t size = len > REC_INLINE ? 2 : len > 1 ? len : 2;
+        size_t size = len > inl ? 2 : len > 1 ? len : 2;
         for (uint32_t k = foff[i]; k < foff[i + 1]; k++) {
             if (flink[k] >= nl)
                 return ts_error(TSCHED_E_INVALID, "fluid: flink[%u] = %u, not below nlinks %u", k, flink[k], nl);
@@ -360,7 +388,7 @@ solve_in(ts_fluid *w, double *rate, uint32_t nf, const uint32_t *foff, const uin
     memcpy(cur, roff, (size_t)nl * sizeof *cur);
     for (uint32_t p = 0; p < nf; p++) {
         uint32_t i = FLOW(p), b = foff[i], e = foff[i + 1];
-        if (e - b > REC_INLINE) {
+        if (e - b > inl) {
             for (uint32_t k = b; k < e; k++) {
                 uint32_t *r = rec + cur[flink[k]];
                 r[0] = p;
@@ -409,7 +437,7 @@ solve_in(ts_fluid *w, double *rate, uint32_t nf, const uint32_t *foff, const uin
             h.pos[x] = j;
         }
         h.n = n;
-        for (uint32_t j = n / 2; j-- > 0;)
+        for (uint32_t j = n / HEAP_D + 1; j-- > 0;)
             sift_down(&h, j);
         while (h.n > 0) {
             uint32_t l = h.a[0], nt = 0;
@@ -438,10 +466,10 @@ solve_in(ts_fluid *w, double *rate, uint32_t nf, const uint32_t *foff, const uin
                         if (x == REC_FAR)
                             for (uint32_t k = foff[i]; k < foff[i + 1]; k++)
                                 if (flink[k] != l)
-                                    take(rem, active, seen, touched, flink[k], share, round, &nt);
+                                    take(rem, active, seen, touched, took, flink[k], share, round, &nt);
                         continue;
                     }
-                    take(rem, active, seen, touched, x, share, round, &nt);
+                    take(rem, active, seen, touched, took, x, share, round, &nt);
                 } while (!(word & REC_LAST));
             }
             cur[l] = (size_t)(r - rec);
@@ -449,7 +477,7 @@ solve_in(ts_fluid *w, double *rate, uint32_t nf, const uint32_t *foff, const uin
             for (uint32_t j = 0; j < nt; j++) {
                 uint32_t x = touched[j];
                 if (active[x] > 0) {
-                    w->hkey[x] = rem[x] / active[x];
+                    w->hkey[x] = tied(rem[x] / active[x], share, took[x]);
                     sift_down(&h, h.pos[x]);
                     sift_up(&h, h.pos[x]);
                 } else {
@@ -468,14 +496,14 @@ solve_in(ts_fluid *w, double *rate, uint32_t nf, const uint32_t *foff, const uin
 }
 
 static tsched_status solve(ts_fluid *w, double *rate, uint32_t nf, const uint32_t *foff, const uint32_t *flink,
-                           const uint32_t *lev, uint32_t nl, const double *cap)
+                           const uint32_t *lev, uint32_t nl, const double *cap, uint32_t inl)
 {
     int identity;
     uint32_t ngrp = level_order(w, &identity, nf, lev);
     if (!ngrp)
         return TSCHED_E_NOMEM;
-    return identity ? solve_in(w, rate, nf, foff, flink, NULL, ngrp, nl, cap)
-                    : solve_in(w, rate, nf, foff, flink, w->ord, ngrp, nl, cap);
+    return identity ? solve_in(w, rate, nf, foff, flink, NULL, ngrp, nl, cap, inl)
+                    : solve_in(w, rate, nf, foff, flink, w->ord, ngrp, nl, cap, inl);
 }
 
 tsched_status ts_fluid_solve(ts_fluid *w, double *rate, uint32_t nflows, const uint32_t *foff, const uint32_t *flink,
@@ -488,7 +516,7 @@ tsched_status ts_fluid_solve(ts_fluid *w, double *rate, uint32_t nflows, const u
         return ts_error(TSCHED_E_TOO_LARGE, "fluid: nlinks %u, at most %u", nlinks, TS_FLUID_MAX_LINKS);
     tsched_status st = check_caps(cap, nlinks, NULL);
     if (st == TSCHED_OK && (st = need_links(w, nlinks)) == TSCHED_OK && (st = need_flows(w, nflows)) == TSCHED_OK)
-        st = solve(w, rate, nflows, foff, flink, level, nlinks, cap);
+        st = solve(w, rate, nflows, foff, flink, level, nlinks, cap, REC_INLINE);
     return st;
 }
 
@@ -514,6 +542,22 @@ static void sort_u32(uint32_t *a, size_t n)
             a[k] = a[k - 1];
         a[k] = v;
     }
+}
+
+/* Sort the n ids of a component, marked `e` among the network's `all`: a big component (a
+ * large job's ring holds most of the network) is listed in order by a scan of the marks,
+ * cheaper than qsort from a 64th of the network up (a scan costs a load per id, qsort some
+ * 2 log2(n) compares through a pointer per id); a small one is sorted. */
+static void sort_marked(uint32_t *a, size_t n, const uint32_t *mark, uint32_t all, uint32_t e)
+{
+    if (n <= 32 || n < all / 64) {
+        sort_u32(a, n);
+        return;
+    }
+    size_t k = 0;
+    for (uint32_t x = 0; x < all && k < n; x++)
+        if (mark[x] == e)
+            a[k++] = x;
 }
 
 /* Solve flows w->fl/fn/flev[0 .. nf) over the distinct network links w->gl[0 .. ngl)
@@ -545,7 +589,7 @@ static tsched_status solve_ranked(ts_fluid *w, double *rate, uint32_t nf, const 
             w->flink[k++] = w->gmap[w->fl[i][j]];
     }
     w->foff[nf] = k;
-    return solve(w, rate, nf, w->foff, w->flink, lev, ngl, w->cap);
+    return solve(w, rate, nf, w->foff, w->flink, lev, ngl, w->cap, REC_INLINE_LISTS);
 }
 
 tsched_status ts_fluid_solve_lists(ts_fluid *w, double *rate, uint32_t nflows, const uint32_t *const *fl,
@@ -636,8 +680,8 @@ tsched_status ts_fluid_solve_touched(ts_fluid *w, const ts_fluid_net *net, const
     if (nf >= UINT32_MAX)
         return ts_error(TSCHED_E_TOO_LARGE, "fluid: a component of %zu flows", nf);
     /* one canonical order whatever the event: flows by id (the answer's order), links by id */
-    sort_u32(w->cf, nf);
-    sort_u32(w->gl, nl);
+    sort_marked(w->cf, nf, w->fmark, net->nflows, e);
+    sort_marked(w->gl, nl, w->gmark, net->nlinks, e);
     if ((st = need_lists(w, nf)) != TSCHED_OK)
         return st;
     for (size_t i = 0; i < nf; i++)

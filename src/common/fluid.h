@@ -18,10 +18,17 @@
  *   last unfrozen flows froze elsewhere leaving less than 1e-12 of its capacity (a tie
  *   with the bottleneck, the rest is rounding); lower levels then get exactly 0 there;
  * - ties between equal shares go to the lower link id, so the same incidence gives the same
- *   bits, whatever the order of the flows, the events or the components solved together.
+ *   bits, whatever the order of the flows, the events or the components solved together;
+ * - ties up to rounding: when flows freeze at the bottleneck share s, a link they also cross
+ *   whose new share (remaining / unfrozen flows) is within 4 ulp of s per flow frozen on it so
+ *   far (at least 1), i.e. |share - s| <= 4 * DBL_EPSILON * s * max(1, k), takes s exactly:
+ *   it was tied with the bottleneck and only the k subtractions' rounding moved it. So flows
+ *   on symmetric links (equal capacities, the same pattern of flows) get exactly equal rates,
+ *   as when every link of the minimal share freezes at once.
  *
  * Cost: O((F h + L) log L) for F flows of h links on L links (an indexed heap of links),
- * plus O(F h^2) words of per-link records for flows of up to 32 links. A workspace
+ * plus O(F h^2) words of per-link records for flows of up to 32 links given as an incidence
+ * (ts_fluid_solve), O(F h) for flows given as lists (the other two entry points). A workspace
  * (ts_fluid) owns every scratch array, grown as needed and kept, so repeated solves on a
  * workspace allocate nothing once it has seen their sizes. */
 #ifndef TS_COMMON_FLUID_H
