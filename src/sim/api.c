@@ -118,16 +118,10 @@ void tsched_sim_free(tsched_sim *s)
     free(s->samples);
     free(s->s_link_gbits);
     free(s->touched);
-    free(s->comp_f);
-    free(s->comp_l);
-    free(s->stack);
     free(s->rate_scratch);
-    free(s->frozen);
     free(s->fl);
     free(s->fn);
     free(s->lev);
-    free(s->used);
-    free(s->ncount);
     ts_fluid_free(s->fluid);
     free(s);
 }
@@ -674,8 +668,6 @@ tsched_status ts_sim_start_run(tsched_sim *s)
         !(s->base_flows = ts_calloc(2 * (size_t)s->ntrunks + 1, sizeof *s->base_flows)) ||
         !(s->unit_flows = ts_calloc((size_t)s->nfab + 1, sizeof *s->unit_flows)) ||
         !(s->phase_cnt = ts_calloc((size_t)s->nfab + 1, sizeof *s->phase_cnt)) ||
-        !(s->used = ts_calloc(s->nlinks ? s->nlinks : 1, sizeof *s->used)) ||
-        !(s->ncount = ts_calloc(s->nlinks ? s->nlinks : 1, sizeof *s->ncount)) ||
         !(s->s_link_gbits = ts_calloc((size_t)s->nfab + 1, sizeof *s->s_link_gbits)))
         return TSCHED_E_NOMEM;
     for (uint32_t l = 0; l < s->nlinks; l++) {

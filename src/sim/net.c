@@ -327,10 +327,9 @@ void ts_sim_base_loads(tsched_sim *s, const ts_sim_job *j, int dir)
 tsched_status ts_sim_alone_iteration_s(double *out, tsched_sim *s, ts_sim_job *j)
 {
     double comm = 0;
-    uint32_t m = ++s->mark;
     for (uint32_t p = 0; p < j->nphases; p++) {
         uint32_t a = j->phase_rf_off[p], b = j->phase_rf_off[p + 1];
-        size_t n = b - a, nl = 0;
+        size_t n = b - a;
         if (n == 0) {
             comm += (double)s->latency * j->phases[p].repeat;
             continue;
@@ -343,19 +342,9 @@ tsched_status ts_sim_alone_iteration_s(double *out, tsched_sim *s, ts_sim_job *j
             s->fl[i] = j->rlinks + rf->link_off;
             s->fn[i] = rf->nlinks;
             s->lev[i] = 0;
-            for (uint32_t k = 0; k < rf->nlinks; k++) {
-                uint32_t l = s->fl[i][k];
-                if (s->link[l].mark == m)
-                    continue;
-                s->link[l].mark = m;
-                if (TS_GROW(s->comp_l, s->comp_l_cap, nl + 1) != TSCHED_OK)
-                    return TSCHED_E_NOMEM;
-                s->comp_l[nl++] = l;
-            }
         }
-        if ((st = ts_sim_maxmin(s, n, s->fl, s->fn, s->lev, s->comp_l, nl, s->rate_scratch, s->frozen)) != TSCHED_OK)
+        if ((st = ts_sim_maxmin(s, n, s->fl, s->fn, s->lev, s->rate_scratch)) != TSCHED_OK)
             return st;
-        m = ++s->mark;
         double worst = 0;
         for (size_t i = 0; i < n; i++) {
             double r = s->rate_scratch[i];
@@ -365,7 +354,6 @@ tsched_status ts_sim_alone_iteration_s(double *out, tsched_sim *s, ts_sim_job *j
         }
         comm += (worst + (double)s->latency) * j->phases[p].repeat;
     }
-    s->mark++;
     double c = (double)j->compute, rel = nearbyint((1 - j->overlap) * (double)j->compute);
     double it = rel + comm > c ? rel + comm : c;
     *out = it * 1e-9;

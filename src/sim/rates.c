@@ -187,12 +187,10 @@ static tsched_status net_of(ts_fluid_net *net, tsched_sim *s)
 
 /* Strict priority with max-min inside a level (§2.2) for flows given as lists (a phase
  * alone, engine.c): flow i crosses links fl[i][0..fn[i]) at level lev[i]; `out[i]` receives
- * its rate. The kernel finds the distinct links itself (ties by link id), so L, nl and
- * frozen, kept for engine.c's call, are not read. */
+ * its rate. The kernel finds the distinct links itself (ties by link id). */
 tsched_status ts_sim_maxmin(tsched_sim *s, size_t nf, const uint32_t *const *fl, const uint32_t *fn,
-                            const uint32_t *lev, const uint32_t *L, size_t nl, double *out, uint8_t *frozen)
+                            const uint32_t *lev, double *out)
 {
-    (void)L, (void)nl, (void)frozen;
     ts_fluid_net net;
     tsched_status st = net_of(&net, s);
     if (st == TSCHED_OK && nf > UINT32_MAX)
@@ -205,7 +203,7 @@ tsched_status ts_sim_maxmin(tsched_sim *s, size_t nf, const uint32_t *const *fl,
     return st;
 }
 
-/* Per-flow scratch of at least nf entries: rates, frozen flags, link lists, levels. */
+/* Per-flow scratch of at least nf entries: rates, link lists, levels. */
 tsched_status ts_sim_scratch(tsched_sim *s, size_t nf)
 {
     if (nf <= s->rate_cap)
@@ -216,9 +214,6 @@ tsched_status ts_sim_scratch(tsched_sim *s, size_t nf)
     double *r = ts_realloc(s->rate_scratch, cap, sizeof(double));
     if (r)
         s->rate_scratch = r;
-    uint8_t *fz = ts_realloc(s->frozen, cap, 1);
-    if (fz)
-        s->frozen = fz;
     const uint32_t **fl = ts_realloc(s->fl, cap, sizeof *fl);
     if (fl)
         s->fl = fl;
@@ -228,7 +223,7 @@ tsched_status ts_sim_scratch(tsched_sim *s, size_t nf)
     uint32_t *lev = ts_realloc(s->lev, cap, sizeof *lev);
     if (lev)
         s->lev = lev;
-    if (!r || !fz || !fl || !fn || !lev)
+    if (!r || !fl || !fn || !lev)
         return TSCHED_E_NOMEM;
     s->rate_cap = cap;
     return TSCHED_OK;

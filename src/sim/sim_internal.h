@@ -238,16 +238,12 @@ struct tsched_sim {
     uint32_t *touched;
     uint32_t ntouched;
     size_t touched_cap;
-    uint32_t *comp_f, *comp_l, *stack;
-    size_t comp_f_cap, comp_l_cap, stack_cap;
     uint32_t mark;
     uint32_t check_epoch;      /* TSCHED_SIM_CHECK_FULL passes */
-    double *rate_scratch, *used;
-    uint8_t *frozen;
+    double *rate_scratch;
     const uint32_t **fl;
     uint32_t *fn, *lev;
     size_t rate_cap;
-    uint32_t *ncount;
 
     tsched_sim_callback cb;
     void *cb_user;
@@ -360,10 +356,10 @@ void ts_sim_touch(tsched_sim *s, uint32_t flow);
 tsched_status ts_sim_recompute(tsched_sim *s);
 tsched_status ts_sim_check_full(tsched_sim *s);
 tsched_status ts_sim_scratch(tsched_sim *s, size_t nf);
-/* Rates of flows given as lists (src/common/fluid.c); L, nl and frozen are not read. On
+/* Rates of flows given as lists (src/common/fluid.c). On
  * failure (TSCHED_E_NOMEM, ...) every rate is 0. */
 tsched_status ts_sim_maxmin(tsched_sim *s, size_t nf, const uint32_t *const *fl, const uint32_t *fn,
-                            const uint32_t *lev, const uint32_t *L, size_t nl, double *out, uint8_t *frozen);
+                            const uint32_t *lev, double *out);
 void ts_sim_settle(tsched_sim *s, ts_sim_flow *f);
 void ts_sim_flow_remove(tsched_sim *s, uint32_t fi);
 tsched_status ts_sim_push(tsched_sim *s, int64_t t, int kind, uint32_t a, int64_t b);
