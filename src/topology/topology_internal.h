@@ -13,18 +13,7 @@
 /* what the other modules may use: this module's files see it too */
 #include "topology_paths.h"
 
-/* Limits that keep every index in 32 bits and a fabric well inside memory. */
-#define TS_MAX_NODES (1u << 22)     /* 4,194,304 nodes */
-#define TS_MAX_SWITCHES (1u << 20)  /* 1,048,576 switches */
-#define TS_MAX_TRUNKS (1u << 22)    /* 4,194,304 trunks */
-#define TS_MAX_GPUS_PER_NODE 1024u
-#define TS_MAX_NICS_PER_NODE 256u
-#define TS_MAX_LINK_COUNT 1000000u
-#define TS_MAX_MEMBERS (1u << 28)   /* member links of all trunks together */
-#define TS_MAX_GBPS 1e9             /* 1 Pbit/s per link */
-#define TS_MIN_GBPS 1e-6            /* 1 kbit/s: a trunk's capacity is never 0 or denormal */
-#define TS_MAX_PROFILE_MATRIX 512u  /* path-count profiles tabulated up to this many */
-#define TS_INDEX_RESERVE (1u << 24) /* profile items reserved at build at most (64 MiB) */
+#include "topology_limits.h"
 
 
 /* A pending link, names resolved at build. */

@@ -8,7 +8,7 @@
 
 #include "../../common/alloc.h"
 #include "../../common/limits.h"
-#include "../topology_internal.h"
+#include "../topology_limits.h"
 #include "slurm_internal.h"
 
 #define qa sl_qa
