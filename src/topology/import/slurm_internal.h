@@ -112,8 +112,9 @@ uint32_t sl_links_for(double cap);
 
 /* topology.conf text -> records (slurm_conf.c). */
 tsched_status sl_parse_text(sl_ctx *c, const char *text, size_t len);
-/* A switch, block or node name `name`[0, n) of `field` on `line`: non-empty, printable, no
- * separators; else TSCHED_E_PARSE naming the line and field. */
+/* A switch, block or node name `name`[0, n) of `field` on `line`: valid UTF-8 without control
+ * characters and without '#' (the model's names, DESIGN 3); else TSCHED_E_INVALID naming the
+ * line, the field and the name. */
 tsched_status sl_check_name(size_t line, const char *field, const char *name, size_t n);
 
 /* "line N: what: " in front of the current message. */
