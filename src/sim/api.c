@@ -69,6 +69,7 @@ static void job_free(ts_sim_job *j)
     free(j->phase_rf_off);
     free(j->rlinks);
     free(j->node_gpus);
+    free(j->gpu_ids);
     free(j->cell_pool);
 }
 
@@ -103,6 +104,9 @@ void tsched_sim_free(tsched_sim *s)
     free(s->cr_job);
     free(s->node_pos);
     free(s->nic_base);
+    free(s->gpu_base);
+    free(s->host_lbase);
+    free(s->gpu_owner);
     for (uint32_t l = 0; s->link && l < s->nlinks; l++)
         free(s->link[l].flows);
     free(s->link);
@@ -660,7 +664,10 @@ tsched_status ts_sim_start_run(tsched_sim *s)
     /* placement ocs-vclos: two directed slots per OCS port (a circuit of its member's
      * capacity), after the NIC links */
     s->ocs_base = (uint32_t)(s->nfab + 2 * nics);
-    uint64_t nl = (uint64_t)s->nfab + 2 * nics + 2 * (uint64_t)s->nocs + 1; /* + the dead link */
+    uint64_t host = 0; /* shared_nodes / host_links: host links after the OCS slots (host.c) */
+    if ((st = ts_sim_host_layout(s, &host)) != TSCHED_OK)
+        return st;
+    uint64_t nl = (uint64_t)s->nfab + 2 * nics + 2 * (uint64_t)s->nocs + host + 1; /* + the dead link */
     if (nl > UINT32_MAX - 1)
         return ts_error(TSCHED_E_TOO_LARGE, "sim: %llu directed links", (unsigned long long)nl);
     s->nlinks = (uint32_t)nl;
@@ -701,7 +708,7 @@ tsched_status ts_sim_start_run(tsched_sim *s)
     /* rules that depend on the policies (doc/sim.md §4.1, §8) */
     for (uint32_t i = 0; i < s->njobs; i++) {
         ts_sim_job *j = &s->jobs[i];
-        if ((st = placement_rules(s, i)) != TSCHED_OK)
+        if ((st = placement_rules(s, i)) != TSCHED_OK || (st = ts_sim_host_rules(s, i)) != TSCHED_OK)
             return st;
         if (ts_sim_cells(s)) {
             /* tp, pp, compute_ms and phases are ignored: the Cell decides (doc/sim.md §3.2) */
@@ -715,7 +722,7 @@ tsched_status ts_sim_start_run(tsched_sim *s)
             j->level = 0;
         if (!j->tp)
             j->tp = j->nfixed ? tsched_topology_node_gpus(t, j->fixed_nodes[0]) : gpn;
-        if (!j->nfixed && j->gpus > gpn && j->gpus % gpn != 0)
+        if (!j->nfixed && j->gpus > gpn && j->gpus % gpn != 0 && !j->split)
             return ts_error(TSCHED_E_RANGE, "jobs[%u].gpus: %u is not a multiple of the %u GPUs of a node (job \"%s\")",
                             i, j->gpus, gpn, j->name);
         uint32_t nodes = j->nfixed ? j->nfixed : (j->gpus > gpn ? j->gpus / gpn : 1);

@@ -195,6 +195,7 @@ static void release_nodes(tsched_sim *s, ts_sim_job *j)
         uint32_t g = tsched_topology_node_gpus(s->t, n);
         tsched_topology_set_free_gpus(s->t, n, fr > g ? g : fr);
     }
+    (void)ts_sim_host_gpus(s, j, 0); /* giving back cannot fail */
     if (j->vc_held) {
         /* cannot fail: the handle holds the job (evicted jobs were cleared by the caller) */
         (void)tsched_vclos_release(s->vc, j->name);
@@ -267,6 +268,8 @@ static int try_place(tsched_sim *s, uint32_t ji, tsched_status *err)
     free(j->nodes);
     j->nodes = NULL;
     j->nnodes = 0;
+    free(j->node_gpus); /* a split placement's counts (shared_nodes) */
+    j->node_gpus = NULL;
     if (j->nfixed) {
         for (uint32_t k = 0; k < j->nfixed; k++)
             if (!tsched_topology_node_is_free(t, j->fixed_nodes[k])) {
@@ -291,15 +294,15 @@ tsched_status ts_sim_start_job(tsched_sim *s, uint32_t ji)
 {
     ts_sim_job *j = &s->jobs[ji];
     const tsched_topology *t = s->t;
-    if (!s->cr) {
-        free(j->node_gpus);
-        j->node_gpus = NULL;
+    if (!s->cr)
         j->used_gpus = j->gpus;
-    }
     for (uint32_t k = 0; k < j->nnodes; k++) {
         uint32_t n = j->nodes[k];
         tsched_topology_set_free_gpus(s->t, n, tsched_topology_node_free_gpus(t, n) - ts_sim_node_gpus(j, k));
     }
+    tsched_status hs = ts_sim_host_gpus(s, j, 1);
+    if (hs != TSCHED_OK)
+        return hs;
     ts_sim_account(s, s->now);
     s->alloc_gpus += j->used_gpus;
     j->state = TS_JOB_RUNNING;

@@ -74,6 +74,7 @@ tsched_status ts_sim_refresh_caps(tsched_sim *s)
                 }
             }
     }
+    ts_sim_host_caps(s);
     return TSCHED_OK;
 }
 
@@ -84,13 +85,14 @@ static uint32_t nic_link(const tsched_sim *s, uint32_t node, uint32_t nic, int d
     return s->nfab + 2 * (s->nic_base[node] + nic) + (uint32_t)down;
 }
 
-/* Append one routed flow with its links: NIC up, the path's fabric links, NIC down. */
+/* Append one routed flow with its links: NIC up, the path's fabric links, NIC down, and with
+ * host_links the PCIe switch links of both NICs last (ts_sim_rflow_net). */
 static tsched_status add_rflow(tsched_sim *s, ts_sim_job *j, size_t *cap_rf, size_t *cap_rl, uint32_t src,
                                uint32_t src_nic, uint32_t dst, uint32_t dst_nic, double gbits, const uint32_t *plinks,
                                uint32_t nplinks)
 {
     if (TS_GROW(j->rflows, *cap_rf, (size_t)j->nrflows + 1) != TSCHED_OK ||
-        TS_GROW(j->rlinks, *cap_rl, (size_t)j->nrlinks + nplinks + 2) != TSCHED_OK)
+        TS_GROW(j->rlinks, *cap_rl, (size_t)j->nrlinks + nplinks + 4) != TSCHED_OK)
         return TSCHED_E_NOMEM;
     ts_sim_rflow *rf = &j->rflows[j->nrflows++];
     rf->src = src;
@@ -104,6 +106,41 @@ static tsched_status add_rflow(tsched_sim *s, ts_sim_job *j, size_t *cap_rf, siz
         j->rlinks[j->nrlinks++] = plinks[h];
     j->rlinks[j->nrlinks++] = nic_link(s, dst, dst_nic, 1);
     rf->nlinks = nplinks + 2;
+    rf->nhost = 0;
+    if (s->host_on) {
+        j->rlinks[j->nrlinks++] = ts_sim_pcie_link(s, src, src_nic, 0);
+        j->rlinks[j->nrlinks++] = ts_sim_pcie_link(s, dst, dst_nic, 1);
+        rf->nlinks += rf->nhost = 2;
+    }
+    return TSCHED_OK;
+}
+
+/* host_links: a single-node job's dp-ring phase over its GPUs, rank r to rank r + 1, each
+ * flow on the host links between the two GPUs (NVLink, or PCIe without it). */
+static tsched_status add_inner_flows(tsched_sim *s, ts_sim_job *j, const ts_sim_phase *ph, size_t *cap_rf,
+                                     size_t *cap_rl)
+{
+    uint32_t R = j->gpus;
+    if (!s->host_on || j->nnodes != 1 || ph->pattern != TSCHED_PATTERN_DP_RING || R < 2 || !j->gpu_ids)
+        return TSCHED_OK;
+    double gb;
+    tsched_status st = ts_sim_inner_gbits(&gb, j, ph, R);
+    if (st != TSCHED_OK)
+        return st;
+    uint32_t n = j->nodes[0], base = s->gpu_base[n];
+    for (uint32_t r = 0; r < R; r++) {
+        if (TS_GROW(j->rflows, *cap_rf, (size_t)j->nrflows + 1) != TSCHED_OK ||
+            TS_GROW(j->rlinks, *cap_rl, (size_t)j->nrlinks + 2) != TSCHED_OK)
+            return TSCHED_E_NOMEM;
+        ts_sim_rflow *rf = &j->rflows[j->nrflows++];
+        rf->src = rf->dst = n;
+        rf->src_nic = rf->dst_nic = 0;
+        rf->gbits = gb;
+        rf->link_off = j->nrlinks;
+        rf->nlinks = rf->nhost = ts_sim_host_inner(s, n, j->gpu_ids[r] - base, j->gpu_ids[(r + 1) % R] - base,
+                                                   j->rlinks + j->nrlinks);
+        j->nrlinks += rf->nlinks;
+    }
     return TSCHED_OK;
 }
 
@@ -165,7 +202,10 @@ static tsched_status phase_flows(tsched_flows **out, tsched_sim *s, ts_sim_job *
     tsched_status st = tsched_flows_new(&f);
     if (st != TSCHED_OK)
         return st;
-    if (ph->pattern >= 0) {
+    int split = 0;
+    if ((st = ts_sim_host_phase(&split, s, j, ph, f)) != TSCHED_OK || split) {
+        /* a split job's ring (host.c) */
+    } else if (ph->pattern >= 0) {
         uint32_t cols = j->pp ? j->pp : 1, rows = j->nnodes / cols;
         uint32_t *cells = ts_malloc(j->nnodes ? j->nnodes : 1, sizeof *cells);
         tsched_job *tj = NULL;
@@ -291,6 +331,8 @@ tsched_status ts_sim_route_job(tsched_sim *s, ts_sim_job *j)
         }
         tsched_routes_free(c.r);
         tsched_flows_free(f);
+        if (st == TSCHED_OK)
+            st = add_inner_flows(s, j, ph, &cap_rf, &cap_rl);
         /* the next phase of this job never runs with this one: forget its member counts */
         for (uint32_t i = j->phase_rf_off[p]; i < j->nrflows; i++) {
             const ts_sim_rflow *rf = &j->rflows[i];

@@ -9,11 +9,17 @@
 enum { GO_ON = 2 };
 
 /* What the rows share: a single-node job placed (1) or waiting (0), an error (-1); else
- * GO_ON with j->nodes made for *need nodes of s->gpn GPUs. */
-static int prepare(tsched_sim *s, ts_sim_job *j, uint32_t *need_out, tsched_status *err)
+ * GO_ON with j->nodes made for *need nodes of s->gpn GPUs. With shared_nodes a job that may
+ * split and finds no whole nodes for itself takes parts of nodes (host.c), by first-fit's
+ * rule for the first-fit row, best-fit's for the others. */
+static int prepare(tsched_sim *s, const ts_sim_place_ops *self, ts_sim_job *j, uint32_t *need_out,
+                   tsched_status *err)
 {
     const tsched_topology *t = s->t;
     uint32_t nn = tsched_topology_num_nodes(t), gpn = s->gpn;
+    int split = ts_sim_place_split(s, j, self->place == ts_sim_place_first_fit, err);
+    if (split != GO_ON)
+        return split;
     if (j->gpus <= gpn) {
         /* single node: the up node with the fewest free GPUs that still fit */
         uint32_t best = TSCHED_NONE, bestf = UINT32_MAX;
@@ -56,10 +62,9 @@ static int prepare(tsched_sim *s, ts_sim_job *j, uint32_t *need_out, tsched_stat
 /* first-fit: the lowest-index free nodes */
 int ts_sim_place_first_fit(tsched_sim *s, const ts_sim_place_ops *self, ts_sim_job *j, tsched_status *err)
 {
-    (void)self;
     const tsched_topology *t = s->t;
     uint32_t nn = tsched_topology_num_nodes(t), gpn = s->gpn, need = 0;
-    int got = prepare(s, j, &need, err);
+    int got = prepare(s, self, j, &need, err);
     if (got != GO_ON)
         return got;
     uint32_t k = 0;
@@ -79,7 +84,7 @@ int ts_sim_place_module(tsched_sim *s, const ts_sim_place_ops *self, ts_sim_job 
 {
     const tsched_topology *t = s->t;
     uint32_t gpn = s->gpn, need = 0;
-    int got = prepare(s, j, &need, err);
+    int got = prepare(s, self, j, &need, err);
     if (got != GO_ON)
         return got;
     tsched_job *tj;

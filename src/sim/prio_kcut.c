@@ -15,16 +15,16 @@
  * fabric as one big switch), which no switch path can say; else 1. */
 static int rflow_path(tsched_path *p, const tsched_sim *s, const ts_sim_job *j, const ts_sim_rflow *rf)
 {
-    const uint32_t *l = j->rlinks + rf->link_off;
-    for (uint32_t k = 1; k + 1 < rf->nlinks; k++)
+    const uint32_t *l = j->rlinks + rf->link_off, nl = ts_sim_rflow_net(rf); /* host links left out */
+    for (uint32_t k = 1; k + 1 < nl; k++)
         if (l[k] >= s->nfab)
             return 0;
     uint32_t sw = tsched_topology_node_nic_leaf(s->t, rf->src, rf->src_nic);
-    if (rf->nlinks == 2 && sw != tsched_topology_node_nic_leaf(s->t, rf->dst, rf->dst_nic))
+    if (nl == 2 && sw != tsched_topology_node_nic_leaf(s->t, rf->dst, rf->dst_nic))
         return 2;
     p->nswitches = 1;
     p->switches[0] = sw;
-    for (uint32_t k = 1; k + 1 < rf->nlinks; k++) {
+    for (uint32_t k = 1; k + 1 < nl; k++) {
         uint32_t tr = s->unit_trunk[l[k] / 2];
         sw = l[k] % 2 == 0 ? tsched_topology_trunk_upper(s->t, tr) : tsched_topology_trunk_lower(s->t, tr);
         p->links[p->nswitches - 1] = 2 * tr + l[k] % 2;
@@ -125,8 +125,8 @@ tsched_status ts_sim_running_jobset(tsched_sim *s, tsched_jobset **out, uint32_t
         for (uint32_t p = 0; p < j->nphases && st == TSCHED_OK; p++)
             for (uint32_t i = j->phase_rf_off[p]; i < j->phase_rf_off[p + 1] && st == TSCHED_OK; i++) {
                 const ts_sim_rflow *rf = &j->rflows[i];
-                if (j->rlinks[rf->link_off + 1] == s->dead)
-                    continue; /* a stalled flow has no path to pin */
+                if (ts_sim_rflow_net(rf) == 0 || j->rlinks[rf->link_off + 1] == s->dead)
+                    continue; /* inside a node (host_links): no network flow; stalled: no path to pin */
                 tsched_path path;
                 memset(&path, 0xff, sizeof path);
                 path.size = sizeof path;

@@ -61,7 +61,52 @@ typedef struct scenario {
     double option[NOPTIONS];
     const json_t *failures;
     tsched_gpu_catalog *cat; /* "gpus" (placement crius), read in the check pass; NULL = absent */
+    int shared, host;        /* "shared_nodes", "host_links": 1 on, 0 off, -1 absent */
+    double pcie, nvlink;
 } scenario;
+
+/* Defaults of "host_links" (doc/sim.md "Shared nodes and host-internal links"): PCIe Gen4 x16
+ * per direction (16 GT/s x 16 lanes), NVLink 3 on an A100 (600 GB/s per GPU, both directions). */
+#define HOST_PCIE_GBPS 256.0
+#define HOST_NVLINK_GBPS 4800.0
+
+/* "shared_nodes": a boolean; "host_links": null (off), or an object of optional capacities. */
+static tsched_status read_host(scenario *sc, const json_t *root)
+{
+    const json_t *v = json_object_get(root, "shared_nodes");
+    sc->shared = sc->host = -1;
+    if (v && !json_is_boolean(v))
+        return ts_error(TSCHED_E_TYPE, "shared_nodes: expected true or false, got %s", ts_json_type_name(v));
+    if (v)
+        sc->shared = json_is_true(v);
+    v = json_object_get(root, "host_links");
+    if (!v)
+        return TSCHED_OK;
+    sc->host = 0;
+    if (json_is_null(v))
+        return TSCHED_OK;
+    if (!json_is_object(v))
+        return ts_error(TSCHED_E_TYPE, "host_links: expected an object or null, got %s", ts_json_type_name(v));
+    const char *key;
+    const json_t *x;
+    json_object_foreach((json_t *)v, key, x) {
+        if (strcmp(key, "pcie_gbps") != 0 && strcmp(key, "nvlink_gbps") != 0)
+            return ts_error(TSCHED_E_INVALID, "host_links.%s: unknown field (pcie_gbps, nvlink_gbps)", key);
+        if (!json_is_number(x))
+            return ts_error(TSCHED_E_TYPE, "host_links.%s: expected a number, got %s", key, ts_json_type_name(x));
+    }
+    x = json_object_get(v, "pcie_gbps");
+    sc->pcie = x ? json_number_value(x) : HOST_PCIE_GBPS;
+    x = json_object_get(v, "nvlink_gbps");
+    sc->nvlink = x ? json_number_value(x) : HOST_NVLINK_GBPS;
+    if (!(sc->pcie > 0) || sc->pcie > 1e12)
+        return ts_error(TSCHED_E_RANGE, "host_links.pcie_gbps: %.17g is not in (0, 1e12]", sc->pcie);
+    if (!(sc->nvlink >= 0) || sc->nvlink > 1e12)
+        return ts_error(TSCHED_E_RANGE, "host_links.nvlink_gbps: %.17g is not in [0, 1e12] (0: no NVLink)",
+                        sc->nvlink);
+    sc->host = 1;
+    return TSCHED_OK;
+}
 
 /* "gpus": a `tsched.gpus.v1` object, or the path of such a file, merged over the built-in
  * catalogue for placement crius (doc/sim.md §3.2). */
@@ -172,7 +217,7 @@ static tsched_status check_doc(scenario *sc, const json_t *root)
                         sc->option[from]);
     if ((st = ts_json_arr(&sc->failures, root, "", "failures", 0)) != TSCHED_OK)
         return st;
-    if ((st = read_gpus(&sc->cat, root)) != TSCHED_OK)
+    if ((st = read_gpus(&sc->cat, root)) != TSCHED_OK || (st = read_host(sc, root)) != TSCHED_OK)
         return st;
     char where[40];
     for (size_t i = 0; sc->failures && i < json_array_size(sc->failures); i++) {
@@ -219,6 +264,9 @@ static tsched_status apply_doc(tsched_sim *sim, const scenario *sc)
         return name_field(st, "name");
     if (sc->cat && (st = tsched_sim_set_gpu_catalog(sim, sc->cat)) != TSCHED_OK)
         return name_field(st, "gpus");
+    if ((sc->shared >= 0 || sc->host >= 0) &&
+        (st = ts_sim_set_host(sim, sc->shared, sc->host, sc->pcie, sc->nvlink)) != TSCHED_OK)
+        return st;
     char where[40];
     for (size_t i = 0; sc->failures && i < json_array_size(sc->failures); i++) {
         const json_t *ev = json_array_get(sc->failures, i);

@@ -16,6 +16,11 @@ void ts_sim_batch_abort(tsched_sim *sim);
 /* The scenario's name (`tsched.scenario.v1` name, written as the result's "scenario"); copied.
  * Errors: TSCHED_E_INVALID (NULL), TSCHED_E_NOMEM, TSCHED_E_STATE once the run has started. */
 tsched_status ts_sim_set_name(tsched_sim *sim, const char *name);
+/* Scenario `shared_nodes` and `host_links` (doc/sim.md "Shared nodes and host-internal
+ * links"): shared, host 1 on, 0 off, -1 as they are. Errors: TSCHED_E_RANGE naming the field (a
+ * capacity not finite, pcie_gbps not positive, nvlink_gbps negative), TSCHED_E_STATE once the
+ * run has started. */
+tsched_status ts_sim_set_host(tsched_sim *sim, int shared, int host, double pcie_gbps, double nvlink_gbps);
 
 /* Largest time in seconds the readers accept: 9.2e9 s * 1e9 still fits an int64_t count of
  * nanoseconds (INT64_MAX is about 9.223e18). Larger or non-finite values are TSCHED_E_RANGE

@@ -38,7 +38,15 @@ typedef struct ts_sim_rflow {
     uint32_t src, src_nic, dst, dst_nic;
     double gbits;            /* per phase instance (already times the coarsening factor) */
     uint32_t link_off, nlinks; /* into job->rlinks: directed sim link ids, NIC up first */
+    uint32_t nhost;          /* host links (host_links on) at the end of its nlinks: the network's
+                              * are the first nlinks - nhost (none for a flow inside one node) */
 } ts_sim_rflow;
+
+/* The network links of routed flow rf (NIC up, fabric, NIC down): 0 for a flow inside a node. */
+static inline uint32_t ts_sim_rflow_net(const ts_sim_rflow *rf)
+{
+    return rf->nlinks - rf->nhost;
+}
 
 enum { TS_JOB_FUTURE = 0, TS_JOB_QUEUED, TS_JOB_RUNNING, TS_JOB_DONE };
 
@@ -92,7 +100,11 @@ typedef struct ts_sim_job {
 
     /* GPUs held now: `gpus`, or under placement crius its Cell's N, spread as node_gpus */
     uint32_t used_gpus;
-    uint32_t *node_gpus;       /* per node of `nodes` (placement crius), NULL = gpn_used on each */
+    uint32_t *node_gpus;       /* per node of `nodes` (placement crius, or split by shared_nodes),
+                                * NULL = gpn_used on each */
+    int split;                 /* shared_nodes: may take part of a node (decided at the run's start) */
+    uint32_t *gpu_ids;         /* shared_nodes or host_links: per rank, its GPU (node's gpu_base +
+                                * index in the node), rank order */
     /* placement crius (doc/sim.md §3.2): the scheduler's index and the Cell the job runs in */
     uint32_t cr_index;         /* TSCHED_NONE until queued in the scheduler */
     char *cell_pool;           /* NULL while it has no Cell */
@@ -273,6 +285,15 @@ struct tsched_sim {
     uint32_t crius_depth;      /* TSCHED_SIM_CRIUS_DEPTH */
 
     struct ts_fluid *fluid;    /* the rate kernel's workspace (rates.c), made at the first solve */
+
+    /* shared nodes and host links (doc/sim.md "Shared nodes and host-internal links", host.c) */
+    int shared_nodes;          /* jobs may take part of a node */
+    int host_on;               /* host_links given: PCIe and NVLink links per node */
+    double pcie_gbps, nvlink_gbps;
+    uint32_t host_base;        /* first host link id (after the OCS slots) */
+    uint32_t *host_lbase;      /* per node: its first host link, relative to host_base (nn + 1) */
+    uint32_t *gpu_base;        /* per node: its first GPU id (nn + 1) */
+    uint32_t *gpu_owner;       /* per GPU id: the job holding it, or TSCHED_NONE */
 };
 
 /* Put `e` at slot i of the heap's first n entries and move it down to its place (the pop and
@@ -339,6 +360,35 @@ tsched_status ts_sim_alone_iteration_s(double *out, tsched_sim *s, ts_sim_job *j
 /* Route job ji again with the current policy and loads; its flows in flight move to their
  * new paths with their remaining bits. */
 tsched_status ts_sim_reroute_job(tsched_sim *s, uint32_t ji);
+/* host.c: shared nodes and host links */
+/* Host links after the OCS slots (`*count` directed links, 0 with host_links off) and the
+ * GPU table (shared_nodes or host_links); s->ocs_base and s->nocs already set. */
+tsched_status ts_sim_host_layout(tsched_sim *s, uint64_t *count);
+/* Host links' capacities from the nodes' state (part of ts_sim_refresh_caps). */
+void ts_sim_host_caps(tsched_sim *s);
+/* The run's start, per job i: which jobs may split, the rules shared_nodes and host_links
+ * bring (errors name the field). */
+tsched_status ts_sim_host_rules(tsched_sim *s, uint32_t i);
+/* shared_nodes: place job j on part of nodes (first-fit: in node order, else best-fit of
+ * the rest): 1 placed, 0 waits, -1 error; 2: take whole nodes by the row's rule. */
+int ts_sim_place_split(tsched_sim *s, ts_sim_job *j, int first_fit, tsched_status *err);
+/* Job j takes (on 1) or gives back (0) its GPUs in the GPU table: the lowest free ones of
+ * each of its nodes, in rank order. */
+tsched_status ts_sim_host_gpus(tsched_sim *s, ts_sim_job *j, int on);
+/* Host link ids: the PCIe switch link of NIC k of node n (down 0: GPUs to NIC), the NVLink
+ * link of GPU g (an index in the node) of node n (down 0: out of the GPU). */
+static inline uint32_t ts_sim_pcie_link(const tsched_sim *s, uint32_t n, uint32_t k, int down)
+{
+    return s->host_base + s->host_lbase[n] + 2 * k + (uint32_t)down;
+}
+/* A split job's dp-ring phase (shared_nodes) as node-level flows into f: one ring over its
+ * node segments, one channel per NIC every segment has near its GPUs. *done 0: not such a
+ * phase (the fabric module's flows apply). */
+tsched_status ts_sim_host_phase(int *done, tsched_sim *s, ts_sim_job *j, const ts_sim_phase *ph, tsched_flows *f);
+/* The per-flow volume of a single-node job's dp-ring over its `ring` GPUs (host_links). */
+tsched_status ts_sim_inner_gbits(double *out, const ts_sim_job *j, const ts_sim_phase *ph, uint32_t ring);
+/* A flow inside node n from GPU a to GPU b (indices in the node): its host links into out[]. */
+uint32_t ts_sim_host_inner(const tsched_sim *s, uint32_t n, uint32_t a, uint32_t b, uint32_t *out);
 /* account.c */
 void ts_sim_account(tsched_sim *s, int64_t t);
 void ts_sim_fill_interval(const tsched_sim *s, ts_sim_sample *x, double len);
