@@ -306,8 +306,10 @@ tsched_status ts_sim_host_phase(int *done, tsched_sim *s, ts_sim_job *j, const t
     uint32_t S = j->nnodes, C = UINT32_MAX, maxk = 0;
     if (S < 2)
         return TSCHED_OK;
-    for (uint32_t k = 0; k < S; k++)
-        maxk = tsched_topology_node_nics(s->t, j->nodes[k]) > maxk ? tsched_topology_node_nics(s->t, j->nodes[k]) : maxk;
+    for (uint32_t k = 0; k < S; k++) {
+        uint32_t nics = tsched_topology_node_nics(s->t, j->nodes[k]);
+        maxk = nics > maxk ? nics : maxk;
+    }
     uint32_t *set = ts_malloc((size_t)S * (maxk ? maxk : 1), sizeof *set), *m = ts_malloc(S, sizeof *m);
     if (!set || !m) {
         free(set);

@@ -125,8 +125,9 @@ tsched_status ts_sim_running_jobset(tsched_sim *s, tsched_jobset **out, uint32_t
         for (uint32_t p = 0; p < j->nphases && st == TSCHED_OK; p++)
             for (uint32_t i = j->phase_rf_off[p]; i < j->phase_rf_off[p + 1] && st == TSCHED_OK; i++) {
                 const ts_sim_rflow *rf = &j->rflows[i];
+                /* inside a node (host_links): no network flow; stalled: no path to pin */
                 if (ts_sim_rflow_net(rf) == 0 || j->rlinks[rf->link_off + 1] == s->dead)
-                    continue; /* inside a node (host_links): no network flow; stalled: no path to pin */
+                    continue;
                 tsched_path path;
                 memset(&path, 0xff, sizeof path);
                 path.size = sizeof path;
