@@ -426,9 +426,9 @@ START_TEST(random_partial_placements)
     static const uint32_t sizes[] = {1, 2, 3, 4, 5, 6, 8, 12, 16, 20};
     ts_rng rng;
     ts_rng_seed(&rng, 23);
-    uint32_t partial = 0, inner = 0; /* seen: jobs on part of a node with others, flows inside a node */
+    uint32_t partial = 0, inner = 0, restarts = 0; /* seen: jobs on part of a node with others, flows inside a node */
     for (unsigned rep = 0; rep < tu_n(24); rep++) {
-        char jobs[8192], scen[256];
+        char jobs[8192], scen[768];
         int off = 0;
         uint32_t njobs = 4 + (uint32_t)ts_rng_below(&rng, 8);
         for (uint32_t k = 0; k < njobs; k++) {
@@ -444,13 +444,21 @@ START_TEST(random_partial_placements)
                 jobs[off++] = ',';
         }
         int host = (int)ts_rng_below(&rng, 3);
+        tsched_topology *t = tu_gen_leaf_spine(2, 1, 3, 8, 4, 50, 1, 2);
+        /* every third run a node goes down and comes back: its jobs restart elsewhere */
+        char fail[256] = "";
+        if (rep % 3 == 0) {
+            const char *nm = tsched_topology_node_name(t, (uint32_t)ts_rng_below(&rng, 6));
+            snprintf(fail, sizeof fail,
+                     ",\"failures\":[{\"at_s\":0.06,\"down\":[\"%s\"]},{\"at_s\":0.3,\"up\":[\"%s\"]}]", nm, nm);
+        }
         snprintf(scen, sizeof scen,
-                 "{\"format\":\"tsched.scenario.v1\",\"placement\":\"%s\",\"shared_nodes\":true%s}",
+                 "{\"format\":\"tsched.scenario.v1\",\"placement\":\"%s\",\"shared_nodes\":true%s%s}",
                  rep % 2 ? "best-fit" : "first-fit",
                  host == 0   ? ""
                  : host == 1 ? ",\"host_links\":{\"pcie_gbps\":60}"
-                             : ",\"host_links\":{\"nvlink_gbps\":0,\"pcie_gbps\":80}");
-        tsched_topology *t = tu_gen_leaf_spine(2, 1, 3, 8, 4, 50, 1, 2);
+                             : ",\"host_links\":{\"nvlink_gbps\":0,\"pcie_gbps\":80}",
+                 fail);
         tsched_sim *s = make(t, scen, jobs);
         double *rate = NULL;
         for (int64_t now = 0;; now += 7 * MS) {
@@ -475,6 +483,8 @@ START_TEST(random_partial_placements)
             ck_assert_msg(now < 600000 * MS, "rep %u does not finish", rep);
         }
         free(rate);
+        for (uint32_t i = 0; i < s->njobs; i++)
+            restarts += s->jobs[i].restarts;
         tsched_sim_result *r;
         ck_assert_ok(tsched_sim_result_new(&r, s));
         for (uint32_t i = 0; i < s->njobs; i++) {
@@ -486,6 +496,7 @@ START_TEST(random_partial_placements)
         tsched_topology_free(t);
     }
     ck_assert_uint_gt(partial, 10);
+    ck_assert_uint_gt(restarts, 0);
     ck_assert_uint_gt(inner, 10);
 }
 END_TEST
