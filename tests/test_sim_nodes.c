@@ -304,10 +304,11 @@ static void expect_error(const char *scenario, uint32_t gpus, const char *placem
     int off = snprintf(trace, sizeof trace, "{\"format\":\"tsched.trace.v1\",\"jobs\":[");
     off += job_json(trace + off, sizeof trace - (size_t)off, "j", 0, gpus, 10, 1, 1);
     snprintf(trace + off, sizeof trace - (size_t)off, "]}");
-    ck_assert_ok(tsched_sim_load_trace_string(s, trace, strlen(trace)));
-    if (placement)
+    tsched_status st = tsched_sim_load_trace_string(s, trace, strlen(trace));
+    if (st == TSCHED_OK && placement)
         ck_assert_ok(tsched_sim_set_policy(s, TSCHED_SIM_PLACEMENT, placement));
-    tsched_status st = tsched_sim_load_scenario_string(s, scenario, strlen(scenario));
+    if (st == TSCHED_OK)
+        st = tsched_sim_load_scenario_string(s, scenario, strlen(scenario));
     if (st == TSCHED_OK)
         st = tsched_sim_run_until(s, INT64_MAX);
     ck_assert_msg(st != TSCHED_OK, "%s: accepted", scenario);
@@ -330,6 +331,17 @@ START_TEST(bad_input_names_the_field)
     expect_error("{\"format\":\"tsched.scenario.v1\",\"shared_nodes\":1}", 8, NULL, "shared_nodes");
     /* a placement that only knows whole nodes */
     expect_error("{\"format\":\"tsched.scenario.v1\",\"shared_nodes\":true}", 12, "random-fit", "shared_nodes");
+    /* more GPUs than the cluster: refused when added, by the trace reader or the C API */
+    expect_error("{\"format\":\"tsched.scenario.v1\",\"shared_nodes\":true}", 33, NULL, "jobs[0].gpus");
+    tsched_topology *t = tu_gen_leaf_spine(2, 1, 2, 8, 4, 100, 1, 0);
+    tsched_sim *s = tu_sim_new(t);
+    const char *sc = "{\"format\":\"tsched.scenario.v1\",\"shared_nodes\":true}";
+    ck_assert_ok(tsched_sim_load_scenario_string(s, sc, strlen(sc)));
+    tsched_sim_job in = {.size = sizeof in, .name = "huge", .gpus = 36, .compute_ns = MS, .iterations = 1};
+    ck_assert_int_eq(tsched_sim_add_job(NULL, s, &in), TSCHED_E_RANGE);
+    ck_assert_msg(strstr(tsched_last_error(), "jobs[0].gpus") != NULL, "%s", tsched_last_error());
+    tsched_sim_free(s);
+    tsched_topology_free(t);
     /* without shared nodes a 12-GPU job is refused as before */
     expect_error("{\"format\":\"tsched.scenario.v1\"}", 12, NULL, "jobs[0].gpus");
 }

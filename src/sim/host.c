@@ -141,9 +141,6 @@ tsched_status ts_sim_host_rules(tsched_sim *s, uint32_t i)
     if (pl->place != ts_sim_place_first_fit && strcmp(pl->name, "best-fit") != 0)
         return ts_error(TSCHED_E_INVALID, "shared_nodes: placement \"%s\" places whole nodes; shared nodes need "
                         "\"first-fit\" or \"best-fit\"", pl->name);
-    if (j->gpus > s->total_gpus)
-        return ts_error(TSCHED_E_RANGE, "jobs[%u].gpus: %u is more than the cluster's %u GPUs (job \"%s\")", i,
-                        j->gpus, s->total_gpus, j->name);
     /* a split job is one DP ring over its node segments: no pipeline, no other pattern */
     int ring = !j->nfixed && j->pp <= 1;
     for (uint32_t p = 0; ring && p < j->nphases; p++)
