@@ -440,7 +440,7 @@ START_TEST(random_partial_placements)
     ts_rng_seed(&rng, 23);
     uint32_t partial = 0, inner = 0, restarts = 0; /* seen: jobs on part of a node with others, flows inside a node */
     for (unsigned rep = 0; rep < tu_n(24); rep++) {
-        char jobs[8192], scen[768];
+        char jobs[8192], scen[256];
         int off = 0;
         uint32_t njobs = 4 + (uint32_t)ts_rng_below(&rng, 8);
         for (uint32_t k = 0; k < njobs; k++) {
@@ -457,26 +457,26 @@ START_TEST(random_partial_placements)
         }
         int host = (int)ts_rng_below(&rng, 3);
         tsched_topology *t = tu_gen_leaf_spine(2, 1, 3, 8, 4, 50, 1, 2);
-        /* every third run a node goes down and comes back: its jobs restart elsewhere */
-        char fail[256] = "";
-        if (rep % 3 == 0) {
-            const char *nm = tsched_topology_node_name(t, (uint32_t)ts_rng_below(&rng, 6));
-            snprintf(fail, sizeof fail,
-                     ",\"failures\":[{\"at_s\":0.06,\"down\":[\"%s\"]},{\"at_s\":0.3,\"up\":[\"%s\"]}]", nm, nm);
-        }
         snprintf(scen, sizeof scen,
-                 "{\"format\":\"tsched.scenario.v1\",\"placement\":\"%s\",\"shared_nodes\":true%s%s}",
+                 "{\"format\":\"tsched.scenario.v1\",\"placement\":\"%s\",\"shared_nodes\":true%s}",
                  rep % 2 ? "best-fit" : "first-fit",
                  host == 0   ? ""
                  : host == 1 ? ",\"host_links\":{\"pcie_gbps\":60}"
-                             : ",\"host_links\":{\"nvlink_gbps\":0,\"pcie_gbps\":80}",
-                 fail);
+                             : ",\"host_links\":{\"nvlink_gbps\":0,\"pcie_gbps\":80}");
         tsched_sim *s = make(t, scen, jobs);
         double *rate = NULL;
+        int failed = rep % 3 != 0; /* every third run a node of a running job goes down and comes back */
         for (int64_t now = 0;; now += 7 * MS) {
             tsched_status st = tsched_sim_run_until(s, now);
             ck_assert_msg(st == TSCHED_OK, "rep %u: %s", rep, tsched_last_error());
             check_gpus(s);
+            for (uint32_t ji = 0; !failed && ji < s->njobs; ji++)
+                if (s->jobs[ji].state == TS_JOB_RUNNING) {
+                    const char *nm = tsched_topology_node_name(t, s->jobs[ji].nodes[s->jobs[ji].nnodes - 1]);
+                    ck_assert_ok(tsched_sim_add_failure(s, now + 1, nm, 0));
+                    ck_assert_ok(tsched_sim_add_failure(s, now + 150 * MS, nm, 1));
+                    failed = 1;
+                }
             for (uint32_t ji = 0; ji < s->njobs; ji++) {
                 const ts_sim_job *j = &s->jobs[ji];
                 partial += j->state == TS_JOB_RUNNING && j->node_gpus && j->nnodes > 1;
