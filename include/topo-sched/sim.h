@@ -84,7 +84,8 @@ typedef struct tsched_sim_job {
 typedef struct tsched_sim_phase {
     size_t size;      /**< sizeof(tsched_sim_phase) */
     int pattern;      /**< a tsched_pattern, or -1 for explicit flows (tsched_sim_phase_add_flow) */
-    double gbits;     /**< per flow of a pattern; 0 = the App. C volumes of the job's model */
+    double gbits;     /**< per flow of dp-ring and pp; each rank's data per rail for dp-hd and alltoall (split
+                           over their steps, doc/sim.md); 0 = the App. C volumes of the job's model */
     uint32_t repeat;  /**< the phase runs this many times in a row; 0 = 1 */
 } tsched_sim_phase;
 
