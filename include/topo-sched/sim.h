@@ -53,8 +53,10 @@ typedef enum tsched_sim_option {
     TSCHED_SIM_SAMPLE_MS = 8,           /**< time-series interval; default 1000 */
     TSCHED_SIM_CHECK_FULL = 9,          /**< 1: recompute every rate after each event batch and compare */
     TSCHED_SIM_SCHEDULE_INTERVAL_S = 10, /**< placement attempts only at multiples of this; default 0 */
-    TSCHED_SIM_CRIUS_DEPTH = 11         /**< placement crius: the scheduler's search depth, 0..16; default 3
+    TSCHED_SIM_CRIUS_DEPTH = 11,        /**< placement crius: the scheduler's search depth, 0..16; default 3
                                              (appended for placement crius) */
+    TSCHED_SIM_TIMESERIES = 12          /**< 1 (default): keep the time series; 0: do not (cheaper; every
+                                             other result the same), doc/sim.md "Time series on request" */
 } tsched_sim_option;
 
 /**

@@ -49,6 +49,7 @@ tsched_status tsched_sim_new(tsched_sim **out, tsched_topology *topo)
     s->to = INT64_MAX;
     s->place_ms = 100;
     s->sample = 1000000000;
+    s->timeseries = 1;
     s->max_samples = TS_SIM_MAX_SAMPLES;
     s->next_tick = -1;
     s->crius_depth = 3;
@@ -269,6 +270,10 @@ tsched_status tsched_sim_set_option(tsched_sim *s, tsched_sim_option which, doub
     case TSCHED_SIM_CHECK_FULL:
         s->check_full = v != 0;
         return TSCHED_OK;
+    case TSCHED_SIM_TIMESERIES:
+        if ((st = whole(v, 0, 1, "timeseries")) == TSCHED_OK)
+            s->timeseries = v != 0;
+        return st;
     case TSCHED_SIM_SCHEDULE_INTERVAL_S: return time_opt(&s->interval, v, 1e9, "schedule_interval_s", 0);
     case TSCHED_SIM_CRIUS_DEPTH:
         if ((st = whole(v, 0, 16, "crius_depth")) == TSCHED_OK)
@@ -668,7 +673,7 @@ tsched_status ts_sim_start_run(tsched_sim *s)
         !(s->base_flows = ts_calloc(2 * (size_t)s->ntrunks + 1, sizeof *s->base_flows)) ||
         !(s->unit_flows = ts_calloc((size_t)s->nfab + 1, sizeof *s->unit_flows)) ||
         !(s->phase_cnt = ts_calloc((size_t)s->nfab + 1, sizeof *s->phase_cnt)) ||
-        !(s->s_link_gbits = ts_calloc((size_t)s->nfab + 1, sizeof *s->s_link_gbits)))
+        (s->timeseries && !(s->s_link_gbits = ts_calloc((size_t)s->nfab + 1, sizeof *s->s_link_gbits))))
         return TSCHED_E_NOMEM;
     for (uint32_t l = 0; l < s->nlinks; l++) {
         s->link[l].cap = -1; /* refresh sets every capacity */
