@@ -180,14 +180,45 @@ static void part_big_job(int background)
     tsched_topology_free(t);
 }
 
-/* 3 and 4: Poisson jobs on 512 GPUs (16 leaves x 4 nodes x 8 GPUs, 32 spines, 100 G). */
-static double poisson(uint32_t njobs, uint64_t max_iters, const char *routing, tsched_sim_summary *out)
+/* A simulation on t with every default. */
+static tsched_sim *sim_on(tsched_topology *t)
 {
-    tsched_topology *t = gen(TSCHED_GEN_LEAF_SPINE, 16, 32, 0, 0, 4, 8, 100);
     tsched_sim *s;
     tsched_status st = tsched_sim_new(&s, t);
     if (st != TSCHED_OK)
         die("tsched_sim_new", st);
+    return s;
+}
+
+/* A job of `g` GPUs arriving at `at` s for `dur` s (duration mode), 400 ms of computation
+ * 40 % overlapped, one 10 Gbit ring per iteration. */
+static void ring_job(tsched_sim *s, const char *name, double at, uint32_t g, uint32_t tp, double dur)
+{
+    uint32_t ji, ph;
+    tsched_sim_job j = {sizeof j, name, (int64_t)(at * 1e9), g, tp, 1, 400 * MS, 0.4, 0, (int64_t)(dur * 1e9),
+                        0, 0, NULL, NULL, 0};
+    tsched_status st = tsched_sim_add_job(&ji, s, &j);
+    if (st != TSCHED_OK)
+        die("tsched_sim_add_job", st);
+    tsched_sim_phase p = {sizeof p, TSCHED_PATTERN_DP_RING, 10, 1};
+    tsched_sim_job_add_phase(&ph, s, ji, &p);
+}
+
+/* Run s to the end, free it and its fabric; the run's time. */
+static double run_free(tsched_sim *s, tsched_topology *t, tsched_sim_summary *out)
+{
+    double wall;
+    *out = run_summary(s, &wall);
+    tsched_sim_free(s);
+    tsched_topology_free(t);
+    return wall;
+}
+
+/* 3 and 4: Poisson jobs on 512 GPUs (16 leaves x 4 nodes x 8 GPUs, 32 spines, 100 G). */
+static double poisson(uint32_t njobs, uint64_t max_iters, const char *routing, tsched_sim_summary *out)
+{
+    tsched_topology *t = gen(TSCHED_GEN_LEAF_SPINE, 16, 32, 0, 0, 4, 8, 100);
+    tsched_sim *s = sim_on(t);
     tsched_sim_set_policy(s, TSCHED_SIM_ROUTING, routing);
     tsched_sim_set_option(s, TSCHED_SIM_MAX_SIM_ITERATIONS, (double)max_iters);
     uint64_t r = rng_stream(3, seed);
@@ -197,21 +228,12 @@ static double poisson(uint32_t njobs, uint64_t max_iters, const char *routing, t
         at += -120.0 * log(1.0 - (double)(rng_next(&r) >> 11) * 0x1p-53); /* mean 120 s */
         char name[32];
         snprintf(name, sizeof name, "p%u", i);
-        uint32_t g = sizes[rng_below(&r, 10)], ji, ph;
+        uint32_t g = sizes[rng_below(&r, 10)];
         double dur = exp(6.5 + 1.0 * sqrt(-2 * log(1 - (double)(rng_next(&r) >> 11) * 0x1p-53)) *
                                    cos(6.283185307179586 * (double)(rng_next(&r) >> 11) * 0x1p-53));
-        tsched_sim_job j = {sizeof j, name, (int64_t)(at * 1e9), g, g < 8 ? g : 8, 1, 400 * MS, 0.4, 0,
-                            (int64_t)(dur * 1e9), 0, 0, NULL, NULL, 0};
-        if ((st = tsched_sim_add_job(&ji, s, &j)) != TSCHED_OK)
-            die("tsched_sim_add_job", st);
-        tsched_sim_phase p = {sizeof p, TSCHED_PATTERN_DP_RING, 10, 1};
-        tsched_sim_job_add_phase(&ph, s, ji, &p);
+        ring_job(s, name, at, g, g < 8 ? g : 8, dur);
     }
-    double wall;
-    *out = run_summary(s, &wall);
-    tsched_sim_free(s);
-    tsched_topology_free(t);
-    return wall;
+    return run_free(s, t, out);
 }
 
 /* 5. E2's shape without its data files: 847 hosts of 8 GPUs and 8 x 200 G NICs under 121
@@ -220,10 +242,7 @@ static double poisson(uint32_t njobs, uint64_t max_iters, const char *routing, t
 static double sparse_span(int series, tsched_sim_summary *out)
 {
     tsched_topology *t = gen(TSCHED_GEN_LEAF_SPINE, 121, 16, 0, 0, 7, 8, 200);
-    tsched_sim *s;
-    tsched_status st = tsched_sim_new(&s, t);
-    if (st != TSCHED_OK)
-        die("tsched_sim_new", st);
+    tsched_sim *s = sim_on(t);
     tsched_sim_set_policy(s, TSCHED_SIM_ROUTING, "ecmp");
     tsched_sim_set_option(s, TSCHED_SIM_MAX_SIM_ITERATIONS, 200);
     tsched_sim_set_option(s, TSCHED_SIM_TIMESERIES, series);
@@ -233,19 +252,9 @@ static double sparse_span(int series, tsched_sim_summary *out)
         snprintf(name, sizeof name, "a%u", i);
         double at = 116 * 86400.0 * (double)(rng_next(&r) >> 11) * 0x1p-53;
         double dur = 86400.0 * (1 + 60 * (double)(rng_next(&r) >> 11) * 0x1p-53);
-        uint32_t g = i % 10 == 9 ? 64 : 8, ji, ph;
-        tsched_sim_job j = {sizeof j, name, (int64_t)(at * 1e9), g, 8, 1, 400 * MS, 0.4, 0,
-                            (int64_t)(dur * 1e9), 0, 0, NULL, NULL, 0};
-        if ((st = tsched_sim_add_job(&ji, s, &j)) != TSCHED_OK)
-            die("tsched_sim_add_job", st);
-        tsched_sim_phase p = {sizeof p, TSCHED_PATTERN_DP_RING, 10, 1};
-        tsched_sim_job_add_phase(&ph, s, ji, &p);
+        ring_job(s, name, at, i % 10 == 9 ? 64 : 8, 8, dur);
     }
-    double wall;
-    *out = run_summary(s, &wall);
-    tsched_sim_free(s);
-    tsched_topology_free(t);
-    return wall;
+    return run_free(s, t, out);
 }
 
 int main(int argc, char **argv)

@@ -141,14 +141,7 @@ END_TEST
  * exactly as the same job with gbits = D in Gbit, step for step. */
 START_TEST(model_volumes_follow_the_same_steps)
 {
-    tsched_model m;
-    tsched_model_init(&m);
-    m.hidden = 4;
-    m.layers = 2;
-    m.vocab = 10;
-    m.seq = 3;
-    m.global_batch = 16;
-    m.micro_batch = 2;
+    tsched_model m = tu_small_model();
     tsched_topology *t = fabric(4, 8);
     const double d = 70 * 4 * 8 / 1e9, a = 12 * 2 * 8 / 1e9; /* D and the activation a, in Gbit */
     for (int pat = 0; pat < 2; pat++) {
