@@ -386,8 +386,8 @@ START_TEST(no_path_stalls_until_repair)
 }
 END_TEST
 
-/* dp-hd over 4 nodes is log2(4) = 2 consecutive phases: each pairs nodes at distance 1,
- * then 2; every flow crosses the one spine. */
+/* dp-hd over 4 nodes is 2 log2(4) = 4 consecutive phases: the reduce-scatter pairs nodes
+ * at distance 1, then 2, the all-gather at 2, then 1; every flow crosses the one spine. */
 START_TEST(multi_step_patterns_are_phases)
 {
     tsched_topology *t = tu_gen_leaf_spine(4, 1, 1, 1, 0, 100, 1, 0);
@@ -398,10 +398,11 @@ START_TEST(multi_step_patterns_are_phases)
     tsched_sim_phase p = {sizeof p, TSCHED_PATTERN_DP_HD, 10, 1};
     ck_assert_ok(tsched_sim_job_add_phase(&ph, s, ji, &p));
     tsched_sim_result *r = tu_sim_run(s);
-    /* each step: every node sends 10 Gbit and receives 10 Gbit on its own 100 G links: 100 ms;
-     * two steps in sequence: 200 ms (one phase of both steps at once would share links) */
-    ck_assert_int_eq(tu_sim_job(r, 0).finish_ns, 200 * MS);
-    ck_assert_double_eq_tol(tu_sim_job(r, 0).gbits_delivered, 2 * 4 * 10, 1e-9);
+    /* gbits 10 is each node's data: the steps send 5, 2.5, 2.5 and 5 Gbit per node, each
+     * node on its own 100 G links: 50 + 25 + 25 + 50 ms in sequence (one phase of all steps
+     * at once would share links); 4 nodes x 15 Gbit = 2 (4 - 1) / 4 x 10 each */
+    ck_assert_int_eq(tu_sim_job(r, 0).finish_ns, 150 * MS);
+    ck_assert_double_eq_tol(tu_sim_job(r, 0).gbits_delivered, 4 * 15, 1e-9);
     tsched_sim_result_free(r);
     tsched_sim_free(s);
     tsched_topology_free(t);

@@ -267,9 +267,11 @@ static uint64_t pattern_flows(const char *pat, uint64_t nodes, uint64_t pp, uint
         return 0;
     if (!strcmp(pat, "alltoall"))
         *steps = rows - 1;
-    if (!strcmp(pat, "dp-hd"))
+    if (!strcmp(pat, "dp-hd")) { /* reduce-scatter and all-gather: 2 log2 rows steps */
         for (*steps = 0; (1ull << *steps) < rows; (*steps)++)
             ;
+        *steps *= 2;
+    }
     return rows * cols * nics;
 }
 

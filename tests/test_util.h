@@ -97,6 +97,21 @@ static inline tsched_job *tu_job(const char *name, uint32_t gpus, uint32_t tp, u
     return j;
 }
 
+/* doc/workload.md's worked example of the App. C volumes: h 4, l 2, V 10, s 3, gb 16, mb 2
+ * (v_d = 70 elements per GPU at tp 4, pp 2). */
+static inline tsched_model tu_small_model(void)
+{
+    tsched_model m;
+    tsched_model_init(&m);
+    m.hidden = 4;
+    m.layers = 2;
+    m.vocab = 10;
+    m.seq = 3;
+    m.global_batch = 16;
+    m.micro_batch = 2;
+    return m;
+}
+
 /* ---- fabrics ---------------------------------------------------------------------------- */
 
 /* Generated fabrics (tsched_topology_generate) with every knob; a zero keeps

@@ -25,18 +25,7 @@ static tsched_flows *new_flows(void)
     return f;
 }
 
-static tsched_model small_model(void)
-{
-    tsched_model m;
-    tsched_model_init(&m);
-    m.hidden = 4;
-    m.layers = 2;
-    m.vocab = 10;
-    m.seq = 3;
-    m.global_batch = 16;
-    m.micro_batch = 2;
-    return m;
-}
+static tsched_model small_model(void) { return tu_small_model(); }
 
 /* One expected node pair: (src, dst) node indices. */
 typedef struct pair {

@@ -53,8 +53,10 @@ typedef enum tsched_sim_option {
     TSCHED_SIM_SAMPLE_MS = 8,           /**< time-series interval; default 1000 */
     TSCHED_SIM_CHECK_FULL = 9,          /**< 1: recompute every rate after each event batch and compare */
     TSCHED_SIM_SCHEDULE_INTERVAL_S = 10, /**< placement attempts only at multiples of this; default 0 */
-    TSCHED_SIM_CRIUS_DEPTH = 11         /**< placement crius: the scheduler's search depth, 0..16; default 3
+    TSCHED_SIM_CRIUS_DEPTH = 11,        /**< placement crius: the scheduler's search depth, 0..16; default 3
                                              (appended for placement crius) */
+    TSCHED_SIM_TIMESERIES = 12          /**< 1 (default): keep the time series; 0: do not (cheaper; every
+                                             other result the same), doc/sim.md "Time series on request" */
 } tsched_sim_option;
 
 /**
@@ -84,7 +86,8 @@ typedef struct tsched_sim_job {
 typedef struct tsched_sim_phase {
     size_t size;      /**< sizeof(tsched_sim_phase) */
     int pattern;      /**< a tsched_pattern, or -1 for explicit flows (tsched_sim_phase_add_flow) */
-    double gbits;     /**< per flow of a pattern; 0 = the App. C volumes of the job's model */
+    double gbits;     /**< per flow of dp-ring and pp; each rank's data per rail for dp-hd and alltoall (split
+                           over their steps, doc/sim.md); 0 = the App. C volumes of the job's model */
     uint32_t repeat;  /**< the phase runs this many times in a row; 0 = 1 */
 } tsched_sim_phase;
 

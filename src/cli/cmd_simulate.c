@@ -168,6 +168,12 @@ int cmd_simulate(int argc, char **argv)
             rc = cli_fail(st);
             goto out;
         }
+    /* the time series costs a pass over every link per interval of the whole span, and
+     * only --timeseries writes it: kept only then, whatever the scenario says */
+    if ((st = tsched_sim_set_option(s, TSCHED_SIM_TIMESERIES, tsfile ? 1 : 0)) != TSCHED_OK) {
+        rc = cli_fail(st);
+        goto out;
+    }
     progress p = {prog == 1 || (prog == -1 && isatty(STDERR_FILENO)), wall_s(), 0, 0, 0, 0};
     if (p.on)
         tsched_sim_set_callback(s, TSCHED_SIM_EV_ITERATION | TSCHED_SIM_EV_FINISH | TSCHED_SIM_EV_PHASE_END, on_event,

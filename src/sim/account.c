@@ -7,6 +7,7 @@
 #include "sim_internal.h"
 
 static void close_sample(tsched_sim *s);
+static void skip_sample(tsched_sim *s);
 
 /* Integrate busy and allocated GPUs from last_acct to t (window and samples). */
 void ts_sim_account(tsched_sim *s, int64_t t)
@@ -27,14 +28,21 @@ void ts_sim_account(tsched_sim *s, int64_t t)
         s->s_busy += s->busy_gpus * (double)w;
         s->last_acct = end;
         if (!past && end == sample_end) {
-            /* every flow's bits up to the boundary, so each interval gets its own */
-            int64_t keep = s->now;
-            s->now = end;
-            for (uint32_t fi = 0; fi < s->nflow; fi++)
-                if (s->flow[fi].active)
-                    ts_sim_settle(s, &s->flow[fi]);
-            s->now = keep;
-            close_sample(s);
+            /* every flow's bits up to the boundary, so each interval gets its own; done
+             * without a time series too, so that asking for one changes no other result
+             * (settling in two pieces rounds differently than in one) */
+            if (s->nactive) {
+                int64_t keep = s->now;
+                s->now = end;
+                for (uint32_t fi = 0; fi < s->nflow; fi++)
+                    if (s->flow[fi].active)
+                        ts_sim_settle(s, &s->flow[fi]);
+                s->now = keep;
+            }
+            if (s->timeseries)
+                close_sample(s);
+            else
+                skip_sample(s);
         }
     }
 }
@@ -104,6 +112,18 @@ static void close_sample(tsched_sim *s)
     n->active_flows = s->nactive;
     if (s->nsamples >= s->max_samples && s->sample <= INT64_MAX / 2)
         coarsen(s);
+}
+
+/* Without a time series: only the grid moves on, as close_sample and coarsen move it (the
+ * boundaries where flows are settled stay where they would be with one); no per-link loop. */
+static void skip_sample(tsched_sim *s)
+{
+    s->nsamples++;
+    s->s_busy = 0;
+    if (s->nsamples >= s->max_samples && s->sample <= INT64_MAX / 2) {
+        s->nsamples /= 2;
+        s->sample *= 2;
+    }
 }
 
 /* Job j starts (on 1) or stops computing now, its GPUs busy or not from now. */

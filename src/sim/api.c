@@ -49,6 +49,7 @@ tsched_status tsched_sim_new(tsched_sim **out, tsched_topology *topo)
     s->to = INT64_MAX;
     s->place_ms = 100;
     s->sample = 1000000000;
+    s->timeseries = 1;
     s->max_samples = TS_SIM_MAX_SAMPLES;
     s->next_tick = -1;
     s->crius_depth = 3;
@@ -273,6 +274,10 @@ tsched_status tsched_sim_set_option(tsched_sim *s, tsched_sim_option which, doub
     case TSCHED_SIM_CHECK_FULL:
         s->check_full = v != 0;
         return TSCHED_OK;
+    case TSCHED_SIM_TIMESERIES:
+        if ((st = whole(v, 0, 1, "timeseries")) == TSCHED_OK)
+            s->timeseries = v != 0;
+        return st;
     case TSCHED_SIM_SCHEDULE_INTERVAL_S: return time_opt(&s->interval, v, 1e9, "schedule_interval_s", 0);
     case TSCHED_SIM_CRIUS_DEPTH:
         if ((st = whole(v, 0, 16, "crius_depth")) == TSCHED_OK)
@@ -675,7 +680,7 @@ tsched_status ts_sim_start_run(tsched_sim *s)
         !(s->base_flows = ts_calloc(2 * (size_t)s->ntrunks + 1, sizeof *s->base_flows)) ||
         !(s->unit_flows = ts_calloc((size_t)s->nfab + 1, sizeof *s->unit_flows)) ||
         !(s->phase_cnt = ts_calloc((size_t)s->nfab + 1, sizeof *s->phase_cnt)) ||
-        !(s->s_link_gbits = ts_calloc((size_t)s->nfab + 1, sizeof *s->s_link_gbits)))
+        (s->timeseries && !(s->s_link_gbits = ts_calloc((size_t)s->nfab + 1, sizeof *s->s_link_gbits))))
         return TSCHED_E_NOMEM;
     for (uint32_t l = 0; l < s->nlinks; l++) {
         s->link[l].cap = -1; /* refresh sets every capacity */
@@ -729,25 +734,42 @@ tsched_status ts_sim_start_run(tsched_sim *s)
         if (nodes % j->pp != 0)
             return ts_error(TSCHED_E_RANGE, "jobs[%u].pp: %u does not divide its %u nodes (job \"%s\")", i, j->pp,
                             nodes, j->name);
-        /* a pattern of several steps (dp-hd: log2 rows, alltoall: rows - 1) becomes that many
-         * consecutive phases (§1.3) */
-        for (uint32_t p = 0; p < j->nphases; p++) {
+        /* a pattern of several steps becomes that many consecutive phases (doc/sim.md §2
+         * "Collective volumes with explicit gbits"): dp-hd 2 log2 rows (reduce-scatter
+         * steps 0..L-1, then the all-gather on the same pairs in reverse), alltoall rows - 1 */
+        for (uint32_t p = 0, q = 0; p < j->nphases; p++, q++) { /* q: the phase as given */
             ts_sim_phase *ph = &j->phases[p];
             if (ph->step >= 0 || (ph->pattern != TSCHED_PATTERN_DP_HD && ph->pattern != TSCHED_PATTERN_ALLTOALL))
                 continue;
             uint32_t steps = 1, rows = nodes / j->pp;
             if (rows > 1 && (st = tsched_pattern_steps(&steps, (tsched_pattern)ph->pattern, rows, j->pp)) != TSCHED_OK)
                 return ts_error_prefix(st, j->name);
-            if (steps > 1 && TS_GROW(j->phases, j->phases_cap, (size_t)j->nphases + steps - 1) != TSCHED_OK)
+            int hd = rows > 1 && ph->pattern == TSCHED_PATTERN_DP_HD;
+            uint32_t n = hd ? 2 * steps : steps;
+            if (n > 1 && TS_GROW(j->phases, j->phases_cap, (size_t)j->nphases + n - 1) != TSCHED_OK)
                 return TSCHED_E_NOMEM;
             ph = &j->phases[p];
-            memmove(ph + steps, ph + 1, (j->nphases - p - 1) * sizeof *ph);
-            for (uint32_t k = 0; k < steps; k++) {
-                ph[k] = ph[0];
-                ph[k].step = (int32_t)k;
+            memmove(ph + n, ph + 1, (j->nphases - p - 1) * sizeof *ph);
+            const ts_sim_phase whole = ph[0];
+            for (uint32_t k = 0; k < n; k++) {
+                uint32_t step = k < steps ? k : n - 1 - k;
+                ph[k] = whole;
+                ph[k].step = (int32_t)step;
+                if (whole.gbits > 0 && rows > 1) {
+                    /* gbits is each rank's data per rail: Rabenseifner's halving-doubling
+                     * sends half of what is left at step s (G / 2^(s+1)), pairwise
+                     * exchange G / rows to each peer; the App. C volumes (gbits 0) are
+                     * computed per step by tsched_flows_collective the same way */
+                    ph[k].gbits = hd ? ldexp(whole.gbits, -(int)(step + 1)) : whole.gbits / rows;
+                    if (!(ph[k].gbits > 0))
+                        return ts_error(TSCHED_E_RANGE,
+                                        "jobs[%u].phases[%u].gbits: %g is too small to split over %u ranks (job "
+                                        "\"%s\")",
+                                        i, q, whole.gbits, rows, j->name);
+                }
             }
-            j->nphases += steps - 1;
-            p += steps - 1;
+            j->nphases += n - 1;
+            p += n - 1;
         }
         for (uint32_t p = 0; p < j->nphases; p++)
             for (uint32_t x = 0; x < j->phases[p].nx; x++) {

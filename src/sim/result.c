@@ -54,9 +54,10 @@ tsched_status tsched_sim_result_new(tsched_sim_result **out, const tsched_sim *s
     r->node_off = ts_calloc((size_t)s->njobs + 1, sizeof *r->node_off);
     r->node_names = ts_calloc(nodes ? nodes : 1, sizeof *r->node_names);
     r->links = ts_calloc(nfab ? nfab : 1, sizeof *r->links);
-    uint32_t ns = s->nsamples;
+    /* without a time series the sample grid was only counted (account.c): no rows */
+    uint32_t ns = s->timeseries ? s->nsamples : 0;
     /* the interval in progress at the end, shorter than the others */
-    int64_t part = s->started ? s->now - (int64_t)s->nsamples * s->sample : 0;
+    int64_t part = s->started && s->timeseries ? s->now - (int64_t)s->nsamples * s->sample : 0;
     r->samples = ts_calloc(ns + 1, sizeof *r->samples);
     r->crius = s->cr != NULL;
     if (r->crius) {
@@ -197,6 +198,7 @@ tsched_status tsched_sim_result_new(tsched_sim_result **out, const tsched_sim *s
         ns++;
     }
     r->nsamples = ns;
+    r->no_series = !s->timeseries;
     r->sample_ns = s->sample;
     *out = r;
     return TSCHED_OK;

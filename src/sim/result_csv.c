@@ -67,6 +67,9 @@ tsched_status tsched_sim_result_timeseries_csv(char **out, const tsched_sim_resu
     *out = NULL;
     if (!result)
         return ts_error(TSCHED_E_INVALID, "tsched_sim_result_timeseries_csv: result is NULL");
+    if (result->no_series)
+        return ts_error(TSCHED_E_INVALID, "tsched_sim_result_timeseries_csv: the run kept no time series (option "
+                                          "timeseries was 0; set it to 1, or give topo-sched simulate --timeseries)");
     if (result->nsamples && !result->samples)
         return ts_error(TSCHED_E_INVALID, "tsched_sim_result_timeseries_csv: result has %u samples but no records",
                         result->nsamples);

@@ -50,6 +50,7 @@ static const struct {
     {"", "sample_ms", TSCHED_SIM_SAMPLE_MS, 0, 0, TS_SIM_MAX_S * 1e3},
     {"", "schedule_interval_s", TSCHED_SIM_SCHEDULE_INTERVAL_S, 0, 0, TS_SIM_MAX_S},
     {"", "crius_depth", TSCHED_SIM_CRIUS_DEPTH, 1, 0, 16},
+    {"", "timeseries", TSCHED_SIM_TIMESERIES, 1, 0, 1},
 };
 #define NOPTIONS (sizeof options / sizeof options[0])
 

@@ -179,6 +179,7 @@ struct tsched_sim {
     uint64_t max_iters;
     uint32_t place_ms;
     int check_full;
+    int timeseries;            /* keep the time series (option timeseries, default 1) */
     int64_t interval;
 
     ts_sim_job *jobs;

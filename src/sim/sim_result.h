@@ -41,6 +41,8 @@ struct tsched_sim_result {
     const char **node_names;       /* each job's nodes in rank order (names owned by the fabric copy) */
     uint32_t nlinks;
     ts_sim_link_stats *links;
+    int no_series;                 /* 1: the run kept no time series (option timeseries 0); 0 so that a
+                                      zeroed result has one */
     int64_t sample_ns;             /* interval of `samples` */
     uint32_t nsamples;
     ts_sim_sample *samples;
