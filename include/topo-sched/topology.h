@@ -81,6 +81,9 @@ typedef struct tsched_gen_params {
     double nic_gbps;         /**< speed of one NIC and of one fabric link */
     double oversubscription; /**< >= 1; divides each tier's uplink capacity; 0 = 1.0 */
     const char *gpu_type;    /**< NULL = "GPU" */
+    uint32_t homes;          /**< leaves each node's NICs are split over (dual-homed hosts: 2);
+                                  0 or 1 = one leaf per node (doc/topology.md, "Multi-homed
+                                  nodes") */
 } tsched_gen_params;
 
 /** Fill `params` with the defaults of `kind` and set its `size`. */
@@ -189,8 +192,10 @@ TSCHED_API tsched_status tsched_topology_add_node(uint32_t *index, tsched_topolo
                                                   const char *gpu_type, double nic_gbps);
 
 /**
- * Attach the NICs of node `node` to one leaf each (rail-optimised fabrics): `leaves`
- * holds exactly as many names as the node has NICs. Errors: TSCHED_E_STATE,
+ * Attach the NICs of node `node` to one leaf each: `leaves` holds exactly as many names as
+ * the node has NICs, in NIC order, and may repeat a name (rail-optimised fabrics: one leaf
+ * per NIC; dual-homed hosts: NICs 0-3 on one leaf, 4-7 on another; any grouping). NIC 0's
+ * leaf is the node's leaf (its placement domain). Errors: TSCHED_E_STATE,
  * TSCHED_E_INVALID (wrong count or index).
  */
 TSCHED_API tsched_status tsched_topology_set_rails(tsched_topology *topo, uint32_t node,
