@@ -679,7 +679,7 @@ TSCHED_API const char *tsched_export_format_name(tsched_export_format to);
  * tsched_topology_export_warning() says so; that is not an error.
  * Errors: TSCHED_E_INVALID (NULL, bad size, an option that does not apply),
  * TSCHED_E_FORMAT (a name or label value Kubernetes or Slurm cannot carry, naming the switch
- * or node; a bad `levels` key), TSCHED_E_DUPLICATE (two domains or HyperNodes given one
+ * or node; a bad `levels` key; a node with NICs on two leaves or more, naming it), TSCHED_E_DUPLICATE (two domains or HyperNodes given one
  * name or value, naming both), TSCHED_E_RANGE (`levels` of the wrong count),
  * TSCHED_E_NOMEM.
  */
