@@ -327,6 +327,7 @@ START_TEST(paths_match_brute_force_on_random_fabrics)
                         if (f.leaf[u][i] != f.leaf[u][0])
                             checked_multi++;
                     }
+        check_round_trip(f.t); /* any grouping, with its down elements */
         tsched_topology_free(f.t);
     }
     ck_assert_uint_gt(checked_multi, tu_min(500)); /* the cases are really multi-homed */
@@ -404,6 +405,14 @@ START_TEST(free_counts_and_placement_domains)
             }
             tsched_job_free(j);
         }
+        /* every switch back up: the incremental counts of the nodes a leaf carries (home or
+         * not) come back to those of the nodes' own state */
+        uint32_t back = 0;
+        for (uint32_t sw = 0; sw < f.L + f.S + f.C; sw++)
+            ck_assert_ok(tsched_topology_set_switch_up(f.t, sw, 1));
+        for (uint32_t n = 0; n < f.N; n++)
+            back += f.node_up[n] && tsched_topology_node_free_gpus(f.t, n) == 8;
+        ck_assert_uint_eq(tsched_topology_free_node_count(f.t, TSCHED_LEVEL_CLUSTER, 0), back);
         tsched_topology_free(f.t);
     }
 }
