@@ -361,9 +361,9 @@ TSCHED_API uint64_t tsched_topology_num_free_gpus(const tsched_topology *topo);
 TSCHED_API uint32_t tsched_topology_find_node(const tsched_topology *topo, const char *name);
 /** Name of node `node` (owned by the handle). */
 TSCHED_API const char *tsched_topology_node_name(const tsched_topology *topo, uint32_t node);
-/** Leaf switch of the node's NIC 0. */
+/** Leaf switch of the node's NIC 0: the node's one leaf domain for placement and free counts. */
 TSCHED_API uint32_t tsched_topology_node_leaf(const tsched_topology *topo, uint32_t node);
-/** Leaf switch of the node's NIC `nic` (differs from the node's leaf on rail fabrics). */
+/** Leaf switch of the node's NIC `nic` (may differ from the node's leaf: rails, multi-homed nodes). */
 TSCHED_API uint32_t tsched_topology_node_nic_leaf(const tsched_topology *topo, uint32_t node, uint32_t nic);
 /** Pod of the node's leaf, or TSCHED_NONE. */
 TSCHED_API uint32_t tsched_topology_node_pod(const tsched_topology *topo, uint32_t node);
