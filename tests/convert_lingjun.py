@@ -2,8 +2,9 @@
 """Convert the Alibaba Lingjun production Clos (topo.csv) into tsched.topology.v1.
 
 Usage:
-  convert_lingjun.py TOPO_CSV OUT_JSON           write the fixture
-  convert_lingjun.py --check TOPO_CSV EXPECTED [--skip-without DIR]
+  convert_lingjun.py [--double-sided] TOPO_CSV OUT_JSON
+                                                 write the fixture
+  convert_lingjun.py --check [--double-sided] TOPO_CSV EXPECTED [--skip-without DIR]
                                                  exit 0 if EXPECTED equals a fresh
                                                  conversion, 1 (with a diff summary) if not;
                                                  77 (skipped) if directory DIR is absent
@@ -27,6 +28,17 @@ Model (doc/PERFORMANCE.md and DESIGN 5.1):
     hosts; it does not state the production NIC count, 8 = one per GPU is assumed);
   - links are non-blocking, as the paper states the cluster is 1:1: a leaf-PSW trunk is
     hosts * 8 links of 200 Gbit/s, a PSW-DSW trunk is the sum of its leaves' trunks.
+
+--double-sided writes the variant of the CRUX paper's "double-sided" fabric (seed 001,
+section 6.1: "each host is connected to two ToR switches via eight links"), an ASSUMPTION on
+how the data's ToRs pair up, since the CSV gives one ToR per host: within each pod the
+leaves, in natural order, form pairs (1st, 2nd), (3rd, 4th), ...; with an odd count the last
+leaf pairs with the pod's first (so that first leaf serves two pairs); a pod of one leaf keeps
+its hosts single-homed. Every host of a pair (A, B) gets `rails` [A x4, B x4]: NICs 0-3 on
+the pair's first leaf, 4-7 on its second, the same order for every host of the pair, so NIC
+k to NIC k traffic between two hosts of one pair never leaves its ToR. A host's `leaf` is
+its NIC 0 leaf. Links stay non-blocking: a leaf-PSW trunk has one link per NIC on the leaf
+(4 per host of every pair using it), a PSW-DSW trunk the sum of its leaves'.
 
 Output is deterministic: switches by tier (leaves, spines, cores, the generator's index
 order) and then by name in natural order (P8 < P10, S2 < S10), nodes in CSV order, links
@@ -79,7 +91,7 @@ def read_rows(path):
     return rows
 
 
-def convert(path):
+def convert(path, double_sided=False):
     rows = read_rows(path)
 
     seen = {}
@@ -114,16 +126,24 @@ def convert(path):
     switches += [{"name": p, "tier": 1, "pod": p} for p in psws]
     switches += [{"name": d, "tier": 2} for d in dsws]
 
+    homes = pair_leaves(leaves) if double_sided else {k: [k] * NICS_PER_HOST for k in leaves}
+    leaf_nics = {k: 0 for k in leaves}
     nodes = []
     for _, ip, _, psw, asw in rows:
-        nodes.append({"name": ip[:width] if width else ip, "leaf": leaf_name(psw, asw), "gpus": GPUS_PER_HOST,
-                      "gpu_type": GPU_TYPE, "nics": NICS_PER_HOST, "nic_gbps": NIC_GBPS})
+        rails = homes[(psw, asw)]
+        node = {"name": ip[:width] if width else ip, "leaf": leaf_name(*rails[0]), "gpus": GPUS_PER_HOST,
+                "gpu_type": GPU_TYPE, "nics": NICS_PER_HOST, "nic_gbps": NIC_GBPS}
+        if len(set(rails)) > 1:
+            node["rails"] = [leaf_name(*k) for k in rails]
+        for k in rails:
+            leaf_nics[k] += 1
+        nodes.append(node)
 
     # Non-blocking: every NIC below a switch has a full-speed link above it.
     links = []
     psw_links = {p: 0 for p in psws}
     for p, a in leaves:
-        count = leaf_hosts[(p, a)] * NICS_PER_HOST
+        count = leaf_nics[(p, a)]
         psw_links[p] += count
         links.append({"a": leaf_name(p, a), "b": p, "gbps": NIC_GBPS, "count": count})
     for p in psws:
@@ -131,12 +151,32 @@ def convert(path):
 
     doc = [
         ("format", "tsched.topology.v1"),
-        ("name", "alibaba-lingjun-2023"),
+        ("name", "alibaba-lingjun-2023-double-sided" if double_sided else "alibaba-lingjun-2023"),
         ("switches", switches),
         ("nodes", nodes),
         ("links", links),
     ]
     return render(doc)
+
+
+def pair_leaves(leaves):
+    """The double-sided ToR pairs (module docstring): leaf -> the leaves of its host's 8 NICs."""
+    by_pod = {}
+    for k in leaves:  # already in natural order
+        by_pod.setdefault(k[0], []).append(k)
+    homes = {}
+    half = NICS_PER_HOST // 2
+    for pod in by_pod.values():
+        if len(pod) == 1:
+            homes[pod[0]] = [pod[0]] * NICS_PER_HOST
+            continue
+        for i in range(0, len(pod), 2):
+            a = pod[i]
+            b = pod[i + 1] if i + 1 < len(pod) else pod[0]
+            homes[a] = [a] * half + [b] * half
+            if i + 1 < len(pod):
+                homes[b] = homes[a]
+    return homes
 
 
 def render(doc):
@@ -159,8 +199,8 @@ def render(doc):
     return text
 
 
-def check(csv_path, expected_path):
-    fresh = convert(csv_path)
+def check(csv_path, expected_path, double_sided=False):
+    fresh = convert(csv_path, double_sided)
     try:
         with open(expected_path, encoding="utf-8") as f:
             committed = f.read()
@@ -178,21 +218,24 @@ def check(csv_path, expected_path):
         print(line, file=sys.stderr)
     if len(diff) > 40:
         print("... (%d more diff lines)" % (len(diff) - 40), file=sys.stderr)
-    print("regenerate with: %s %s %s" % (sys.argv[0], csv_path, expected_path), file=sys.stderr)
+    print("regenerate with: %s %s%s %s" % (sys.argv[0], "--double-sided " if double_sided else "", csv_path,
+                                            expected_path), file=sys.stderr)
     return 1
 
 
 def main(argv):
+    ds = "--double-sided" in argv
+    argv = [a for a in argv if a != "--double-sided"]
     try:
         if len(argv) == 6 and argv[1] == "--check" and argv[4] == "--skip-without":
             if not os.path.isdir(argv[5]):
                 print("skip: %s not found (only in the project's own checkout)" % argv[5])
                 return 77
-            return check(argv[2], argv[3])
+            return check(argv[2], argv[3], ds)
         if len(argv) == 4 and argv[1] == "--check":
-            return check(argv[2], argv[3])
+            return check(argv[2], argv[3], ds)
         if len(argv) == 3 and not argv[1].startswith("-"):
-            text = convert(argv[1])
+            text = convert(argv[1], ds)
             with open(argv[2], "w", encoding="utf-8", newline="\n") as f:
                 f.write(text)
             return 0

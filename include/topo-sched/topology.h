@@ -81,6 +81,9 @@ typedef struct tsched_gen_params {
     double nic_gbps;         /**< speed of one NIC and of one fabric link */
     double oversubscription; /**< >= 1; divides each tier's uplink capacity; 0 = 1.0 */
     const char *gpu_type;    /**< NULL = "GPU" */
+    uint32_t homes;          /**< leaves each node's NICs are split over (dual-homed hosts: 2);
+                                  0 or 1 = one leaf per node (doc/topology.md, "Multi-homed
+                                  nodes") */
 } tsched_gen_params;
 
 /** Fill `params` with the defaults of `kind` and set its `size`. */
@@ -189,8 +192,10 @@ TSCHED_API tsched_status tsched_topology_add_node(uint32_t *index, tsched_topolo
                                                   const char *gpu_type, double nic_gbps);
 
 /**
- * Attach the NICs of node `node` to one leaf each (rail-optimised fabrics): `leaves`
- * holds exactly as many names as the node has NICs. Errors: TSCHED_E_STATE,
+ * Attach the NICs of node `node` to one leaf each: `leaves` holds exactly as many names as
+ * the node has NICs, in NIC order, and may repeat a name (rail-optimised fabrics: one leaf
+ * per NIC; dual-homed hosts: NICs 0-3 on one leaf, 4-7 on another; any grouping). NIC 0's
+ * leaf is the node's leaf (its placement domain). Errors: TSCHED_E_STATE,
  * TSCHED_E_INVALID (wrong count or index).
  */
 TSCHED_API tsched_status tsched_topology_set_rails(tsched_topology *topo, uint32_t node,
@@ -356,9 +361,9 @@ TSCHED_API uint64_t tsched_topology_num_free_gpus(const tsched_topology *topo);
 TSCHED_API uint32_t tsched_topology_find_node(const tsched_topology *topo, const char *name);
 /** Name of node `node` (owned by the handle). */
 TSCHED_API const char *tsched_topology_node_name(const tsched_topology *topo, uint32_t node);
-/** Leaf switch of the node's NIC 0. */
+/** Leaf switch of the node's NIC 0: the node's one leaf domain for placement and free counts. */
 TSCHED_API uint32_t tsched_topology_node_leaf(const tsched_topology *topo, uint32_t node);
-/** Leaf switch of the node's NIC `nic` (differs from the node's leaf on rail fabrics). */
+/** Leaf switch of the node's NIC `nic` (may differ from the node's leaf: rails, multi-homed nodes). */
 TSCHED_API uint32_t tsched_topology_node_nic_leaf(const tsched_topology *topo, uint32_t node, uint32_t nic);
 /** Pod of the node's leaf, or TSCHED_NONE. */
 TSCHED_API uint32_t tsched_topology_node_pod(const tsched_topology *topo, uint32_t node);
@@ -674,7 +679,7 @@ TSCHED_API const char *tsched_export_format_name(tsched_export_format to);
  * tsched_topology_export_warning() says so; that is not an error.
  * Errors: TSCHED_E_INVALID (NULL, bad size, an option that does not apply),
  * TSCHED_E_FORMAT (a name or label value Kubernetes or Slurm cannot carry, naming the switch
- * or node; a bad `levels` key), TSCHED_E_DUPLICATE (two domains or HyperNodes given one
+ * or node; a bad `levels` key; a node with NICs on two leaves or more, naming it), TSCHED_E_DUPLICATE (two domains or HyperNodes given one
  * name or value, naming both), TSCHED_E_RANGE (`levels` of the wrong count),
  * TSCHED_E_NOMEM.
  */

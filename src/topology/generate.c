@@ -69,6 +69,7 @@ static const ts_span gen_spans[] = {
     TS_SPAN(tsched_gen_params, gpus_per_node),  TS_SPAN(tsched_gen_params, nics_per_node),
     TS_SPAN(tsched_gen_params, uplinks),        TS_SPAN(tsched_gen_params, nic_gbps),
     TS_SPAN(tsched_gen_params, oversubscription), TS_SPAN(tsched_gen_params, gpu_type),
+    TS_SPAN(tsched_gen_params, homes),
 };
 
 /* The caller's parameters over the defaults of its kind (DESIGN 3 size rule). */
@@ -101,6 +102,20 @@ static tsched_status link_named(tsched_topology *t, const char *pa, uint32_t a, 
     snprintf(na, sizeof na, "%s%u", pa, a);
     snprintf(nb, sizeof nb, "%s%u", pb, b);
     return ts_topology_add_link_total(t, na, nb, gbps * (double)count, (uint32_t)count);
+}
+
+/* NIC k of a node of the leaf group starting at `first` goes to leaf first + k / (nics /
+ * homes): NIC k of every node of the group on one leaf, so that NIC k to NIC k traffic
+ * inside a group stays on its leaf. */
+static tsched_status set_homes(tsched_topology *t, uint32_t node, uint64_t first, uint32_t homes, uint32_t nics)
+{
+    char names[TS_MAX_NICS_PER_NODE][32];
+    const char *rails[TS_MAX_NICS_PER_NODE];
+    for (uint32_t h = 0; h < homes; h++)
+        snprintf(names[h], sizeof names[h], "leaf%llu", (unsigned long long)(first + h));
+    for (uint32_t k = 0; k < nics; k++)
+        rails[k] = names[k / (nics / homes)];
+    return tsched_topology_set_rails(t, node, rails, nics);
 }
 
 tsched_status ts_topology_generate_into(tsched_topology *t, const tsched_gen_params *user)
@@ -137,6 +152,16 @@ tsched_status ts_topology_generate_into(tsched_topology *t, const tsched_gen_par
         return too_large(nics, "nics_per_node", lim->nics_per_node);
     if (!isfinite(p->nic_gbps) || p->nic_gbps <= 0 || p->nic_gbps > TS_MAX_GBPS)
         return ts_error(TSCHED_E_RANGE, "generate.nic_gbps: %g is out of range (0, %g]", p->nic_gbps, TS_MAX_GBPS);
+    /* Multi-homed nodes: the leaves (of a pod) form groups of `homes` consecutive leaves,
+     * and every node of a group has nics / homes NICs on each of them, so each leaf still
+     * carries nodes_per_leaf * nics NICs and the capacities below do not change. */
+    uint32_t homes = p->homes ? p->homes : 1;
+    uint32_t group_leaves = clos3 ? p->leaves_per_pod : p->leaves;
+    if (homes > 1 && nics % homes != 0)
+        return ts_error(TSCHED_E_RANGE, "generate.homes: %u does not divide the %u NICs of a node", homes, nics);
+    if (homes > 1 && group_leaves % homes != 0)
+        return ts_error(TSCHED_E_RANGE, "generate.homes: %u does not divide the %u leaves%s", homes, group_leaves,
+                        clos3 ? " of a pod" : "");
     double over = p->oversubscription == 0 ? 1.0 : p->oversubscription;
     if (!isfinite(over) || over < 1 || over > 1e6)
         return ts_error(TSCHED_E_RANGE, "generate.oversubscription: %g is out of range [1, 1e6]", over);
@@ -193,9 +218,13 @@ tsched_status ts_topology_generate_into(tsched_topology *t, const tsched_gen_par
     const char *type = p->gpu_type && *p->gpu_type ? p->gpu_type : "GPU";
     char nname[32], lname[32];
     for (uint64_t n = 0; n < nnodes && st == TSCHED_OK; n++) {
+        uint64_t first = homes > 1 ? n / ((uint64_t)homes * p->nodes_per_leaf) * homes : n / p->nodes_per_leaf;
+        uint32_t idx;
         snprintf(nname, sizeof nname, "node%llu", (unsigned long long)n);
-        snprintf(lname, sizeof lname, "leaf%llu", (unsigned long long)(n / p->nodes_per_leaf));
-        st = tsched_topology_add_node(NULL, t, nname, lname, p->gpus_per_node, nics, type, p->nic_gbps);
+        snprintf(lname, sizeof lname, "leaf%llu", (unsigned long long)first);
+        st = tsched_topology_add_node(&idx, t, nname, lname, p->gpus_per_node, nics, type, p->nic_gbps);
+        if (st == TSCHED_OK && homes > 1)
+            st = set_homes(t, idx, first, homes, nics);
     }
     for (uint64_t l = 0; l < nleaves && st == TSCHED_OK; l++) {
         uint64_t first = clos3 ? (l / lpp) * p->spines_per_pod : 0;

@@ -43,7 +43,8 @@ static tsched_status read_generate(tsched_gen_params *p, const json_t *g)
         (st = ts_json_u32(&p->uplinks, g, "generate", "uplinks", 0, 1, TS_MAX_LINK_COUNT)) ||
         (st = ts_json_num(&p->nic_gbps, g, "generate", "nic_gbps", 1, 0, 1, TS_MAX_GBPS)) ||
         (st = ts_json_num(&p->oversubscription, g, "generate", "oversubscription", 0, 1, 0, 1e6)) ||
-        (st = ts_json_str(&p->gpu_type, g, "generate", "gpu_type", 0)))
+        (st = ts_json_str(&p->gpu_type, g, "generate", "gpu_type", 0)) ||
+        (st = ts_json_u32(&p->homes, g, "generate", "homes", 0, 1, TS_MAX_NICS_PER_NODE)))
         return st;
     return TSCHED_OK;
 }

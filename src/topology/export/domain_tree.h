@@ -1,6 +1,7 @@
 /* Internal: the domain tree every export writes (doc/export.md, "The domain tree").
  *
- * For a node, its tier-0 domain is its leaf (the leaf of NIC 0); its tier-k domain (k >= 1)
+ * For a node, its tier-0 domain is its leaf (exports refuse a node with NICs on several
+ * leaves before building the tree, so NIC 0's is every NIC's); its tier-k domain (k >= 1)
  * is the connected component of the switches of tiers 0..k that holds that leaf. Only
  * domains holding a node exist. Domains of one tier are numbered in order of their first
  * leaf (leaf index order). A tier-0 domain is named after its leaf; a higher one after its

@@ -138,6 +138,27 @@ tsched_status ts_export_unique_names(const ts_export *x)
     return st;
 }
 
+/* Every format gives a node one place in a tree (one leaf switch, one label value per
+ * level), so a node with NICs on two leaves (dual-homed, rails) has no faithful form there:
+ * refuse it by name rather than write the leaf of NIC 0 as if it were the only one. */
+static tsched_status single_homed(const tsched_topology *t)
+{
+    uint32_t nn = tsched_topology_num_nodes(t);
+    for (uint32_t n = 0; n < nn; n++) {
+        uint32_t leaf = tsched_topology_node_leaf(t, n), nics = tsched_topology_node_nics(t, n);
+        for (uint32_t k = 1; k < nics; k++) {
+            uint32_t other = tsched_topology_node_nic_leaf(t, n, k);
+            if (other != leaf)
+                return ts_error(TSCHED_E_FORMAT,
+                                "node \"%s\": NIC 0 is on leaf \"%s\" and NIC %u on leaf \"%s\"; an export gives "
+                                "a node one leaf, so multi-homed nodes cannot be exported (doc/export.md)",
+                                tsched_topology_node_name(t, n), tsched_topology_switch_name(t, leaf), k,
+                                tsched_topology_switch_name(t, other));
+        }
+    }
+    return TSCHED_OK;
+}
+
 static tsched_status not_for(const char *field, const char *formats, tsched_export_format to)
 {
     return ts_error(TSCHED_E_INVALID, "tsched_export_options.%s: only for %s, not %s", field, formats,
@@ -194,6 +215,8 @@ tsched_status tsched_topology_export(char **out, const tsched_topology *topo, co
     if ((st = ts_check_built(topo, "tsched_topology_export")) != TSCHED_OK)
         return st;
     x.name = o->name && *o->name ? o->name : tsched_topology_name(topo);
+    if ((st = single_homed(topo)) != TSCHED_OK)
+        return st;
     if ((st = ts_dtree_build(&x.dt, topo)) != TSCHED_OK)
         return st;
     st = slurm ? ts_export_slurm(out, &x) : ts_export_k8s(out, &x);
