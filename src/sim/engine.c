@@ -37,6 +37,17 @@ static inline tsched_status clock_add(int64_t *out, const tsched_sim *s, int64_t
 }
 
 
+/* The coarsening bound that applies (doc/sim.md "Coarsening rule"): none under a priority
+ * that recomputes levels or shifts at starts and finishes (a row with a `prioritize` hook),
+ * since those act on how the jobs' phases interleave, which coarsening changes; placement
+ * crius runs no flows, so there it stays. */
+static uint64_t coarsen_bound(const tsched_sim *s)
+{
+    if (ts_sim_priorities[s->pol[TSCHED_SIM_PRIORITY]].prioritize && !ts_sim_cells(s))
+        return 0;
+    return s->max_iters;
+}
+
 tsched_status ts_sim_job_bounds(tsched_sim *s, uint32_t i)
 {
     const ts_sim_job *j = &s->jobs[i];
@@ -44,9 +55,9 @@ tsched_status ts_sim_job_bounds(tsched_sim *s, uint32_t i)
     if (iters == 0)
         return TSCHED_OK; /* duration mode: checked when its iterations are resolved */
     /* simulated iterations: coarsened to at most max_sim_iterations (§2) */
-    uint64_t sim = iters;
-    if (s->max_iters && iters > s->max_iters) {
-        uint64_t g = (iters + s->max_iters - 1) / s->max_iters;
+    uint64_t sim = iters, m = coarsen_bound(s);
+    if (m && iters > m) {
+        uint64_t g = (iters + m - 1) / m;
         sim = (iters + g - 1) / g;
     }
     if (!ts_sim_cells(s)) {
@@ -363,9 +374,9 @@ tsched_status ts_sim_start_job(tsched_sim *s, uint32_t ji)
                 return st;
         }
     }
-    uint64_t left = j->iterations - j->real_done;
-    if (s->max_iters && left > s->max_iters)
-        j->group = (left + s->max_iters - 1) / s->max_iters; /* coarsened (§1.4) */
+    uint64_t left = j->iterations - j->real_done, m = coarsen_bound(s);
+    if (m && left > m)
+        j->group = (left + m - 1) / m; /* coarsened (§2, "Coarsening rule") */
     j->sim_iters = (left + j->group - 1) / j->group;
     j->sim_done = 0;
     j->left_at_start = left;
