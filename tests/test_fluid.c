@@ -862,8 +862,9 @@ END_TEST
 
 /* The issue's shape: `top` level-0 flows fill a trunk (a third, a fifth, ... of 200 Gbit/s,
  * whose sum rounds), flows of levels 1 to 7 cross it too, each from a NIC link of its own
- * (4000 Gbit/s, never the bottleneck). Each lower flow gets exactly 0 (the simulator once gave 1.1e-13 Gbit/s there, whose end
- * fell past the clock) and the trunk's residue is exactly 0. */
+ * (4000 Gbit/s, never the bottleneck). Each lower flow gets exactly 0 (the simulator once
+ * gave 1.1e-13 Gbit/s there, whose end fell past the clock) and the trunk's residue is
+ * exactly 0. */
 START_TEST(saturated_trunk_gives_lower_levels_zero)
 {
     static const double caps[] = {200, 300, 100, 700, 2200};

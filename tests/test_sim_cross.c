@@ -244,8 +244,9 @@ static int cross_case(const char *const *names, uint64_t seed, char *why, size_t
         ck_assert(isfinite(js.gbits_delivered) && js.gbits_delivered <= js.gbits_demanded * (1 + 1e-9) + 1e-9);
     }
     if (sm.status == TSCHED_SIM_DONE)
-        ck_assert_msg(sm.end_ns == w.last && sm.end_ns == makespan, "%s/%s/%s/%s/%s: end %lld, last %lld, makespan %lld",
-                      names[0], names[1], names[2], names[3], names[4], (long long)sm.end_ns, (long long)w.last,
+        ck_assert_msg(sm.end_ns == w.last && sm.end_ns == makespan,
+                      "%s/%s/%s/%s/%s: end %lld, last %lld, makespan %lld", names[0], names[1], names[2], names[3],
+                      names[4], (long long)sm.end_ns, (long long)w.last,
                       (long long)makespan);
     else
         ck_assert_int_eq(sm.end_ns, (int64_t)(0.15 * 1e9));
