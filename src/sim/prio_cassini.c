@@ -130,12 +130,6 @@ static void choose(uint32_t *k, const cas_job *c, uint32_t m, const unsigned cha
     }
 }
 
-static int cmp_u64(const void *a, const void *b)
-{
-    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-    return x < y ? -1 : x > y;
-}
-
 static uint32_t find(uint32_t *up, uint32_t x)
 {
     while (up[x] != x)
@@ -166,33 +160,48 @@ tsched_status ts_sim_prio_cassini(tsched_sim *s, const ts_sim_prio_ops *self)
     if (n > 1 && (!share || !owner || !up || !idx || !k || !c))
         st = TSCHED_E_NOMEM;
     if (st == TSCHED_OK && n > 1) {
-        /* who shares a link with whom: the jobs on each link (each job once per link) */
+        /* who shares a link with whom: the jobs on each link (each job once per link), by a
+         * counting sort of (link, job) */
         for (uint32_t a = 0; a < n; a++)
             up[a] = a;
-        for (uint32_t l = 0; l < s->nlinks; l++)
-            owner[l] = UINT32_MAX;
-        size_t cap = 0, len = 0;
-        uint64_t *pairs = NULL; /* (link << 32 | job) */
-        for (uint32_t a = 0; a < n && st == TSCHED_OK; a++) {
-            const ts_sim_job *j = &s->jobs[run[a]];
-            for (uint32_t q = 0; q < j->nrlinks && st == TSCHED_OK; q++) {
-                uint32_t l = j->rlinks[q];
-                if (l >= s->nlinks || owner[l] == a)
-                    continue;
-                owner[l] = a;
-                if ((st = TS_GROW(pairs, cap, len + 1)) == TSCHED_OK)
-                    pairs[len++] = (uint64_t)l << 32 | a;
+        uint32_t *cnt = ts_calloc((size_t)s->nlinks + 1, sizeof *cnt), *on = NULL;
+        size_t len = 0;
+        for (int pass = 0; pass < 2 && cnt; pass++) {
+            for (uint32_t l = 0; l < s->nlinks; l++)
+                owner[l] = UINT32_MAX;
+            for (uint32_t a = 0; a < n; a++) {
+                const ts_sim_job *j = &s->jobs[run[a]];
+                for (uint32_t q = 0; q < j->nrlinks; q++) {
+                    uint32_t l = j->rlinks[q];
+                    if (l >= s->nlinks || owner[l] == a)
+                        continue;
+                    owner[l] = a;
+                    if (pass == 0)
+                        cnt[l + 1]++, len++;
+                    else
+                        on[cnt[l + 1]++] = a;
+                }
+            }
+            if (pass == 0) {
+                for (uint32_t l = 0; l < s->nlinks; l++)
+                    cnt[l + 1] += cnt[l];
+                memmove(cnt + 1, cnt, (size_t)s->nlinks * sizeof *cnt); /* cnt[l + 1]: start of l */
+                if (!(on = ts_malloc(len ? len : 1, sizeof *on)))
+                    break;
             }
         }
-        if (st == TSCHED_OK)
-            qsort(pairs, len, sizeof *pairs, cmp_u64);
-        for (size_t x = 0; x < len && st == TSCHED_OK; x++)
-            for (size_t y = x + 1; y < len && pairs[y] >> 32 == pairs[x] >> 32; y++) {
-                uint32_t a = (uint32_t)pairs[x], b = (uint32_t)pairs[y];
-                share[(size_t)a * n + b] = share[(size_t)b * n + a] = 1;
-                up[find(up, a)] = find(up, b);
-            }
-        free(pairs);
+        if (!cnt || !on)
+            st = TSCHED_E_NOMEM;
+        /* after the fill, cnt[l + 1] is where link l's jobs end and cnt[l] where they start */
+        for (uint32_t l = 0; l < s->nlinks && st == TSCHED_OK; l++)
+            for (uint32_t x = cnt[l]; x < cnt[l + 1]; x++)
+                for (uint32_t y = x + 1; y < cnt[l + 1]; y++) {
+                    uint32_t a = on[x], b = on[y];
+                    share[(size_t)a * n + b] = share[(size_t)b * n + a] = 1;
+                    up[find(up, a)] = find(up, b);
+                }
+        free(cnt);
+        free(on);
         /* each group alone */
         for (uint32_t root = 0; root < n && st == TSCHED_OK; root++) {
             if (find(up, root) != root)
