@@ -37,25 +37,33 @@ static inline tsched_status clock_add(int64_t *out, const tsched_sim *s, int64_t
 }
 
 
-/* The coarsening bound that applies (doc/sim.md "Coarsening rule"): none under a priority
- * that recomputes levels or shifts at starts and finishes (a row with a `prioritize` hook),
- * since those act on how the jobs' phases interleave, which coarsening changes; placement
- * crius runs no flows, so there it stays. */
-static uint64_t coarsen_bound(const tsched_sim *s)
+/* The coarsening bound that applies to job j (doc/sim.md "Coarsening rule"): none under a
+ * priority that recomputes levels or shifts at starts and finishes (a row with a `prioritize`
+ * hook), since those act on how the jobs' phases interleave, which coarsening changes, unless
+ * j's iterations one by one would take the run past sim_events (j->coarse, set by
+ * ts_sim_job_bounds); placement crius runs no flows, so there it stays. */
+static int prio_dynamic(const tsched_sim *s)
 {
-    if (ts_sim_priorities[s->pol[TSCHED_SIM_PRIORITY]].prioritize && !ts_sim_cells(s))
-        return 0;
-    return s->max_iters;
+    return ts_sim_priorities[s->pol[TSCHED_SIM_PRIORITY]].prioritize && !ts_sim_cells(s);
+}
+
+static uint64_t coarsen_bound(const tsched_sim *s, const ts_sim_job *j)
+{
+    return prio_dynamic(s) && !j->coarse ? 0 : s->max_iters;
 }
 
 tsched_status ts_sim_job_bounds(tsched_sim *s, uint32_t i)
 {
-    const ts_sim_job *j = &s->jobs[i];
+    ts_sim_job *j = &s->jobs[i];
     uint64_t iters = j->iterations;
     if (iters == 0)
         return TSCHED_OK; /* duration mode: checked when its iterations are resolved */
+    /* under a dynamic priority, one by one while the run's events stay within sim_events */
+    uint64_t per0 = ts_sim_cells(s) ? 1 : 2, need0;
+    j->coarse = !prio_dynamic(s) || __builtin_mul_overflow(iters, per0, &need0) ||
+                __builtin_add_overflow(s->ev_need, need0, &need0) || need0 > ts_limits()->sim_events;
     /* simulated iterations: coarsened to at most max_sim_iterations (§2) */
-    uint64_t sim = iters, m = coarsen_bound(s);
+    uint64_t sim = iters, m = coarsen_bound(s, j);
     if (m && iters > m) {
         uint64_t g = (iters + m - 1) / m;
         sim = (iters + g - 1) / g;
@@ -374,7 +382,8 @@ tsched_status ts_sim_start_job(tsched_sim *s, uint32_t ji)
                 return st;
         }
     }
-    uint64_t left = j->iterations - j->real_done, m = coarsen_bound(s);
+    /* a job without flows shares no link: coarsening cannot change how it interleaves */
+    uint64_t left = j->iterations - j->real_done, m = j->nrflows ? coarsen_bound(s, j) : s->max_iters;
     if (m && left > m)
         j->group = (left + m - 1) / m; /* coarsened (§2, "Coarsening rule") */
     j->sim_iters = (left + j->group - 1) / j->group;

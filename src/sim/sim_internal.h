@@ -85,6 +85,7 @@ typedef struct ts_sim_job {
      * waits out a delay (its iter_start is the instant it was due) */
     int64_t shift;
     int iter_fresh, shifted;
+    int coarse; /* max_sim_iterations applies to it ("Coarsening rule", ts_sim_job_bounds) */
 
     /* statistics */
     double iter_sum_s, iter_min_s, iter_max_s, iter_alone_s, compute_ns_total;
