@@ -741,6 +741,164 @@ START_TEST(symmetric_links_give_equal_rates)
 }
 END_TEST
 
+/* ---- many levels: a saturated link gives exactly 0 to the levels below (issue 23) --------- */
+
+/* An inst as a network for ts_fluid_solve_touched: per link its flows (repeats kept). */
+typedef struct inet {
+    const inst *c;
+    uint32_t *loff, *lflow;
+} inet;
+
+static const uint32_t *in_link_flows(void *ctx, uint32_t l, uint32_t *n)
+{
+    const inet *t = ctx;
+    *n = t->loff[l + 1] - t->loff[l];
+    return t->lflow + t->loff[l];
+}
+
+static const uint32_t *in_flow_links(void *ctx, uint32_t f, uint32_t *n, uint32_t *level)
+{
+    const inet *t = ctx;
+    *n = t->c->foff[f + 1] - t->c->foff[f];
+    *level = t->c->lev[f];
+    return t->c->flink + t->c->foff[f];
+}
+
+static double in_cap(void *ctx, uint32_t l) { return ((const inet *)ctx)->c->cap[l]; }
+
+/* Up to 40 flows of 1-3 links on up to 6 links of 100-400 Gbit/s (multiples of 25, so the
+ * shares are thirds, sevenths, ... with rounding in every subtraction), 3 to 8 levels. */
+static inst inst_levels(ts_rng *r)
+{
+    inst c = {0};
+    c.nl = 1 + (uint32_t)ts_rng_below(r, 6);
+    c.nf = 1 + (uint32_t)ts_rng_below(r, 40);
+    c.foff = calloc(c.nf + 1, sizeof *c.foff);
+    c.flink = calloc((size_t)c.nf * 3 + 1, sizeof *c.flink);
+    c.lev = calloc(c.nf + 1, sizeof *c.lev);
+    c.cap = calloc(c.nl + 1, sizeof *c.cap);
+    c.icap = calloc(c.nl + 1, sizeof *c.icap);
+    for (uint32_t l = 0; l < c.nl; l++) {
+        c.icap[l] = 25 * (4 + (int64_t)ts_rng_below(r, 13));
+        c.cap[l] = (double)c.icap[l];
+    }
+    uint32_t levels = 3 + (uint32_t)ts_rng_below(r, 6), k = 0;
+    for (uint32_t i = 0; i < c.nf; i++) {
+        c.foff[i] = k;
+        for (uint32_t j = 1 + (uint32_t)ts_rng_below(r, 3); j > 0; j--)
+            c.flink[k++] = (uint32_t)ts_rng_below(r, c.nl);
+        c.lev[i] = (uint32_t)ts_rng_below(r, levels);
+    }
+    c.foff[c.nf] = k;
+    return c;
+}
+
+START_TEST(many_levels_exact_zero)
+{
+    ts_fluid *w = NULL;
+    ck_assert_ok(ts_fluid_new(&w));
+    unsigned cases = tu_n(4000), zeros = 0, checked = 0;
+    for (unsigned cs = 0; cs < cases; cs++) {
+        ts_rng r;
+        ts_rng_seed(&r, 777000 + cs);
+        inst c = inst_levels(&r);
+        double *rate = calloc(c.nf + 1, sizeof *rate);
+        q *qr = calloc(c.nf + 1, sizeof *qr), *qrem = calloc(c.nl + 1, sizeof *qrem);
+        int *inf = calloc(c.nf + 1, sizeof *inf);
+        ck_assert_ok(ts_fluid_solve(w, rate, c.nf, c.foff, c.flink, c.lev, c.nl, c.cap));
+        check_conditions(&c, rate, 777000 + cs);
+        q_overflow = 0;
+        reference(qr, inf, qrem, &c);
+        if (!q_overflow) {
+            checked++;
+            for (uint32_t i = 0; i < c.nf; i++) {
+                double want = q_dbl(qr[i]);
+                if (qr[i].n == 0) { /* behind a saturated link: exactly nothing, not a residue */
+                    ck_assert_msg(rate[i] == 0.0, "case %u flow %u (level %u): %.17g, exact 0", cs, i, c.lev[i],
+                                  rate[i]);
+                    zeros++;
+                } else
+                    ck_assert_msg(fabs(rate[i] - want) <= 1e-12 * want, "case %u flow %u: %.17g, exact %.17g", cs, i,
+                                  rate[i], want);
+            }
+        }
+        /* the incremental path gives the same bits: every link as a seed, and each link alone
+         * (its component) */
+        inet t = {&c, calloc(c.nl + 2, sizeof(uint32_t)), calloc(c.foff[c.nf] + 1, sizeof(uint32_t))};
+        for (uint32_t k = 0; k < c.foff[c.nf]; k++)
+            t.loff[c.flink[k] + 2]++;
+        for (uint32_t l = 0; l < c.nl; l++)
+            t.loff[l + 2] += t.loff[l + 1];
+        for (uint32_t i = 0; i < c.nf; i++)
+            for (uint32_t k = c.foff[i]; k < c.foff[i + 1]; k++)
+                t.lflow[t.loff[c.flink[k] + 1]++] = i;
+        ts_fluid_net net = {&t, c.nl, c.nf, in_link_flows, in_flow_links, in_cap};
+        uint32_t *all = calloc(c.nl, sizeof *all);
+        for (uint32_t l = 0; l < c.nl; l++)
+            all[l] = l;
+        for (uint32_t l = 0; l <= c.nl; l++) {
+            const uint32_t *fl;
+            const double *rt;
+            size_t n;
+            ck_assert_ok(ts_fluid_solve_touched(w, &net, l < c.nl ? &all[l] : all, l < c.nl ? 1 : c.nl, &fl, &rt, &n));
+            for (size_t x = 0; x < n; x++)
+                ck_assert_msg(!memcmp(&rt[x], &rate[fl[x]], sizeof *rt),
+                              "case %u flow %u: incremental %.17g, full %.17g", cs, fl[x], rt[x], rate[fl[x]]);
+        }
+        free(all);
+        free(t.loff);
+        free(t.lflow);
+        inst_free(&c);
+        free(rate);
+        free(qr);
+        free(qrem);
+        free(inf);
+    }
+    ck_assert_uint_ge(checked, cases * 9 / 10);
+    ck_assert_uint_gt(zeros, cases / 4); /* the cases put flows behind saturated links */
+    ts_fluid_free(w);
+}
+END_TEST
+
+/* The issue's shape: `top` level-0 flows fill a trunk (a third, a fifth, ... of 200 Gbit/s,
+ * whose sum rounds), flows of levels 1 to 7 cross it too, each from a NIC link of its own
+ * (4000 Gbit/s, never the bottleneck). Each lower flow gets exactly 0 (the simulator once
+ * gave 1.1e-13 Gbit/s there, whose end fell past the clock) and the trunk's residue is
+ * exactly 0. */
+START_TEST(saturated_trunk_gives_lower_levels_zero)
+{
+    static const double caps[] = {200, 300, 100, 700, 2200};
+    for (size_t ci = 0; ci < sizeof caps / sizeof caps[0]; ci++)
+        for (uint32_t top = 3; top <= 9; top += 2) {
+            /* link 0: the trunk; link 1 + i: flow i's own NIC link */
+            uint32_t nf = top + 7, foff[17], flink[34], lev[16], k = 0;
+            double cap[17];
+            cap[0] = caps[ci];
+            for (uint32_t i = 0; i < nf; i++) {
+                foff[i] = k;
+                flink[k++] = 1 + i;
+                flink[k++] = 0;
+                lev[i] = i < top ? 0 : 1 + (i - top);
+                cap[1 + i] = 4000;
+            }
+            foff[nf] = k;
+            double rate[16];
+            ts_fluid *w = NULL;
+            ck_assert_ok(ts_fluid_new(&w));
+            ck_assert_ok(ts_fluid_solve(w, rate, nf, foff, flink, lev, nf + 1, cap));
+            for (uint32_t i = 0; i < nf; i++)
+                if (i < top)
+                    ck_assert_double_eq_tol(rate[i], caps[ci] / top, 1e-12 * caps[ci]);
+                else
+                    ck_assert_msg(rate[i] == 0.0, "cap %g, %u flows: level %u gets %.17g", caps[ci], top, lev[i],
+                                  rate[i]);
+            uint32_t nres;
+            ck_assert(ts_fluid_residue(w, &nres)[0] == 0.0);
+            ts_fluid_free(w);
+        }
+}
+END_TEST
+
 int main(void)
 {
     Suite *su = suite_create("fluid");
@@ -753,6 +911,8 @@ int main(void)
     tcase_add_test(tc, bad_input_is_refused);
     tcase_add_test(tc, routing_and_sim_give_the_same_rates);
     tcase_add_test(tc, symmetric_links_give_equal_rates);
+    tcase_add_test(tc, many_levels_exact_zero);
+    tcase_add_test(tc, saturated_trunk_gives_lower_levels_zero);
     suite_add_tcase(su, tc);
     SRunner *sr = srunner_create(su);
     srunner_run_all(sr, CK_NORMAL);

@@ -347,6 +347,16 @@ static inline double tied(double key, double s, uint32_t took)
     return fabs(key - s) <= tol ? s : key;
 }
 
+/* The fraction of its capacity a link whose last flows froze elsewhere may keep and still
+ * count as saturated: TS_FLUID_SNAP, or TIE_ULPS ulp per flow frozen on it when more, since
+ * each of those subtractions may round by up to half an ulp of the capacity; so a link
+ * crossed by thousands of flows gives the levels below it exactly 0 too. */
+static inline double snap(uint32_t took)
+{
+    double r = TIE_ULPS * DBL_EPSILON * (double)took;
+    return r > TS_FLUID_SNAP ? r : TS_FLUID_SNAP;
+}
+
 /* The solve proper (w sized for nl links and nf flows), flows taken in the order `ord`
  * (position -> flow) with ngrp levels ending at w->grp[]. Inlined twice, so the common case
  * (one level, ord NULL) pays no indirection. */
@@ -483,7 +493,7 @@ solve_in(ts_fluid *w, double *rate, uint32_t nf, const uint32_t *foff, const uin
                 } else {
                     if (h.pos[x] != UINT32_MAX)
                         hremove(&h, x);
-                    if (rem[x] <= cap[x] * TS_FLUID_SNAP) /* tied with the bottleneck */
+                    if (rem[x] <= cap[x] * snap(took[x])) /* tied with the bottleneck */
                         rem[x] = 0;
                 }
             }

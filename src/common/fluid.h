@@ -15,8 +15,9 @@
  * - a negative capacity counts as 0; NaN or infinite is TSCHED_E_INVALID;
  * - exact zero residue: a link that becomes a bottleneck keeps exactly 0 capacity for the
  *   levels below (not capacity - k * share with its rounding), and so does a link whose
- *   last unfrozen flows froze elsewhere leaving less than 1e-12 of its capacity (a tie
- *   with the bottleneck, the rest is rounding); lower levels then get exactly 0 there;
+ *   last unfrozen flows froze elsewhere leaving at most 1e-12 of its capacity, or 4 ulp
+ *   of it per flow frozen on it when that is more (a tie with the bottleneck, the rest is
+ *   rounding); lower levels then get exactly 0 there, whatever the number of levels;
  * - ties between equal shares go to the lower link id, so the same incidence gives the same
  *   bits, whatever the order of the flows, the events or the components solved together;
  * - ties up to rounding: when flows freeze at the bottleneck share s, a link they also cross
@@ -41,7 +42,8 @@
 
 /* Links are numbered below this (the top bits of a record word are flags). */
 #define TS_FLUID_MAX_LINKS UINT32_C(0x7ffffffd)
-/* A link whose last flows froze leaving at most this fraction of its capacity is saturated. */
+/* A link whose last flows froze leaving at most this fraction of its capacity (or 4 ulp per
+ * flow frozen on it, when more) is saturated. */
 #define TS_FLUID_SNAP 1e-12
 
 typedef struct ts_fluid ts_fluid;

@@ -37,16 +37,35 @@ static inline tsched_status clock_add(int64_t *out, const tsched_sim *s, int64_t
 }
 
 
+/* The coarsening bound that applies to job j (doc/sim.md "Coarsening rule"): none under a
+ * priority that recomputes levels or shifts at starts and finishes (a row with a `prioritize`
+ * hook), since those act on how the jobs' phases interleave, which coarsening changes, unless
+ * j's iterations one by one would take the run past sim_events (j->coarse, set by
+ * ts_sim_job_bounds); placement crius runs no flows, so there it stays. */
+static int prio_dynamic(const tsched_sim *s)
+{
+    return ts_sim_priorities[s->pol[TSCHED_SIM_PRIORITY]].prioritize && !ts_sim_cells(s);
+}
+
+static uint64_t coarsen_bound(const tsched_sim *s, const ts_sim_job *j)
+{
+    return prio_dynamic(s) && !j->coarse ? 0 : s->max_iters;
+}
+
 tsched_status ts_sim_job_bounds(tsched_sim *s, uint32_t i)
 {
-    const ts_sim_job *j = &s->jobs[i];
+    ts_sim_job *j = &s->jobs[i];
     uint64_t iters = j->iterations;
     if (iters == 0)
         return TSCHED_OK; /* duration mode: checked when its iterations are resolved */
+    /* under a dynamic priority, one by one while the run's events stay within sim_events */
+    uint64_t per0 = ts_sim_cells(s) ? 1 : 2, need0;
+    j->coarse = !prio_dynamic(s) || __builtin_mul_overflow(iters, per0, &need0) ||
+                __builtin_add_overflow(s->ev_need, need0, &need0) || need0 > ts_limits()->sim_events;
     /* simulated iterations: coarsened to at most max_sim_iterations (§2) */
-    uint64_t sim = iters;
-    if (s->max_iters && iters > s->max_iters) {
-        uint64_t g = (iters + s->max_iters - 1) / s->max_iters;
+    uint64_t sim = iters, m = coarsen_bound(s, j);
+    if (m && iters > m) {
+        uint64_t g = (iters + m - 1) / m;
         sim = (iters + g - 1) / g;
     }
     if (!ts_sim_cells(s)) {
@@ -99,7 +118,19 @@ static tsched_status start_phase(tsched_sim *s, uint32_t ji);
 static tsched_status start_iteration(tsched_sim *s, uint32_t ji)
 {
     ts_sim_job *j = &s->jobs[ji];
-    j->iter_start = s->now;
+    if (!j->shifted)
+        j->iter_start = s->now;
+    j->shifted = 0;
+    j->iter_fresh = 0;
+    if (j->shift > 0 && !s->cr) {
+        /* priority cassini: the iteration waits out its shift, GPUs idle; its time counts
+         * from when it was due, so the shift is part of the job's run */
+        int64_t go = 0;
+        tsched_status st = clock_add(&go, s, s->now, j->shift, ji, "cassini shift");
+        j->shift = 0;
+        j->shifted = 1;
+        return st == TSCHED_OK ? ts_sim_push(s, go, TS_EV_SHIFT_GO, ji, j->gen) : st;
+    }
     int last = j->sim_done + 1 == j->sim_iters;
     uint64_t g = last ? j->left_at_start - (j->sim_iters - 1) * j->group : j->group;
     j->cur_g = g;
@@ -125,6 +156,7 @@ static tsched_status start_iteration(tsched_sim *s, uint32_t ji)
         return st;
     j->compute_running = 1;
     j->comm_running = 1;
+    j->iter_fresh = 1;
     ts_sim_busy(s, j, 1);
     st = ts_sim_push(s, end, TS_EV_COMPUTE_END, ji, j->gen);
     if (st == TSCHED_OK)
@@ -133,6 +165,20 @@ static tsched_status start_iteration(tsched_sim *s, uint32_t ji)
 }
 
 static tsched_status end_iteration_if_done(tsched_sim *s, uint32_t ji);
+
+tsched_status ts_sim_shift_iteration(tsched_sim *s, uint32_t ji, int64_t d)
+{
+    ts_sim_job *j = &s->jobs[ji];
+    j->shift = d > 0 ? d : 0;
+    if (!j->shift || !j->iter_fresh || j->iter_start != s->now || j->state != TS_JOB_RUNNING)
+        return TSCHED_OK; /* applied when its next iteration starts */
+    /* started at this instant, nothing of it handled yet: take it back and delay it */
+    ts_sim_busy(s, j, 0);
+    j->compute_running = j->comm_running = 0;
+    j->gen++; /* its computation's end and its release go stale */
+    j->shifted = 1; /* still due at iter_start */
+    return start_iteration(s, ji);
+}
 
 /* Start phase j->cur_phase (repeat j->cur_rep): after the latency, its flows. */
 static tsched_status start_phase(tsched_sim *s, uint32_t ji)
@@ -313,6 +359,8 @@ tsched_status ts_sim_start_job(tsched_sim *s, uint32_t ji)
     s->running++;
     s->starts++;
     j->group = 1;
+    j->shift = 0;
+    j->shifted = 0;
     if (s->cr) {
         /* placement crius: no flows; the Cell's iteration time is the time alone */
         j->iter_alone_s = j->cell_t;
@@ -337,9 +385,10 @@ tsched_status ts_sim_start_job(tsched_sim *s, uint32_t ji)
                 return st;
         }
     }
-    uint64_t left = j->iterations - j->real_done;
-    if (s->max_iters && left > s->max_iters)
-        j->group = (left + s->max_iters - 1) / s->max_iters; /* coarsened (§1.4) */
+    /* a job without flows shares no link: coarsening cannot change how it interleaves */
+    uint64_t left = j->iterations - j->real_done, m = j->nrflows ? coarsen_bound(s, j) : s->max_iters;
+    if (m && left > m)
+        j->group = (left + m - 1) / m; /* coarsened (§2, "Coarsening rule") */
     j->sim_iters = (left + j->group - 1) / j->group;
     j->sim_done = 0;
     j->left_at_start = left;
@@ -438,6 +487,7 @@ static inline int stale(const tsched_sim *s, const ts_sim_event *e)
     case TS_EV_RELEASE: return e->b != s->jobs[e->a].gen;
     case TS_EV_FLOWS_GO: return e->b != s->jobs[e->a].gen && e->b != -1 - s->jobs[e->a].gen;
     case TS_EV_TICK: return !s->pending_sched;
+    case TS_EV_SHIFT_GO: return e->b != s->jobs[e->a].gen;
     default: return 0; /* arrivals and failures always count */
     }
 }
@@ -493,13 +543,19 @@ static tsched_status handle(tsched_sim *s, const ts_sim_event *e)
             break;
         ts_sim_busy(s, j, 0);
         j->compute_running = 0;
+        j->iter_fresh = 0;
         st = end_iteration_if_done(s, e->a);
         break;
     }
+    case TS_EV_SHIFT_GO:
+        if (e->b == s->jobs[e->a].gen)
+            st = start_iteration(s, e->a);
+        break;
     case TS_EV_RELEASE: {
         ts_sim_job *j = &s->jobs[e->a];
         if (e->b != j->gen)
             break;
+        j->iter_fresh = 0;
         j->cur_phase = j->cur_rep = 0;
         st = start_phase(s, e->a);
         break;

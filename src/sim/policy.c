@@ -61,6 +61,7 @@ const ts_sim_prio_ops ts_sim_priorities[] = {
     {"crux", ts_sim_prio_kcut, TSCHED_KCUT_CRUX, 0},
     {"sincronia", ts_sim_prio_kcut, TSCHED_KCUT_SINCRONIA, 0},
     {"varys", ts_sim_prio_kcut, TSCHED_KCUT_VARYS, 0},
+    {"cassini", ts_sim_prio_cassini, 0, 0},
     {NULL, NULL, 0, 0},
 };
 

@@ -88,6 +88,12 @@ typedef struct ts_sim_job {
     uint32_t nrflows, nrlinks;
     int64_t gen;               /* bumps on stop: stale events are ignored */
     int64_t compute_start;     /* when the current computation started (or -1) */
+    /* priority cassini (prio_cassini.c): the delay its next iteration starts with, whether
+     * the iteration in progress has done nothing yet (it may still be delayed), whether it
+     * waits out a delay (its iter_start is the instant it was due) */
+    int64_t shift;
+    int iter_fresh, shifted;
+    int coarse; /* max_sim_iterations applies to it ("Coarsening rule", ts_sim_job_bounds) */
 
     /* statistics */
     double iter_sum_s, iter_min_s, iter_max_s, iter_alone_s, compute_ns_total;
@@ -394,6 +400,9 @@ uint32_t ts_sim_host_inner(const tsched_sim *s, uint32_t n, uint32_t a, uint32_t
 void ts_sim_account(tsched_sim *s, int64_t t);
 void ts_sim_fill_interval(const tsched_sim *s, ts_sim_sample *x, double len);
 void ts_sim_busy(tsched_sim *s, ts_sim_job *j, int on);
+/* engine.c: priority cassini delays job ji's next iteration by d ns (0: none); an iteration
+ * that started at this instant and has done nothing yet is delayed at once. */
+tsched_status ts_sim_shift_iteration(tsched_sim *s, uint32_t ji, int64_t d);
 /* failures.c */
 void ts_sim_stop_job(tsched_sim *s, uint32_t ji);
 tsched_status ts_sim_failure_event(tsched_sim *s, uint32_t fi);
@@ -429,7 +438,8 @@ enum {
     TS_EV_RELEASE,
     TS_EV_FLOWS_GO,
     TS_EV_ARRIVAL,
-    TS_EV_TICK
+    TS_EV_TICK,
+    TS_EV_SHIFT_GO /* priority cassini: a delayed iteration starts (last: no older run has one) */
 };
 
 #endif

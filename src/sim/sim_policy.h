@@ -141,5 +141,7 @@ tsched_status ts_sim_route_vclos_flow(uint32_t *np, uint32_t *out, const ts_sim_
 /* prio_kcut.c: crux, sincronia, varys; reroute refresh */
 tsched_status ts_sim_prio_kcut(tsched_sim *s, const ts_sim_prio_ops *self);
 tsched_status ts_sim_refresh_paths(tsched_sim *s);
+/* prio_cassini.c: cassini (time shifts, every job at level 0) */
+tsched_status ts_sim_prio_cassini(tsched_sim *s, const ts_sim_prio_ops *self);
 
 #endif
