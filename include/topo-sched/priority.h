@@ -8,7 +8,7 @@
  *        (Def. 2), intensity-ordered path selection (4.1), priority assignment with
  *        correction factors (4.2), the contention DAG and its compression to K hardware
  *        levels as a DAG max K-cut (4.3, Algorithm 1), with the Sincronia and Varys baselines
- *        and an exhaustive reference.
+ *        (their orders and compressions), CRUX's TACCL* order and an exhaustive reference.
  */
 #ifndef TOPO_SCHED_PRIORITY_H
 #define TOPO_SCHED_PRIORITY_H
