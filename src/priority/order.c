@@ -7,26 +7,23 @@
 #include <string.h>
 
 #include "../common/alloc.h"
+#include "../common/names.h"
 #include "crux_internal.h"
 
 static const char *const order_names[] = {"crux", "sincronia", "varys", "taccl"};
 #define NORDER (sizeof order_names / sizeof order_names[0])
 
-const char *tsched_prio_order_name(tsched_prio_order order)
-{
-    return (unsigned)order < NORDER ? order_names[order] : "?";
-}
+const char *tsched_prio_order_name(tsched_prio_order order) { return ts_enum_name(order_names, NORDER, (int)order); }
 
 tsched_status tsched_prio_order_from_name(tsched_prio_order *order, const char *name)
 {
     if (!order || !name)
         return ts_error(TSCHED_E_INVALID, "tsched_prio_order_from_name: %s is NULL", !order ? "order" : "name");
-    for (unsigned i = 0; i < NORDER; i++)
-        if (strcmp(name, order_names[i]) == 0) {
-            *order = (tsched_prio_order)i;
-            return TSCHED_OK;
-        }
-    return ts_error(TSCHED_E_FORMAT, "order: unknown order \"%s\"; expected crux, sincronia, varys or taccl", name);
+    int v = ts_enum_find(order_names, NORDER, name);
+    if (v < 0)
+        return ts_error(TSCHED_E_FORMAT, "order: unknown order \"%s\"; expected crux, sincronia, varys or taccl", name);
+    *order = (tsched_prio_order)v;
+    return TSCHED_OK;
 }
 
 /* Jobs without traffic come first (as under CRUX: they contend with nobody), in index
