@@ -152,6 +152,7 @@ struct nt_ctx {
     tsched_export_options o_export_opts;
     tsched_route_algo o_route_algo;
     tsched_kcut_algo o_kcut_algo;
+    tsched_prio_order o_prio_order;
     tsched_gen_params o_gen_params;
     tsched_slurm_options o_slurm_opts;
     tsched_k8s_options o_k8s_opts;

@@ -104,6 +104,7 @@ static const struct {
     {"tsched_sim_add_job", "index"},               /* "`*index` (may be NULL) receives its index" */
     {"tsched_sim_job_add_phase", "index"},         /* "`*index` (may be NULL) receives the phase's index" */
     {"tsched_sim_phase_add_flow", "hops"},         /* "NULL/0 = routed by the policy" (nhops is 0 here) */
+    {"tsched_jobset_add_member_flow", "members"},  /* "may be NULL when `hops` is 0" (it is 0 here) */
     {"tsched_sim_set_callback", "cb"},             /* "NULL cb = none" */
     {"tsched_sim_set_callback", "user"},           /* opaque: only passed back to `cb` ("void *user") */
     {"tsched_vclos_job_ranks", "node"},            /* "Any array may be NULL." */

@@ -8,7 +8,7 @@
  *        (Def. 2), intensity-ordered path selection (4.1), priority assignment with
  *        correction factors (4.2), the contention DAG and its compression to K hardware
  *        levels as a DAG max K-cut (4.3, Algorithm 1), with the Sincronia and Varys baselines
- *        and an exhaustive reference.
+ *        (their orders and compressions), CRUX's TACCL* order and an exhaustive reference.
  */
 #ifndef TOPO_SCHED_PRIORITY_H
 #define TOPO_SCHED_PRIORITY_H
@@ -167,12 +167,46 @@ TSCHED_API tsched_status tsched_jobset_add_flow(tsched_jobset *js, uint32_t job,
 TSCHED_API tsched_status tsched_jobset_add_nic_flow(tsched_jobset *js, uint32_t job, uint32_t src_node,
                                                     uint32_t src_nic, uint32_t dst_node, uint32_t dst_nic,
                                                     double gbits);
+/**
+ * Append a flow of job `job` pinned to member links (a simulator's `member` link mode):
+ * `members` lists the `hops` directed member links it crosses, in the order travelled, each
+ * `2 * member + d` (member ids of tsched_topology_trunk_first_member(), d = 0 going up, 1
+ * going down); their trunks must form a path as a pinned `path` of
+ * tsched_jobset_add_flow() does (from the source NIC's leaf to the destination NIC's,
+ * valley-free; `hops` 0 when both NICs are on one leaf). The flow loads those member links
+ * (capacity tsched_topology_member_gbps()) and its two NIC links, so two jobs on one trunk
+ * but on different members do not contend. The set copies `members`, which may be NULL
+ * when `hops` is 0. Same arguments, ranges
+ * and errors as tsched_jobset_add_flow(), and TSCHED_E_INVALID naming `members[h]` for an id
+ * that is not a directed member link or does not continue the path; a failed call adds
+ * nothing.
+ */
+TSCHED_API tsched_status tsched_jobset_add_member_flow(tsched_jobset *js, uint32_t job, uint32_t src_node,
+                                                       uint32_t src_nic, uint32_t dst_node, uint32_t dst_nic,
+                                                       double gbits, const uint32_t *members, uint32_t hops);
 /** Free a job set. NULL is a no-op. */
 TSCHED_API void tsched_jobset_free(tsched_jobset *jobs);
 /** Number of jobs. */
 TSCHED_API uint32_t tsched_jobset_count(const tsched_jobset *jobs);
 /** Name of job `i` (owned by the set), or NULL. */
 TSCHED_API const char *tsched_jobset_name(const tsched_jobset *jobs, uint32_t i);
+
+/**
+ * Which rule orders the jobs before compression (doc/priority.md, "Orders"): CRUX's own
+ * priority assignment or one of the baselines CRUX compares with (§4.4, §6.3), each applied
+ * to a training job as one coflow (its flows of one iteration on the links they use).
+ */
+typedef enum tsched_prio_order {
+    TSCHED_PRIO_ORDER_CRUX = 0,      /**< P_j = k_j I_j, decreasing (CRUX 4.2) */
+    TSCHED_PRIO_ORDER_SINCRONIA = 1, /**< Bottleneck-Select-Scale-Iterate (Sincronia, SIGCOMM'18), weight 1 */
+    TSCHED_PRIO_ORDER_VARYS = 2,     /**< smallest effective bottleneck first (Varys, SIGCOMM'14) */
+    TSCHED_PRIO_ORDER_TACCL = 3      /**< longest transmission distance first (CRUX's TACCL*, footnote 3) */
+} tsched_prio_order;
+
+/** Name of an order ("crux", "sincronia", "varys", "taccl"); "?" if unknown. */
+TSCHED_API const char *tsched_prio_order_name(tsched_prio_order order);
+/** Order from its name. Errors: TSCHED_E_FORMAT naming it, TSCHED_E_INVALID for NULL. */
+TSCHED_API tsched_status tsched_prio_order_from_name(tsched_prio_order *order, const char *name);
 
 /**
  * Prioritisation options; initialise with tsched_prio_options_init(). The compression
@@ -186,6 +220,9 @@ typedef struct tsched_prio_options {
     uint32_t levels;       /**< hardware priority levels K >= 1; default 8 */
     uint32_t orders;       /**< m random topological orders for crux; default 10 */
     uint64_t seed;         /**< default 1 */
+    /** The jobs' order before compression; default crux. Appended: an older `size` gives
+     * crux. */
+    tsched_prio_order order;
 } tsched_prio_options;
 
 /** Fill `opts` with the defaults and set its `size`. NULL is a no-op. */

@@ -36,7 +36,7 @@ typedef enum tsched_sim_policy {
                                    "exhaustive", "mip" */
     TSCHED_SIM_ROUTING = 2,   /**< "greedy" (default), "ecmp", "balanced-ecmp", "ilp", "source", "ideal" */
     TSCHED_SIM_REROUTE = 3,   /**< "none" (default) or "refresh" */
-    TSCHED_SIM_PRIORITY = 4,  /**< "none" (default), "fixed", "crux", "sincronia", "varys", "cassini" */
+    TSCHED_SIM_PRIORITY = 4,  /**< "none" (default), "fixed", "crux", "sincronia", "varys", "taccl", "cassini" */
     TSCHED_SIM_LINKS = 5      /**< "trunk" (default) or "member" */
 } tsched_sim_policy;
 

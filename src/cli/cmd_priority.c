@@ -1,5 +1,5 @@
-/* topo-sched prioritize -t TOPO -s JOBSET --levels K [--algo A] [--orders M] [--seed N]
- *                       [--compact] [-o FILE]
+/* topo-sched prioritize -t TOPO -s JOBSET --levels K [--algo A] [--order O] [--orders M]
+ *                       [--seed N] [--compact] [-o FILE]
  * topo-sched kcut -d DAG --levels K [--algo A] [--orders M] [--seed N] [--threads N]
  *                 [--compact] [-o FILE] */
 #include <stdlib.h>
@@ -12,11 +12,16 @@ static const char *const kcut_algos[] = {"crux", "sincronia", "varys", "exhausti
 
 static int conv_kcut_algo(void *dst, const char *s) { return tsched_kcut_algo_from_name(dst, s) != TSCHED_OK; }
 
+static const char *const prio_orders[] = {"crux", "sincronia", "varys", "taccl", NULL};
+
+static int conv_prio_order(void *dst, const char *s) { return tsched_prio_order_from_name(dst, s) != TSCHED_OK; }
+
 /* The arguments of both commands (prioritize has no -d and --threads, kcut no -t and -s). */
 typedef struct kcut_args {
     const char *topo, *setf, *dagf, *out;
     int levels_given, compact;
     tsched_kcut_options k;
+    tsched_prio_order order; /* prioritize only */
 } kcut_args;
 
 static void kcut_init(void *v)
@@ -36,6 +41,7 @@ static void prio_init(void *v)
     a->k.levels = o.levels;
     a->k.orders = o.orders;
     a->k.seed = o.seed;
+    a->order = o.order;
 }
 
 #define S kcut_args
@@ -54,6 +60,8 @@ static const cli_opt prio_opts[] = {
      .help = "the fabric, tsched.topology.v1 ({D}; '-' = standard input)"},
     {.shrt = "-s", .type = CLI_OPT_FILE, .off = CLI_OFF(S, setf), .arg = "JOBSET", .help = "the job set, tsched.jobset.v1"},
     KCUT_ROWS,
+    {.lng = "--order", .type = CLI_OPT_ENUM, .names = prio_orders, .conv = conv_prio_order, .off = CLI_OFF(S, order),
+     .arg = "O", .dflt = "crux", .help = "the jobs' order: crux, sincronia, varys or taccl"},
     CLI_ROW_COMPACT(S, compact),
     CLI_ROW_OUT(S, out),
 };
@@ -139,6 +147,7 @@ int cmd_prioritize(int argc, char **argv)
     o.levels = k.levels;
     o.orders = k.orders;
     o.seed = k.seed;
+    o.order = a.order;
     tsched_topology *t = NULL;
     tsched_jobset *js = NULL;
     tsched_priorities *p = NULL;

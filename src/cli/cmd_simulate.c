@@ -66,7 +66,7 @@ static const char *const sim_placements[] = {"first-fit", "best-fit", "random-fi
                                              "mip", "vclos", "ocs-vclos", "vclos-free", "crius", NULL};
 static const char *const sim_routings[] = {"greedy", "ecmp", "balanced-ecmp", "ilp", "ideal", "source", "vclos", NULL};
 static const char *const sim_reroutes[] = {"none", "refresh", NULL};
-static const char *const sim_priorities[] = {"none", "fixed", "crux", "sincronia", "varys", "cassini", NULL};
+static const char *const sim_priorities[] = {"none", "fixed", "crux", "sincronia", "varys", "taccl", "cassini", NULL};
 static const char *const sim_links[] = {"trunk", "member", NULL};
 static const char *const sim_queues[] = {"fifo", "ff", NULL};
 
@@ -92,7 +92,7 @@ static const cli_opt sim_opts[] = {
            "greedy, ecmp, balanced-ecmp, ilp, ideal, source or vclos"),
     POLICY("--reroute", TSCHED_SIM_REROUTE, sim_reroutes, "none|refresh", "none",
            "re-route running jobs at every start and finish"),
-    POLICY("--priority", TSCHED_SIM_PRIORITY, sim_priorities, "X", "none", "none, fixed, crux, sincronia, varys or cassini"),
+    POLICY("--priority", TSCHED_SIM_PRIORITY, sim_priorities, "X", "none", "none, fixed, crux, sincronia, varys, taccl or cassini"),
     NUMBER("--levels", levels, "K", "8", "priority levels, 1 to 64"),
     POLICY("--links", TSCHED_SIM_LINKS, sim_links, "trunk|member", "trunk; member with vClos",
            "one link per trunk or per member"),

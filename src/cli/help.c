@@ -178,10 +178,12 @@ static const char help_route_tail[] = EXIT_0123("a flow has no surviving path");
 
 static const char help_prioritize_head[] =
     "usage: topo-sched prioritize -t TOPO -s JOBSET --levels K [--algo crux|sincronia|varys|exhaustive]\n"
-    "           [--orders M] [--seed N] [--compact] [-o FILE]\n"
+    "           [--order crux|sincronia|varys|taccl] [--orders M] [--seed N] [--compact] [-o FILE]\n"
     "\n"
     "Run CRUX on a tsched.jobset.v1 job set and print tsched.priorities.v1: per job its GPU\n"
-    "intensity, correction factor, priority, order and level; the contention DAG.\n"
+    "intensity, correction factor, priority, order and level; the contention DAG. --order puts\n"
+    "the jobs in a baseline's order instead of CRUX's (Sincronia, Varys, TACCL*) before --algo\n"
+    "compresses them.\n"
     "\n"
     "options:\n";
 static const char help_prioritize_tail[] = EXIT_0123("a job's flow has no path");

@@ -43,3 +43,16 @@ const char *ts_domain_name(int domain)
     default: return domain < 0 ? "auto" : "?";
     }
 }
+
+const char *ts_enum_name(const char *const *names, unsigned n, int v)
+{
+    return v >= 0 && (unsigned)v < n ? names[v] : "?";
+}
+
+int ts_enum_find(const char *const *names, unsigned n, const char *name)
+{
+    for (unsigned i = 0; i < n; i++)
+        if (strcmp(name, names[i]) == 0)
+            return (int)i;
+    return -1;
+}

@@ -14,4 +14,9 @@ tsched_status ts_name_check(const char *name, const char *field);
  * "auto" for a negative value, "?" for any other. */
 const char *ts_domain_name(int domain);
 
+/* A public enum's names listed in value order (names[v] for v = 0..n-1): the name of `v`, or
+ * "?" outside; the value of `name`, or -1 (`name` not NULL). */
+const char *ts_enum_name(const char *const *names, unsigned n, int v);
+int ts_enum_find(const char *const *names, unsigned n, const char *name);
+
 #endif

@@ -2,9 +2,10 @@
  * selection (4.1), correction factors and priorities (4.2), the contention DAG and its
  * compression to hardware levels (4.3).
  *
- * Links are every trunk in each direction (2 * trunk + d, as in tsched_path) and, after
- * them, the NIC-to-leaf link of every NIC some flow uses, in each direction (capacity: the
- * node's nic_gbps). The candidate paths of the path cache are in its compact link ids and
+ * Links are every trunk in each direction (2 * trunk + d, as in tsched_path), then, when some
+ * flow is pinned to member links, every member link in each direction (2 * member + d after
+ * the trunks), and after them the NIC-to-leaf link of every NIC some flow uses, in each
+ * direction (capacity: the node's nic_gbps). The candidate paths of the path cache are in its compact link ids and
  * are translated to the fabric's (ts_pathcache_fabric_links) as they are read; pinned paths are in the
  * fabric's already. */
 #include <math.h>
@@ -34,6 +35,7 @@ struct tsched_priorities {
     double total_weight, cut_weight;
     uint32_t levels;
     tsched_kcut_algo algo;
+    tsched_prio_order ord;
     uint64_t topo_id, topo_gen; /* the fabric it was computed on (that of its job set) */
 };
 
@@ -84,7 +86,8 @@ typedef struct crux {
     const tsched_jobset *js;
     ts_pathcache cache;
     uint32_t ntl;        /* trunk links: 2 * trunks */
-    uint32_t nlinks;     /* ntl + 2 * used NICs */
+    uint32_t nfl;        /* fabric links: ntl, + 2 * members when a flow is pinned to members */
+    uint32_t nlinks;     /* nfl + 2 * used NICs */
     double *cap;         /* per link, Gbit/s */
     uint32_t *src_link;  /* per flow: its source NIC's up link */
     uint32_t *dst_link;  /* per flow: its destination NIC's down link */
@@ -138,7 +141,9 @@ static uint32_t flow_path(const crux *c, uint32_t f, uint32_t *buf)
     uint32_t hops;
     const uint32_t *pin = ts_jobset_pin(c->js, f, &hops);
     if (pin) {
-        memcpy(buf, pin, (size_t)hops * sizeof *buf);
+        uint32_t base = ts_jobset_pin_members(c->js, f) ? c->ntl : 0;
+        for (uint32_t h = 0; h < hops; h++)
+            buf[h] = base + pin[h];
         return hops;
     }
     const ts_pair *p = ts_pathcache_pair(&c->cache, c->pair[f]);
@@ -146,6 +151,16 @@ static uint32_t flow_path(const crux *c, uint32_t f, uint32_t *buf)
     for (uint32_t h = 0; h < p->hops; h++)
         buf[h] = gl[l[h]];
     return p->hops;
+}
+
+/* The directed trunk link under fabric link l (a member link's trunk): path selection
+ * weighs trunks, so a flow pinned to a member loads its trunk there. */
+static uint32_t trunk_link(const crux *c, uint32_t l)
+{
+    if (l < c->ntl)
+        return l;
+    l -= c->ntl;
+    return 2 * tsched_topology_member_trunk(c->t, l / 2) + l % 2;
 }
 
 /* Check the set against the fabric, number the links, list every flow's candidate paths. */
@@ -184,12 +199,14 @@ static tsched_status crux_setup(crux *c)
     for (size_t i = 0; i < 2 * (size_t)nf; i++)
         if (nk == 0 || keys[i] != keys[nk - 1])
             keys[nk++] = keys[i];
-    uint64_t nlinks = 2 * (uint64_t)tsched_topology_num_trunks(t) + 2 * (uint64_t)nk;
+    uint64_t nml = js->member_flows ? 2 * (uint64_t)tsched_topology_num_members(t) : 0;
+    uint64_t nlinks = 2 * (uint64_t)tsched_topology_num_trunks(t) + nml + 2 * (uint64_t)nk;
     if (nlinks >= UINT32_MAX) {
         free(keys);
         return ts_error(TSCHED_E_TOO_LARGE, "tsched_prioritize: %llu links", (unsigned long long)nlinks);
     }
     c->ntl = 2 * tsched_topology_num_trunks(t);
+    c->nfl = c->ntl + (uint32_t)nml;
     c->nlinks = (uint32_t)nlinks;
     size_t nla = c->nlinks ? c->nlinks : 1;
     if (!(c->cap = ts_malloc(nla, sizeof *c->cap)) || !(c->vol = ts_calloc(nla, sizeof *c->vol)) ||
@@ -200,11 +217,13 @@ static tsched_status crux_setup(crux *c)
     }
     for (uint32_t l = 0; l < c->ntl; l++)
         c->cap[l] = tsched_topology_trunk_gbps(t, l / 2);
+    for (uint32_t l = c->ntl; l < c->nfl; l++)
+        c->cap[l] = tsched_topology_member_gbps(t, (l - c->ntl) / 2);
     for (uint32_t k = 0; k < nk; k++)
-        c->cap[c->ntl + 2 * k] = c->cap[c->ntl + 2 * k + 1] = tsched_topology_node_nic_gbps(t, (uint32_t)(keys[k] >> 32));
+        c->cap[c->nfl + 2 * k] = c->cap[c->nfl + 2 * k + 1] = tsched_topology_node_nic_gbps(t, (uint32_t)(keys[k] >> 32));
     for (uint32_t f = 0; f < nf; f++) {
-        c->src_link[f] = c->ntl + 2 * nic_index(keys, nk, (uint64_t)js->src[f] << 32 | js->src_nic[f]);
-        c->dst_link[f] = c->ntl + 2 * nic_index(keys, nk, (uint64_t)js->dst[f] << 32 | js->dst_nic[f]) + 1;
+        c->src_link[f] = c->nfl + 2 * nic_index(keys, nk, (uint64_t)js->src[f] << 32 | js->src_nic[f]);
+        c->dst_link[f] = c->nfl + 2 * nic_index(keys, nk, (uint64_t)js->dst[f] << 32 | js->dst_nic[f]) + 1;
     }
     free(keys);
 
@@ -262,7 +281,7 @@ static void route_job(crux *c, uint32_t j)
         }
         hops = flow_path(c, f, buf);
         for (uint32_t h = 0; h < hops; h++)
-            c->load[buf[h]] += g;
+            c->load[trunk_link(c, buf[h])] += g;
     }
 }
 
@@ -299,6 +318,20 @@ static double job_volume(crux *c, uint32_t j, double *traffic)
     }
     *traffic = sum;
     return tmax;
+}
+
+/* TACCL*'s transmission distance of job j: the fabric links its flows cross, averaged over
+ * its gigabits (a flow between two NICs of one leaf crosses none). */
+static double job_distance(const crux *c, uint32_t j)
+{
+    uint32_t buf[TSCHED_PATH_MAX_LINKS];
+    double hops = 0, vol = 0;
+    for (uint32_t i = c->foff[j]; i < c->foff[j + 1]; i++) {
+        uint32_t f = c->fl[i];
+        hops += c->js->gbits[f] * flow_path(c, f, buf);
+        vol += c->js->gbits[f];
+    }
+    return vol > 0 ? hops / vol : 0;
 }
 
 static void clear_volume(crux *c)
@@ -450,9 +483,11 @@ static tsched_status compute(tsched_priorities *p, crux *c, const tsched_prio_op
     uint32_t *perm = ts_malloc(n ? n : 1, sizeof *perm);
     double *key = ts_malloc(n ? n : 1, sizeof *key);
     uint32_t *jl_off = ts_calloc((size_t)n + 1, sizeof *jl_off), *jl = NULL;
-    size_t jl_cap = 0;
+    double *jt = NULL, *dist = NULL; /* the baseline orders': each (job, link)'s time, distances */
+    size_t jl_cap = 0, jt_cap = 0;
     tsched_dag *dag = NULL;
-    if (!perm || !jl_off || !key) {
+    int baseline = o->order != TSCHED_PRIO_ORDER_CRUX;
+    if (!perm || !jl_off || !key || (baseline && !(dist = ts_calloc(n ? n : 1, sizeof *dist)))) {
         st = TSCHED_E_NOMEM;
         goto out;
     }
@@ -470,7 +505,7 @@ static tsched_status compute(tsched_priorities *p, crux *c, const tsched_prio_op
         for (uint32_t i = c->foff[j]; i < c->foff[j + 1]; i++) {
             uint32_t hops = flow_path(c, c->fl[i], buf);
             for (uint32_t h = 0; h < hops; h++)
-                c->load[buf[h]] = 0;
+                c->load[trunk_link(c, buf[h])] = 0;
         }
     }
     if ((st = rank_by(perm, NULL, key, n)) != TSCHED_OK)
@@ -497,6 +532,13 @@ static tsched_status compute(tsched_priorities *p, crux *c, const tsched_prio_op
             goto out;
         memcpy(jl + jl_off[j], c->touched, (size_t)c->ntouched * sizeof *jl);
         jl_off[j + 1] = jl_off[j] + c->ntouched;
+        if (baseline) {
+            if ((st = TS_GROW(jt, jt_cap, (size_t)jl_off[j + 1] + 1)) != TSCHED_OK)
+                goto out;
+            for (uint32_t i = 0; i < c->ntouched; i++)
+                jt[jl_off[j] + i] = c->vol[c->touched[i]] / c->cap[c->touched[i]];
+            dist[j] = job_distance(c, j);
+        }
         clear_volume(c);
         if (p->traffic[j] > 0 && (p->reference == TSCHED_NONE || p->traffic[j] > p->traffic[p->reference]))
             p->reference = j;
@@ -521,7 +563,14 @@ static tsched_status compute(tsched_priorities *p, crux *c, const tsched_prio_op
         }
         key[j] = p->traffic[j] > 0 ? p->priority[j] : INFINITY;
     }
-    if ((st = rank_by(perm, p->order, key, n)) != TSCHED_OK)
+    if (baseline) {
+        /* a baseline's own order replaces P_j's (the intensities and factors stay reported) */
+        ts_coflows cf = {n, c->nlinks, jl_off, jl, jt, dist};
+        st = ts_prio_order_rank(perm, p->order, o->order, &cf);
+    } else {
+        st = rank_by(perm, p->order, key, n);
+    }
+    if (st != TSCHED_OK)
         goto out;
 
     /* 5. contention DAG and its compression */
@@ -549,12 +598,15 @@ static tsched_status compute(tsched_priorities *p, crux *c, const tsched_prio_op
     }
     p->levels = o->levels;
     p->algo = o->algo;
+    p->ord = o->order;
 out:
     tsched_dag_free(dag);
     free(perm);
     free(key);
     free(jl_off);
     free(jl);
+    free(jt);
+    free(dist);
     return st;
 }
 
@@ -575,14 +627,17 @@ tsched_status tsched_prioritize(tsched_priorities **out, const tsched_topology *
     if ((st = tsched_topology_check_identity(topo, jobs->topo_id, jobs->topo_gen,
                                              "tsched_prioritize: job set")) != TSCHED_OK)
         return st;
-    static const ts_span spans[] = {TS_SPAN(tsched_prio_options, size), TS_SPAN(tsched_prio_options, algo),
+    static const ts_span spans[] = {TS_SPAN(tsched_prio_options, size),   TS_SPAN(tsched_prio_options, algo),
                                     TS_SPAN(tsched_prio_options, levels), TS_SPAN(tsched_prio_options, orders),
-                                    TS_SPAN(tsched_prio_options, seed)};
+                                    TS_SPAN(tsched_prio_options, seed),   TS_SPAN(tsched_prio_options, order)};
     tsched_prio_options merged;
     tsched_prio_options_init(&merged);
     if (opts && (st = ts_struct_in(&merged, opts, spans, TS_NSPANS(spans), sizeof merged, "tsched_prio_options")))
         return st;
     const tsched_prio_options *o = &merged;
+    if ((unsigned)o->order > TSCHED_PRIO_ORDER_TACCL)
+        return ts_error(TSCHED_E_INVALID, "tsched_prio_options.order: %d is not an order (0 to %d)", (int)o->order,
+                        (int)TSCHED_PRIO_ORDER_TACCL);
     /* the compression's options are checked before any work */
     if ((st = ts_kcut_check(o->algo, o->levels, o->orders, jobs->n)) != TSCHED_OK)
         return st;
@@ -690,6 +745,9 @@ tsched_status tsched_priorities_to_json(char **out, const tsched_priorities *p, 
     }
     if ((st = ts_json_set(root, "format", json_string("tsched.priorities.v1"))) ||
         (st = ts_json_set(root, "algorithm", json_string(tsched_kcut_algo_name(p->algo)))) ||
+        /* written for a baseline only: CRUX's documents keep their bytes */
+        (p->ord != TSCHED_PRIO_ORDER_CRUX &&
+         (st = ts_json_set(root, "ordering", json_string(tsched_prio_order_name(p->ord))))) ||
         (st = ts_json_set(root, "levels", json_integer(p->levels))) ||
         (st = ts_json_set(root, "reference", p->reference == TSCHED_NONE ? json_null()
                                                                            : json_string(jobs->name[p->reference])))) {

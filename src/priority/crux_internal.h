@@ -29,6 +29,7 @@ struct tsched_jobset {
     size_t fcap[7];             /* capacities of the seven flow arrays */
     uint32_t *pins;
     size_t npins, pins_cap;
+    uint32_t member_flows;      /* flows pinned to member links (tsched_jobset_add_member_flow) */
     ts_strtab names;            /* job names, for duplicates */
     const tsched_topology *topo;
     uint64_t topo_id, topo_gen; /* identity and shape generation of the fabric it was made for */
@@ -38,6 +39,10 @@ struct tsched_jobset {
  * fl[off[j] .. off[j + 1]). The caller frees both. */
 tsched_status ts_jobset_csr(uint32_t **off, uint32_t **fl, const tsched_jobset *js);
 
+/* A pin's hop count with this bit set: its ids are directed member links (2 * member + d),
+ * not directed trunk links. */
+#define TS_PIN_MEMBERS (UINT32_C(1) << 31)
+
 /* Flow f's pinned path (its directed link ids, *hops of them), or NULL when it has none. */
 static inline const uint32_t *ts_jobset_pin(const tsched_jobset *js, uint32_t f, uint32_t *hops)
 {
@@ -45,9 +50,29 @@ static inline const uint32_t *ts_jobset_pin(const tsched_jobset *js, uint32_t f,
         *hops = 0;
         return NULL;
     }
-    *hops = js->pins[js->pin[f]];
+    *hops = js->pins[js->pin[f]] & ~TS_PIN_MEMBERS;
     return js->pins + js->pin[f] + 1;
 }
+
+/* 1 if flow f is pinned to member links. */
+static inline int ts_jobset_pin_members(const tsched_jobset *js, uint32_t f)
+{
+    return js->pin[f] != TSCHED_NONE && (js->pins[js->pin[f]] & TS_PIN_MEMBERS) != 0;
+}
+
+/* The jobs as coflows for the baseline orders (order.c): job j's links are
+ * link[off[j] .. off[j + 1]) (ids below nlinks), t[k] the seconds its traffic of one
+ * iteration takes on link[k] alone (M_{j,e} / B_e, > 0), dist[j] its transmission
+ * distance (fabric links per gigabit, volume-weighted mean over its flows). */
+typedef struct ts_coflows {
+    uint32_t n, nlinks;
+    const uint32_t *off, *link;
+    const double *t, *dist;
+} ts_coflows;
+
+/* perm[r] = the job at position r of `order` (not TSCHED_PRIO_ORDER_CRUX), rank[j] its
+ * position (rank may be NULL). Jobs without links first, in index order. */
+tsched_status ts_prio_order_rank(uint32_t *perm, uint32_t *rank, tsched_prio_order order, const ts_coflows *cf);
 
 /* The two-job model (tsched_twojob_steady) with everything it measured. Index 0 is job a,
  * 1 is job b. */

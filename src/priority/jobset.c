@@ -335,6 +335,57 @@ tsched_status tsched_jobset_add_nic_flow(tsched_jobset *js, uint32_t job, uint32
     return TSCHED_OK;
 }
 
+tsched_status tsched_jobset_add_member_flow(tsched_jobset *js, uint32_t job, uint32_t src_node, uint32_t src_nic,
+                                            uint32_t dst_node, uint32_t dst_nic, double gbits, const uint32_t *members,
+                                            uint32_t hops)
+{
+    static const char fn[] = "tsched_jobset_add_member_flow";
+    if (js && hops > 0 && !members)
+        return ts_error(TSCHED_E_INVALID, "%s: members is NULL for %u hops", fn, hops);
+    /* the public builder's checks of the endpoints and the volume first */
+    tsched_status st = tsched_jobset_add_flow(js, job, src_node, src_nic, dst_node, dst_nic, gbits, NULL);
+    if (st != TSCHED_OK)
+        return st;
+    const tsched_topology *t = js->topo;
+    uint32_t f = js->nflows - 1;
+    char where[112];
+    snprintf(where, sizeof where, "%s: jobs[%u].flows[%u].members", fn, job, js->nflows_of[job] - 1);
+    uint32_t sw[TSCHED_PATH_MAX_SWITCHES], links[TSCHED_PATH_MAX_LINKS], nm = tsched_topology_num_members(t);
+    if (hops > TSCHED_PATH_MAX_LINKS) {
+        st = ts_error(TSCHED_E_INVALID, "%s: %u hops, at most %u", where, hops, (unsigned)TSCHED_PATH_MAX_LINKS);
+    } else {
+        /* the trunk path the members lie on, checked as a pinned path is */
+        sw[0] = tsched_topology_node_nic_leaf(t, src_node, src_nic);
+        for (uint32_t h = 0; h < hops && st == TSCHED_OK; h++) {
+            uint32_t m = members[h] / 2, d = members[h] % 2, r = tsched_topology_member_trunk(t, m);
+            if (m >= nm || r == TSCHED_NONE) {
+                st = ts_error(TSCHED_E_INVALID, "%s[%u]: %u is not a directed member link of fabric \"%s\" (%u members)",
+                              where, h, members[h], tsched_topology_name(t), nm);
+                break;
+            }
+            links[h] = 2 * r + d;
+            sw[h + 1] = d ? tsched_topology_trunk_lower(t, r) : tsched_topology_trunk_upper(t, r);
+        }
+        if (st == TSCHED_OK)
+            st = check_path(t, src_node, src_nic, dst_node, dst_nic, sw, hops + 1, links, where);
+    }
+    if (st == TSCHED_OK && js->npins + hops + 1 >= UINT32_MAX)
+        st = ts_error(TSCHED_E_TOO_LARGE, "%s: too many pinned hops", where);
+    if (st == TSCHED_OK)
+        st = TS_GROW(js->pins, js->pins_cap, js->npins + hops + 1);
+    if (st != TSCHED_OK) {
+        js->nflows--; /* a failed call adds nothing */
+        js->nflows_of[job]--;
+        return st;
+    }
+    js->pin[f] = (uint32_t)js->npins;
+    js->pins[js->npins++] = hops | TS_PIN_MEMBERS;
+    for (uint32_t h = 0; h < hops; h++)
+        js->pins[js->npins++] = members[h];
+    js->member_flows++;
+    return TSCHED_OK;
+}
+
 /* ---- the reader ------------------------------------------------------------------------- */
 
 /* Optional `hops` of a flow: switch names from the source NIC's leaf to the destination

@@ -20,28 +20,25 @@
 
 #include "../common/alloc.h"
 #include "../common/limits.h"
+#include "../common/names.h"
 #include "../common/structsize.h"
 #include "dag_internal.h"
 
 static const char *const algo_names[] = {"crux", "sincronia", "varys", "exhaustive"};
 #define NALGO (sizeof algo_names / sizeof algo_names[0])
 
-const char *tsched_kcut_algo_name(tsched_kcut_algo algo)
-{
-    return (unsigned)algo < NALGO ? algo_names[algo] : "?";
-}
+const char *tsched_kcut_algo_name(tsched_kcut_algo algo) { return ts_enum_name(algo_names, NALGO, (int)algo); }
 
 tsched_status tsched_kcut_algo_from_name(tsched_kcut_algo *algo, const char *name)
 {
     if (!algo || !name)
         return ts_error(TSCHED_E_INVALID, "tsched_kcut_algo_from_name: %s is NULL", !algo ? "algo" : "name");
-    for (unsigned i = 0; i < NALGO; i++)
-        if (strcmp(name, algo_names[i]) == 0) {
-            *algo = (tsched_kcut_algo)i;
-            return TSCHED_OK;
-        }
-    return ts_error(TSCHED_E_FORMAT, "algo: unknown compression algorithm \"%s\"; expected crux, sincronia, varys or "
-                    "exhaustive", name);
+    int v = ts_enum_find(algo_names, NALGO, name);
+    if (v < 0)
+        return ts_error(TSCHED_E_FORMAT, "algo: unknown compression algorithm \"%s\"; expected crux, sincronia, varys "
+                        "or exhaustive", name);
+    *algo = (tsched_kcut_algo)v;
+    return TSCHED_OK;
 }
 
 tsched_status ts_kcut_options_read(tsched_kcut_options *out, const tsched_kcut_options *opts)

@@ -364,7 +364,7 @@ static tsched_status kcut_options(tsched_kcut_options *k, svc_req *req)
 }
 
 static const char *const prio_fields[] = {"topology", "jobset", NULL};
-static const char *const prio_options[] = {"levels", "algo", "orders", "seed", "compact", NULL};
+static const char *const prio_options[] = {"levels", "algo", "order", "orders", "seed", "compact", NULL};
 
 static tsched_status op_prioritize(char **result, svc_req *req)
 {
@@ -377,6 +377,10 @@ static tsched_status op_prioritize(char **result, svc_req *req)
     k.orders = o.orders;
     k.seed = o.seed;
     tsched_status st = kcut_options(&k, req);
+    const char *order = NULL;
+    if (st == TSCHED_OK && !(st = ts_svc_opt_str(&order, req, "order")) && order &&
+        (st = tsched_prio_order_from_name(&o.order, order)))
+        st = in_option(st, "order");
     if (st != TSCHED_OK)
         return st;
     o.algo = k.algo;

@@ -58,9 +58,12 @@ const ts_sim_reroute_ops ts_sim_reroutes[] = {
 const ts_sim_prio_ops ts_sim_priorities[] = {
     {"none", NULL, 0, 0},
     {"fixed", NULL, 0, 1},
-    {"crux", ts_sim_prio_kcut, TSCHED_KCUT_CRUX, 0},
-    {"sincronia", ts_sim_prio_kcut, TSCHED_KCUT_SINCRONIA, 0},
-    {"varys", ts_sim_prio_kcut, TSCHED_KCUT_VARYS, 0},
+    {"crux", ts_sim_prio_kcut, TS_SIM_PRIO_ARG(TSCHED_KCUT_CRUX, TSCHED_PRIO_ORDER_CRUX), 0},
+    /* the baselines: their own order, then their own compression (TACCL* states none: the
+     * one baseline compression CRUX evaluates, Sincronia's) */
+    {"sincronia", ts_sim_prio_kcut, TS_SIM_PRIO_ARG(TSCHED_KCUT_SINCRONIA, TSCHED_PRIO_ORDER_SINCRONIA), 0},
+    {"varys", ts_sim_prio_kcut, TS_SIM_PRIO_ARG(TSCHED_KCUT_VARYS, TSCHED_PRIO_ORDER_VARYS), 0},
+    {"taccl", ts_sim_prio_kcut, TS_SIM_PRIO_ARG(TSCHED_KCUT_SINCRONIA, TSCHED_PRIO_ORDER_TACCL), 0},
     {"cassini", ts_sim_prio_cassini, 0, 0},
     {NULL, NULL, 0, 0},
 };

@@ -1,7 +1,7 @@
-/* Priorities crux, sincronia and varys (doc/sim.md §6): the priority module's k-cut over
- * the running jobs, with their flows of one iteration on the paths they use now; the levels
- * apply at once to flows in flight. Also the running jobs as a job set, which reroute
- * `refresh` orders by (reroute_refresh.c). */
+/* Priorities crux, sincronia, varys and taccl (doc/sim.md §6): the priority module's order
+ * and k-cut over the running jobs, with their flows of one iteration on the links they use
+ * now (member links in member mode); the levels apply at once to flows in flight. Also the
+ * running jobs as a job set, which reroute `refresh` orders by (reroute_refresh.c). */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,11 +9,13 @@
 #include "../common/alloc.h"
 #include "sim_internal.h"
 
-/* The fabric path of routed flow rf (NIC links first and last, fabric links between).
+/* The fabric path of routed flow rf (NIC links first and last, fabric links between), and
+ * in member mode the directed member links it crosses (`members`, p->nswitches - 1 of them).
  * Returns 0 when a link is no trunk or member (an OCS circuit, the dead link): no path;
  * 2 when the flow crosses only its NIC links between two leaves (routing `ideal`: the
  * fabric as one big switch), which no switch path can say; else 1. */
-static int rflow_path(tsched_path *p, const tsched_sim *s, const ts_sim_job *j, const ts_sim_rflow *rf)
+static int rflow_path(tsched_path *p, uint32_t *members, const tsched_sim *s, const ts_sim_job *j,
+                      const ts_sim_rflow *rf)
 {
     const uint32_t *l = j->rlinks + rf->link_off, nl = ts_sim_rflow_net(rf); /* host links left out */
     for (uint32_t k = 1; k + 1 < nl; k++)
@@ -25,9 +27,12 @@ static int rflow_path(tsched_path *p, const tsched_sim *s, const ts_sim_job *j, 
     p->nswitches = 1;
     p->switches[0] = sw;
     for (uint32_t k = 1; k + 1 < nl; k++) {
-        uint32_t tr = s->unit_trunk[l[k] / 2];
+        uint32_t u = l[k] / 2, tr = s->unit_trunk[u];
         sw = l[k] % 2 == 0 ? tsched_topology_trunk_upper(s->t, tr) : tsched_topology_trunk_lower(s->t, tr);
         p->links[p->nswitches - 1] = 2 * tr + l[k] % 2;
+        /* unit u is member u - unit_base[tr] of its trunk (net.c numbers them so) */
+        members[p->nswitches - 1] =
+            2 * (tsched_topology_trunk_first_member(s->t, tr) + (u - s->unit_base[tr])) + l[k] % 2;
         p->switches[p->nswitches++] = sw;
     }
     return 1;
@@ -66,7 +71,8 @@ static double fit(double v, int k, double min, double max)
 }
 
 /* The running jobs as a job set (`which[k]` is the job index of set entry k), with their
- * flows of one iteration pinned to the paths they use now. The priority module accepts
+ * flows of one iteration pinned to the paths they use now: in member mode to the member
+ * links (so that intensities and contention are those of the links really shared). The priority module accepts
  * narrower ranges than a trace (doc/priority.md: compute_ms [1e-6, 1e9], gbits [1e-6,
  * 1e12], work_tflop [1e-6, 1e12]); its answers depend only on the ratios of the times
  * (compute and transfer) and of the works, so all compute times and volumes are scaled by
@@ -134,9 +140,13 @@ tsched_status ts_sim_running_jobset(tsched_sim *s, tsched_jobset **out, uint32_t
                 double g = fit(rf->gbits * j->phases[p].repeat, kt, TSCHED_JOBSET_GBITS_MIN, TSCHED_JOBSET_GBITS_MAX);
                 /* an OCS circuit is no fabric path: the flow goes in unpinned; a flow of
                  * routing `ideal` loads its NIC links only */
-                int pinned = rflow_path(&path, s, j, rf);
+                uint32_t members[TSCHED_PATH_MAX_LINKS];
+                int pinned = rflow_path(&path, members, s, j, rf);
                 if (pinned == 2)
                     st = tsched_jobset_add_nic_flow(js, idx, rf->src, rf->src_nic, rf->dst, rf->dst_nic, g);
+                else if (pinned == 1 && ts_sim_link_mode(s)->members)
+                    st = tsched_jobset_add_member_flow(js, idx, rf->src, rf->src_nic, rf->dst, rf->dst_nic, g,
+                                                       members, path.nswitches - 1);
                 else
                     st = tsched_jobset_add_flow(js, idx, rf->src, rf->src_nic, rf->dst, rf->dst_nic, g,
                                                 pinned ? &path : NULL);
@@ -153,8 +163,9 @@ tsched_status ts_sim_running_jobset(tsched_sim *s, tsched_jobset **out, uint32_t
     return TSCHED_OK;
 }
 
-/* CRUX, Sincronia or Varys over the running jobs, with their flows of one iteration on the
- * paths they use; the levels apply at once to flows in flight. */
+/* CRUX, Sincronia, Varys or TACCL* over the running jobs (the row's arg: its compression
+ * and order, TS_SIM_PRIO_ARG), with their flows of one iteration on the paths they use; the
+ * levels apply at once to flows in flight. */
 tsched_status ts_sim_prio_kcut(tsched_sim *s, const ts_sim_prio_ops *self)
 {
     if (s->cr) /* placement crius: no flows to prioritise */
@@ -168,7 +179,8 @@ tsched_status ts_sim_prio_kcut(tsched_sim *s, const ts_sim_prio_ops *self)
     if (st == TSCHED_OK && n > 0) {
         tsched_prio_options o;
         tsched_prio_options_init(&o);
-        o.algo = (tsched_kcut_algo)self->arg;
+        o.algo = (tsched_kcut_algo)TS_SIM_PRIO_ALGO(self->arg);
+        o.order = (tsched_prio_order)TS_SIM_PRIO_ORDER(self->arg);
         o.levels = s->levels;
         o.seed = s->seed;
         st = tsched_prioritize(&pr, s->t, js, &o);

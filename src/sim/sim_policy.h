@@ -91,9 +91,13 @@ struct ts_sim_prio_ops {
     /* After a start or a finish: the running jobs' levels (flows in flight take them at
      * once). NULL: levels stay as they are. */
     tsched_status (*prioritize)(tsched_sim *s, const ts_sim_prio_ops *self);
-    int arg;   /* the row's parameter: a tsched_kcut_algo */
+    int arg;   /* the row's parameter: TS_SIM_PRIO_ARG(tsched_kcut_algo, tsched_prio_order) */
     int fixed; /* each job keeps the level the scenario gives it (below `levels`) */
 };
+/* A priority row's compression and order in its one `arg`. */
+#define TS_SIM_PRIO_ARG(algo, order) ((int)(algo) | (int)(order) << 8)
+#define TS_SIM_PRIO_ALGO(arg) ((arg) & 0xff)
+#define TS_SIM_PRIO_ORDER(arg) ((arg) >> 8)
 
 /* links (§3.1) */
 typedef struct ts_sim_links_ops {
