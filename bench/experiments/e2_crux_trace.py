@@ -205,7 +205,8 @@ def summary_tables(cnames, rows_all, res):
         g.append(rg), w.append(rw)
     return ("### Summary: gain in GPU utilisation over none + ECMP (%%), median [min, max] over seeds\n\n%s\n"
             "### Summary: the worst job's slowdown over all seeds (x its iteration time alone)\n\n%s\n"
-            "n/a: %s; failed: the run stopped with an error (message in the case's table).\n\n" %
+            "n/a: %s; failed: the run stopped with an error (message in the case's table); blank: the row "
+            "does not apply (member links on a fabric whose trunks have one link).\n\n" %
             (md_table(["policy"] + cnames, g), md_table(["policy"] + cnames, w), NA))
 
 
