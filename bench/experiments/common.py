@@ -158,6 +158,59 @@ def plot_timeline(path, title, xlabel, rows, t_end):
     plot_svg.timeline(path, title, xlabel, rows, t_end)
 
 
+def cli_choices(ts, option, sub="simulate"):
+    """The values `topo-sched SUB --help` lists for OPTION (e.g. the priorities of this build), so
+    that a script can mark a row "not available in this build" instead of failing."""
+    text = subprocess.run([ts, sub, "--help"], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True).stdout
+    out, on = [], False
+    for line in text.splitlines():
+        s = line.strip()
+        if s.startswith(option + " "):
+            on = True
+        elif on and s.startswith("-"):
+            break
+        if on:
+            out.append(s)
+    words = " ".join(out).replace(",", " ").replace(":", " ").replace("(", " ").replace(")", " ").split()
+    return set(words)
+
+
+def parallel(fn, items, jobs, label):
+    """fn(item) for every item, on at most `jobs` threads (each runs CLI processes, so at most
+    `jobs` simulations at once); results in item order; progress lines on standard error."""
+    import concurrent.futures
+    timer, done, out = Timer(), [0], [None] * len(items)
+    with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, jobs)) as ex:
+        futs = {ex.submit(fn, it): i for i, it in enumerate(items)}
+        for f in concurrent.futures.as_completed(futs):
+            out[futs[f]] = f.result()
+            done[0] += 1
+            sys.stderr.write("  %s: %d/%d done [%s]\n" % (label, done[0], len(items), timer))
+            sys.stderr.flush()
+    return out
+
+
+def spread(vals, nd=1, scale=1.0, sign=False):
+    """'median [min, max]' of the values (None entries skipped), or '—' without any."""
+    v = sorted(x * scale for x in vals if x is not None)
+    if not v:
+        return "—"
+    n = len(v)
+    med = v[n // 2] if n % 2 else (v[n // 2 - 1] + v[n // 2]) / 2
+    f = "%+.*f" if sign else "%.*f"
+    if n == 1:
+        return f % (nd, med)
+    return (f + " [" + f + ", " + f + "]") % (nd, med, nd, v[0], nd, v[-1])
+
+
+def median(vals):
+    v = sorted(x for x in vals if x is not None)
+    if not v:
+        return None
+    n = len(v)
+    return v[n // 2] if n % 2 else (v[n // 2 - 1] + v[n // 2]) / 2
+
+
 class Timer:
     def __init__(self):
         self.t0 = time.time()

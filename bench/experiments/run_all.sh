@@ -1,7 +1,7 @@
 #!/bin/sh
 # Regenerate every experiment's table and plot (doc/EXPERIMENTS.md) into bench/experiments/out.
 # usage: bench/experiments/run_all.sh [--quick] [--topo-sched PATH] [--out DIR]
-# Extra arguments go to every script. E2, E4 and E6 skip with a message when ../shared/data is absent
+# Extra arguments go to every script. E4 and E6 skip with a message when ../shared/data is absent
 # (E6 also while the cell module is not implemented).
 set -e
 here=$(cd "$(dirname "$0")" && pwd)
