@@ -475,7 +475,7 @@ static int record(const tsched_sim_event *e, void *user)
 static const char *const placements[] = {"first-fit",  "best-fit", "random-fit", "gpu-pack",   "topo-aware", "exhaustive",
                                          "mip",        "vclos",    "ocs-vclos",  "vclos-free", "crius"};
 static const char *const routings[] = {"greedy", "ecmp", "balanced-ecmp", "ilp", "source", "ideal", "vclos"};
-static const char *const priorities[] = {"none", "fixed", "crux", "sincronia", "varys"};
+static const char *const priorities[] = {"none", "fixed", "crux", "sincronia", "varys", "taccl", "cassini"};
 static const char *const patterns[] = {"dp-ring", "dp-hd", "pp", "alltoall"};
 #define NPL (sizeof placements / sizeof placements[0])
 #define NRT (sizeof routings / sizeof routings[0])

@@ -668,6 +668,9 @@ static tsched_status op_simulate(char **result, svc_req *req)
     for (size_t k = 0; k < 4; k++)
         if (has_num[k] && (st = in_option(tsched_sim_set_option(s, nums[k].which, num[k]), nums[k].key)) != TSCHED_OK)
             goto done;
+    /* the op returns no time series: sampling it would cost span x links for nothing */
+    if ((st = tsched_sim_set_option(s, TSCHED_SIM_TIMESERIES, 0)) != TSCHED_OK)
+        goto done;
     int flags = (no_timing ? TSCHED_SIM_JSON_NO_TIMING : 0) | (links ? TSCHED_SIM_JSON_LINKS : 0) |
                 TSCHED_SIM_JSON_COMPACT;
     if (!(st = tsched_sim_run_until(s, INT64_MAX)) && !(st = tsched_sim_result_new(&r, s)))
