@@ -307,7 +307,7 @@ END_TEST
 START_TEST(test_state_round_trip_ocs)
 {
     tsched_topology *t = tu_leaf_spine(8, 4, 1, 4, 2, 2);
-    int stage2 = 0, bad_checked = 0;
+    int stage2 = 0, bad_checked = 0, ocs_past_checked = 0;
     for (uint32_t seed = 1; seed <= tu_n(12); seed++) {
         tsched_vclos *v, *u;
         ck_assert_ok(tsched_vclos_new(&v, t, TSCHED_VCLOS_MODE_OCS));
@@ -355,6 +355,18 @@ START_TEST(test_state_round_trip_ocs)
                 bad_checked++;
             }
             free(bad);
+            /* an OCS index past the layer's OCSes: refused, naming the field and the port */
+            size_t at = (size_t)(port - a) + 4, nd = strspn(a + at, "0123456789"), len = strlen(a);
+            bad = ts_malloc(len + 8, 1); /* the digits after "@ocs" become 99999999 */
+            ck_assert_ptr_nonnull(bad);
+            snprintf(bad, len + 8, "%.*s99999999%s", (int)at, a, a + at + nd);
+            if (nd >= 1) {
+                ck_assert_status(tsched_vclos_load_state(e, bad, strlen(bad)), TSCHED_E_INVALID);
+                ck_assert_ptr_nonnull(strstr(tsched_last_error(), ".links["));
+                ck_assert_ptr_nonnull(strstr(tsched_last_error(), "is not an OCS port"));
+                ocs_past_checked++;
+            }
+            free(bad);
         }
         tsched_vclos_free(e);
         /* the same next allocation on both */
@@ -374,6 +386,7 @@ START_TEST(test_state_round_trip_ocs)
     }
     ck_assert_int_gt(stage2, (int)tu_min(5));
     ck_assert_int_gt(bad_checked, (int)tu_min(3));
+    ck_assert_int_gt(ocs_past_checked, (int)tu_min(3));
     tsched_topology_free(t);
 }
 END_TEST

@@ -16,7 +16,7 @@
 #include "../../common/limits.h"
 #include "../../common/names.h"
 #include "json_out.h"
-#include "../ocs/ocs_internal.h"
+#include "../ocs/ocs_io.h"
 
 /* ---- shared field readers ---- */
 
@@ -129,7 +129,7 @@ static tsched_status state_ocs_links(vc_job *j, const tsched_vclos *v, const jso
 {
     char f[96];
     snprintf(f, sizeof f, "%s.links", w);
-    uint32_t U = v->ocs->U;
+    uint32_t U = vc_ocs_count(v);
     int one_spine = 1;
     for (uint32_t x = 1; x < j->s; x++)
         one_spine &= j->sp[x] == j->sp[0];
@@ -151,14 +151,13 @@ static tsched_status state_ocs_links(vc_job *j, const tsched_vclos *v, const jso
         const char *leaf_name = tsched_topology_switch_name(v->topo, v->leaf_sw[leaf]);
         if (strlen(leaf_name) != (size_t)(tilde - nm) || strncmp(nm, leaf_name, (size_t)(tilde - nm)))
             return ts_error(TSCHED_E_INVALID, "%s[%u]: \"%s\" is not a port of %s", f, i, nm, leaf_name);
-        uint32_t port = vc_ocs_port(v, leaf, (uint32_t)k);
-        if (!vc_ocs_port_usable(v, leaf, (uint32_t)k))
-            return ts_error(TSCHED_E_INVALID, "%s[%u]: \"%s\" is %s", f, i, nm,
-                            v->link_owner[port] ? "reserved by another job" : "down");
+        uint32_t port;
+        if ((st = vc_ocs_state_port(&port, v, leaf, k, f, i, nm)))
+            return st;
         for (uint32_t x = (i / j->s) * j->s; x < i; x++)
             if (j->links[x] == port)
                 return ts_error(TSCHED_E_INVALID, "%s[%u]: \"%s\" is listed twice", f, i, nm);
-        if (two_a && i >= j->s && (port - v->nmembers) % U != (j->links[i - j->s] - v->nmembers) % U)
+        if (two_a && i >= j->s && !vc_ocs_same_ocs(v, port, j->links[i - j->s]))
             return ts_error(TSCHED_E_INVALID, "%s[%u]: \"%s\" is not on the OCS of the other leaf's port %u", f, i, nm,
                             i - j->s);
         j->links[i] = port;
@@ -310,40 +309,6 @@ static tsched_status ocs_commit(tsched_vclos *v, const vc_job *j, uint32_t idx)
     return st;
 }
 
-/* The OCS wiring, saved so that a failed load leaves the handle as it was. */
-typedef struct ocs_saved {
-    uint8_t *kind;
-    uint32_t *peer, *cnt;
-} ocs_saved;
-
-static tsched_status ocs_save(ocs_saved *sv, const tsched_vclos *v)
-{
-    memset(sv, 0, sizeof *sv);
-    if (!v->ocs)
-        return TSCHED_OK;
-    size_t lp = (size_t)v->L * v->ocs->U, sp = (size_t)v->S * v->ocs->U;
-    if (!(sv->kind = ts_malloc(lp, 1)) || !(sv->peer = ts_malloc(lp, sizeof *sv->peer)) ||
-        !(sv->cnt = ts_malloc(sp, sizeof *sv->cnt)))
-        return TSCHED_E_NOMEM;
-    memcpy(sv->kind, v->ocs->kind, lp);
-    memcpy(sv->peer, v->ocs->peer, lp * sizeof *sv->peer);
-    memcpy(sv->cnt, v->ocs->cnt, sp * sizeof *sv->cnt);
-    return TSCHED_OK;
-}
-
-static void ocs_restore(ocs_saved *sv, tsched_vclos *v, int restore)
-{
-    if (v->ocs && restore && sv->kind && sv->peer && sv->cnt) {
-        size_t lp = (size_t)v->L * v->ocs->U, sp = (size_t)v->S * v->ocs->U;
-        memcpy(v->ocs->kind, sv->kind, lp);
-        memcpy(v->ocs->peer, sv->peer, lp * sizeof *sv->peer);
-        memcpy(v->ocs->cnt, sv->cnt, sp * sizeof *sv->cnt);
-    }
-    free(sv->kind);
-    free(sv->peer);
-    free(sv->cnt);
-}
-
 static tsched_status load_state(tsched_vclos *v, const json_t *root)
 {
     const char *mode;
@@ -355,9 +320,9 @@ static tsched_status load_state(tsched_vclos *v, const json_t *root)
         return ts_error(TSCHED_E_INVALID, "mode: \"%s\" does not match the handle's mode \"%s\"", mode,
                         vc_mode_name(v->mode));
     uint32_t before = v->njobs;
-    ocs_saved saved;
-    if ((st = ocs_save(&saved, v))) {
-        ocs_restore(&saved, v, 0);
+    vc_ocs_saved saved;
+    if ((st = vc_ocs_save(&saved, v))) {
+        vc_ocs_restore(&saved, v, 0);
         return st;
     }
     for (size_t i = 0; i < json_array_size(jobs); i++) {
@@ -375,7 +340,7 @@ static tsched_status load_state(tsched_vclos *v, const json_t *root)
     if (st) /* the handle is left as it was */
         while (v->njobs > before)
             vc_job_remove(v, v->njobs - 1);
-    ocs_restore(&saved, v, st != TSCHED_OK);
+    vc_ocs_restore(&saved, v, st != TSCHED_OK);
     return st;
 }
 

@@ -10,7 +10,7 @@
 #ifndef TS_VCLOS_OCS_INTERNAL_H
 #define TS_VCLOS_OCS_INTERNAL_H
 
-#include "../vclos_internal.h"
+#include "ocs_io.h" /* what io/ may call; declared once there */
 
 enum { VC_PEER_NONE = 0, VC_PEER_SPINE = 1, VC_PEER_LEAF = 2 };
 
@@ -33,10 +33,5 @@ int vc_ocs_port_usable(const tsched_vclos *v, uint32_t n, uint32_t k);
 void vc_ocs_spine_idle(const tsched_vclos *v, uint32_t *idle);
 /* 1 if port (n, k) already carries a circuit to spine m. */
 int vc_ocs_on_spine(const tsched_vclos *v, uint32_t n, uint32_t k, uint32_t m);
-/* Re-point the circuits of a job about to be added (its links not yet reserved): each of
- * its ports ends on spine sp[v] (stage 3, 2b) or, for 2a (ocs_stage 20), the two leaves'
- * ports of each virtual spine are joined. Running jobs' circuits are never touched;
- * TSCHED_E_INTERNAL (nothing changed) if a port is reserved or a spine lacks an idle port. */
-tsched_status vc_ocs_commit(tsched_vclos *v, const vc_job *j);
 
 #endif
