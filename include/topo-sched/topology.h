@@ -103,6 +103,11 @@ typedef struct tsched_slurm_options {
     const char *topology;     /**< topology.yaml: the entry to import; NULL = the default one */
     const char *nvl_topology; /**< topology.yaml: a block entry whose blocks set the NVLink
                                    domains of the imported nodes; NULL = none */
+    const char *nodes_json;   /**< NUL-terminated text of `scontrol show nodes --json` or
+                                   `sinfo --json` (Slurm 22.05 and later): per-node GPUs from
+                                   `gres`, allocated GPUs from `gres_used`, and the node state
+                                   (doc/slurm-import.md, "Node state"); NULL = none (every node
+                                   up and free with `gpus_per_node` GPUs) */
 } tsched_slurm_options;
 
 /** Fill `opts` with the defaults and set its `size`. */

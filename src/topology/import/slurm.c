@@ -582,6 +582,7 @@ tsched_status sl_begin(sl_ctx *c, tsched_slurm_options *merged, const tsched_slu
         TS_SPAN(tsched_slurm_options, nic_gbps),      TS_SPAN(tsched_slurm_options, gpu_type),
         TS_SPAN(tsched_slurm_options, block_nvl),     TS_SPAN(tsched_slurm_options, topology),
         TS_SPAN(tsched_slurm_options, nvl_topology),
+        TS_SPAN(tsched_slurm_options, nodes_json),
     };
     memset(c, 0, sizeof *c);
     ts_strtab_init(&c->names);
