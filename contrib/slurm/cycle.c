@@ -224,7 +224,10 @@ static int decide(cycle *c, const cand *j)
     const char **names = NULL;
     int rc = PS_OK;
     tsched_status st = tsched_job_new(&job, name, gpus, tag.tp ? tag.tp : c->gpn, tag.pp ? tag.pp : 1);
-    if (st == TSCHED_OK && tag.alpha_set)
+    /* --alpha overrides the tag in the job itself, so that the dumped job replays as placed */
+    if (st == TSCHED_OK && cfg->alpha_set)
+        st = tsched_job_set_alpha(job, cfg->alpha);
+    else if (st == TSCHED_OK && tag.alpha_set)
         st = tag.alpha_set == 2 ? tsched_job_set_alpha_auto(job) : tsched_job_set_alpha(job, tag.alpha);
     if (st == TSCHED_OK && tag.unit >= 0)
         st = tsched_job_set_unit(job, (tsched_unit)tag.unit);
@@ -236,8 +239,6 @@ static int decide(cycle *c, const cand *j)
     tsched_place_options po;
     tsched_place_options_init(&po);
     po.algo = cfg->algo;
-    if (cfg->alpha_set)
-        po.alpha = cfg->alpha;
     if (cfg->time_limit_ms)
         po.time_limit_ms = cfg->time_limit_ms;
     po.nodes = partition_nodes(c, j, &po.num_nodes);
