@@ -3,8 +3,9 @@
  * chosen nodes. The rules that keep this safe (spec B):
  *   - a job without the tag is never touched, and one with the tag only while it is held;
  *   - the job is read again just before the update, and released only if nothing changed;
- *   - nothing but req_nodes + priority goes to a placed job, nothing but the admin comment
- *     to a held one;
+ *   - nothing but req_nodes + priority goes to a placed job (plus clearing our own "not
+ *     placed" admin comment of an earlier cycle, which would otherwise outlive the reason),
+ *     nothing but the admin comment to a held one;
  *   - a failed call to the controller ends the cycle: what was not done is retried next time,
  *     and a job not yet updated is still held, so a crash at any point loses nothing. */
 #include <errno.h>
@@ -314,6 +315,9 @@ static int decide(cycle *c, const cand *j)
         d.job_id = j->id;
         d.req_nodes = ranged;
         d.priority = INFINITE;
+        char empty[1] = "";
+        if (j->admin_comment && strncmp(j->admin_comment, "topo-sched: not placed: ", 24) == 0)
+            d.admin_comment = empty; /* ours, from a cycle that could not place it: now stale */
         if (slurm_update_job(&d) != SLURM_SUCCESS) {
             int e = slurm_get_errno();
             if (is_comm_error(e)) {
