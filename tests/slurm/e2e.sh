@@ -32,6 +32,8 @@ for c in slurmctld slurmd slurmstepd munged mungekey sbatch scontrol squeue sinf
   command -v $c >/dev/null || skip "$c not installed (apt-get install slurmctld slurmd slurm-client munge)"
 done
 command -v python3 >/dev/null || skip "python3 not installed (reads the JSON of squeue and the dumps)"
+# The interpreter itself, not a wrapper (a pyenv shim costs a second per call).
+PY=$(python3 -c 'import sys; print(sys.executable)')
 [ -x "$TS" ] || { echo "FAIL: $TS is not executable" >&2; exit 1; }
 [ -x "$TSS" ] || { echo "FAIL: $TSS is not executable" >&2; exit 1; }
 
@@ -49,16 +51,23 @@ CHECKS=0
 
 elapsed() { local us=$(( ${EPOCHREALTIME/./} - T0 )); printf '%d.%01d' $((us / 1000000)) $((us % 1000000 / 100000)); }
 say() { echo "[$(elapsed)s] $*"; }
-ok() { CHECKS=$((CHECKS + 1)); echo "ok $CHECKS: $*"; }
+ok() { CHECKS=$((CHECKS + 1)); echo "[$(elapsed)s] ok $CHECKS: $*"; }
 fail() { echo "FAIL: $*" >&2; exit 1; }
-py() { python3 "$HERE/e2e_check.py" "$@"; }
+py() { "$PY" "$HERE/e2e_check.py" "$@"; }
+# Sets state prio req nodes admin comment of job $1 from the last squeue --json ($W/sq.json).
+jv() { local v; v=$(py vars "$W/sq.json" "$1") || fail "$v"; eval "$v"; }
+refresh() { squeue --json > "$W/sq.json" || fail "squeue --json failed"; }
+daemon_alive() {   # the run daemon still runs (not exited, not a zombie)
+  local s; s=$(sed 's/.*) //' "/proc/$DAEMON/stat" 2>/dev/null | cut -d' ' -f1)
+  [ -n "$s" ] && [ "$s" != Z ]
+}
 cleanup() {
   local rc=$?
   trap - EXIT INT TERM
   if [ -n "$DAEMON" ] && kill -0 "$DAEMON" 2>/dev/null; then kill -TERM "$DAEMON"; wait "$DAEMON" || true; fi
   if [ "$rc" -ne 0 ] && [ "$rc" -ne 77 ] && [ -d "$W" ]; then
     echo "--- diagnostics (work files in $W)"
-    squeue --json > "$W/final.json" 2>/dev/null && py jobs "$W/final.json" $(python3 -c \
+    squeue --json > "$W/final.json" 2>/dev/null && py jobs "$W/final.json" $("$PY" -c \
       'import json,sys; print(" ".join(str(j["job_id"]) for j in json.load(open(sys.argv[1]))["jobs"]))' "$W/final.json") || true
     for f in "$W"/*.log; do [ -f "$f" ] && { echo "--- $f"; tail -n 20 "$f"; }; done
     echo "--- slurmctld.log"; tail -n 15 "$BASE/log/slurmctld.log" 2>/dev/null || true
@@ -85,7 +94,6 @@ wait_jobs() {
     sleep 0.3
   done
 }
-field() { py field "$W/sq.json" "$1" "$2"; }
 hostnames() { [ -z "$1" ] || scontrol show hostnames "$1" | LC_ALL=C sort; }
 # Held opt-in (or not) job: sub NODES COMMENT; prints the job id.
 sub() {
@@ -137,7 +145,7 @@ JE=$(sub 1 'topo-sched:pp=1')                            # one node, tp by defau
 JT=$(sub 2 'topo-sched:tp=eight')                        # a tag that does not parse
 OPT1="$JA $JB $JC $JD $JE"
 wait_jobs PENDING 20 $OPT1 $JU $JI $JT
-for j in $OPT1 $JU $JI $JT; do [ "$(field $j priority)" = 0 ] || fail "job $j is not held"; done
+for j in $OPT1 $JU $JI $JT; do jv $j; [ "$prio" = 0 ] || fail "job $j is not held"; done
 say "held jobs submitted: opt-in $OPT1, untagged $JU, infeasible $JI, bad tag $JT"
 
 # ---------------------------------------------------------------- cycle 1 (--once)
@@ -173,8 +181,10 @@ check_placed() {
   py same-placement "$d.placement.json" "$r.placement.json" || fail "job $j: dumped placement is not topo-sched place's"
   cmp -s "$W/hosts/$j.hosts" "$r.hosts" || fail "job $j: hostfile differs from topo-sched place --hostfile"
   py nodes "$r.placement.json" > "$r.nodes"
-  hostnames "$(field "$j" nodes)" > "$r.slurm"
-  cmp -s "$r.nodes" "$r.slurm" || fail "job $j runs on $(field "$j" nodes), topo-sched place gives $(tr '\n' ' ' < "$r.nodes")"
+  jv "$j"
+  [ "$state" = RUNNING ] || fail "job $j is $state"
+  hostnames "$nodes" > "$r.slurm"
+  cmp -s "$r.nodes" "$r.slurm" || fail "job $j runs on $nodes, topo-sched place gives $(tr '\n' ' ' < "$r.nodes")"
   [ "$(LC_ALL=C sort "$W/hosts/$j.hosts" | uniq)" = "$(cat "$r.nodes")" ] || fail "job $j: hostfile nodes are not the placement's"
   ! grep -qx "$DRAINED" "$r.nodes" || fail "job $j placed on the drained node"
   ! grep -qx "$MIXED" "$r.nodes" || fail "job $j placed on the mixed node (7 free GPUs, tp=8)"
@@ -182,7 +192,7 @@ check_placed() {
   logged=$(grep -E "^topo-sched-slurm: job=$j placed nodes=" "$log" | tail -n 1 | sed 's/.* nodes=\([^ ]*\).*/\1/')
   [ -n "$logged" ] || fail "job $j: no 'placed' line in $log"
   [ "$(hostnames "$logged")" = "$(cat "$r.nodes")" ] || fail "job $j: logged nodes $logged are not its nodes"
-  ok "job $j ($(field "$j" comment)) RUNNING on $(field "$j" nodes) = topo-sched place on the dump; hostfile and log agree"
+  ok "job $j ($comment) RUNNING on $nodes = topo-sched place on the dump; hostfile and log agree"
 }
 taken=()
 for j in $OPT1; do
@@ -194,11 +204,11 @@ ok "each later job of cycle 1 saw the ${#taken[@]} nodes of the earlier ones as 
 # ---------------------------------------------------------------- jobs it must not place
 check_held() {   # job placed by nobody: PENDING, held, no required nodes; $2: admin comment wanted
   local j=$1 want=$2
-  squeue --json > "$W/sq.json"
-  [ "$(field "$j" job_state)" = PENDING ] || fail "job $j is $(field "$j" job_state), not PENDING"
-  [ "$(field "$j" priority)" = 0 ] || fail "job $j was released (priority $(field "$j" priority))"
-  [ -z "$(field "$j" required_nodes)" ] || fail "job $j got required nodes $(field "$j" required_nodes)"
-  case $(field "$j" admin_comment) in $want) ;; *) fail "job $j: admin comment '$(field "$j" admin_comment)', wanted '$want'";; esac
+  refresh; jv "$j"
+  [ "$state" = PENDING ] || fail "job $j is $state, not PENDING"
+  [ "$prio" = 0 ] || fail "job $j was released (priority $prio)"
+  [ -z "$req" ] || fail "job $j got required nodes $req"
+  case $admin in $want) ;; *) fail "job $j: admin comment '$admin', wanted '$want'";; esac
 }
 check_untouched() {
   check_held "$JU" ""
@@ -208,9 +218,9 @@ check_untouched() {
 check_untouched; ok "untagged held job $JU untouched (held, no nodes, no comment, not logged)"
 check_held "$JI" "topo-sched: not placed: ?*"
 grep -qE "^topo-sched-slurm: job=$JI held reason=" "$W/once1.log" || fail "no 'held' line for job $JI"
-ok "infeasible job $JI held: $(field "$JI" admin_comment)"
+ok "infeasible job $JI held: $admin"
 check_held "$JT" "topo-sched: not placed: ?*"
-ok "bad-tag job $JT held: $(field "$JT" admin_comment)"
+ok "bad-tag job $JT held: $admin"
 
 # ---------------------------------------------------------------- crash before release
 JX=$(sub 4 'topo-sched:tp=8,pp=4')
@@ -236,7 +246,7 @@ say "slurmctld stopped"
 end=$((SECONDS + 30))
 until grep -q '^topo-sched-slurm: cycle failed' "$W/run.log"; do
   [ $SECONDS -lt $end ] || fail "no 'cycle failed' line in run.log 30 s after slurmctld stopped"
-  kill -0 "$DAEMON" 2>/dev/null || fail "the run daemon exited while slurmctld was down"
+  daemon_alive || fail "the run daemon exited while slurmctld was down"
   sleep 0.3
 done
 ok "run daemon logged: $(grep -m1 '^topo-sched-slurm: cycle failed' "$W/run.log")"
@@ -244,8 +254,7 @@ ok "run daemon logged: $(grep -m1 '^topo-sched-slurm: cycle failed' "$W/run.log"
 say "slurmctld restarted"
 JY=$(sub 4 'topo-sched:tp=8,pp=2')
 wait_jobs RUNNING 60 "$JY"
-kill -0 "$DAEMON" 2>/dev/null || fail "the run daemon is gone"
-squeue --json > "$W/sq.json"
+daemon_alive || fail "the run daemon is gone"
 # The state changed under the running daemon (restart): replay checks only ("-": no offline view).
 check_placed "$JY" - "$W/run.log"
 ok "after the restart the daemon placed job $JY"

@@ -2,7 +2,9 @@
 """JSON checks for tests/slurm/e2e.sh (exit 1 with one line on a failed check).
 
   e2e_check.py jobs SQUEUE_JSON ID...          one line per job: id state priority req nodes
-  e2e_check.py field SQUEUE_JSON ID KEY        one field of one job (`squeue --json`)
+  (squeue --json exits 0 when it cannot reach the controller: its "errors" are checked)
+  e2e_check.py vars SQUEUE_JSON ID             shell assignments of one job's fields (`squeue
+      --json`): state prio req nodes admin comment
   e2e_check.py states SQUEUE_JSON STATE ID...  exit 0 when every job is in STATE, 1 when one
       ended otherwise (one line), else 3 (quiet)
   e2e_check.py nodes PLACEMENT                 the placement's nodes, sorted, one a line
@@ -13,6 +15,7 @@
       free GPU in DUMP; same node names and leaves
 """
 import json
+import shlex
 import sys
 
 # Job states after which a job never runs again.
@@ -31,11 +34,23 @@ def load(path):
 
 
 def jobs_of(path):
-    return {str(j["job_id"]): j for j in load(path)["jobs"]}
+    """Job id -> job of a `squeue --json` output. squeue exits 0 when it cannot reach the
+    controller and lists the error instead: None then."""
+    d = load(path)
+    if d.get("errors"):
+        return None
+    return {str(j["job_id"]): j for j in d["jobs"]}
+
+
+def jobs_or_fail(path):
+    all_jobs = jobs_of(path)
+    if all_jobs is None:
+        fail("%s: squeue reports %s" % (path, load(path)["errors"][0].get("description", "an error")))
+    return all_jobs
 
 
 def job(path, jid):
-    j = jobs_of(path).get(str(jid))
+    j = jobs_or_fail(path).get(str(jid))
     if j is None:
         fail("job %s not in %s" % (jid, path))
     return j
@@ -75,17 +90,22 @@ def main(argv):
         fail("usage: see the module text")
     cmd, args = argv[1], argv[2:]
     if cmd == "jobs":
-        all_jobs = jobs_of(args[0])
+        all_jobs = jobs_or_fail(args[0])
         for jid in args[1:]:
             j = all_jobs.get(jid)
             if j is None:
                 print(jid, "ABSENT")
             else:
                 print(jid, j["job_state"], j["priority"], j["required_nodes"] or "-", j["nodes"] or "-")
-    elif cmd == "field":
-        print(job(args[0], args[1])[args[2]])
+    elif cmd == "vars":
+        j = job(args[0], args[1])
+        for var, key in (("state", "job_state"), ("prio", "priority"), ("req", "required_nodes"),
+                         ("nodes", "nodes"), ("admin", "admin_comment"), ("comment", "comment")):
+            print("%s=%s" % (var, shlex.quote(str(j[key]))))
     elif cmd == "states":
         all_jobs = jobs_of(args[0])
+        if all_jobs is None:   # controller not reachable (yet): ask again
+            sys.exit(3)
         got = [all_jobs.get(j, {}).get("job_state") for j in args[2:]]
         ended = [j for j, s in zip(args[2:], got) if s in FINAL and s != args[1]]
         if ended:

@@ -9,19 +9,20 @@ BASE=${BASE:-/tmp/topo-sched-slurm}
 export SLURM_CONF=$BASE/etc/slurm.conf PATH=$PATH:/usr/sbin
 T0=${EPOCHREALTIME/./}
 say() { local us=$(( ${EPOCHREALTIME/./} - T0 )); printf '[%d.%02ds] %s\n' $((us / 1000000)) $((us % 1000000 / 10000)) "$*"; }
-argv0() { local a=""; { read -r -d '' a < "/proc/$1/cmdline"; } 2>/dev/null; printf '%s' "$a"; }
+# A0 = argv[0] of process $1 ("" when gone); no subshell: stop.sh reads one per node.
+argv0() { A0=""; [ -n "$1" ] && { read -r -d '' A0 < "/proc/$1/cmdline"; } 2>/dev/null; return 0; }
 alive() { [ -n "$1" ] && kill -0 "$1" 2>/dev/null; }
 [ -d "$BASE/pid" ] || { say "nothing under $BASE"; exit 0; }
 
 # All PIDs first: the daemons remove their pid files when they exit.
-ctld=$(cat "$BASE/pid/slurmctld.pid" 2>/dev/null)
-munge=$(cat "$BASE/pid/munged.pid" 2>/dev/null)
-[ "$(argv0 "$ctld")" = "$BASE/bin/slurmctld" ] || ctld=""
-slurmds=""
+ctld="" munge="" slurmds="" p=""
+read -r ctld 2>/dev/null < "$BASE/pid/slurmctld.pid"
+read -r munge 2>/dev/null < "$BASE/pid/munged.pid"
+argv0 "$ctld"; [ "$A0" = "$BASE/bin/slurmctld" ] || ctld=""
 for f in "$BASE"/pid/slurmd.*.pid; do
   [ -f "$f" ] || continue
-  p=$(cat "$f" 2>/dev/null)
-  [ -n "$p" ] && [ "$(argv0 "$p")" = "$BASE/bin/slurmd" ] && slurmds="$slurmds $p"
+  p=""; read -r p 2>/dev/null < "$f"
+  argv0 "$p"; [ "$A0" = "$BASE/bin/slurmd" ] && slurmds="$slurmds $p"
 done
 
 if [ -n "$ctld" ] && [ "${GRACEFUL:-0}" = 1 ]; then   # let running jobs end cleanly (at most ~5 s)
