@@ -57,6 +57,12 @@ if [ -e "$BASE" ]; then
     die "$BASE exists and was not made by start.sh; not wiping it"
   fi
 fi
+# Ports taken by another program would surface as daemons that never answer: say so now.
+for port in $CTLD_PORT $(seq "$NODE_PORT0" $((NODE_PORT0 + NODES - 1))); do
+  if (exec 3<> "/dev/tcp/127.0.0.1/$port") 2>/dev/null; then
+    die "port $port is in use (set CTLD_PORT / NODE_PORT0 to free ports)"
+  fi
+done
 mkdir -p "$BASE"/{bin,etc,dev,log,pid,munge,mungekey,spool/ctld}
 : > "$BASE/.topo-sched-slurm"
 # Slurm keys some behaviour on basename(argv[0]): run as "slurmd-wlm", slurmd silently drops
