@@ -57,6 +57,10 @@ if [ -e "$BASE" ]; then
     die "$BASE exists and was not made by start.sh; not wiping it"
   fi
 fi
+read -r eph_lo eph_hi 2>/dev/null < /proc/sys/net/ipv4/ip_local_port_range || eph_lo=""
+if [ -n "$eph_lo" ] && [ $((NODE_PORT0 + NODES - 1)) -ge "$eph_lo" ] && [ "$NODE_PORT0" -le "$eph_hi" ]; then
+  echo "start.sh: warning: node ports $NODE_PORT0-$((NODE_PORT0 + NODES - 1)) overlap the ephemeral range $eph_lo-$eph_hi"
+fi
 # Ports taken by another program would surface as daemons that never answer: say so now.
 for port in $CTLD_PORT $(seq "$NODE_PORT0" $((NODE_PORT0 + NODES - 1))); do
   if (exec 3<> "/dev/tcp/127.0.0.1/$port") 2>/dev/null; then
@@ -148,18 +152,32 @@ say "configs written under $BASE/etc"
 
 "$HERE/restart-ctld.sh" start
 say "slurmctld up (pid $(cat "$BASE/pid/slurmctld.pid"))"
+start_slurmd() {   # -d: the step daemon under its plain name too (see above)
+  "$BASE/bin/slurmd" -f "$SLURM_CONF" -N "n$1" -d "$BASE/bin/slurmstepd"
+}
 for ((i = 0; i < NODES; i++)); do
-  # -d: the step daemon under its plain name too (see above)
-  "$BASE/bin/slurmd" -f "$SLURM_CONF" -N "n$i" -d "$BASE/bin/slurmstepd" &
+  start_slurmd $i &
   (( (i + 1) % 32 == 0 )) && wait    # at most 32 daemons starting at once
 done
 wait
 say "$NODES slurmd started"
 
-n=0; deadline=$((SECONDS + WAIT_S))
+# A slurmd whose port was taken in the meantime (ports in the ephemeral range can be, briefly,
+# by any outgoing connection) exits: start those again, up to 3 times.
+n=0; deadline=$((SECONDS + WAIT_S)); retry_at=$((SECONDS + 5)); tries=0
 while [ $SECONDS -lt $deadline ]; do
   n=$(sinfo -h -N -t idle -o '%N' 2>/dev/null | wc -l)
   [ "$n" -ge "$NODES" ] && break
+  if [ $SECONDS -ge $retry_at ] && [ $tries -lt 3 ]; then
+    for ((i = 0; i < NODES; i++)); do
+      p=""; read -r p 2>/dev/null < "$BASE/pid/slurmd.n$i.pid"
+      if [ -z "$p" ] || ! kill -0 "$p" 2>/dev/null; then
+        say "slurmd n$i is not running (port $((NODE_PORT0 + i)) taken?): starting it again"
+        start_slurmd $i
+      fi
+    done
+    tries=$((tries + 1)); retry_at=$((SECONDS + 5))
+  fi
   sleep 0.2
 done
 say "$n/$NODES nodes idle"
