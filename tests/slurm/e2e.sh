@@ -61,10 +61,21 @@ daemon_alive() {   # the run daemon still runs (not exited, not a zombie)
   local s; s=$(sed 's/.*) //' "/proc/$DAEMON/stat" 2>/dev/null | cut -d' ' -f1)
   [ -n "$s" ] && [ "$s" != Z ]
 }
+# SIGTERM to the run daemon, SIGKILL after 15 s; sets DAEMON_RC to its exit status.
+stop_daemon() {
+  local i
+  DAEMON_RC=""
+  [ -n "$DAEMON" ] || return 0
+  kill -TERM "$DAEMON" 2>/dev/null
+  for ((i = 0; i < 150; i++)); do daemon_alive || break; sleep 0.1; done
+  daemon_alive && kill -KILL "$DAEMON" 2>/dev/null
+  DAEMON_RC=0; wait "$DAEMON" || DAEMON_RC=$?
+  DAEMON=""
+}
 cleanup() {
   local rc=$?
   trap - EXIT INT TERM
-  if [ -n "$DAEMON" ] && kill -0 "$DAEMON" 2>/dev/null; then kill -TERM "$DAEMON"; wait "$DAEMON" || true; fi
+  stop_daemon
   if [ "$rc" -ne 0 ] && [ "$rc" -ne 77 ] && [ -d "$W" ]; then
     echo "--- diagnostics (work files in $W)"
     squeue --json > "$W/final.json" 2>/dev/null && py jobs "$W/final.json" $("$PY" -c \
@@ -272,9 +283,7 @@ ok "all $(echo $ALL | wc -w) opt-in jobs COMPLETED; srun ran rank i on hostfile 
 check_untouched; ok "untagged job $JU still untouched"
 check_held "$JI" "topo-sched: not placed: ?*"; ok "infeasible job $JI still held"
 
-kill -TERM "$DAEMON"
-rc=0; wait "$DAEMON" || rc=$?
-DAEMON=""
-[ "$rc" = 0 ] || fail "run daemon exited $rc on SIGTERM"
+stop_daemon
+[ "$DAEMON_RC" = 0 ] || fail "run daemon exited $DAEMON_RC on SIGTERM (137: did not exit within 15 s)"
 ok "run daemon exited 0 on SIGTERM"
 say "$CHECKS checks passed"
