@@ -39,7 +39,7 @@ PY=$(python3 -c 'import sys; print(sys.executable)')
 
 # Run inside a job of another Slurm cluster, its SLURM_*/SBATCH_* settings would steer our
 # commands (and mark this shell as one of our jobs' processes for stop.sh): drop them.
-for v in $(compgen -e | grep -E '^(SLURM|SBATCH|SRUN|SALLOC|SQUEUE|SINFO|SCONTROL)_' || true); do unset "$v"; done
+for v in $(compgen -e | grep -E '^(SLURM|SLURMD|SBATCH|SRUN|SALLOC|SQUEUE|SINFO|SCONTROL)_' || true); do unset "$v"; done
 export BASE=${BASE:-/tmp/topo-sched-slurm-e2e}
 export CTLD_PORT=${CTLD_PORT:-26817} NODE_PORT0=${NODE_PORT0:-27000} NODES=64
 # A stopped controller is found unreachable after about MessageTimeout - 1 s: keep it short.
@@ -105,7 +105,6 @@ wait_jobs() {
     sleep 0.3
   done
 }
-hostnames() { [ -z "$1" ] || scontrol show hostnames "$1" | LC_ALL=C sort; }
 # Held opt-in (or not) job: sub NODES COMMENT; prints the job id.
 sub() {
   local id
@@ -165,11 +164,8 @@ say "held jobs submitted: opt-in $OPT1, untagged $JU, infeasible $JI, bad tag $J
 sinfo --json > "$W/sinfo1.json"
 "$TS" topology import-slurm "$BASE/etc/topology.conf" --nodes-json "$W/sinfo1.json" -o "$W/offline1.json" \
   || fail "topology import-slurm --nodes-json failed"
-[ "$(py avail "$W/offline1.json" n0)" = "free=0 down=0" ] || fail "offline import: n0 (leaf0 job) not busy: $(py avail "$W/offline1.json" n0)"
-[ "$(py avail "$W/offline1.json" n9)" = "free=0 down=0" ] || fail "offline import: n9 (exclusive job) not busy: $(py avail "$W/offline1.json" n9)"
-[ "$(py avail "$W/offline1.json" $MIXED)" = "free=7 down=0" ] || fail "offline import: $MIXED not 7 free: $(py avail "$W/offline1.json" $MIXED)"
-[ "$(py avail "$W/offline1.json" $DRAINED | cut -d' ' -f2)" = "down=1" ] || fail "offline import: $DRAINED not down"
-[ "$(py avail "$W/offline1.json" n30)" = "free=8 down=0" ] || fail "offline import: n30 not free"
+# leaf0 busy (GPUs asked), n9 busy (exclusive, none asked), the mixed node, the drained one, idle
+py expect "$W/offline1.json" n0=0,0 n9=0,0 $MIXED=7,0 $DRAINED='*,1' n30=8,0 || fail "offline import of the live state"
 ok "offline import of the live state: busy, mixed (7 free), drained (down) and idle nodes as expected"
 
 PLACER_ARGS=(--hostfile-dir "$W/hosts" --dump-dir "$W/dump")
@@ -182,28 +178,11 @@ ok "all opt-in jobs of cycle 1 RUNNING"
 # Checks one placed job J against a replay of the placer's dump; TAKEN = nodes placed earlier
 # in the same cycle, OFFLINE = the offline import of the state the cycle started from.
 check_placed() {
-  local j=$1 offline=$2 log=$3; shift 3
-  local d=$W/dump/$j r=$W/replay/$j
-  for f in topology job placement; do [ -s "$d.$f.json" ] || fail "job $j: no dump $d.$f.json"; done
-  [ -s "$W/hosts/$j.hosts" ] || fail "job $j: no hostfile"
-  py agree "$offline" "$d.topology.json" "$@" >/dev/null || fail "job $j: $(py agree "$offline" "$d.topology.json" "$@")"
-  "$TS" place -t "$d.topology.json" -j "$d.job.json" --no-timing --hostfile "$r.hosts" -o "$r.placement.json" \
-    || fail "job $j: topo-sched place on the dump failed"
-  py same-placement "$d.placement.json" "$r.placement.json" || fail "job $j: dumped placement is not topo-sched place's"
-  cmp -s "$W/hosts/$j.hosts" "$r.hosts" || fail "job $j: hostfile differs from topo-sched place --hostfile"
-  py nodes "$r.placement.json" > "$r.nodes"
-  jv "$j"
-  [ "$state" = RUNNING ] || fail "job $j is $state"
-  hostnames "$nodes" > "$r.slurm"
-  cmp -s "$r.nodes" "$r.slurm" || fail "job $j runs on $nodes, topo-sched place gives $(tr '\n' ' ' < "$r.nodes")"
-  [ "$(LC_ALL=C sort "$W/hosts/$j.hosts" | uniq)" = "$(cat "$r.nodes")" ] || fail "job $j: hostfile nodes are not the placement's"
-  ! grep -qx "$DRAINED" "$r.nodes" || fail "job $j placed on the drained node"
-  ! grep -qx "$MIXED" "$r.nodes" || fail "job $j placed on the mixed node (7 free GPUs, tp=8)"
-  local logged
-  logged=$(grep -E "^topo-sched-slurm: job=$j placed nodes=" "$log" | tail -n 1 | sed 's/.* nodes=\([^ ]*\).*/\1/')
-  [ -n "$logged" ] || fail "job $j: no 'placed' line in $log"
-  [ "$(hostnames "$logged")" = "$(cat "$r.nodes")" ] || fail "job $j: logged nodes $logged are not its nodes"
-  ok "job $j ($comment) RUNNING on $nodes = topo-sched place on the dump; hostfile and log agree"
+  local j=$1 offline=$2 log=$3 out; shift 3
+  "$TS" place -t "$W/dump/$j.topology.json" -j "$W/dump/$j.job.json" --no-timing \
+    --hostfile "$W/replay/$j.hosts" -o "$W/replay/$j.placement.json" || fail "job $j: topo-sched place on the dump failed"
+  out=$(py placed "$W/sq.json" "$j" "$offline" "$W" "$log" "$DRAINED,$MIXED" "$@") || fail "$out"
+  ok "$out"
 }
 taken=()
 for j in $OPT1; do

@@ -7,14 +7,23 @@
       --json`): state prio req nodes admin comment
   e2e_check.py states SQUEUE_JSON STATE ID...  exit 0 when every job is in STATE, 1 when one
       ended otherwise (one line), else 3 (quiet)
-  e2e_check.py nodes PLACEMENT                 the placement's nodes, sorted, one a line
-  e2e_check.py same-placement A B              the two tsched.placement.v1 agree (solve_ms aside)
-  e2e_check.py avail TOPOLOGY NODE             "free=F down=0|1" of one node
+  e2e_check.py expect TOPOLOGY NODE=FREE,DOWN...  the nodes' free GPUs and down flag (0|1) in
+      a tsched.topology.v1 are these (* = any)
   e2e_check.py agree OFFLINE DUMP [TAKEN...]   the placer's fabric DUMP has the free GPUs and down
       nodes of OFFLINE, except that each TAKEN node (placed earlier in the same cycle) has no
       free GPU in DUMP; same node names and leaves
+  e2e_check.py expand HOSTLIST                 the node names of a Slurm hostlist
+  e2e_check.py placed SQUEUE_JSON ID OFFLINE DIR LOG NOTNODES [TAKEN...]
+      one placed job, in one process (spawns are slow on a loaded machine): the dump
+      DIR/dump/ID.{topology,job,placement}.json, its replay DIR/replay/ID.{placement.json,hosts}
+      by `topo-sched place`, the hostfile DIR/hosts/ID.hosts and the job in squeue agree: same
+      placement (solve_ms aside), hostfile bytes = the replay's, the job RUNNING on exactly the
+      placement's nodes, none of NOTNODES (comma-separated), the last "placed" line of LOG
+      names them, and the dump agrees with OFFLINE ("-": not checked) as `agree` does.
+      Writes DIR/replay/ID.nodes (sorted) and prints one line.
 """
 import json
+import re
 import shlex
 import sys
 
@@ -66,7 +75,7 @@ def node_view(path):
             for n in d["nodes"]}
 
 
-def agree(offline, dump, taken):
+def agree(offline, dump, taken, quiet=False):
     a, b = node_view(offline), node_view(dump)
     if set(a) != set(b):
         fail("%s and %s name different nodes: only in the first %s, only in the second %s"
@@ -82,7 +91,70 @@ def agree(offline, dump, taken):
             continue
         if (fa, da) != (fb, db):
             fail("%s: offline free=%d down=%d, %s free=%d down=%d" % (name, fa, da, dump, fb, db))
-    print("ok: %s agrees with %s (%d nodes, %d taken in the cycle)" % (dump, offline, len(a), len(taken)))
+    if not quiet:
+        print("ok: %s agrees with %s (%d nodes, %d taken in the cycle)" % (dump, offline, len(a), len(taken)))
+
+
+def expand(hostlist):
+    """Node names of a Slurm hostlist with one bracket group per name (n[1-3,8],m05)."""
+    names = []
+    for tok in re.findall(r"[^,\[]*(?:\[[^\]]*\])?[^,]*", hostlist):
+        if not tok:
+            continue
+        m = re.fullmatch(r"([^\[]*)\[([^\]]*)\](.*)", tok)
+        if not m:
+            names.append(tok)
+            continue
+        for r in m.group(2).split(","):
+            lo, _, hi = r.partition("-")
+            width = len(lo) if lo.startswith("0") else 0
+            for k in range(int(lo), int(hi or lo) + 1):
+                names.append(m.group(1) + str(k).zfill(width) + m.group(3))
+    return names
+
+
+def placed(sq, jid, offline, d, log, notnodes, taken):
+    pre = {f: "%s/dump/%s.%s.json" % (d, jid, f) for f in ("topology", "job", "placement")}
+    for f in pre.values():
+        try:
+            open(f).close()
+        except OSError:
+            fail("job %s: no dump %s" % (jid, f))
+    if offline != "-":
+        agree(offline, pre["topology"], taken, quiet=True)
+    rp = "%s/replay/%s.placement.json" % (d, jid)
+    a, b = load(pre["placement"]), load(rp)
+    a.pop("solve_ms", None)
+    b.pop("solve_ms", None)
+    if a != b:
+        fail("job %s: dumped placement is not topo-sched place's (differs in %s)"
+             % (jid, ", ".join(sorted(k for k in set(a) | set(b) if a.get(k) != b.get(k)))))
+    with open("%s/hosts/%s.hosts" % (d, jid), "rb") as f:
+        hosts = f.read()
+    with open("%s/replay/%s.hosts" % (d, jid), "rb") as f:
+        if f.read() != hosts:
+            fail("job %s: hostfile differs from topo-sched place --hostfile" % jid)
+    nodes = sorted({x["node"] for x in b["assignment"]})
+    if sorted(set(hosts.decode().split())) != nodes:
+        fail("job %s: hostfile nodes are not the placement's" % jid)
+    j = job(sq, jid)
+    if j["job_state"] != "RUNNING":
+        fail("job %s is %s" % (jid, j["job_state"]))
+    if sorted(expand(j["nodes"])) != nodes:
+        fail("job %s runs on %s, topo-sched place gives %s" % (jid, j["nodes"], " ".join(nodes)))
+    bad = set(nodes) & set(notnodes.split(","))
+    if bad:
+        fail("job %s placed on %s" % (jid, ", ".join(sorted(bad))))
+    with open(log) as f:
+        lines = re.findall(r"^topo-sched-slurm: job=%s placed nodes=(\S+)" % jid, f.read(), re.M)
+    if not lines:
+        fail("job %s: no 'placed' line in %s" % (jid, log))
+    if sorted(expand(lines[-1])) != nodes:
+        fail("job %s: logged nodes %s are not its nodes" % (jid, lines[-1]))
+    with open("%s/replay/%s.nodes" % (d, jid), "w") as f:
+        f.write("".join(n + "\n" for n in nodes))
+    print("job %s (%s) RUNNING on %s = topo-sched place on the dump; hostfile%s and log agree"
+          % (jid, j["comment"], j["nodes"], "" if offline == "-" else ", offline import"))
 
 
 def main(argv):
@@ -111,21 +183,19 @@ def main(argv):
         if ended:
             fail("job %s ended %s" % (ended[0], all_jobs[ended[0]]["job_state"]))
         sys.exit(0 if all(s == args[1] for s in got) else 3)
-    elif cmd == "nodes":
-        for n in sorted({a["node"] for a in load(args[0])["assignment"]}):
-            print(n)
-    elif cmd == "same-placement":
-        a, b = load(args[0]), load(args[1])
-        a.pop("solve_ms", None)
-        b.pop("solve_ms", None)
-        if a != b:
-            keys = sorted(k for k in set(a) | set(b) if a.get(k) != b.get(k))
-            fail("%s and %s differ in %s" % (args[0], args[1], ", ".join(keys)))
-    elif cmd == "avail":
-        v = node_view(args[0]).get(args[1])
-        if v is None:
-            fail("no node %s in %s" % (args[1], args[0]))
-        print("free=%d down=%d" % (v[1], int(v[2])))
+    elif cmd == "expect":
+        view = node_view(args[0])
+        for want in args[1:]:
+            name, _, fd = want.partition("=")
+            if name not in view:
+                fail("no node %s in %s" % (name, args[0]))
+            got = (str(view[name][1]), str(int(view[name][2])))
+            if any(w not in ("*", g) for w, g in zip(fd.split(","), got)):
+                fail("%s: %s has free=%s down=%s, expected free=%s down=%s" % (args[0], name, got[0], got[1], *fd.split(",")))
+    elif cmd == "placed":
+        placed(args[0], args[1], args[2], args[3], args[4], args[5], set(args[6:]))
+    elif cmd == "expand":
+        print(" ".join(expand(args[0])))
     elif cmd == "agree":
         if args[0] == "-":
             return

@@ -52,24 +52,26 @@ fi
 wait_gone $slurmds $mine
 say "slurmctld, $(echo $slurmds | wc -w) slurmd and munged stopped"
 
+# Step daemons (they rename themselves: known by their command name), forks of slurmd, a
+# slurmscriptd left by a SIGKILLed slurmctld, and job processes (SLURMD_NODENAME set) of this
+# cluster: all inherit SLURM_CONF from our daemons. Other processes with that SLURM_CONF (the
+# caller, the placer) are left alone. Few process spawns: they are slow on a loaded machine.
 n_left=0
-# Step daemons (they rename themselves: known by their executable), forks of slurmd, a
-# slurmscriptd left by a SIGKILLed slurmctld, and job processes of this cluster: all inherit
-# SLURM_CONF from our daemons. Other processes with that SLURM_CONF (the caller, the placer)
-# are left alone.
-stepd_exe=$(readlink -f "$BASE/bin/slurmstepd" 2>/dev/null)
-slurmd_exe=$(readlink -f "$BASE/bin/slurmd" 2>/dev/null)
-ctld_exe=$(readlink -f "$BASE/bin/slurmctld" 2>/dev/null)
 for sweep in 1 2; do   # twice: a job script may have forked while the first sweep ran
-for f in $(grep -lzx "SLURM_CONF=$SLURM_CONF" /proc/[0-9]*/environ 2>/dev/null); do
-  d=${f%/environ}; p=${d#/proc/}
-  [ "$p" = $$ ] && continue
-  exe=$(readlink "$d/exe" 2>/dev/null)
-  if [ -n "$exe" ] && { [ "$exe" = "$stepd_exe" ] || [ "$exe" = "$slurmd_exe" ] || [ "$exe" = "$ctld_exe" ]; } || \
-     { grep -qz '^SLURM_JOB_ID=' "$f" 2>/dev/null && grep -qz '^SLURMD_NODENAME=' "$f" 2>/dev/null; }; then
-    kill -KILL "$p" 2>/dev/null && n_left=$((n_left + 1))
-  fi
-done
+  files=$(grep -lzx "SLURM_CONF=$SLURM_CONF" /proc/[0-9]*/environ 2>/dev/null)
+  [ -n "$files" ] || break
+  kill_pids=()
+  for f in $(grep -lz '^SLURMD_NODENAME=' $files 2>/dev/null); do
+    p=${f#/proc/}; p=${p%/environ}; [ "$p" = $$ ] || kill_pids+=("$p")
+  done
+  for f in $files; do
+    p=${f#/proc/}; p=${p%/environ}; c=""
+    read -r c 2>/dev/null < "/proc/$p/comm"
+    case $c in slurmstepd|slurmd|slurmctld) [ "$p" = $$ ] || kill_pids+=("$p");; esac
+  done
+  [ ${#kill_pids[@]} -gt 0 ] || break
+  kill -KILL "${kill_pids[@]}" 2>/dev/null
+  n_left=$((n_left + ${#kill_pids[@]}))
 done
 [ "$n_left" = 0 ] || say "killed $n_left step daemons and job processes"
 
