@@ -167,6 +167,13 @@ sinfo --json > "$W/sinfo1.json"
 # leaf0 busy (GPUs asked), n9 busy (exclusive, none asked), the mixed node, the drained one, idle
 py expect "$W/offline1.json" n0=0,0 n9=0,0 $MIXED=7,0 $DRAINED='*,1' n30=8,0 || fail "offline import of the live state"
 ok "offline import of the live state: busy, mixed (7 free), drained (down) and idle nodes as expected"
+# The same state read live: topo-sched-slurm state and topo-sched topology import-slurm-live
+# (which runs it) give the offline import's bytes.
+"$TSS" state -o "$W/state1.json" || fail "topo-sched-slurm state failed"
+TSCHED_SLURM_PLACER=$TSS "$TS" topology import-slurm-live -o "$W/live1.json" || fail "topology import-slurm-live failed"
+cmp -s "$W/state1.json" "$W/offline1.json" || fail "topo-sched-slurm state differs from the offline import: $(diff "$W/state1.json" "$W/offline1.json" | head -5)"
+cmp -s "$W/live1.json" "$W/offline1.json" || fail "topology import-slurm-live differs from the offline import"
+ok "topo-sched-slurm state and topology import-slurm-live give the offline import's bytes"
 
 PLACER_ARGS=(--hostfile-dir "$W/hosts" --dump-dir "$W/dump")
 rc=0; "$TSS" --once "${PLACER_ARGS[@]}" --log "$W/once1.log" || rc=$?
@@ -215,6 +222,7 @@ ok "bad-tag job $JT held: $admin"
 # ---------------------------------------------------------------- crash before release
 JX=$(sub 4 'topo-sched:tp=8,pp=4')
 wait_jobs PENDING 20 "$JX"
+say "job $JX submitted (held, opt-in); placer with the crash hook"
 rc=0; TSCHED_SLURM_TEST_EXIT_BEFORE_RELEASE=1 "$TSS" --once "${PLACER_ARGS[@]}" --log "$W/crash.log" || rc=$?
 [ "$rc" = 99 ] || fail "the test hook should end the placer with 99, got $rc"
 [ -s "$W/hosts/$JX.hosts" ] || fail "crashed placer wrote no hostfile for $JX"
