@@ -7,8 +7,10 @@
 #   - each opt-in job runs (RUNNING, then COMPLETED) on exactly the nodes that
 #     `topo-sched place` gives on the fabric and job the placer dumped, the placer's dump agrees
 #     with an independent offline import (`topology import-slurm topology.conf --nodes-json
-#     <sinfo --json>`), and a job placed later in the same cycle sees the earlier jobs' nodes
-#     taken;
+#     <sinfo --json>`; 22.05's scontrol has no --json), and a job placed later in the same
+#     cycle sees the earlier jobs' nodes taken;
+#   - `topo-sched-slurm state` and `topo-sched topology import-slurm-live` give the offline
+#     import's bytes;
 #   - the hostfile is `topo-sched place --hostfile`'s, and srun inside the job
 #     (SLURM_HOSTFILE + --distribution=arbitrary) runs rank i on line i;
 #   - the drained node is never chosen; a held job without the tag is never touched; an
