@@ -39,9 +39,7 @@ daemon_bin() {
   d=$(PATH=$PATH:/usr/sbin:/usr/local/sbin command -v "$1") || return 1
   readlink -f "$d"
 }
-for d in slurmctld slurmd slurmstepd munged mungekey; do
-  [ "$d" = munged ] || [ "$d" = mungekey ] || daemon_bin $d >/dev/null || die "$d not found"
-done
+for d in slurmctld slurmd slurmstepd; do daemon_bin $d >/dev/null || die "$d not found"; done
 for c in munged mungekey sbatch scontrol sinfo; do
   PATH=$PATH:/usr/sbin command -v $c >/dev/null || die "$c not found"
 done
@@ -62,8 +60,9 @@ if [ -n "$eph_lo" ] && [ $((NODE_PORT0 + NODES - 1)) -ge "$eph_lo" ] && [ "$NODE
   echo "start.sh: warning: node ports $NODE_PORT0-$((NODE_PORT0 + NODES - 1)) overlap the ephemeral range $eph_lo-$eph_hi"
 fi
 # Ports taken by another program would surface as daemons that never answer: say so now.
+# (One connect per port in this shell: a subshell each costs seconds on a loaded machine.)
 for port in $CTLD_PORT $(seq "$NODE_PORT0" $((NODE_PORT0 + NODES - 1))); do
-  if (exec 3<> "/dev/tcp/127.0.0.1/$port") 2>/dev/null; then
+  if { true 3<> "/dev/tcp/127.0.0.1/$port"; } 2>/dev/null; then
     die "port $port is in use (set CTLD_PORT / NODE_PORT0 to free ports)"
   fi
 done
