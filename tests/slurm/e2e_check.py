@@ -48,7 +48,21 @@ def jobs_of(path):
     d = load(path)
     if d.get("errors"):
         return None
-    return {str(j["job_id"]): j for j in d["jobs"]}
+    return {str(j["job_id"]): norm(j) for j in d["jobs"]}
+
+
+def norm(j):
+    """22.05's squeue --json fields (v0.0.38); later releases give job_state as a list and
+    numbers as {"set", "number"} objects: reduced to the 22.05 forms."""
+    out = dict(j)
+    if isinstance(out.get("job_state"), list):
+        out["job_state"] = out["job_state"][0] if out["job_state"] else ""
+    for k, v in out.items():
+        if isinstance(v, dict) and "number" in v and "set" in v:
+            out[k] = v["number"] if v["set"] else 0
+    for k in ("required_nodes", "nodes", "admin_comment", "comment"):
+        out[k] = out.get(k) or ""
+    return out
 
 
 def jobs_or_fail(path):
