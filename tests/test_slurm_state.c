@@ -219,6 +219,15 @@ START_TEST(conservative_rules)
     expect(t, "a2", 8, 8, 0);
     expect(t, "a3", 8, 0, 1); /* mixed, no gres_used */
     tsched_topology_free(t);
+    t = import4("{\"nodes\":[{\"name\":\"a0\",\"state\":\"COMPLETING\",\"gres\":\"gpu:8\"},"
+                "{\"name\":\"a1\",\"state\":\"DRAINED\",\"gres\":\"gpu:8\"},"
+                "{\"name\":\"a2\",\"state\":\"\",\"gres\":\"gpu:8\"},"
+                "{\"name\":\"a3\",\"state\":\"ERROR\",\"gres\":\"gpu:8\"}]}");
+    expect(t, "a0", 8, 0, 1); /* node_state_string() of idle+completing: busy, not down */
+    expect(t, "a1", 8, 8, 0);
+    expect(t, "a2", 8, 8, 0);
+    expect(t, "a3", 8, 8, 0);
+    tsched_topology_free(t);
 }
 END_TEST
 
@@ -443,7 +452,7 @@ static void model_expect(const model_node *m, uint32_t dflt, uint32_t *gpus, uin
         *up = 0;
         return;
     }
-    *up = m->gpus > 0 && m->base >= 0 && !m->flag_down;
+    *up = m->gpus > 0 && (m->base >= 0 || (m->base == -2 && m->completing)) && !m->flag_down;
     int busy = m->base == 1 || m->base == 2 || m->completing, full = m->base == 2 || m->completing;
     if (m->gpus == 0 || full || (busy && m->used_kind != 1))
         *free_gpus = 0;

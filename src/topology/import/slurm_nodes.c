@@ -175,8 +175,10 @@ static void state_word(sl_nstate *ns, const char *w, size_t n, int *based)
             ns->full |= k == 1;
             return;
         }
-    if (word_is(w, n, "COMPLETING"))
+    if (word_is(w, n, "COMPLETING")) { /* Slurm's node_state_string() gives it alone for idle+completing */
         ns->busy = ns->full = 1;
+        *based = 1;
+    }
     /* any other word (RESERVED, CLOUD, PLANNED, ...) says nothing about placement */
 }
 
