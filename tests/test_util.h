@@ -56,10 +56,9 @@ static inline unsigned tu_n(unsigned n) { return tu_slow() ? (n + 2) / 3 : n; }
 static inline unsigned tu_min(unsigned n) { return tu_slow() ? n / 5 : n; }
 /* valgrind costs 20-50 times the plain build, ASan 2-4 times: the valgrind setup also sets
  * TSCHED_VALGRIND, and the heaviest loops (tu_nv) run a ninth of their cases there, still a
- * third under ASan and all of them in the plain build; tu_minv scales their thresholds. */
+ * third under ASan and all of them in the plain build. */
 static inline int tu_valgrind(void) { return getenv("TSCHED_VALGRIND") != NULL; }
 static inline unsigned tu_nv(unsigned n) { return tu_valgrind() ? (n + 8) / 9 : tu_n(n); }
-static inline unsigned tu_minv(unsigned n) { return tu_valgrind() ? n / 15 : tu_min(n); }
 
 /* ---- the tests' one seeded generator --------------------------------------------------- */
 
