@@ -388,8 +388,8 @@ def check_fabric(doc, tag):
 
 def main():
     rng = random.Random(14)
-    # the sanitizer setup (TSCHED_SLOW_BUILD) runs fewer random fabrics: each CLI run costs
-    # several times more there, and the plain build runs them all
+    # the sanitizer setup (TSCHED_SLOW_BUILD) runs fewer random fabrics and hostlists (about
+    # a third): each CLI run costs several times more there, and the plain build runs them all
     slow = bool(os.environ.get("TSCHED_SLOW_BUILD"))
     for i in range(24 if slow else 60):
         doc = random_fabric(rng, 1 + rng.randrange(5), rng.random() < 0.5, rng.randrange(4), rng.random() < 0.5)
@@ -440,7 +440,7 @@ def main():
 
     # Through the other importers: topology.yaml (tree entry and NVLink blocks), the block
     # form of topology.conf, and Kubernetes nodes carrying the exported labels
-    for i in range(40):
+    for i in range(15 if slow else 40):
         doc = random_fabric(rng, 1 + rng.randrange(6), rng.random() < 0.3, rng.randrange(4), rng.random() < 0.5)
         doc["name"] = "rnd"
         path = write("rt.json", doc)
@@ -500,7 +500,7 @@ def main():
             fail("kueue %d: the import's export differs:\n%s\n---\n%s" % (i, text[:400], again[:400]))
 
     # Hostlists: expand(compress(list)) == list, through the export of one leaf's nodes
-    for i in range(200):
+    for i in range(70 if slow else 200):
         names, seen = [], set()
         for _ in range(1 + rng.randrange(30)):
             pre = rng.choice(["gpu", "n", "r1n", "a.b-", "Z"])

@@ -218,7 +218,7 @@ START_TEST(kernel_matches_exact_reference)
 {
     ts_fluid *w = NULL, *fresh = NULL;
     ck_assert_ok(ts_fluid_new(&w));
-    unsigned cases = tu_n(4000), checked = 0, skipped = 0, saturated = 0, far = 0, levels = 0, zero_cap = 0;
+    unsigned cases = tu_nv(4000), checked = 0, skipped = 0, saturated = 0, far = 0, levels = 0, zero_cap = 0;
     for (unsigned cs = 0; cs < cases; cs++) {
         ts_rng r;
         ts_rng_seed(&r, 1000 + cs);
@@ -398,7 +398,7 @@ START_TEST(incremental_equals_full_solve)
     ck_assert_ok(ts_fluid_new(&w));
     ck_assert_ok(ts_fluid_new(&full));
     uint64_t solved_flows = 0, batches = 0, untouched_checked = 0;
-    for (unsigned run = 0; run < tu_n(40); run++) {
+    for (unsigned run = 0; run < tu_nv(40); run++) {
         ts_rng r;
         ts_rng_seed(&r, 5000 + run);
         tnet *t = calloc(1, sizeof *t);
@@ -797,7 +797,7 @@ START_TEST(many_levels_exact_zero)
 {
     ts_fluid *w = NULL;
     ck_assert_ok(ts_fluid_new(&w));
-    unsigned cases = tu_n(4000), zeros = 0, checked = 0;
+    unsigned cases = tu_nv(4000), zeros = 0, checked = 0;
     for (unsigned cs = 0; cs < cases; cs++) {
         ts_rng r;
         ts_rng_seed(&r, 777000 + cs);

@@ -904,7 +904,7 @@ START_TEST(twojob_extreme_magnitudes)
     static const double edges[] = {1e-6, 1e9, 1e12, 1e-300, 1e300, 1e308, 4.9e-324, 1, 3};
     tu_rng r = {20261123};
     int cases = 0;
-    const int its = (int)tu_n(300); /* a third under the sanitizer and valgrind setups */
+    const int its = (int)tu_nv(300); /* a third under the sanitizer setup, a ninth under valgrind */
     for (int it = 0; it < its; it++) {
         tsched_twojob a = {TJS, xtime(&r, edges, 9), xtime(&r, edges, 9), xoverlap(&r), 1 + tu_rng_below(&r, 64)};
         tsched_twojob b = {TJS, xtime(&r, edges, 9), xtime(&r, edges, 9), xoverlap(&r),

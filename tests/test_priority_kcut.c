@@ -418,7 +418,7 @@ END_TEST
 START_TEST(crux_vs_exhaustive)
 {
     tu_rng r = {606};
-    const int cases = 1200;
+    const int cases = tu_valgrind() ? 400 : 1200; /* the first third under valgrind */
     uint32_t lv[16];
     double sum_ratio = 0, sum_s = 0, sum_v = 0, sum_crux = 0, sum_sinc = 0, sum_var = 0;
     int opt = 0, beat_s = 0, beat_v = 0, lose_s = 0, lose_v = 0;
@@ -644,7 +644,7 @@ START_TEST(threads_give_identical_results)
 {
     static const uint32_t threads[] = {1, 2, 8, 0, 1000};
     tu_rng r = {4242};
-    for (int c = 0; c < (int)tu_n(120); c++) { /* a third under the sanitizer and valgrind setups */
+    for (int c = 0; c < (int)tu_nv(120); c++) { /* a third under the sanitizer setup, a ninth under valgrind */
         uint32_t n = c % 3 == 0 ? tu_rng_below(&r, 12) : 20 + tu_rng_below(&r, c % 3 == 1 ? 200 : 1500);
         int model = c % 3;
         tsched_dag *d =
@@ -747,9 +747,9 @@ START_TEST(crux_equals_plain_reference)
 {
     tu_rng r = {1010};
     for (int c = 0; c < 160; c++) {
-        /* the sanitizer and valgrind setups: a sixth of the small cases, none of the four
-         * 30k-node ones (minutes under valgrind); the plain build runs them all */
-        if (tu_slow() && (c >= 156 || c % 6 != 0))
+        /* the sanitizer setup: a sixth of the small cases, valgrind an eighteenth, none of the
+         * four 30k-node ones (minutes under valgrind); the plain build runs them all */
+        if (tu_slow() && (c >= 156 || c % (tu_valgrind() ? 18 : 6) != 0))
             continue;
         uint32_t n = c % 4 == 0 ? tu_rng_below(&r, 40) : 50 + tu_rng_below(&r, c % 4 == 1 ? 400 : 4000);
         if (c >= 156)

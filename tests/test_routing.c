@@ -941,7 +941,7 @@ static void plain_maxmin(double *rate, const tsched_topology *t, const tsched_fl
 START_TEST(rates_bit_identical_to_plain_reference)
 {
     tu_rng r = {4242};
-    for (uint32_t it = 0; it < 400; it++) {
+    for (uint32_t it = 0; it < (tu_valgrind() ? 134u : 400u); it++) { /* a third under valgrind */
         tsched_topology *t = rates_fabric(&r, it, 5);
         tsched_flows *f = random_flows(&r, t, 1 + tu_rng_below(&r, it % 10 == 9 ? 600 : 80));
         uint32_t n = tsched_flows_count(f);
@@ -2377,7 +2377,7 @@ static void expect_paths(const tsched_routes *r, const tsched_path *want, uint32
 START_TEST(cold_and_warm_routers_match_listed_paths)
 {
     tu_rng r = {2026};
-    for (uint32_t it = 0; it < 40; it++) {
+    for (uint32_t it = 0; it < (tu_valgrind() ? 14u : 40u); it++) { /* a third under valgrind */
         tsched_topology *t =
             it % 2 ? tu_gen_leaf_spine(2 + tu_rng_below(&r, 15), 2 + tu_rng_below(&r, 7), 1 + tu_rng_below(&r, 4), 2,
                                        1 + tu_rng_below(&r, 2), 0, 0, 1.0 + tu_rng_below(&r, 2))

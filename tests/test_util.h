@@ -54,6 +54,11 @@ static inline uint32_t tu_trunk(const tsched_topology *t, const char *a, const c
 static inline int tu_slow(void) { return getenv("TSCHED_SLOW_BUILD") != NULL; }
 static inline unsigned tu_n(unsigned n) { return tu_slow() ? (n + 2) / 3 : n; }
 static inline unsigned tu_min(unsigned n) { return tu_slow() ? n / 5 : n; }
+/* valgrind costs 20-50 times the plain build, ASan 2-4 times: the valgrind setup also sets
+ * TSCHED_VALGRIND, and the heaviest loops (tu_nv) run a ninth of their cases there, still a
+ * third under ASan and all of them in the plain build. */
+static inline int tu_valgrind(void) { return getenv("TSCHED_VALGRIND") != NULL; }
+static inline unsigned tu_nv(unsigned n) { return tu_valgrind() ? (n + 8) / 9 : tu_n(n); }
 
 /* ---- the tests' one seeded generator --------------------------------------------------- */
 

@@ -351,7 +351,7 @@ static void random_run(uint32_t L, uint32_t S, uint32_t K, uint32_t P, uint32_t 
 START_TEST(brute_force_small)
 {
     /* 4 leaves x 2 or 4 spines, 1-2 members, 2-3 nodes per leaf, 1-2 NICs */
-    for (uint64_t seed = 1; seed <= tu_n(12); seed++) {
+    for (uint64_t seed = 1; seed <= tu_nv(12); seed++) {
         random_run(4, 2, 1, 2, 1, seed, 40);
         random_run(4, 2, 2, 2, 2, seed, 40);
         random_run(4, 2, 2, 3, 1, seed + 100, 40);
