@@ -20,7 +20,7 @@
 set -euo pipefail
 src=$(cd "$(dirname "$0")/../.." && pwd)
 export BASE=${BASE:-/tmp/se-bench} CTLD_PORT=${CTLD_PORT:-16817} NODE_PORT0=${NODE_PORT0:-17000}
-export NODES=${NODES:-1024}
+export NODES=${NODES:-1024} WAIT_S=${WAIT_S:-300}   # WAIT_S: start.sh waits that long for idle nodes
 JOBS=${JOBS:-100}
 ALGOS=${ALGOS:-mip}
 SEED=${SEED:-1}
@@ -47,7 +47,7 @@ echo "== machine: $(nproc) cores, $(awk '/MemTotal/ { printf "%.1f GB", $2 / 104
 echo "== placer: $("$PLACER" --version 2>&1 | head -n1) ($(cd "$src" && git describe --always --dirty 2>/dev/null || echo '?'))"
 
 t=$(now)
-"$START" "$NODES" > "$BASE.start.log" 2>&1 || { tail -n 20 "$BASE.start.log" >&2; exit 1; }
+"$START" > "$BASE.start.log" 2>&1 || { tail -n 20 "$BASE.start.log" >&2; exit 1; }
 echo "== $(sinfo --version), cluster: $NODES nodes idle after $(dt "$t" "$(now)") s (BASE=$BASE, ctld port $CTLD_PORT)"
 mem_kb=$(for f in "$BASE"/pid/*.pid; do p=$(cat "$f"); awk '/VmRSS/ { print $2 }' "/proc/$p/status" 2>/dev/null; done |
          awk '{ s += $1 } END { print s + 0 }')
