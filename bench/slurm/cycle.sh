@@ -91,7 +91,12 @@ stats() {  # numbers on stdin -> n, sum, mean, median, p90, max
 for algo in $ALGOS; do
     ids=$(submit_optin)
     nodes_needed=$(squeue -h -j "${ids// /,}" -o %D | awk '{ s += $1 } END { print s }')
-    log=$BASE/placer-$algo.log; hosts=$BASE/hosts-$algo; rm -rf "$log" "$hosts"; mkdir -p "$hosts"
+    log=$BASE/placer-$algo.log; hosts=$BASE/hosts-$algo; rm -rf "$log" "$log.dry" "$hosts"; mkdir -p "$hosts"
+    # first the same cycle with --dry-run: the decisions without the per-job re-read and update
+    td=$(now)
+    "$PLACER" --once --dry-run --algo "$algo" --hostfile-dir "$hosts" --log "$log.dry" || echo "placer exit $?"
+    echo "== $algo --dry-run: cycle wall $(dt "$td" "$(now)") s; per-job ms:" \
+         "$(grep -o ' placed .* ms=[0-9.]*' "$log.dry" | sed 's/.*ms=//' | stats)"
     t0=$(now)
     /usr/bin/time -f '%e %M' -o "$BASE/time-$algo" \
         "$PLACER" --once --algo "$algo" --hostfile-dir "$hosts" --log "$log" || echo "placer exit $?"
