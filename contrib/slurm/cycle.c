@@ -224,7 +224,10 @@ static int decide(cycle *c, const cand *j)
     const char **names = NULL;
     int rc = PS_OK;
     tsched_status st = tsched_job_new(&job, name, gpus, tag.tp ? tag.tp : c->gpn, tag.pp ? tag.pp : 1);
-    if (st == TSCHED_OK && tag.alpha_set)
+    /* --alpha overrides the tag in the job itself, so that the dumped job replays as placed */
+    if (st == TSCHED_OK && cfg->alpha_set)
+        st = tsched_job_set_alpha(job, cfg->alpha);
+    else if (st == TSCHED_OK && tag.alpha_set)
         st = tag.alpha_set == 2 ? tsched_job_set_alpha_auto(job) : tsched_job_set_alpha(job, tag.alpha);
     if (st == TSCHED_OK && tag.unit >= 0)
         st = tsched_job_set_unit(job, (tsched_unit)tag.unit);
@@ -236,8 +239,6 @@ static int decide(cycle *c, const cand *j)
     tsched_place_options po;
     tsched_place_options_init(&po);
     po.algo = cfg->algo;
-    if (cfg->alpha_set)
-        po.alpha = cfg->alpha;
     if (cfg->time_limit_ms)
         po.time_limit_ms = cfg->time_limit_ms;
     po.nodes = partition_nodes(c, j, &po.num_nodes);
@@ -384,14 +385,23 @@ int ps_cycle(const ps_config *cfg)
         return PS_E_SLURM;
     }
     cand *cs = calloc(jobs->record_count ? jobs->record_count : 1, sizeof *cs);
+    ps_buf taken = {0}; /* req_nodes of tagged jobs released but not started yet */
     size_t n = 0;
     int rc = PS_OK;
+    ps_buf_str(&taken, "");
     for (uint32_t i = 0; cs && i < jobs->record_count; i++) {
         const slurm_job_info_t *ji = &jobs->job_array[i];
         const char *s;
         size_t len;
-        if ((ji->job_state & JOB_STATE_BASE) != JOB_PENDING || ji->priority != 0 || !ps_tag_find(ji->comment, &s, &len))
+        if ((ji->job_state & JOB_STATE_BASE) != JOB_PENDING || !ps_tag_find(ji->comment, &s, &len))
             continue;
+        if (ji->priority != 0) { /* released earlier (by us, or by hand): its nodes are spoken for */
+            if (ji->req_nodes && ji->req_nodes[0]) {
+                ps_buf_str(&taken, taken.len ? "," : "");
+                ps_buf_str(&taken, ji->req_nodes);
+            }
+            continue;
+        }
         if (cfg->partition && !list_has(ji->partition, cfg->partition))
             continue;
         cand *x = &cs[n++];
@@ -402,7 +412,9 @@ int ps_cycle(const ps_config *cfg)
         x->partition = dup_or_null(ji->partition);
     }
     slurm_free_job_info_msg(jobs);
-    if (!cs) {
+    if (!cs || taken.failed) {
+        free(cs);
+        free(taken.s);
         ps_log("cycle failed: out of memory");
         return PS_E_OTHER;
     }
@@ -420,6 +432,21 @@ int ps_cycle(const ps_config *cfg)
             rc = PS_E_SLURM;
         }
     }
+    if (rc == PS_OK && n > 0 && taken.len > 0) {
+        /* a job released in an earlier cycle may not run yet: its nodes are not free for
+         * this cycle's jobs even when Slurm still reports them idle */
+        hostlist_t hl = slurm_hostlist_create(taken.s);
+        char *h;
+        while (hl && (h = slurm_hostlist_shift(hl))) {
+            uint32_t x = tsched_topology_find_node(c.topo, h);
+            if (x != TSCHED_NONE)
+                tsched_topology_set_free_gpus(c.topo, x, 0);
+            free(h);
+        }
+        if (hl)
+            slurm_hostlist_destroy(hl);
+    }
+    free(taken.s);
     if (rc == PS_OK && n > 0) {
         uint32_t total = tsched_topology_num_nodes(c.topo);
         c.gpn = common_gpus(c.topo);

@@ -168,6 +168,19 @@ int ps_hostlist_ranged(char **out, const char *const *names, size_t n)
             it[i].width = (s[d] == '0' && len - d > 1) ? (unsigned)(len - d) : 0;
             it[i].num = strtoull(s + d, NULL, 10);
         }
+    }
+    /* an unpadded number joins a zero-padded group of its own digit count: "gpu[01-02,10]" */
+    for (size_t i = 0; i < n; i++)
+        if (it[i].width == 0)
+            for (size_t j = 0; j < n; j++)
+                if (it[j].width != 0 && it[j].width != UINT32_MAX && it[j].plen == it[i].plen &&
+                    it[j].width == strlen(names[i]) - it[i].plen && memcmp(names[j], names[i], it[i].plen) == 0) {
+                    it[i].width = it[j].width;
+                    break;
+                }
+    for (size_t i = 0; i < n; i++) {
+        const char *s = names[i];
+        size_t d = it[i].plen;
         it[i].group = i;
         for (size_t j = 0; j < i; j++)
             if (it[j].group == j && it[j].width == it[i].width && it[j].width != UINT32_MAX &&
