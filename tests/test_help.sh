@@ -20,6 +20,7 @@ topology
 topology show
 topology import-slurm
 topology import-slurm-yaml
+topology import-slurm-live
 topology import-k8s-nodes
 topology export
 place

@@ -148,5 +148,60 @@ fails 2 "--levels: 'a,,b'" "an empty key in --levels" -- \
 fails 2 "missing.json: cannot open" "a missing file" -- \
     "$ts" topology import-k8s-nodes "$tmp/missing.json" --levels a
 
+# ---- --nodes-json and import-slurm-live (issue 24) -----------------------------------------
+# The node lists recorded from Slurm 22.05 daemons (tests/data/slurm/README.md): n3 drained,
+# n4 down, n8 draining, n13 maintenance, n14 failed; n0 n1 allocated, n2 1 GPU used, n9 3.
+sl=$2/slurm
+live='sorted(d["state"]["down"]) == sorted(["n3","n4","n8","n13","n14"]) and d["state"]["free_gpus"] == {"n0":0,"n1":0,"n2":7,"n8":0,"n9":5} and all(n["gpus"] == 8 for n in d["nodes"])'
+for f in nodes-22.05.json sinfo-22.05.json; do
+    expect 0 "--nodes-json $f" -- "$ts" topology import-slurm "$sl/topology-16.conf" --nodes-json "$sl/$f" -o "$tmp/live.json"
+    loads "$tmp/live.json" "--nodes-json $f"
+    shape "$tmp/live.json" "--nodes-json $f" "$live"
+done
+printf -- '- topology: t\n  tree:\n    switches:\n      - switch: leaf0\n        nodes: n[0-7]\n      - switch: leaf1\n        nodes: n[8-15]\n      - switch: top\n        children: leaf[0-1]\n' > "$tmp/t16.yaml"
+expect 0 "import-slurm-yaml --nodes-json" -- "$ts" topology import-slurm-yaml "$tmp/t16.yaml" --nodes-json "$sl/sinfo-22.05.json" -o "$tmp/live-yaml.json"
+shape "$tmp/live-yaml.json" "import-slurm-yaml --nodes-json" "$live"
+# '-' reads the node list from standard input: the same document
+if "$ts" topology import-slurm "$sl/topology-16.conf" --nodes-json - < "$sl/sinfo-22.05.json" > "$tmp/live-stdin.json" 2> "$tmp/err" &&
+    cmp -s "$tmp/live-stdin.json" "$tmp/live.json"; then ok; else bad "--nodes-json -: not the document of the file form"; fi
+if "$ts" topology import-slurm - --nodes-json "$sl/sinfo-22.05.json" < "$sl/topology-16.conf" > "$tmp/live-stdin2.json" 2> "$tmp/err" &&
+    cmp -s "$tmp/live-stdin2.json" "$tmp/live.json"; then ok; else bad "FILE - with --nodes-json FILE2: not the same document"; fi
+printf '{"nodes":[{"name":"n1","gres":8}]}' > "$tmp/badgres.json"
+fails 2 "badgres.json: nodes[0].gres: expected a string, got integer" "--nodes-json: a gres of the wrong type" -- \
+    "$ts" topology import-slurm "$sl/topology-16.conf" --nodes-json "$tmp/badgres.json"
+fails 2 "badgres.json: nodes[0].gres: expected a string" "import-slurm-yaml --nodes-json: a bad node list" -- \
+    "$ts" topology import-slurm-yaml "$tmp/t16.yaml" --nodes-json "$tmp/badgres.json"
+printf '{"nodes":[{"name":"n1","gres":"gpu:a100:99999999999999999999"}]}' > "$tmp/huge.json"
+fails 2 'huge.json: nodes[0].gres: "gpu:a100:99999999999999999999" names more than' "--nodes-json: a huge GPU count" -- \
+    "$ts" topology import-slurm "$sl/topology-16.conf" --nodes-json "$tmp/huge.json"
+printf '{"nodes":[' > "$tmp/trunc.json"
+fails 2 "trunc.json: line 1" "--nodes-json: not JSON" -- \
+    "$ts" topology import-slurm "$sl/topology-16.conf" --nodes-json "$tmp/trunc.json"
+fails 2 "missing.json: cannot open" "--nodes-json: a missing file" -- \
+    "$ts" topology import-slurm "$sl/topology-16.conf" --nodes-json "$tmp/missing.json"
+fails 2 "FILE and --nodes-json cannot both be standard input" "--nodes-json - with FILE -" -- \
+    "$ts" topology import-slurm - --nodes-json -
+fails 2 "bad_cycle.conf: line" "a bad topology.conf is still named with --nodes-json" -- \
+    "$ts" topology import-slurm "$sl/bad_cycle.conf" --nodes-json "$sl/sinfo-22.05.json"
+# import-slurm-live runs `topo-sched-slurm state ARGS`: $TSCHED_SLURM_PLACER, else next to
+# topo-sched, else on PATH
+mkdir -p "$tmp/bin"
+printf '#!/bin/sh\necho "placer: $*"\nexit ${FAKE_EXIT:-0}\n' > "$tmp/bin/topo-sched-slurm"
+chmod +x "$tmp/bin/topo-sched-slurm"
+expect 0 "import-slurm-live through TSCHED_SLURM_PLACER" -- env TSCHED_SLURM_PLACER="$tmp/bin/topo-sched-slurm" \
+    "$ts" topology import-slurm-live --topology x.conf --compact -o out.json
+has "$tmp/out" "placer: state --topology x.conf --compact -o out.json" "import-slurm-live: the arguments passed through"
+expect 0 "import-slurm-live on PATH" -- env -u TSCHED_SLURM_PLACER PATH="$tmp/bin:/usr/bin:/bin" \
+    "$ts" topology import-slurm-live --gpus-per-node 4
+has "$tmp/out" "placer: state --gpus-per-node 4" "import-slurm-live on PATH: the arguments"
+expect 3 "import-slurm-live: the placer's exit status" -- env FAKE_EXIT=3 TSCHED_SLURM_PLACER="$tmp/bin/topo-sched-slurm" \
+    "$ts" topology import-slurm-live
+fails 2 "import-slurm-live: topo-sched-slurm not found (built only where Slurm's libslurm is installed)" \
+    "import-slurm-live without the placer" -- env -u TSCHED_SLURM_PLACER PATH="$tmp/nowhere" "$ts" topology import-slurm-live
+fails 2 "TSCHED_SLURM_PLACER=$tmp/none: cannot run" "import-slurm-live: TSCHED_SLURM_PLACER names nothing" -- \
+    env TSCHED_SLURM_PLACER="$tmp/none" "$ts" topology import-slurm-live
+expect 0 "import-slurm-live --help" -- env TSCHED_SLURM_PLACER="$tmp/bin/topo-sched-slurm" "$ts" topology import-slurm-live --help
+has "$tmp/out" "usage: topo-sched topology import-slurm-live" "import-slurm-live --help: its own text"
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

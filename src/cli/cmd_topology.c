@@ -1,6 +1,9 @@
-/* topo-sched topology show | import-slurm | import-slurm-yaml | import-k8s-nodes */
+/* topo-sched topology show | import-slurm | import-slurm-yaml | import-slurm-live | import-k8s-nodes */
+#include <errno.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "opt.h"
@@ -46,7 +49,7 @@ static int show(int argc, char **argv)
 /* ---- imports of foreign formats (import-slurm, import-slurm-yaml, import-k8s-nodes) ---- */
 
 typedef struct import_args {
-    const char *file, *out, *levels, *kueue;
+    const char *file, *out, *levels, *kueue, *nodes_json;
     int compact;
     tsched_slurm_options o;
     tsched_k8s_options k;
@@ -84,11 +87,18 @@ static void k8s_init(void *v)
          .help = "GPU type of every node"},                                                                     \
         {.lng = "--name", .type = CLI_OPT_STRING, .off = CLI_OFF(S, o.name), .arg = "NAME", .dflt = fabric_name,       \
          .help = "fabric name"}
+/* the live state (the service reads no files: it has no such option) */
+#define NODES_JSON_ROW                                                                                         \
+    {.lng = "--nodes-json", .type = CLI_OPT_FILE, .flags = CLI_OPT_NO_SERVICE, .off = CLI_OFF(S, nodes_json),    \
+     .arg = "FILE", .dflt = "every node up and free",                                                         \
+     .help = "Slurm's node state ({D}; '-' = standard input):\n`scontrol show nodes --json` or `sinfo --json`; "  \
+             "GPUs, free GPUs, down nodes"}
 
 static const cli_opt slurm_opts[] = {
     FILE_ROW("topology.conf"),
     NO_NVL_ROW("block form: blocks are not NVLink domains"),
     NODE_ROWS("slurm"),
+    NODES_JSON_ROW,
     CLI_ROW_COMPACT(S, compact),
     CLI_ROW_OUT(S, out),
 };
@@ -101,6 +111,7 @@ static const cli_opt slurm_yaml_opts[] = {
      .help = "a block entry that only sets the nodes' NVLink domains"},
     NO_NVL_ROW("an imported block entry sets no NVLink domains"),
     NODE_ROWS("slurm"),
+    NODES_JSON_ROW,
     CLI_ROW_COMPACT(S, compact),
     CLI_ROW_OUT(S, out),
 };
@@ -129,6 +140,7 @@ static const cli_opt k8s_opts[] = {
     CLI_ROW_COMPACT(S, compact),
     CLI_ROW_OUT(S, out),
 };
+#undef NODES_JSON_ROW
 #undef NODE_ROWS
 #undef NO_NVL_ROW
 #undef FILE_ROW
@@ -141,8 +153,8 @@ const cli_cmd_spec cli_spec_import_slurm_yaml = {"topology import-slurm-yaml", "
 const cli_cmd_spec cli_spec_import_k8s = {"topology import-k8s-nodes", "import-k8s-nodes", k8s_opts, CLI_NOPTS(k8s_opts),
                                           sizeof(import_args), k8s_init, 0};
 
-/* import-slurm FILE [--no-nvl] [node options] and import-slurm-yaml FILE [--topology NAME]
- * [--nvl-topology NAME] [node options]. */
+/* import-slurm FILE [--no-nvl] [node options] [--nodes-json FILE2] and import-slurm-yaml FILE
+ * [--topology NAME] [--nvl-topology NAME] [node options] [--nodes-json FILE2]. */
 static int import_slurm_any(int argc, char **argv, int yaml)
 {
     const char *cmd = yaml ? "topology import-slurm-yaml" : "topology import-slurm";
@@ -156,11 +168,31 @@ static int import_slurm_any(int argc, char **argv, int yaml)
     tsched_slurm_options o = a.o;
     if (!file)
         return cli_usage_error("%s: FILE is required", cmd);
+    char *live = NULL;
+    if (a.nodes_json) {
+        if (strcmp(a.nodes_json, "-") == 0 && strcmp(file, "-") == 0)
+            return cli_usage_error("%s: FILE and --nodes-json cannot both be standard input", cmd);
+        size_t len;
+        int rc = cli_read_file(a.nodes_json, &live, &len);
+        if (rc != CLI_OK)
+            return rc;
+        o.nodes_json = live;
+    }
     tsched_topology *t;
     tsched_status st = yaml ? tsched_topology_import_slurm_yaml_file(&t, file, &o)
                             : tsched_topology_import_slurm_file(&t, file, &o);
-    if (st != TSCHED_OK)
+    free(live);
+    if (st != TSCHED_OK) {
+        /* an error in the node state names the file the user gave instead of the option */
+        static const char field[] = "nodes_json:";
+        const char *msg = tsched_last_error();
+        if (a.nodes_json && strncmp(msg, field, sizeof field - 1) == 0) {
+            fprintf(stderr, "topo-sched: %s:%s\n", strcmp(a.nodes_json, "-") == 0 ? "<stdin>" : a.nodes_json,
+                    msg + sizeof field - 1);
+            return cli_fail_status(st);
+        }
         return cli_fail(st);
+    }
     char *json;
     st = tsched_topology_to_json(&json, t);
     tsched_topology_free(t);
@@ -169,6 +201,48 @@ static int import_slurm_any(int argc, char **argv, int yaml)
 
 static int import_slurm(int argc, char **argv) { return import_slurm_any(argc, argv, 0); }
 static int import_slurm_yaml(int argc, char **argv) { return import_slurm_any(argc, argv, 1); }
+
+/* import-slurm-live [ARGS]: the live state comes from libslurm, which the library never links:
+ * run `topo-sched-slurm state ARGS` in this process's place. The program is
+ * $TSCHED_SLURM_PLACER, else topo-sched-slurm next to this executable, else on PATH. */
+static int import_slurm_live(int argc, char **argv)
+{
+    static const char prog[] = "topo-sched-slurm";
+    char **args = calloc((size_t)argc + 2, sizeof *args);
+    if (!args) {
+        fputs("topo-sched: import-slurm-live: out of memory\n", stderr);
+        return CLI_INTERNAL;
+    }
+    args[0] = (char *)prog;
+    args[1] = (char *)"state";
+    for (int i = 1; i < argc; i++)
+        args[i + 1] = argv[i];
+    const char *env = getenv("TSCHED_SLURM_PLACER");
+    if (env && *env) {
+        args[0] = (char *)env;
+        execv(env, args);
+        int err = errno;
+        free(args);
+        fprintf(stderr, "topo-sched: import-slurm-live: TSCHED_SLURM_PLACER=%s: cannot run: %s\n", env, strerror(err));
+        return CLI_BAD_INPUT;
+    }
+    char self[PATH_MAX];
+    ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+    if (n > 0) {
+        self[n] = '\0';
+        char *slash = strrchr(self, '/');
+        if (slash && (size_t)(slash + 1 - self) + sizeof prog <= sizeof self) {
+            memcpy(slash + 1, prog, sizeof prog);
+            if (access(self, X_OK) == 0)
+                execv(self, args);
+        }
+    }
+    execvp(prog, args);
+    free(args);
+    fprintf(stderr, "topo-sched: import-slurm-live: %s not found (built only where Slurm's libslurm is installed)\n",
+            prog);
+    return CLI_BAD_INPUT;
+}
 
 /* Split "K1,K2,..." in place into `keys` (at most `cap`); returns the count, or -1 when an
  * entry is empty or there are too many. */
@@ -246,7 +320,8 @@ static int import_k8s_nodes(int argc, char **argv)
 int cmd_topology(int argc, char **argv)
 {
     if (argc < 2)
-        return cli_usage_error("topology: missing subcommand (show, import-slurm, import-slurm-yaml, import-k8s-nodes)");
+        return cli_usage_error(
+            "topology: missing subcommand (show, import-slurm, import-slurm-yaml, import-slurm-live, import-k8s-nodes)");
     if (strcmp(argv[1], "show") == 0)
         return show(argc - 1, argv + 1);
     if (strcmp(argv[1], "import-slurm") == 0)
@@ -255,6 +330,8 @@ int cmd_topology(int argc, char **argv)
         return cmd_topology_export(argc - 1, argv + 1);
     if (strcmp(argv[1], "import-slurm-yaml") == 0)
         return import_slurm_yaml(argc - 1, argv + 1);
+    if (strcmp(argv[1], "import-slurm-live") == 0)
+        return import_slurm_live(argc - 1, argv + 1);
     if (strcmp(argv[1], "import-k8s-nodes") == 0)
         return import_k8s_nodes(argc - 1, argv + 1);
     return cli_usage_error("topology: unknown subcommand '%s'", argv[1]);

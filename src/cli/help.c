@@ -26,6 +26,7 @@ static const char help_all[] =
     "  topology show                 summary of a fabric: counts per tier, GPUs, free, down\n"
     "  topology import-slurm         Slurm topology.conf (tree or block form) -> tsched.topology.v1\n"
     "  topology import-slurm-yaml    Slurm topology.yaml -> tsched.topology.v1\n"
+    "  topology import-slurm-live    a running Slurm's topology and node state -> tsched.topology.v1\n"
     "  topology import-k8s-nodes     `kubectl get nodes -o json` and label keys -> tsched.topology.v1\n"
     "  topology export               a fabric as Slurm topology.conf/.yaml, Kueue, KAI or Volcano objects\n"
     "  place                         place a job: tsched.placement.v1, host files, pod order\n"
@@ -83,6 +84,7 @@ static const char help_topology[] =
     "  show -t TOPO                        summary: tsched.topology-summary.v1\n"
     "  import-slurm FILE                   Slurm topology.conf (tree or block form)\n"
     "  import-slurm-yaml FILE              Slurm topology.yaml\n"
+    "  import-slurm-live                   a running Slurm (runs topo-sched-slurm state)\n"
     "  import-k8s-nodes FILE --levels K,...  `kubectl get nodes -o json` with label keys\n"
     "  export -t TOPO --to FORMAT          slurm-conf, slurm-yaml, kueue, kai or volcano\n"
     "\n"
@@ -99,11 +101,13 @@ static const char help_topology_show_tail[] = EXIT_023;
 
 static const char help_import_slurm_head[] =
     "usage: topo-sched topology import-slurm FILE [--no-nvl] [--gpus-per-node N] [--nics-per-node N]\n"
-    "           [--nic-gbps X] [--gpu-type T] [--name NAME] [--compact] [-o FILE]\n"
+    "           [--nic-gbps X] [--gpu-type T] [--name NAME] [--nodes-json FILE2] [--compact] [-o FILE]\n"
     "\n"
     "Read a Slurm topology.conf, tree form (SwitchName= Switches= Nodes= LinkSpeed=) or block form\n"
     "(BlockName= Nodes=, BlockSizes=; also `scontrol show topology` output), and print the fabric as\n"
-    "tsched.topology.v1. The file has no GPU or NIC facts: the options supply them.\n"
+    "tsched.topology.v1. The file has no GPU or NIC facts: the options supply them. With\n"
+    "--nodes-json, Slurm's node list gives each node's GPUs, its free GPUs and whether it is down\n"
+    "(drained, down, not responding, ...; a node missing from the list is down).\n"
     "\n"
     "options:\n";
 static const char help_import_slurm_tail[] = EXIT_023;
@@ -111,13 +115,30 @@ static const char help_import_slurm_tail[] = EXIT_023;
 static const char help_import_slurm_yaml_head[] =
     "usage: topo-sched topology import-slurm-yaml FILE [--topology NAME] [--nvl-topology NAME] [--no-nvl]\n"
     "           [--gpus-per-node N] [--nics-per-node N] [--nic-gbps X] [--gpu-type T] [--name NAME]\n"
-    "           [--compact] [-o FILE]\n"
+    "           [--nodes-json FILE2] [--compact] [-o FILE]\n"
     "\n"
     "Read a Slurm topology.yaml (a list of tree, block or flat topologies) and print the selected one\n"
-    "as tsched.topology.v1; trunks are non-blocking (the file has no link speed).\n"
+    "as tsched.topology.v1; trunks are non-blocking (the file has no link speed). --nodes-json applies\n"
+    "Slurm's node state as import-slurm does.\n"
     "\n"
     "options:\n";
 static const char help_import_slurm_yaml_tail[] = EXIT_023;
+
+static const char help_import_slurm_live[] =
+    "usage: topo-sched topology import-slurm-live [--topology FILE] [--gpus-per-node N] [--nic-gbps X]\n"
+    "           [--compact] [-o FILE]\n"
+    "\n"
+    "Read the topology and node state of the running Slurm cluster (SLURM_CONF) through libslurm and\n"
+    "print the fabric as tsched.topology.v1, with free GPUs and down nodes as import-slurm\n"
+    "--nodes-json gives them. The library never links libslurm: this runs `topo-sched-slurm state`\n"
+    "with the arguments given, the program named by $TSCHED_SLURM_PLACER, else topo-sched-slurm in\n"
+    "the directory of topo-sched, else on PATH; it is built only where libslurm is installed.\n"
+    "--topology FILE takes the fabric from a topology.conf, topology.yaml or tsched.topology.v1 file\n"
+    "instead of slurm_load_topo; `topo-sched-slurm state --help` lists every option.\n"
+    "\n"
+    "options:\n" HELP_LINE
+    "\nexit status: topo-sched-slurm's: 0 success; 2 bad usage or bad input, or topo-sched-slurm not\n"
+    "found; 3 the controller could not be reached.\n";
 
 static const char help_import_k8s_head[] =
     "usage: topo-sched topology import-k8s-nodes FILE (--levels K1,K2,... | --kueue-topology FILE)\n"
@@ -327,6 +348,7 @@ static const struct {
     {"topology show", help_topology_show_head, &cli_spec_topology_show, help_topology_show_tail},
     {"topology import-slurm", help_import_slurm_head, &cli_spec_import_slurm, help_import_slurm_tail},
     {"topology import-slurm-yaml", help_import_slurm_yaml_head, &cli_spec_import_slurm_yaml, help_import_slurm_yaml_tail},
+    {"topology import-slurm-live", help_import_slurm_live, NULL, NULL},
     {"topology import-k8s-nodes", help_import_k8s_head, &cli_spec_import_k8s, help_import_k8s_tail},
     {"topology export", help_export_head, &cli_spec_export, help_export_tail},
     {"place", help_place_head, &cli_spec_place, help_place_tail},

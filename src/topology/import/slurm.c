@@ -49,6 +49,8 @@ void sl_free(sl_ctx *c)
     free(c->cooked);
     free(c->tmp);
     free(c->owner);
+    sl_nodes_free(c->live);
+    c->live = NULL;
     tsched_topology_free(c->topo);
     c->topo = NULL;
 }
@@ -350,8 +352,8 @@ static tsched_status add_node(sl_ctx *c, uint32_t leaf, const char *name, double
         return st;
     c->owner[id] = leaf;
     uint32_t index;
-    st = tsched_topology_add_node(&index, c->topo, name, leaf_name, c->o->gpus_per_node, c->nics, c->o->gpu_type,
-                                  speed);
+    st = tsched_topology_add_node(&index, c->topo, name, leaf_name, sl_nodes_gpus(c->live, name, c->o->gpus_per_node),
+                                  c->nics, c->o->gpu_type, speed);
     if (st == TSCHED_OK && w->kind == SL_BLOCK && c->o->block_nvl)
         st = tsched_topology_set_nvl_domain(c->topo, index, leaf_name);
     return st == TSCHED_OK ? st : at_line(st, w->nodes.line, field);
@@ -564,6 +566,8 @@ tsched_status sl_import(sl_ctx *c, sl_hook before_build, void *arg)
         return st;
     if (c->tier_count[TSCHED_TIER_CORE] > 0 && (st = assign_pods(c)) != TSCHED_OK)
         return st;
+    if ((st = sl_nodes_read(&c->live, c->o->nodes_json)) != TSCHED_OK) /* GPUs per node are needed below */
+        return st;
     const char *name = c->o->name && *c->o->name ? c->o->name : "slurm";
     if ((st = tsched_topology_new(&c->topo, name)) != TSCHED_OK || (st = add_switches(c)) != TSCHED_OK ||
         (st = add_nodes(c)) != TSCHED_OK || (st = check_block_sizes(c)) != TSCHED_OK ||
@@ -571,7 +575,9 @@ tsched_status sl_import(sl_ctx *c, sl_hook before_build, void *arg)
         return st;
     if (before_build && (st = before_build(c, arg)) != TSCHED_OK)
         return st;
-    return tsched_topology_build(c->topo);
+    if ((st = tsched_topology_build(c->topo)) != TSCHED_OK)
+        return st;
+    return sl_nodes_apply(c->live, c->topo); /* state changes need a built fabric */
 }
 
 tsched_status sl_begin(sl_ctx *c, tsched_slurm_options *merged, const tsched_slurm_options *opts)
@@ -639,5 +645,5 @@ tsched_status tsched_topology_import_slurm_file(tsched_topology **out, const cha
         return st;
     st = import_string(out, text, len, opts);
     free(text);
-    return st == TSCHED_OK ? st : ts_error_prefix(st, path);
+    return sl_file_error(st, path);
 }

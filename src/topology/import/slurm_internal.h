@@ -47,8 +47,12 @@ typedef struct sl_switch {
     double down;             /* capacity below the switch, Gbit/s */
 } sl_switch;
 
+/* Node state read from tsched_slurm_options.nodes_json (slurm_nodes.c). */
+typedef struct sl_nodes sl_nodes;
+
 typedef struct sl_ctx {
     const tsched_slurm_options *o;
+    sl_nodes *live;          /* nodes_json, NULL when not given */
     uint32_t nics;
     int yaml;                /* field names: 0 topology.conf keys, 1 topology.yaml paths */
     uint32_t entry;          /* YAML: index of the selected topology */
@@ -116,6 +120,19 @@ tsched_status sl_parse_text(sl_ctx *c, const char *text, size_t len);
  * characters and without '#' (the model's names, DESIGN 3); else TSCHED_E_INVALID naming the
  * line, the field and the name. */
 tsched_status sl_check_name(size_t line, const char *field, const char *name, size_t n);
+
+/* Read the node list `json` (NULL: none, *out = NULL). Errors: TSCHED_E_PARSE naming the
+ * field and value, TSCHED_E_TOO_LARGE, TSCHED_E_NOMEM. */
+tsched_status sl_nodes_read(sl_nodes **out, const char *json);
+void sl_nodes_free(sl_nodes *n);
+/* GPUs of node `name`: what its gres names, else `dflt` (not listed, or no GPU). */
+uint32_t sl_nodes_gpus(const sl_nodes *n, const char *name, uint32_t dflt);
+/* Set the free GPUs and the down nodes of the built `topo` from `n` (NULL: nothing). */
+tsched_status sl_nodes_apply(const sl_nodes *n, tsched_topology *topo);
+
+/* An import from file `shown` failed with `st`: its name in front of the message, unless the
+ * message is about nodes_json, which is not in the file. */
+tsched_status sl_file_error(tsched_status st, const char *shown);
 
 /* "line N: what: " in front of the current message. */
 tsched_status sl_at_line(tsched_status st, size_t line, const char *what);

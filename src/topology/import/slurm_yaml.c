@@ -402,5 +402,5 @@ tsched_status tsched_topology_import_slurm_yaml_file(tsched_topology **out, cons
         return st;
     st = yaml_import(out, text, len, opts);
     free(text);
-    return st == TSCHED_OK ? st : ts_error_prefix(st, strcmp(path, "-") == 0 ? "<stdin>" : path);
+    return sl_file_error(st, strcmp(path, "-") == 0 ? "<stdin>" : path);
 }
