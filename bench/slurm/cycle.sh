@@ -49,17 +49,16 @@ echo "== placer: $("$PLACER" --version 2>&1 | head -n1) ($(cd "$src" && git desc
 t=$(now)
 "$START" > "$BASE.start.log" 2>&1 || { tail -n 20 "$BASE.start.log" >&2; exit 1; }
 echo "== $(sinfo --version), cluster: $NODES nodes idle after $(dt "$t" "$(now)") s (BASE=$BASE, ctld port $CTLD_PORT)"
-mem_kb=$(for f in "$BASE"/pid/*.pid; do p=$(cat "$f"); awk '/VmRSS/ { print $2 }' "/proc/$p/status" 2>/dev/null; done |
-         awk '{ s += $1 } END { print s + 0 }')
+mem_kb=$(cat "$BASE"/pid/*.pid | paste -sd, | xargs ps -o rss= -p | awk '{ s += $1 } END { print s + 0 }')
 echo "== daemons' RSS sum: $(awk -v k="$mem_kb" 'BEGIN { printf "%.1f GB", k / 1048576 }')"
 
 # ---- background load: Slurm's own placement, not opted in ----
 RANDOM=$SEED
-for ((i = 0; i < BG_JOBS; i++)); do
-    sbatch -Q -o /dev/null -N $((1 + RANDOM % 8)) --exclusive -J bg --wrap 'sleep 36000' >/dev/null
+for ((i = 0; i < BG_GPU1; i++)); do      # 1 GPU, 1 CPU on spread nodes: MIXED, 7 GPUs free, not placeable
+    sbatch -Q -o /dev/null -n 1 --gres=gpu:1 -w "n$(( (i * 37 + 3) % NODES ))" -J bg1 --wrap 'sleep 36000' >/dev/null
 done
-for ((i = 0; i < BG_GPU1; i++)); do      # 1 GPU and 1 CPU: the node stays MIXED, with 7 GPUs free
-    sbatch -Q -o /dev/null -n 1 --gres=gpu:1 -J bg1 --wrap 'sleep 36000' >/dev/null
+for ((i = 0; i < BG_JOBS; i++)); do      # whole nodes where Slurm puts them
+    sbatch -Q -o /dev/null -N $((1 + RANDOM % 8)) --exclusive -J bg --wrap 'sleep 36000' >/dev/null
 done
 for ((i = 0; i < 60; i++)); do           # until Slurm has started all of them
     [ -z "$(squeue -h -t PD -o %i)" ] && break; sleep 1
@@ -70,6 +69,18 @@ if [ "$DRAIN" -gt 0 ]; then              # idle nodes of evenly spaced leaves, d
 fi
 echo "== background: $(squeue -h -t R | wc -l) jobs running; nodes" \
      "$(sinfo -h -N -o '%T' | sort | uniq -c | awk '{ printf "%s %s, ", $2, $1 }' | sed 's/, $//')"
+
+# ---- the placer's live fabric against the offline import of the same state ----
+TOPO_SCHED=${TOPO_SCHED:-$BUILD/src/cli/topo-sched}
+if [ -x "$TOPO_SCHED" ]; then
+    "$PLACER" state -o "$BASE/live.json"
+    sinfo --json > "$BASE/nodes.json"
+    "$TOPO_SCHED" topology import-slurm "$BASE/etc/topology.conf" --nodes-json "$BASE/nodes.json" -o "$BASE/offline.json"
+    if cmp -s "$BASE/live.json" "$BASE/offline.json"; then same="the same bytes"; else same="DIFFERENT"; fi
+    echo "== topo-sched-slurm state against import-slurm topology.conf --nodes-json (sinfo --json): $same;" \
+         "$(python3 -c 'import json, sys; s = json.load(open(sys.argv[1])).get("state", {})
+print("%d nodes with GPUs in use, %d down" % (len(s.get("free_gpus", {})), len(s.get("down", []))))' "$BASE/live.json")"
+fi
 
 # ---- opt-in jobs: sizes 1-16 nodes, pp 1-4 ----
 sizes=(1 2 4 8 16 2 4 8 1 4)
