@@ -99,6 +99,19 @@ stats() {  # numbers on stdin -> n, sum, mean, median, p90, max
                v[int((NR + 1) / 2)], v[int(NR * 0.9 + 0.999)], v[NR] }'
 }
 
+summary() {  # placer log lines on stdin -> count per status, mean weighted spread
+    awk '/ placed / { for (i = 1; i <= NF; i++) { split($i, kv, "=")
+            if (kv[1] == "status") st[kv[2]]++; if (kv[1] == "weighted") { w += kv[2]; n++ } } }
+         END { for (k in st) printf "%s %d, ", k, st[k]; if (n) printf "mean weighted %.3f", w / n }'
+}
+starts() {  # slurmctld.log on stdin, job ids in $1 -> how many the main and the backfill scheduler started
+    awk -v ids="$1" 'BEGIN { n = split(ids, a, " "); for (i = 1; i <= n; i++) want[a[i]] = 1 }
+         match($0, /(sched: Allocate|sched\/backfill: _start_job: Started) JobId=[0-9]+/) {
+             s = substr($0, RSTART, RLENGTH); id = s; sub(/.*JobId=/, "", id)
+             if (id in want && !(id in seen)) { seen[id] = 1; if (s ~ /backfill/) b++; else m++ } }
+         END { printf "the main scheduler %d, backfill %d", m, b }'
+}
+
 for algo in $ALGOS; do
     ids=$(submit_optin)
     nodes_needed=$(squeue -h -j "${ids// /,}" -o %D | awk '{ s += $1 } END { print s }')
@@ -130,6 +143,9 @@ for algo in $ALGOS; do
          "(/usr/bin/time: $(awk '{ printf "%s s, max RSS %.1f MB", $1, $2 / 1024 }' "$BASE/time-$algo"));" \
          "placed $placed, held $held"
     echo "   per-job ms: $(grep -o ' placed .* ms=[0-9.]*' "$log" | sed 's/.*ms=//' | stats)"
+    echo "   placements: $(summary < "$log")"
+    # who started each job: slurmctld's main scheduler ("sched: Allocate") or its backfill pass
+    echo "   started by $(starts "$ids" < "$BASE/log/slurmctld.log")"
     if [ "$left" -eq 0 ]; then
         echo "   all RUNNING $(dt "$t0" "$t2") s after the cycle started ($(dt "$t1" "$t2") s after it ended);" \
              "on the logged nodes: $match/$placed"
