@@ -6,8 +6,8 @@
  *     (a topology.conf import), names the same set, and contiguous runs become one range;
  *   - the topology.conf and node-state JSON texts built from random switches and nodes: the
  *     library's import gives every node the leaf it was generated under, and the GPUs, free
- *     GPUs and up/down that the rules of spec A (doc/slurm-import.md, "Node state"), applied
- *     directly here, give. Public libtopo-sched API only. */
+ *     GPUs and up/down that the rules of spec A (doc/slurm-import.md, "Node state": ALLOCATED
+ *     and COMPLETING nodes have no free GPU), applied directly here, give. Public libtopo-sched API only. */
 #include <check.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,18 +17,12 @@
 #include <topo-sched/topo-sched.h>
 
 #include "placer.h"
+#include "test_util.h"
 
-/* xorshift64*: the test's own seeded generator */
-static uint64_t rng_state;
-static void rng_seed(uint64_t s) { rng_state = s * 2654435761u + 0x9E3779B97F4A7C15ull; }
-static uint64_t rng_next(void)
-{
-    rng_state ^= rng_state >> 12;
-    rng_state ^= rng_state << 25;
-    rng_state ^= rng_state >> 27;
-    return rng_state * 2685821657736338717ull;
-}
-static unsigned rnd(unsigned n) { return n ? (unsigned)(rng_next() % n) : 0; }
+/* the tests' one seeded generator (test_util.h) */
+static tu_rng rng;
+static void rng_seed(uint64_t seed) { rng = tu_rng_new(seed); }
+static unsigned rnd(unsigned n) { return tu_rng_below(&rng, n); }
 
 /* ---- the tag -------------------------------------------------------------------------- */
 
@@ -384,10 +378,10 @@ START_TEST(texts_import_as_spec_a_says)
             }
             want_gpus[i] = gpus;
             want_up[i] = up;
-            if (completing)
+            if (completing || b == 1) /* COMPLETING, ALLOCATED: 0 free whatever gres_used says */
                 want_free[i] = 0;
-            else if (used < 0)
-                want_free[i] = (b == 1 || b == 2) ? 0 : gpus;
+            else if (used < 0) /* no gres_used: MIXED 0, IDLE all */
+                want_free[i] = b == 2 ? 0 : gpus;
             else
                 want_free[i] = gpus - used;
         }
