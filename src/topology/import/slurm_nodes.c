@@ -81,7 +81,7 @@ static int type_ok(const char *p, size_t n)
 }
 
 /* The GPU count of one entry `name[:type][:count][(...)]`; entries of other resources add 0. */
-static int gres_entry(const char *p, size_t n, uint64_t max, uint64_t *count, int *gpu)
+static int gres_entry(const char *p, size_t n, uint64_t max, uint64_t *count)
 {
     while (n && (*p == ' ' || *p == '\t'))
         p++, n--;
@@ -96,10 +96,9 @@ static int gres_entry(const char *p, size_t n, uint64_t max, uint64_t *count, in
     const char *colon = memchr(p, ':', n);
     size_t name_len = colon ? (size_t)(colon - p) : n;
     *count = 0;
-    *gpu = name_len == 3 && memcmp(p, "gpu", 3) == 0;
     if (name_len == 0)
         return GRES_BAD;
-    if (!*gpu)
+    if (name_len != 3 || memcmp(p, "gpu", 3) != 0)
         return GRES_OK;
     if (!colon) { /* "gpu": one */
         *count = 1;
@@ -119,11 +118,10 @@ static int gres_entry(const char *p, size_t n, uint64_t max, uint64_t *count, in
 }
 
 /* Sum of the GPU counts of a gres string ("gpu:a100:4(S:0),gpu:v100:4(S:1),mps:200"); commas
- * inside parentheses ("(IDX:0,2-3)") do not split entries. *named: a gpu entry was seen. */
-static int gres_gpus(const char *s, size_t len, uint64_t max, uint64_t *sum, int *named)
+ * inside parentheses ("(IDX:0,2-3)") do not split entries. */
+static int gres_gpus(const char *s, size_t len, uint64_t max, uint64_t *sum)
 {
     *sum = 0;
-    *named = 0;
     if (len == 0 || strcmp(s, "(null)") == 0 || strcasecmp(s, "N/A") == 0)
         return GRES_OK;
     size_t start = 0;
@@ -138,10 +136,9 @@ static int gres_gpus(const char *s, size_t len, uint64_t max, uint64_t *sum, int
         if (depth != 0)
             return GRES_BAD;
         uint64_t c;
-        int gpu, r = gres_entry(s + start, i - start, max, &c, &gpu);
+        int r = gres_entry(s + start, i - start, max, &c);
         if (r != GRES_OK)
             return r;
-        *named |= gpu;
         if ((*sum += c) > max)
             return GRES_BIG;
         start = i + 1;
@@ -233,7 +230,7 @@ static tsched_status read_gres(sl_nstate *ns, const json_t *e, size_t i)
         if (!json_is_string(v))
             return type_error("gres", i, "a string", v);
         uint64_t sum;
-        int named, r = gres_gpus(json_string_value(v), json_string_length(v), max, &sum, &named);
+        int r = gres_gpus(json_string_value(v), json_string_length(v), max, &sum);
         if (r == GRES_BAD)
             return ts_error(TSCHED_E_PARSE, "nodes_json: nodes[%zu].gres: %s is not a gres list such as "
                             "\"gpu:8\" or \"gpu:a100:4(S:0),gpu:v100:4(S:1)\"", i,
@@ -249,9 +246,8 @@ static tsched_status read_gres(sl_nstate *ns, const json_t *e, size_t i)
         if (!json_is_string(v))
             return type_error("gres_used", i, "a string", v);
         uint64_t sum;
-        int named;
         /* unreadable: left unknown, which the state then makes conservative */
-        if (gres_gpus(json_string_value(v), json_string_length(v), max, &sum, &named) == GRES_OK) {
+        if (gres_gpus(json_string_value(v), json_string_length(v), max, &sum) == GRES_OK) {
             ns->used = (uint32_t)sum;
             ns->used_ok = 1;
         }
