@@ -45,7 +45,8 @@ static const tag_case tag_table[] = {
     {"topo-sched:tp=8,pp=4", 1, 8, 4, 0, 0, 0, -1},
     {"run 7 topo-sched:tp=4 after", 1, 4, 0, 0, 0, 0, -1},
     {"a\ttopo-sched:pp=2,gpus=64,alpha=0.25,unit=dp\tb", 1, 0, 2, 64, 1, 0.25, TSCHED_UNIT_DP},
-    {"topo-sched:alpha=auto,unit=pp", 1, 0, 0, 0, 2, 0, TSCHED_UNIT_PP},
+    {"topo-sched:alpha=auto,unit=pp", -1, 0, 0, 0, 0, 0, -1}, /* auto needs a model */
+    {"topo-sched:alpha=0.3,unit=pp", 1, 0, 0, 0, 1, 0.3, TSCHED_UNIT_PP},
     {"topo-sched:alpha=1", 1, 0, 0, 0, 1, 1.0, -1},
     {"topo-sched:alpha=0", 1, 0, 0, 0, 1, 0.0, -1},
     {"topo-sched:alpha=.5", 1, 0, 0, 0, 1, 0.5, -1},
@@ -110,7 +111,7 @@ START_TEST(tag_random_cases)
 {
     static const char *const bad_items[] = {"tp=0",      "tp=-1",  "pp=+2",    "gpus=",     "tp=8x",    "pp=2.0",
                                             "alpha=1.5", "alpha=-0.1", "alpha=1e-1", "alpha=.", "unit=PP", "unit=xx",
-                                            "foo=1",     "tp",     "=3",       "",          "gpus=99999999", "alpha=auto2"};
+                                            "foo=1",     "tp",     "=3",       "",          "gpus=99999999", "alpha=auto2", "alpha=auto"};
     rng_seed(24);
     for (int iter = 0; iter < 20000; iter++) {
         ps_tag want = {0, 0, 0, 0, 0, -1};
@@ -129,20 +130,16 @@ START_TEST(tag_random_cases)
                 case 0: want.tp = 1 + rnd(64); snprintf(item, sizeof item, "tp=%u", want.tp); break;
                 case 1: want.pp = 1 + rnd(16); snprintf(item, sizeof item, "pp=%u", want.pp); break;
                 case 2: want.gpus = 1 + rnd(4096); snprintf(item, sizeof item, "gpus=%u", want.gpus); break;
-                case 3:
-                    if (rnd(4) == 0) {
-                        want.alpha_set = 2;
-                        snprintf(item, sizeof item, "alpha=auto");
-                    } else {
-                        unsigned q = rnd(101);
-                        want.alpha_set = 1;
-                        want.alpha = q / 100.0;
-                        if (q == 100)
-                            snprintf(item, sizeof item, rnd(2) ? "alpha=1" : "alpha=1.00");
-                        else
-                            snprintf(item, sizeof item, rnd(2) ? "alpha=0.%02u" : "alpha=.%02u", q);
-                    }
+                case 3: {
+                    unsigned q = rnd(101);
+                    want.alpha_set = 1;
+                    want.alpha = q / 100.0;
+                    if (q == 100)
+                        snprintf(item, sizeof item, rnd(2) ? "alpha=1" : "alpha=1.00");
+                    else
+                        snprintf(item, sizeof item, rnd(2) ? "alpha=0.%02u" : "alpha=.%02u", q);
                     break;
+                }
                 default:
                     want.unit = rnd(2) ? TSCHED_UNIT_DP : TSCHED_UNIT_PP;
                     snprintf(item, sizeof item, "unit=%s", want.unit == TSCHED_UNIT_DP ? "dp" : "pp");

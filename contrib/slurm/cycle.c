@@ -229,7 +229,7 @@ static int decide(cycle *c, const cand *j)
     if (st == TSCHED_OK && cfg->alpha_set)
         st = tsched_job_set_alpha(job, cfg->alpha);
     else if (st == TSCHED_OK && tag.alpha_set)
-        st = tag.alpha_set == 2 ? tsched_job_set_alpha_auto(job) : tsched_job_set_alpha(job, tag.alpha);
+        st = tsched_job_set_alpha(job, tag.alpha);
     if (st == TSCHED_OK && tag.unit >= 0)
         st = tsched_job_set_unit(job, (tsched_unit)tag.unit);
     if (st != TSCHED_OK) {

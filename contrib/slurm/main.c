@@ -87,7 +87,7 @@ static void print_help(void)
            "       " PROG " state [OPTIONS]           print the live fabric as tsched.topology.v1\n"
            "       " PROG " --help | --version\n\n"
            "A job opts in by being held and tagged: sbatch --hold --exclusive -N 8 --comment topo-sched:tp=8,pp=4\n"
-           "(keys tp, pp, gpus, alpha = [0,1]|auto, unit = pp|dp). Each cycle places the opted-in jobs in\n"
+           "(keys tp, pp, gpus, alpha in [0,1], unit = pp|dp). Each cycle places the opted-in jobs in\n"
            "job id order on the live fabric (slurm_load_topo + slurm_load_node), writes the host file, and\n"
            "sends ONE update: req_nodes = the chosen nodes and the release. A job that cannot be placed\n"
            "stays held with the reason in its admin comment. One log line per decision.\n");

@@ -20,7 +20,7 @@
 /* What a job's tag asks for; a field not given keeps its "not set" value. */
 typedef struct ps_tag {
     uint32_t tp, pp, gpus; /* 0: not given */
-    int alpha_set;         /* 0 none, 1 a number (alpha), 2 "auto" */
+    int alpha_set;         /* 0 none, 1 a number (alpha); `auto` is refused (no model) */
     double alpha;
     int unit; /* -1 not given, else a tsched_unit */
 } ps_tag;

@@ -125,9 +125,14 @@ int ps_tag_parse(ps_tag *tag, const char *comment, char *err, size_t errcap)
         case 1: bad = parse_count(&tag->pp, v, vlen); break;
         case 2: bad = parse_count(&tag->gpus, v, vlen); break;
         case 3:
-            if (vlen == 4 && memcmp(v, "auto", 4) == 0)
-                tag->alpha_set = 2;
-            else if ((bad = parse_alpha(&tag->alpha, v, vlen)) == 0)
+            /* No `auto`: it derives alpha from the job's model (layers, hidden size ...),
+             * which a tag cannot carry; refusing it here says so at once. */
+            if (vlen == 4 && memcmp(v, "auto", 4) == 0) {
+                snprintf(err, errcap, "bad tag: alpha='auto' needs the job's model, which a tag cannot give; "
+                                      "give a number in [0, 1]");
+                return -1;
+            }
+            if ((bad = parse_alpha(&tag->alpha, v, vlen)) == 0)
                 tag->alpha_set = 1;
             break;
         default:
@@ -140,7 +145,7 @@ int ps_tag_parse(ps_tag *tag, const char *comment, char *err, size_t errcap)
         }
         if (bad) {
             static const char *const what[] = {"a whole number in [1, 1048576]", "a whole number in [1, 1048576]",
-                                               "a whole number in [1, 1048576]", "a number in [0, 1] or auto",
+                                               "a whole number in [1, 1048576]", "a number in [0, 1]",
                                                "pp or dp"};
             snprintf(err, errcap, "bad tag: %s='%.*s' is not %s", keys[k], (int)(vlen > 40 ? 40 : vlen), v, what[k]);
             return -1;
