@@ -2934,21 +2934,27 @@ START_TEST(ilp_time_limit_covers_the_call)
         o.time_limit_ms = limits[k];
         tsched_routes *r = NULL;
         tsched_status st = TSCHED_OK;
-        double ms = 0, slack = limits[k] / 10.0 > 20 ? limits[k] / 10.0 : 20;
-        /* a machine shared with other jobs can stall any one call; a limit that is not
+        double ms = 0, cpu = 0, slack = limits[k] / 10.0 > 20 ? limits[k] / 10.0 : 20;
+        /* a machine shared with other jobs can stall any one call and slow even its CPU
+         * time (shared caches, a busy sibling thread): a call passes when its wall time is
+         * within the bound or its CPU time within twice the bound; a limit that is not
          * honoured (model building not counted: over a second) fails all three tries */
         for (unsigned attempt = 0; attempt < 3; attempt++) {
             tsched_routes_free(r);
             r = NULL;
-            double t0 = mono_ms();
+            double w0, c0, w1, c1;
+            tu_clock_ms(&w0, &c0);
             st = tsched_route(&r, t, f, &o);
-            ms = mono_ms() - t0;
-            if (ms <= limits[k] + slack)
+            tu_clock_ms(&w1, &c1);
+            ms = w1 - w0;
+            cpu = c1 - c0;
+            if (ms <= limits[k] + slack || cpu <= 2 * (limits[k] + slack))
                 break;
         }
         /* valgrind and the sanitizers slow every step between two looks at the clock */
         if (!RUNNING_ON_VALGRIND && !TEST_ASAN)
-            ck_assert_msg(ms <= limits[k] + slack, "limit %u ms: returned after %.1f ms", limits[k], ms);
+            ck_assert_msg(ms <= limits[k] + slack || cpu <= 2 * (limits[k] + slack),
+                          "limit %u ms: returned after %.1f ms (%.1f ms of CPU)", limits[k], ms, cpu);
         ck_assert_msg(st == TSCHED_OK || st == TSCHED_E_TIMEOUT, "limit %u ms: %s", limits[k], tsched_status_str(st));
         if (st == TSCHED_E_TIMEOUT) {
             ck_assert_ptr_null(r);

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "topo-sched/topo-sched.h"
 /* Header-only (static inline), so suites built against the public library alone use it too. */
@@ -57,6 +58,19 @@ static inline unsigned tu_min(unsigned n) { return tu_slow() ? n / 5 : n; }
 /* valgrind costs 20-50 times the plain build, ASan 2-4 times: the valgrind setup also sets
  * TSCHED_VALGRIND, and the heaviest loops (tu_nv) run a ninth of their cases there, still a
  * third under ASan and all of them in the plain build. */
+/* Milliseconds since an arbitrary origin: `*wall` on the monotonic clock, `*cpu` of this
+ * process (all threads). The time-limit tests use both: a limit that is not honoured burns CPU
+ * past it, while a call that only waited for a machine shared with other jobs does not, so
+ * such a test fails only when both exceed the bound. */
+static inline void tu_clock_ms(double *wall, double *cpu)
+{
+    struct timespec w, c;
+    clock_gettime(CLOCK_MONOTONIC, &w);
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &c);
+    *wall = (double)w.tv_sec * 1e3 + (double)w.tv_nsec * 1e-6;
+    *cpu = (double)c.tv_sec * 1e3 + (double)c.tv_nsec * 1e-6;
+}
+
 static inline int tu_valgrind(void) { return getenv("TSCHED_VALGRIND") != NULL; }
 static inline unsigned tu_nv(unsigned n) { return tu_valgrind() ? (n + 8) / 9 : tu_n(n); }
 
