@@ -1,4 +1,4 @@
-/* topo-sched-slurm's parts that need no Slurm (contrib/slurm/tag.c, text.c), against
+/* topo-sched-slurm's parts that need no Slurm (contrib/slurm/tag.c, text.c, reserve.c), against
  * references written here independently:
  *   - the opt-in tag parser against a hand table and against random tags whose validity the
  *     generator knows;
@@ -7,8 +7,12 @@
  *   - the topology.conf and node-state JSON texts built from random switches and nodes: the
  *     library's import gives every node the leaf it was generated under, and the GPUs, free
  *     GPUs and up/down that the rules of spec A (doc/slurm-import.md, "Node state": ALLOCATED
- *     and COMPLETING nodes have no free GPU), applied directly here, give. Public libtopo-sched API only. */
+ *     and COMPLETING nodes have no free GPU), applied directly here, give;
+ *   - the reservation rule's pure parts (which job is imminent, the earliest of them, the
+ *     predicted end of a time limit, the delayed reason) against hand tables.
+ * Public libtopo-sched API only. */
 #include <check.h>
+#include <float.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -452,6 +456,77 @@ START_TEST(nodes_json_escapes)
 }
 END_TEST
 
+/* ---- the reservation rule's pure parts (reserve.c), against a hand table -------------- */
+
+typedef struct imminent_case {
+    int64_t begin, now;
+    unsigned horizon;
+    int want;
+} imminent_case;
+
+static const imminent_case imminent_table[] = {
+    {1000, 1000, 3600, 0}, /* begins now: an ordinary job */
+    {999, 1000, 3600, 0},  /* began in the past */
+    {0, 1000, 3600, 0},    /* no begin time (Slurm's "Unknown") */
+    {1001, 1000, 3600, 1}, {4600, 1000, 3600, 1}, /* the horizon's edge is in */
+    {4601, 1000, 3600, 0},                       /* one second beyond */
+    {1600, 1000, 0, 0},                          /* horizon 0: the rule is off */
+    {1600, 1000, 1, 0},  {1001, 1000, 1, 1},
+};
+
+START_TEST(reserve_imminent_table)
+{
+    for (size_t i = 0; i < sizeof imminent_table / sizeof imminent_table[0]; i++) {
+        const imminent_case *k = &imminent_table[i];
+        ck_assert_msg(ps_reserve_imminent(k->begin, k->now, k->horizon) == k->want, "case %zu", i);
+    }
+}
+END_TEST
+
+typedef struct pick_case {
+    int64_t begins[5];
+    size_t n;
+    unsigned horizon;
+    size_t want; /* index; n = none */
+} pick_case;
+
+START_TEST(reserve_pick_table)
+{
+    const int64_t now = 10000;
+    const pick_case table[] = {
+        {{0}, 0, 600, 0},
+        {{9000, 10000, 0}, 3, 600, 3},                        /* none in the future */
+        {{10700, 10500, 10300}, 3, 600, 2},                   /* the earliest, not the first */
+        {{10700, 10500, 10300}, 3, 200, 3},                   /* all beyond the horizon */
+        {{10500, 10300, 10300, 10100}, 4, 150, 3},            /* only one within */
+        {{10300, 10500, 10300}, 3, 600, 0},                   /* a tie: the first (lower id) */
+        {{20000, 10600, 9999, 10599, 10601}, 5, 600, 3},
+        {{10100, 10200}, 2, 0, 2},                            /* off */
+    };
+    for (size_t i = 0; i < sizeof table / sizeof table[0]; i++)
+        ck_assert_msg(ps_reserve_pick(table[i].begins, table[i].n, now, table[i].horizon) == table[i].want,
+                      "case %zu: got %zu", i, ps_reserve_pick(table[i].begins, table[i].n, now, table[i].horizon));
+}
+END_TEST
+
+START_TEST(reserve_predicted_end_and_reason)
+{
+    ck_assert(ps_reserve_predicted_end(1000, 1) == 1060.0);
+    ck_assert(ps_reserve_predicted_end(1000, 0) == 1000.0);
+    ck_assert(ps_reserve_predicted_end(1000, 60) == 4600.0);
+    ck_assert(ps_reserve_predicted_end(0, 0xfffffffdu) == 60.0 * 4294967293.0);
+    ck_assert(ps_reserve_predicted_end(1000, 0xfffffffeu) == DBL_MAX); /* NO_VAL */
+    ck_assert(ps_reserve_predicted_end(1000, 0xffffffffu) == DBL_MAX); /* INFINITE */
+    char buf[200];
+    ps_reserve_delay_reason(buf, sizeof buf, 42, 1795970865); /* 2026-11-29 16:47:45 UTC */
+    ck_assert_str_eq(buf, "delayed: nodes reserved for job 42 arriving at 2026-11-29T16:47:45Z");
+    ps_reserve_delay_reason(buf, sizeof buf, 7, 0);
+    ck_assert_str_eq(buf, "delayed: nodes reserved for job 7 arriving at 1970-01-01T00:00:00Z");
+    ps_reserve_delay_reason(buf, 12, 7, 0);
+    ck_assert_str_eq(buf, "delayed: no");
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("slurm-placer");
@@ -463,6 +538,9 @@ int main(void)
     tcase_add_test(tc, hostlist_ranged_reads_back);
     tcase_add_test(tc, nodes_json_escapes);
     tcase_add_test(tc, texts_import_as_spec_a_says);
+    tcase_add_test(tc, reserve_imminent_table);
+    tcase_add_test(tc, reserve_pick_table);
+    tcase_add_test(tc, reserve_predicted_end_and_reason);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);

@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <slurm/slurm.h>
@@ -23,6 +24,8 @@
 
 typedef struct cand {
     uint32_t id, num_nodes;
+    uint32_t time_limit; /* minutes; INFINITE / NO_VAL: none */
+    int64_t begin;       /* epoch seconds Slurm may start it at */
     char *comment, *admin_comment, *partition;
 } cand;
 
@@ -85,6 +88,10 @@ typedef struct cycle {
     int placed; /* jobs placed so far (the test hook stops at the first) */
     memo *new_memos;
     size_t new_nmemos;
+    /* --reserve-horizon: the one reservation of this cycle (NULL: none), for job res_id */
+    tsched_reservation *res;
+    uint32_t res_id;
+    int64_t res_arrival, now;
 } cycle;
 
 static int write_file(const char *dir, uint32_t id, const char *ext, const char *text, char *err, size_t cap)
@@ -145,6 +152,24 @@ static const uint32_t *partition_nodes(cycle *c, const cand *j, uint32_t *n)
     return c->cands;
 }
 
+/* Remember that `what` was logged for job `id` (for the next cycle); 1 when the last cycle
+ * logged it already, so it is not logged again. */
+static int remember(cycle *c, uint32_t id, const char *what)
+{
+    int seen = 0;
+    for (size_t i = 0; i < nmemos; i++)
+        if (memos[i].id == id && strcmp(memos[i].reason, what) == 0)
+            seen = 1;
+    memo *m = realloc(c->new_memos, (c->new_nmemos + 1) * sizeof *m);
+    if (m) {
+        c->new_memos = m;
+        m[c->new_nmemos].id = id;
+        if ((m[c->new_nmemos].reason = strdup(what)))
+            c->new_nmemos++;
+    }
+    return seen;
+}
+
 /* Keep the job held, saying why in its admin comment (only when that changes). */
 static int hold(cycle *c, const cand *j, const char *why, double t0)
 {
@@ -163,20 +188,9 @@ static int hold(cycle *c, const cand *j, const char *why, double t0)
             return is_comm_error(e) ? PS_E_SLURM : PS_OK;
         }
     }
-    int seen = 0;
-    for (size_t i = 0; i < nmemos; i++)
-        if (memos[i].id == j->id && strcmp(memos[i].reason, reason) == 0)
-            seen = 1;
-    if (!seen)
+    if (!remember(c, j->id, reason))
         ps_log("job=%u held reason=\"%s\" ms=%.1f%s", j->id, reason, ps_now_ms() - t0,
                c->cfg->dry_run ? " dry-run" : "");
-    memo *m = realloc(c->new_memos, (c->new_nmemos + 1) * sizeof *m);
-    if (m) {
-        c->new_memos = m;
-        m[c->new_nmemos].id = j->id;
-        if ((m[c->new_nmemos].reason = strdup(reason)))
-            c->new_nmemos++;
-    }
     return PS_OK;
 }
 
@@ -201,51 +215,116 @@ static int still_wanted(int *still, const cand *j, char *err, size_t cap)
     return PS_OK;
 }
 
+/* The library job candidate `j` asks for (its tag, its node count): *job (caller frees) and
+ * *gpus, or -1 with the reason to hold it for in `why`. */
+static int make_job(tsched_job **job, uint32_t *gpus, const cycle *c, const cand *j, char *why, size_t cap)
+{
+    const ps_config *cfg = c->cfg;
+    ps_tag tag;
+    *job = NULL;
+    if (ps_tag_parse(&tag, j->comment, why, cap) != 1)
+        return -1;
+    *gpus = j->num_nodes * c->gpn;
+    if (j->num_nodes == 0 || c->gpn == 0) {
+        snprintf(why, cap, "bad job: no node count or no GPUs per node");
+        return -1;
+    }
+    if (tag.gpus && tag.gpus != *gpus) {
+        snprintf(why, cap, "bad tag: gpus=%u but the job asks %u nodes x %u GPUs", tag.gpus, j->num_nodes, c->gpn);
+        return -1;
+    }
+    char name[32];
+    snprintf(name, sizeof name, "%u", j->id);
+    tsched_status st = tsched_job_new(job, name, *gpus, tag.tp ? tag.tp : c->gpn, tag.pp ? tag.pp : 1);
+    /* --alpha overrides the tag in the job itself, so that the dumped job replays as placed */
+    if (st == TSCHED_OK && cfg->alpha_set)
+        st = tsched_job_set_alpha(*job, cfg->alpha);
+    else if (st == TSCHED_OK && tag.alpha_set)
+        st = tsched_job_set_alpha(*job, tag.alpha);
+    if (st == TSCHED_OK && tag.unit >= 0)
+        st = tsched_job_set_unit(*job, (tsched_unit)tag.unit);
+    if (st != TSCHED_OK) {
+        snprintf(why, cap, "bad job: %s", tsched_last_error());
+        tsched_job_free(*job);
+        *job = NULL;
+        return -1;
+    }
+    return 0;
+}
+
+/* The cycle's placement options for candidate `j` (its partition's nodes); -1 with `why`
+ * when the partition holds none of the fabric's nodes. */
+static int place_options(tsched_place_options *po, cycle *c, const cand *j, char *why, size_t cap)
+{
+    tsched_place_options_init(po);
+    po->algo = c->cfg->algo;
+    if (c->cfg->time_limit_ms)
+        po->time_limit_ms = c->cfg->time_limit_ms;
+    po->nodes = partition_nodes(c, j, &po->num_nodes);
+    if (po->nodes && po->num_nodes == 0) {
+        snprintf(why, cap, "no feasible placement: the job's partition holds none of the fabric's nodes");
+        return -1;
+    }
+    return 0;
+}
+
+/* Narrow po's candidate nodes to those outside the reservation (in c->cands); -1 with `why`
+ * when none is left. */
+static int outside_reservation(tsched_place_options *po, cycle *c, char *why, size_t cap)
+{
+    uint32_t n = po->nodes ? po->num_nodes : tsched_topology_num_nodes(c->topo), k = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        uint32_t x = po->nodes ? po->nodes[i] : i; /* po->nodes is c->cands or NULL: k <= i */
+        if (!tsched_reservation_holds(c->res, x))
+            c->cands[k++] = x;
+    }
+    if (k == 0) {
+        snprintf(why, cap, "no feasible placement: every candidate node is reserved for job %u", c->res_id);
+        return -1;
+    }
+    po->nodes = c->cands;
+    po->num_nodes = k;
+    return 0;
+}
+
 /* Place one job and release it, or keep it held. PS_OK, or the cycle's end. */
 static int decide(cycle *c, const cand *j)
 {
     const ps_config *cfg = c->cfg;
     double t0 = ps_now_ms();
     char err[1024], why[1024];
-    ps_tag tag;
-    if (ps_tag_parse(&tag, j->comment, why, sizeof why) != 1)
-        return hold(c, j, why, t0);
-    uint32_t gpus = j->num_nodes * c->gpn;
-    if (j->num_nodes == 0 || c->gpn == 0)
-        return hold(c, j, "bad job: no node count or no GPUs per node", t0);
-    if (tag.gpus && tag.gpus != gpus) {
-        snprintf(why, sizeof why, "bad tag: gpus=%u but the job asks %u nodes x %u GPUs", tag.gpus, j->num_nodes, c->gpn);
-        return hold(c, j, why, t0);
-    }
-    char name[32];
-    snprintf(name, sizeof name, "%u", j->id);
+    uint32_t gpus = 0;
     tsched_job *job = NULL;
     tsched_placement *p = NULL;
     char *hosts = NULL, *ranged = NULL, *json = NULL;
     const char **names = NULL;
     int rc = PS_OK;
-    tsched_status st = tsched_job_new(&job, name, gpus, tag.tp ? tag.tp : c->gpn, tag.pp ? tag.pp : 1);
-    /* --alpha overrides the tag in the job itself, so that the dumped job replays as placed */
-    if (st == TSCHED_OK && cfg->alpha_set)
-        st = tsched_job_set_alpha(job, cfg->alpha);
-    else if (st == TSCHED_OK && tag.alpha_set)
-        st = tsched_job_set_alpha(job, tag.alpha);
-    if (st == TSCHED_OK && tag.unit >= 0)
-        st = tsched_job_set_unit(job, (tsched_unit)tag.unit);
-    if (st != TSCHED_OK) {
-        snprintf(why, sizeof why, "bad job: %s", tsched_last_error());
+    tsched_status st;
+    tsched_place_options po;
+    const char *admit = "";
+    if (make_job(&job, &gpus, c, j, why, sizeof why) != 0 || place_options(&po, c, j, why, sizeof why) != 0) {
         rc = hold(c, j, why, t0);
         goto out;
     }
-    tsched_place_options po;
-    tsched_place_options_init(&po);
-    po.algo = cfg->algo;
-    if (cfg->time_limit_ms)
-        po.time_limit_ms = cfg->time_limit_ms;
-    po.nodes = partition_nodes(c, j, &po.num_nodes);
-    if (po.nodes && po.num_nodes == 0) {
-        rc = hold(c, j, "no feasible placement: the job's partition holds none of the fabric's nodes", t0);
-        goto out;
+    if (c->res) {
+        /* Algorithm 1 for this job: the time limit is the completion it can be held to */
+        tsched_admit a;
+        if ((st = tsched_reservation_admit(&a, c->res, c->topo, gpus, (double)c->now,
+                                           ps_reserve_predicted_end(c->now, j->time_limit), 0)) != TSCHED_OK) {
+            snprintf(why, sizeof why, "placement failed: %s: %s", tsched_status_str(st), tsched_last_error());
+            rc = hold(c, j, why, t0);
+            goto out;
+        }
+        if (a == TSCHED_ADMIT_DELAY) {
+            ps_reserve_delay_reason(why, sizeof why, c->res_id, c->res_arrival);
+            rc = hold(c, j, why, t0);
+            goto out;
+        }
+        if (a == TSCHED_ADMIT_NOW && outside_reservation(&po, c, why, sizeof why) != 0) {
+            rc = hold(c, j, why, t0);
+            goto out;
+        }
+        admit = a == TSCHED_ADMIT_NOW ? " admit=now" : " admit=reserved";
     }
     if ((st = tsched_place(&p, c->topo, job, &po)) != TSCHED_OK) {
         if (st == TSCHED_E_INFEASIBLE)
@@ -334,10 +413,11 @@ static int decide(cycle *c, const cand *j)
     /* later jobs of this cycle do not get these nodes (whole nodes) */
     for (uint32_t i = 0; i < cells; i++)
         tsched_topology_set_free_gpus(c->topo, nodes[i], 0);
-    ps_log("job=%u placed nodes=%s algo=%s status=%s weighted=%g dp_max=%u pp_max=%u ms=%.1f%s", j->id, ranged,
+    ps_log("job=%u placed nodes=%s algo=%s status=%s weighted=%g dp_max=%u pp_max=%u%s ms=%.1f%s", j->id, ranged,
            tsched_place_algo_name(tsched_placement_algo(p)),
            tsched_placement_status(p) == TSCHED_PLACE_OPTIMAL ? "optimal" : "feasible", tsched_placement_weighted(p),
-           tsched_placement_dp_max(p), tsched_placement_pp_max(p), ps_now_ms() - t0, cfg->dry_run ? " dry-run" : "");
+           tsched_placement_dp_max(p), tsched_placement_pp_max(p), admit, ps_now_ms() - t0,
+           cfg->dry_run ? " dry-run" : "");
     goto out;
 fail:
     ps_log("cycle failed: %s", err);
@@ -351,6 +431,71 @@ out:
     tsched_placement_free(p);
     tsched_job_free(job);
     return rc;
+}
+
+/* --reserve-horizon: reserve nodes for the earliest imminent job of cs[0..n) (Algorithm 1
+ * keeps one reservation): its placement on the nodes up and free now. Infeasible, or a job
+ * the placer cannot read: no reservation this cycle (logged once). Never ends the cycle. */
+static void reserve(cycle *c, const cand *cs, size_t n)
+{
+    int64_t *begins = malloc((n ? n : 1) * sizeof *begins);
+    if (!begins) {
+        ps_log("cycle: no reservation: out of memory");
+        return;
+    }
+    for (size_t i = 0; i < n; i++)
+        begins[i] = cs[i].begin;
+    size_t k = ps_reserve_pick(begins, n, c->now, c->cfg->reserve_horizon_s);
+    free(begins);
+    if (k == n)
+        return;
+    const cand *j = &cs[k];
+    double t0 = ps_now_ms();
+    char why[1024], line[1200];
+    tsched_job *job = NULL;
+    tsched_placement *p = NULL;
+    tsched_place_options po;
+    uint32_t gpus;
+    tsched_status st = TSCHED_OK;
+    char *ranged = NULL;
+    const char **names = NULL;
+    if (make_job(&job, &gpus, c, j, why, sizeof why) != 0 || place_options(&po, c, j, why, sizeof why) != 0)
+        st = TSCHED_E_INVALID;
+    else if ((st = tsched_place(&p, c->topo, job, &po)) != TSCHED_OK)
+        snprintf(why, sizeof why, "%s: %s", st == TSCHED_E_INFEASIBLE ? "no feasible placement" : tsched_status_str(st),
+                 tsched_last_error());
+    else if ((st = tsched_reservation_new(&c->res, p, (double)j->begin)) != TSCHED_OK)
+        snprintf(why, sizeof why, "%s", tsched_last_error());
+    if (st == TSCHED_OK) {
+        uint32_t cells = tsched_placement_rows(p) * tsched_placement_cols(p);
+        const uint32_t *nodes = tsched_placement_nodes(p);
+        if ((names = calloc(cells ? cells : 1, sizeof *names))) {
+            for (uint32_t i = 0; i < cells; i++)
+                names[i] = tsched_topology_node_name(c->topo, nodes[i]);
+        }
+        if (!names || ps_hostlist_ranged(&ranged, names, cells) != 0) {
+            snprintf(why, sizeof why, "out of memory");
+            tsched_reservation_free(c->res);
+            c->res = NULL;
+        }
+    }
+    if (c->res) {
+        c->res_id = j->id;
+        c->res_arrival = j->begin;
+        snprintf(line, sizeof line, "reserved nodes=%.1100s arrival=%lld", ranged, (long long)j->begin);
+        if (!remember(c, j->id, line))
+            ps_log("job=%u %s ms=%.1f%s", j->id, line, ps_now_ms() - t0, c->cfg->dry_run ? " dry-run" : "");
+    } else {
+        char reason[REASON_MAX];
+        ps_one_line(reason, sizeof reason, why);
+        snprintf(line, sizeof line, "not reserved reason=\"%s\"", reason);
+        if (!remember(c, j->id, line))
+            ps_log("job=%u %s ms=%.1f", j->id, line, ps_now_ms() - t0);
+    }
+    free(names);
+    free(ranged);
+    tsched_placement_free(p);
+    tsched_job_free(job);
 }
 
 static int cmp_u32(const void *a, const void *b)
@@ -411,6 +556,8 @@ int ps_cycle(const ps_config *cfg)
         cand *x = &cs[n++];
         x->id = ji->job_id;
         x->num_nodes = ji->num_nodes;
+        x->time_limit = ji->time_limit;
+        x->begin = (int64_t)ji->start_time; /* a pending job: its begin time (sbatch --begin), else 0 or a past time */
         x->comment = dup_or_null(ji->comment);
         x->admin_comment = dup_or_null(ji->admin_comment);
         x->partition = dup_or_null(ji->partition);
@@ -426,7 +573,7 @@ int ps_cycle(const ps_config *cfg)
     size_t all = n;
     if (cfg->max_jobs && n > cfg->max_jobs)
         n = cfg->max_jobs;
-    cycle c = {.cfg = cfg};
+    cycle c = {.cfg = cfg, .now = (int64_t)time(NULL)};
     char err[1024];
     if (n > 0) {
         if ((rc = ps_live_fabric(&c.topo, cfg, err, sizeof err)) != PS_OK)
@@ -461,8 +608,11 @@ int ps_cycle(const ps_config *cfg)
             rc = PS_E_OTHER;
         }
     }
+    if (rc == PS_OK && n > 0 && cfg->reserve_horizon_s)
+        reserve(&c, cs, n);
     for (size_t i = 0; rc == PS_OK && i < n; i++)
-        rc = decide(&c, &cs[i]);
+        if (!c.res || cs[i].id != c.res_id) /* the reserved job waits for its begin time */
+            rc = decide(&c, &cs[i]);
     /* what this cycle logged replaces what earlier ones did (jobs gone are forgotten); a cycle
      * cut short keeps the older memory too, so nothing is logged twice after a blip */
     if (rc == PS_OK) {
@@ -481,6 +631,7 @@ int ps_cycle(const ps_config *cfg)
     free(c.mark);
     if (c.parts)
         slurm_free_partition_info_msg(c.parts);
+    tsched_reservation_free(c.res);
     tsched_topology_free(c.topo);
     return rc;
 }

@@ -59,6 +59,8 @@ static const opt opts[] = {
     {"--max-jobs", M_RUN, O_UINT, OFF(max_jobs), 0, 1, UINT32_MAX, 0, 0, "N", "100", "jobs placed per cycle, in job id order"},
     {"--dump-dir", M_RUN, O_DIR, OFF(dump_dir), 0, 0, 0, 0, 0, "DIR", "none",
      "write DIR/<jobid>.{topology,job,placement}.json (replay)"},
+    {"--reserve-horizon", M_RUN, O_UINT, OFF(reserve_horizon_s), 0, 0, 31536000, 0, 0, "S", "0 = off",
+     "reserve nodes for the earliest held job beginning (sbatch --begin) within S s; others admitted by Arnold App. G"},
     {"--dry-run", M_RUN, O_FLAG, OFF(dry_run), 0, 0, 0, 0, 0, NULL, "off", "decide and write files, send nothing"},
     {"--gpus-per-node", M_RUN | M_STATE, O_UINT, OFF(gpus_per_node), 0, 1, 1024, 0, 0, "N", "8",
      "GPUs of a node whose gres names none"},
@@ -90,7 +92,11 @@ static void print_help(void)
            "(keys tp, pp, gpus, alpha in [0,1], unit = pp|dp). Each cycle places the opted-in jobs in\n"
            "job id order on the live fabric (slurm_load_topo + slurm_load_node), writes the host file, and\n"
            "sends ONE update: req_nodes = the chosen nodes and the release. A job that cannot be placed\n"
-           "stays held with the reason in its admin comment. One log line per decision.\n");
+           "stays held with the reason in its admin comment. One log line per decision.\n"
+           "With --reserve-horizon S, the earliest opted-in job whose begin time is at most S s away gets\n"
+           "the nodes its placement on the free nodes picks reserved; every other job is placed outside\n"
+           "them if its GPUs fit there, on any node if its time limit ends before that begin time, else\n"
+           "stays held (delayed).\n");
     for (unsigned m = M_RUN; m <= M_STATE; m <<= 1) {
         printf("\n%s options:\n", m == M_RUN ? "run" : "state");
         for (size_t i = 0; i < NOPTS; i++) {

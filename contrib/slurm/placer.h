@@ -83,6 +83,23 @@ int ps_nodes_json(char **out, const ps_node *nodes, size_t n);
  * are dropped. *out is malloc'ed; -1 no memory. */
 int ps_hostlist_ranged(char **out, const char *const *names, size_t n);
 
+/* ---- reserve.c: the reservation rule's pure parts (no Slurm) ----------------------------- */
+
+/* slurm.h's NO_VAL; INFINITE is the one above: a time limit at or above it never ends. */
+#define PS_TIME_NO_VAL 0xfffffffeu
+
+/* 1 when a job that may begin at `begin` (epoch seconds) is imminent at `now`: it begins in
+ * the future but within `horizon_s` seconds (0 = the rule is off: never). */
+int ps_reserve_imminent(int64_t begin, int64_t now, unsigned horizon_s);
+/* Index of the earliest imminent job of `begins` (the first on a tie), or n when none. */
+size_t ps_reserve_pick(const int64_t *begins, size_t n, int64_t now, unsigned horizon_s);
+/* When a job started at `now` with a time limit of `time_limit_min` minutes ends at the
+ * latest; DBL_MAX (never) for INFINITE or NO_VAL. */
+double ps_reserve_predicted_end(int64_t now, uint32_t time_limit_min);
+/* The reason a job held by the rule gets: "delayed: nodes reserved for job R arriving at
+ * <UTC time, ISO 8601>", cut to `cap`. */
+void ps_reserve_delay_reason(char *dst, size_t cap, uint32_t reserved_id, int64_t arrival);
+
 /* ---- log.c ------------------------------------------------------------------------- */
 
 /* Send log lines to `path` (appended; NULL = standard error). 0, or -1 with errno. */
@@ -100,7 +117,7 @@ double ps_now_ms(void);
 
 typedef struct ps_config {
     int once, dry_run, compact;
-    unsigned interval_s, max_jobs, tasks_per_node, gpus_per_node, time_limit_ms;
+    unsigned interval_s, max_jobs, tasks_per_node, gpus_per_node, time_limit_ms, reserve_horizon_s;
     int tpn_set, alpha_set;
     double alpha, nic_gbps;
     const char *partition, *hostfile_dir, *topology, *dump_dir, *log, *out;

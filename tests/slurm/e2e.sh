@@ -18,7 +18,11 @@
 #   - a placer that dies before releasing (test hook) leaves its job held without required
 #     nodes, and a later cycle places it;
 #   - the `run` daemon logs a failed cycle while slurmctld is down and places a job submitted
-#     after the controller's restart.
+#     after the controller's restart;
+#   - --reserve-horizon (Arnold App. G): a held job beginning in 10 minutes gets nodes reserved
+#     and stays held; a job that fits outside them is placed outside them, one that does not
+#     but ends first is placed, one that neither fits nor ends first stays held (delayed);
+#     without the option the same jobs are placed as before (dry run).
 # Everything it starts is stopped by PID (trap). Exit 77 (skip) without root or Slurm.
 # Usage: e2e.sh TOPO_SCHED TOPO_SCHED_SLURM
 # Env: BASE (/tmp/topo-sched-slurm-e2e), CTLD_PORT (26817), NODE_PORT0 (27000..27063).
@@ -107,10 +111,11 @@ wait_jobs() {
     sleep 0.3
   done
 }
-# Held opt-in (or not) job: sub NODES COMMENT; prints the job id.
+# Held opt-in (or not) job: sub NODES COMMENT [SBATCH OPTIONS...]; prints the job id.
 sub() {
-  local id
-  id=$(sbatch --parsable --hold --exclusive -N "$1" --comment "$2" -o "$W/out/%j.out" "$W/job.sh" "$W") || fail "sbatch -N $1 failed"
+  local id n=$1 c=$2
+  shift 2
+  id=$(sbatch --parsable --hold --exclusive -N "$n" --comment "$c" "$@" -o "$W/out/%j.out" "$W/job.sh" "$W") || fail "sbatch -N $n failed"
   echo "${id%%;*}"
 }
 
@@ -275,4 +280,41 @@ check_held "$JI" "topo-sched: not placed: ?*"; ok "infeasible job $JI still held
 stop_daemon
 [ "$DAEMON_RC" = 0 ] || fail "run daemon exited $DAEMON_RC on SIGTERM (137: did not exit within 15 s)"
 ok "run daemon exited 0 on SIGTERM"
+
+# ---------------------------------------------------------------- reservation (App. G)
+# 47 whole nodes are free (+ 7 GPUs of the mixed node). JR (40 nodes) may begin in 600 s;
+# JN (2 nodes) fits outside its reservation, JS (8 nodes, 1 minute) does not but ends before
+# JR begins, JL (8 nodes, 60 minutes) does neither.
+t_sub=$(date +%s)
+JR=$(sub 40 'topo-sched:tp=8,pp=8' --begin=now+600)
+JN=$(sub 2 'topo-sched:tp=8' --time=60)
+JS=$(sub 8 'topo-sched:tp=8,pp=2' --time=1)
+JL=$(sub 8 'topo-sched:tp=8,pp=2' --time=60)
+t_end=$(date +%s)
+wait_jobs PENDING 20 $JR $JN $JS $JL
+rc=0; "$TSS" --once --dry-run --log "$W/nores.log" || rc=$?
+[ "$rc" = 0 ] || fail "topo-sched-slurm --once --dry-run exited $rc"
+grep -qE "^topo-sched-slurm: job=$JR placed .* dry-run$" "$W/nores.log" || fail "without --reserve-horizon job $JR is not placed: $(cat "$W/nores.log")"
+! grep -qE " reserved |admit=|delayed" "$W/nores.log" || fail "without --reserve-horizon the log speaks of reservations"
+ok "without --reserve-horizon the job beginning later is placed as before (dry run), no reservation"
+rc=0; "$TSS" --once --reserve-horizon 3600 "${PLACER_ARGS[@]}" --log "$W/res.log" || rc=$?
+[ "$rc" = 0 ] || fail "topo-sched-slurm --once --reserve-horizon exited $rc"
+line=$(grep -E "^topo-sched-slurm: job=$JR reserved nodes=[^ ]+ arrival=[0-9]+ ms=" "$W/res.log") || fail "no 'reserved' line for job $JR: $(cat "$W/res.log")"
+resv=$(py expand "$(sed 's/.* nodes=\([^ ]*\) .*/\1/' <<<"$line")")
+arr=$(sed 's/.* arrival=\([0-9]*\) .*/\1/' <<<"$line")
+[ "$(wc -w <<<"$resv")" = 40 ] || fail "job $JR: $(wc -w <<<"$resv") nodes reserved, not 40"
+[ "$arr" -ge $((t_sub + 600)) ] && [ "$arr" -le $((t_end + 600)) ] || fail "job $JR: arrival $arr is not its begin time"
+check_held "$JR" ""
+ok "job $JR (begins at $arr) held with 40 nodes reserved"
+refresh; jv "$JN"
+[ "$prio" != 0 ] && [ -n "$req" ] || fail "job $JN (fits outside the reservation) not released"
+for h in $(py expand "$req"); do ! grep -qw "$h" <<<"$resv" || fail "job $JN placed on reserved node $h"; done
+grep -qE "^topo-sched-slurm: job=$JN placed .* admit=now ms=" "$W/res.log" || fail "job $JN: no 'admit=now' line"
+ok "job $JN fits outside the reservation: placed there ($req)"
+jv "$JS"
+[ "$prio" != 0 ] && [ -n "$req" ] || fail "job $JS (ends before the arrival) not released"
+grep -qE "^topo-sched-slurm: job=$JS placed .* admit=reserved ms=" "$W/res.log" || fail "job $JS: no 'admit=reserved' line"
+ok "job $JS does not fit outside but ends first: placed ($req)"
+check_held "$JL" "topo-sched: not placed: delayed: nodes reserved for job $JR arriving at *"
+ok "job $JL neither fits nor ends first: held ($admin)"
 say "$CHECKS checks passed"
