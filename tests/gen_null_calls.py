@@ -202,6 +202,7 @@ FUNCS = {
     'tsched_export_format_from_name': {'name': '"kueue"'},
     'tsched_topology_import_slurm_yaml_file': {'path': 'c->slurm_yaml_path'},
     'tsched_topology_import_slurm_yaml_string': {'text': 'c->slurm_yaml_text'},
+    'tsched_topology_apply_slurm_nodes': {'nodes_json': '"{\\"nodes\\": []}"'},
     'tsched_topology_import_k8s_nodes_file': {'path': 'c->k8s_path'},
     'tsched_topology_import_k8s_nodes_string': {'json': 'c->k8s_text'},
     'tsched_topology_save_file': {'path': 'c->save_path'},

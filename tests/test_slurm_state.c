@@ -112,6 +112,31 @@ START_TEST(recorded_fixtures_every_import)
 }
 END_TEST
 
+/* The same rules on a fabric built without the state (tsched_topology_apply_slurm_nodes): the
+ * recorded free GPUs and down nodes; a text that does not read changes nothing. */
+START_TEST(apply_to_a_built_fabric)
+{
+    char *json = slurp(fixtures[_i]);
+    tsched_topology *t = NULL;
+    ck_assert_ok(tsched_topology_import_slurm_file(&t, SLURM_DATA "/topology-16.conf", NULL));
+    char *before = NULL, *after = NULL;
+    ck_assert_ok(tsched_topology_to_json(&before, t));
+    ck_assert_int_eq(tsched_topology_apply_slurm_nodes(t, "{\"nodes\": [{\"name\": \"n0\", \"state\": 7}]}"),
+                     TSCHED_E_PARSE);
+    ck_assert_ptr_nonnull(strstr(tsched_last_error(), "state"));
+    ck_assert_ok(tsched_topology_to_json(&after, t));
+    ck_assert_str_eq(before, after); /* nothing applied */
+    ck_assert_int_eq(tsched_topology_apply_slurm_nodes(NULL, json), TSCHED_E_INVALID);
+    ck_assert_int_eq(tsched_topology_apply_slurm_nodes(t, NULL), TSCHED_E_INVALID);
+    ck_assert_ok(tsched_topology_apply_slurm_nodes(t, json));
+    check_recorded(t);
+    tsched_free(before);
+    tsched_free(after);
+    tsched_topology_free(t);
+    free(json);
+}
+END_TEST
+
 /* Placement sees the state: a 4-node job goes on whole free nodes, never on n0-n4, n8, n9,
  * n13, n14; an 8-node job does not fit (7 whole free nodes). */
 START_TEST(recorded_state_reaches_placement)
@@ -626,6 +651,7 @@ int main(void)
     TCase *tc = tcase_create("core");
     tcase_set_timeout(tc, 120);
     tcase_add_loop_test(tc, recorded_fixtures_every_import, 0, 2);
+    tcase_add_loop_test(tc, apply_to_a_built_fabric, 0, 2);
     tcase_add_test(tc, recorded_state_reaches_placement);
     tcase_add_test(tc, gres_forms_and_state_arrays);
     tcase_add_test(tc, conservative_rules);

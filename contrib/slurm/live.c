@@ -173,47 +173,6 @@ static char file_kind(const char *s)
     return 'y';
 }
 
-/* A tsched.topology.v1 fabric takes the live state of its nodes: each node's busy GPUs
- * (GPUs - free, as the library's import reads them from the node-state JSON) are taken off
- * its own GPUs, and a node the import marks down (or does not know) goes down. The import is
- * run on a one-leaf topology.conf listing the fabric's nodes, so the rules stay the library's. */
-static int apply_live_state(tsched_topology *t, const char *nodes_json, const tsched_slurm_options *so, char *err,
-                            size_t cap)
-{
-    uint32_t n = tsched_topology_num_nodes(t);
-    ps_buf b = {0};
-    ps_buf_str(&b, "SwitchName=tsched-live-all Nodes=");
-    for (uint32_t i = 0; i < n; i++) {
-        if (i)
-            ps_buf_str(&b, ",");
-        ps_buf_str(&b, tsched_topology_node_name(t, i));
-    }
-    ps_buf_str(&b, "\n");
-    if (b.failed) {
-        snprintf(err, cap, "out of memory");
-        return PS_E_OTHER;
-    }
-    tsched_slurm_options o = *so;
-    o.nodes_json = nodes_json;
-    tsched_topology *live = NULL;
-    tsched_status st = tsched_topology_import_slurm_string(&live, b.s, b.len, &o);
-    free(b.s);
-    if (st != TSCHED_OK)
-        return lib_fail(err, cap, "live state");
-    int rc = PS_OK;
-    for (uint32_t i = 0; i < n && rc == PS_OK; i++) {
-        uint32_t k = tsched_topology_find_node(live, tsched_topology_node_name(t, i));
-        uint32_t busy = k == TSCHED_NONE ? 0
-                                         : tsched_topology_node_gpus(live, k) - tsched_topology_node_free_gpus(live, k);
-        uint32_t f = tsched_topology_node_free_gpus(t, i);
-        if (tsched_topology_set_free_gpus(t, i, f > busy ? f - busy : 0) != TSCHED_OK ||
-            ((k == TSCHED_NONE || !tsched_topology_node_is_up(live, k)) && tsched_topology_set_node_up(t, i, 0) != TSCHED_OK))
-            rc = lib_fail(err, cap, "live state");
-    }
-    tsched_topology_free(live);
-    return rc;
-}
-
 int ps_live_fabric(tsched_topology **out, const ps_config *cfg, char *err, size_t errcap)
 {
     *out = NULL;
@@ -242,8 +201,8 @@ int ps_live_fabric(tsched_topology **out, const ps_config *cfg, char *err, size_
     if (kind == 'j') {
         if ((st = tsched_topology_load_string(out, topo, topo_len)) != TSCHED_OK)
             rc = lib_fail(err, errcap, cfg->topology);
-        else
-            rc = apply_live_state(*out, nodes, &so, err, errcap);
+        else if (tsched_topology_apply_slurm_nodes(*out, nodes) != TSCHED_OK)
+            rc = lib_fail(err, errcap, "live state");
     } else {
         so.nodes_json = nodes;
         st = kind == 'y' ? tsched_topology_import_slurm_yaml_string(out, topo, topo_len, &so)

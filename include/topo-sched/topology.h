@@ -269,6 +269,17 @@ TSCHED_API tsched_status tsched_topology_import_slurm_yaml_string(tsched_topolog
                                                                   size_t len, const tsched_slurm_options *opts);
 
 /**
+ * Apply Slurm node state to a built fabric (e.g. a tsched.topology.v1 document with real link
+ * speeds) by the rules of tsched_slurm_options.nodes_json (doc/slurm-import.md, "Node state"):
+ * each node's free GPUs become its GPUs minus those in use, and the nodes the text calls down,
+ * or does not list, go down. GPU counts and nodes already down stay as they are. `nodes_json`
+ * is the NUL-terminated text of `sinfo --json` or `scontrol show nodes --json`; `topo` is
+ * changed only when the whole text reads. Errors: TSCHED_E_INVALID (a NULL argument),
+ * TSCHED_E_PARSE (names the field and value), TSCHED_E_RANGE (input limits), TSCHED_E_NOMEM.
+ */
+TSCHED_API tsched_status tsched_topology_apply_slurm_nodes(tsched_topology *topo, const char *nodes_json);
+
+/**
  * Import the nodes of a Kubernetes cluster from the JSON of `kubectl get nodes -o json`
  * (a `List` of `Node` items, or one `Node`) in a file (`"-"`: standard input). The label
  * levels of `opts` become switch tiers (the finest a leaf); a switch is named by its label

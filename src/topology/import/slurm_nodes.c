@@ -363,6 +363,18 @@ tsched_status sl_nodes_apply(const sl_nodes *n, tsched_topology *topo)
     return TSCHED_OK;
 }
 
+tsched_status tsched_topology_apply_slurm_nodes(tsched_topology *topo, const char *nodes_json)
+{
+    if (!topo || !nodes_json)
+        return ts_error(TSCHED_E_INVALID, "tsched_topology_apply_slurm_nodes: %s is NULL", topo ? "nodes_json" : "topo");
+    sl_nodes *n = NULL;
+    tsched_status st = sl_nodes_read(&n, nodes_json);
+    if (st == TSCHED_OK)
+        st = sl_nodes_apply(n, topo);
+    sl_nodes_free(n);
+    return st;
+}
+
 tsched_status sl_file_error(tsched_status st, const char *shown)
 {
     static const char field[] = "nodes_json:";
