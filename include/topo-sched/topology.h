@@ -136,6 +136,12 @@ typedef struct tsched_k8s_options {
     const char *name;           /**< fabric name; NULL = "k8s" */
     const char *kueue_topology_name; /**< what messages call the Kueue Topology (its file name);
                                           NULL = "kueue topology" */
+    const char *pods_json;      /**< NUL-terminated text of `kubectl get pods -A -o json`: the
+                                     `gpu_resource` GPUs that pods bound to a node and not
+                                     Succeeded/Failed request (the scheduler's effective request:
+                                     containers summed, init containers' maximum, overhead) are
+                                     taken from that node's free GPUs (doc/k8s-import.md, "Pods");
+                                     NULL = none (every GPU of an imported node free) */
 } tsched_k8s_options;
 
 /** Fill `opts` with the defaults and set its `size`. */
@@ -285,9 +291,11 @@ TSCHED_API tsched_status tsched_topology_apply_slurm_nodes(tsched_topology *topo
  * levels of `opts` become switch tiers (the finest a leaf); a switch is named by its label
  * value, or `<parent name>/<value>` where the value repeats, with the raw value kept.
  * Nodes without GPUs or without a level label are left out (listed with their reason);
- * NotReady and unschedulable nodes are down. See doc/k8s-import.md. `opts` must give the
+ * NotReady and unschedulable nodes are down; with `opts->pods_json` the GPUs the pods hold
+ * are not free. See doc/k8s-import.md. `opts` must give the
  * levels. On success the caller frees `*out`. Errors name the file and the field
- * (`items[3].metadata.labels["example.com/rack"]`): TSCHED_E_PARSE (not JSON),
+ * (`items[3].metadata.labels["example.com/rack"]`; `pods_json: items[2].spec...` for the
+ * pod list, which is not in the file): TSCHED_E_PARSE (not JSON, or a malformed pod list),
  * TSCHED_E_FORMAT (not a node list, a bad label value or GPU count), TSCHED_E_NOT_FOUND (a
  * level no node carries, no node left), TSCHED_E_INVALID (bad options, naming them),
  * TSCHED_E_DUPLICATE (a node listed twice), TSCHED_E_IO.

@@ -16,6 +16,7 @@
 #include "../../common/structsize.h"
 #include "../../common/text.h"
 #include "../../common/yaml.h"
+#include "k8s_internal.h"
 #include "slurm_internal.h"
 #include "../topology_internal.h"
 
@@ -223,7 +224,7 @@ static tsched_status check_options(k_ctx *k, const tsched_k8s_options *opts)
         TS_SPAN(tsched_k8s_options, nvl_label),     TS_SPAN(tsched_k8s_options, gpu_resource),
         TS_SPAN(tsched_k8s_options, gpu_type),      TS_SPAN(tsched_k8s_options, nics_per_node),
         TS_SPAN(tsched_k8s_options, nic_gbps),      TS_SPAN(tsched_k8s_options, name),
-        TS_SPAN(tsched_k8s_options, kueue_topology_name),
+        TS_SPAN(tsched_k8s_options, kueue_topology_name), TS_SPAN(tsched_k8s_options, pods_json),
     };
     tsched_k8s_options_init(&k->o);
     tsched_status st;
@@ -295,27 +296,19 @@ static tsched_status read_gpus(uint32_t *gpus, const k_ctx *k, const json_t *ite
     char field[512];
     snprintf(field, sizeof field, "%s%sstatus.allocatable", where, *where ? "." : "");
     ts_path_key(field, sizeof field, k->o.gpu_resource);
-    unsigned long long x = 0;
-    if (json_is_integer(v) && json_integer_value(v) >= 0) {
-        x = (unsigned long long)json_integer_value(v);
-    } else if (json_is_string(v)) {
-        const char *s = json_string_value(v);
-        size_t n = strlen(s);
-        if (n == 0 || n > 12)
-            x = ~0ull;
-        for (size_t i = 0; i < n && x != ~0ull; i++)
-            x = s[i] >= '0' && s[i] <= '9' ? x * 10 + (unsigned)(s[i] - '0') : ~0ull;
-        if (x == ~0ull) {
-            k_q q;
-            return ts_error(TSCHED_E_FORMAT, "%s: %s is not a whole number of GPUs", field, kq(&q, s));
-        }
-    } else {
-        return ts_error(TSCHED_E_FORMAT, "%s: expected a decimal string, got %s", field, ts_json_type_name(v));
-    }
     uint32_t max = ts_limits()->gpus_per_node < TS_MAX_GPUS_PER_NODE ? ts_limits()->gpus_per_node
                                                                      : TS_MAX_GPUS_PER_NODE;
+    uint64_t x;
+    int r = k8s_count(&x, v, UINT64_MAX);
+    if (r == K8S_COUNT_TYPE || (r == K8S_COUNT_BAD && !json_is_string(v)))
+        return ts_error(TSCHED_E_FORMAT, "%s: expected a decimal string, got %s", field, ts_json_type_name(v));
+    if (r != K8S_COUNT_OK) {
+        k_q q;
+        return ts_error(TSCHED_E_FORMAT, "%s: %s is not a whole number of GPUs", field, kq(&q, json_string_value(v)));
+    }
     if (x > max)
-        return ts_error(TSCHED_E_RANGE, "%s: %llu GPUs are more than the limit gpus_per_node = %u", field, x, max);
+        return ts_error(TSCHED_E_RANGE, "%s: %llu GPUs are more than the limit gpus_per_node = %u", field,
+                        (unsigned long long)x, max);
     *gpus = (uint32_t)x;
     return TSCHED_OK;
 }
@@ -646,6 +639,8 @@ static tsched_status import(tsched_topology **out, const char *json, size_t len,
         st = name_domains(&k);
     if (st == TSCHED_OK)
         st = assemble(&k);
+    if (st == TSCHED_OK && k.o.pods_json)
+        st = k8s_pods_apply(k.topo, k.o.pods_json, k.o.gpu_resource);
     if (st == TSCHED_OK) {
         *out = k.topo;
         k.topo = NULL;
@@ -654,7 +649,8 @@ static tsched_status import(tsched_topology **out, const char *json, size_t len,
     ts_strtab_free(&seen);
     json_decref(root);
     free(text);
-    if (st != TSCHED_OK && path)
+    /* the pod list is not in the file: its errors keep their own name */
+    if (st != TSCHED_OK && path && strncmp(tsched_last_error(), "pods_json:", 10) != 0)
         return ts_error_prefix(st, strcmp(path, "-") == 0 ? "<stdin>" : path);
     return st;
 }
