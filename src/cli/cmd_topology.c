@@ -49,7 +49,7 @@ static int show(int argc, char **argv)
 /* ---- imports of foreign formats (import-slurm, import-slurm-yaml, import-k8s-nodes) ---- */
 
 typedef struct import_args {
-    const char *file, *out, *levels, *kueue, *nodes_json;
+    const char *file, *out, *levels, *kueue, *nodes_json, *pods_json;
     int compact;
     tsched_slurm_options o;
     tsched_k8s_options k;
@@ -87,9 +87,9 @@ static void k8s_init(void *v)
          .help = "GPU type of every node"},                                                                     \
         {.lng = "--name", .type = CLI_OPT_STRING, .off = CLI_OFF(S, o.name), .arg = "NAME", .dflt = fabric_name,       \
          .help = "fabric name"}
-/* the live state (the service reads no files: it has no such option) */
+/* the live state (the service takes the file's text, or its object, as the option's value) */
 #define NODES_JSON_ROW                                                                                         \
-    {.lng = "--nodes-json", .type = CLI_OPT_FILE, .flags = CLI_OPT_NO_SERVICE, .off = CLI_OFF(S, nodes_json),    \
+    {.lng = "--nodes-json", .type = CLI_OPT_FILE, .off = CLI_OFF(S, nodes_json), .svc = '?',                    \
      .arg = "FILE", .dflt = "every node up and free",                                                         \
      .help = "Slurm's node state ({D}; '-' = standard input):\n`scontrol show nodes --json` or `sinfo --json`; "  \
              "GPUs, free GPUs, down nodes"}
@@ -137,6 +137,10 @@ static const cli_opt k8s_opts[] = {
      .help = "Gbit/s of every NIC"},
     {.lng = "--name", .type = CLI_OPT_STRING, .off = CLI_OFF(S, k.name), .arg = "NAME", .dflt = "k8s",
      .help = "fabric name"},
+    {.lng = "--pods-json", .type = CLI_OPT_FILE, .off = CLI_OFF(S, pods_json), .svc = '?', .arg = "FILE",
+     .dflt = "every GPU free",
+     .help = "the pods ({D}; '-' = standard input): `kubectl get pods -A -o json`;\nGPUs of pods bound to a node "
+             "and not Succeeded/Failed are not free"},
     CLI_ROW_COMPACT(S, compact),
     CLI_ROW_OUT(S, out),
 };
@@ -152,6 +156,31 @@ const cli_cmd_spec cli_spec_import_slurm_yaml = {"topology import-slurm-yaml", "
                                                  CLI_NOPTS(slurm_yaml_opts), sizeof(import_args), slurm_init, 0};
 const cli_cmd_spec cli_spec_import_k8s = {"topology import-k8s-nodes", "import-k8s-nodes", k8s_opts, CLI_NOPTS(k8s_opts),
                                           sizeof(import_args), k8s_init, 0};
+
+/* A failed import: an error in the live state (`field`, "nodes_json:") names the file the
+ * user gave (`file`, NULL when none) instead of the option. */
+static int live_fail(tsched_status st, const char *field, const char *file)
+{
+    const char *msg = tsched_last_error();
+    size_t n = strlen(field);
+    if (!file || strncmp(msg, field, n) != 0)
+        return cli_fail(st);
+    fprintf(stderr, "topo-sched: %s:%s\n", strcmp(file, "-") == 0 ? "<stdin>" : file, msg + n);
+    return cli_fail_status(st);
+}
+
+/* Read the live-state file `file` of option `opt` (NULL: none) into *text; FILE is the
+ * positional file, which may not also be standard input. */
+static int live_read(char **text, const char *cmd, const char *opt, const char *file, const char *pos)
+{
+    *text = NULL;
+    if (!file)
+        return CLI_OK;
+    if (strcmp(file, "-") == 0 && strcmp(pos, "-") == 0)
+        return cli_usage_error("%s: FILE and %s cannot both be standard input", cmd, opt);
+    size_t len;
+    return cli_read_file(file, text, &len);
+}
 
 /* import-slurm FILE [--no-nvl] [node options] [--nodes-json FILE2] and import-slurm-yaml FILE
  * [--topology NAME] [--nvl-topology NAME] [node options] [--nodes-json FILE2]. */
@@ -169,30 +198,16 @@ static int import_slurm_any(int argc, char **argv, int yaml)
     if (!file)
         return cli_usage_error("%s: FILE is required", cmd);
     char *live = NULL;
-    if (a.nodes_json) {
-        if (strcmp(a.nodes_json, "-") == 0 && strcmp(file, "-") == 0)
-            return cli_usage_error("%s: FILE and --nodes-json cannot both be standard input", cmd);
-        size_t len;
-        int rc = cli_read_file(a.nodes_json, &live, &len);
-        if (rc != CLI_OK)
-            return rc;
-        o.nodes_json = live;
-    }
+    int rc = live_read(&live, cmd, "--nodes-json", a.nodes_json, file);
+    if (rc != CLI_OK)
+        return rc;
+    o.nodes_json = live;
     tsched_topology *t;
     tsched_status st = yaml ? tsched_topology_import_slurm_yaml_file(&t, file, &o)
                             : tsched_topology_import_slurm_file(&t, file, &o);
     free(live);
-    if (st != TSCHED_OK) {
-        /* an error in the node state names the file the user gave instead of the option */
-        static const char field[] = "nodes_json:";
-        const char *msg = tsched_last_error();
-        if (a.nodes_json && strncmp(msg, field, sizeof field - 1) == 0) {
-            fprintf(stderr, "topo-sched: %s:%s\n", strcmp(a.nodes_json, "-") == 0 ? "<stdin>" : a.nodes_json,
-                    msg + sizeof field - 1);
-            return cli_fail_status(st);
-        }
-        return cli_fail(st);
-    }
+    if (st != TSCHED_OK)
+        return live_fail(st, "nodes_json:", a.nodes_json);
     char *json;
     st = tsched_topology_to_json(&json, t);
     tsched_topology_free(t);
@@ -263,7 +278,8 @@ static int split_keys(char *list, const char **keys, int cap)
 }
 
 /* import-k8s-nodes FILE (--levels K1,... | --kueue-topology FILE) [--nvl-label KEY]
- * [--gpu-resource NAME] [--gpu-type T] [--nics-per-node N] [--nic-gbps X] [--name NAME] */
+ * [--gpu-resource NAME] [--gpu-type T] [--nics-per-node N] [--nic-gbps X] [--name NAME]
+ * [--pods-json FILE2] */
 static int import_k8s_nodes(int argc, char **argv)
 {
     const char *cmd = "topology import-k8s-nodes";
@@ -280,20 +296,28 @@ static int import_k8s_nodes(int argc, char **argv)
         return cli_usage_error("%s: FILE is required", cmd);
     if (!levels == !kueue)
         return cli_usage_error("%s: give exactly one of --levels K1,K2,... and --kueue-topology FILE", cmd);
-    char *ktext = NULL, *copy = NULL;
+    if (kueue && a.pods_json && strcmp(kueue, "-") == 0 && strcmp(a.pods_json, "-") == 0)
+        return cli_usage_error("%s: --kueue-topology and --pods-json cannot both be standard input", cmd);
+    char *ktext = NULL, *copy = NULL, *pods = NULL;
+    int rc = live_read(&pods, cmd, "--pods-json", a.pods_json, file);
+    if (rc != CLI_OK)
+        return rc;
+    o.pods_json = pods;
     if (levels) {
         int n = (copy = strdup(levels)) ? split_keys(copy, keys, (int)(sizeof keys / sizeof keys[0])) : -1;
         if (n < 0) {
             free(copy);
+            free(pods);
             return cli_usage_error("--levels: '%s' is not a comma-separated list of label keys", levels);
         }
         o.levels = keys;
         o.nlevels = (uint32_t)n;
     } else {
         size_t len;
-        int rc = cli_read_file(kueue, &ktext, &len);
-        if (rc != CLI_OK)
+        if ((rc = cli_read_file(kueue, &ktext, &len)) != CLI_OK) {
+            free(pods);
             return rc;
+        }
         o.kueue_topology = ktext;
         o.kueue_topology_name = kueue;
     }
@@ -301,6 +325,7 @@ static int import_k8s_nodes(int argc, char **argv)
     tsched_status st = tsched_topology_import_k8s_nodes_file(&t, file, &o);
     free(ktext);
     free(copy);
+    free(pods);
     if (st != TSCHED_OK) {
         /* an error in the levels names --levels as the user typed it */
         static const char field[] = "tsched_k8s_options.levels";
@@ -309,7 +334,7 @@ static int import_k8s_nodes(int argc, char **argv)
             fprintf(stderr, "topo-sched: --levels%s\n", msg + sizeof field - 1);
             return cli_fail_status(st);
         }
-        return cli_fail(st);
+        return live_fail(st, "pods_json:", a.pods_json);
     }
     char *json;
     st = tsched_topology_to_json(&json, t);

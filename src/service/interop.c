@@ -42,11 +42,34 @@ static int rename_option_error(tsched_status st)
     return 0;
 }
 
+/* A library message about a live-state text ("nodes_json: nodes[2].gres: ...") renamed to
+ * the option that carried it ("options.nodes-json: nodes[2].gres: ..."); returns 1 when it
+ * renamed. */
+static int rename_live_error(tsched_status st)
+{
+    static const char *const fields[][2] = {{"nodes_json:", "options.nodes-json:"},
+                                            {"pods_json:", "options.pods-json:"}};
+    const char *msg = tsched_last_error();
+    for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++) {
+        size_t n = strlen(fields[i][0]);
+        if (strncmp(msg, fields[i][0], n) != 0)
+            continue;
+        char *rest = strdup(msg + n);
+        if (!rest)
+            return 0;
+        ts_error(st, "%s%s", fields[i][1], rest);
+        free(rest);
+        return 1;
+    }
+    return 0;
+}
+
 /* A failure of an import or export: option errors name the option, the others get the
  * request field `key` the text came from (the CLI names the file there). */
 static tsched_status in_text(tsched_status st, const char *key)
 {
-    if (st == TSCHED_OK || rename_option_error(st) || !strncmp(tsched_last_error(), "options", 7))
+    if (st == TSCHED_OK || rename_option_error(st) || rename_live_error(st) ||
+        !strncmp(tsched_last_error(), "options", 7))
         return st;
     return ts_error_prefix(st, key);
 }
@@ -124,6 +147,30 @@ static tsched_status opt_keys(const char ***keys, uint32_t *n, char **copy, cons
     return TSCHED_OK;
 }
 
+/* Option `key` holding a document (the live state: the text of a file the CLI reads, or the
+ * JSON itself): *text points at the text, into the request or into *owned (malloc, freed by
+ * the caller); NULL when absent. */
+static tsched_status opt_document(const char **text, char **owned, const svc_req *req, const char *key,
+                                  const char *what)
+{
+    const json_t *o = ts_svc_options(req), *v = o ? json_object_get(o, key) : NULL;
+    *text = NULL;
+    *owned = NULL;
+    if (!v || json_is_null(v))
+        return TSCHED_OK;
+    if (json_is_string(v) && strlen(json_string_value(v)) == json_string_length(v)) {
+        *text = json_string_value(v);
+        return TSCHED_OK;
+    }
+    if (!json_is_object(v))
+        return ts_error(TSCHED_E_TYPE, "options.%s: expected the text of %s or its object, got %s", key, what,
+                        json_is_string(v) ? "a string with a NUL byte" : ts_json_type_name(v));
+    if (!(*owned = json_dumps(v, JSON_COMPACT | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(17))))
+        return ts_error(TSCHED_E_NOMEM, "options.%s: out of memory", key);
+    *text = *owned;
+    return TSCHED_OK;
+}
+
 /* The import's result: the topology.v1 document, and the fabric loaded under the request's
  * `name` when it has one (taken; freed otherwise). */
 static tsched_status import_done(char **result, svc_req *req, tsched_topology *t)
@@ -148,10 +195,10 @@ static tsched_status import_done(char **result, svc_req *req, tsched_topology *t
 
 const char *const ts_svc_import_fields[] = {"text", "name", NULL};
 const char *const ts_svc_import_slurm_options[] = {"gpus-per-node", "nics-per-node", "nic-gbps", "gpu-type", "name",
-                                                   "no-nvl",        "compact",       NULL};
+                                                   "no-nvl",        "compact",       "nodes-json", NULL};
 const char *const ts_svc_import_slurm_yaml_options[] = {
     "gpus-per-node", "nics-per-node", "nic-gbps", "gpu-type", "name", "no-nvl", "topology", "nvl-topology", "compact",
-    NULL};
+    "nodes-json", NULL};
 
 static tsched_status import_slurm_any(char **result, svc_req *req, int yaml)
 {
@@ -170,11 +217,15 @@ static tsched_status import_slurm_any(char **result, svc_req *req, int yaml)
                   (st = ts_svc_opt_str(&o.nvl_topology, req, "nvl-topology")))) ||
         (st = text_field(&text, &len, req, "text", 1)))
         return st;
+    char *live = NULL;
+    if ((st = opt_document(&o.nodes_json, &live, req, "nodes-json", "sinfo --json")) != TSCHED_OK)
+        return st;
     if (no_nvl)
         o.block_nvl = 0;
     tsched_topology *t = NULL;
     st = yaml ? tsched_topology_import_slurm_yaml_string(&t, text, len, &o)
               : tsched_topology_import_slurm_string(&t, text, len, &o);
+    free(live);
     if (st != TSCHED_OK)
         return in_text(st, "text");
     return import_done(result, req, t);
@@ -188,7 +239,7 @@ tsched_status ts_svc_op_import_slurm_yaml(char **result, svc_req *req) { return 
 const char *const ts_svc_import_k8s_fields[] = {"text", "nodes", "name", NULL};
 const char *const ts_svc_import_k8s_options[] = {"levels",    "kueue-topology", "nvl-label", "gpu-resource",
                                                  "gpu-type",  "nics-per-node",  "nic-gbps",  "name",
-                                                 "compact",   NULL};
+                                                 "compact",   "pods-json",      NULL};
 
 tsched_status ts_svc_op_import_k8s_nodes(char **result, svc_req *req)
 {
@@ -196,7 +247,7 @@ tsched_status ts_svc_op_import_k8s_nodes(char **result, svc_req *req)
     tsched_k8s_options_init(&o);
     int compact = 0;
     const char **keys = NULL;
-    char *copy = NULL, *kueue = NULL, *nodes = NULL;
+    char *copy = NULL, *kueue = NULL, *nodes = NULL, *pods = NULL;
     const char *text = NULL, *where = "text";
     size_t len = 0;
     tsched_topology *t = NULL;
@@ -209,7 +260,8 @@ tsched_status ts_svc_op_import_k8s_nodes(char **result, svc_req *req)
         (st = ts_svc_opt_u32(&o.nics_per_node, NULL, req, "nics-per-node", 1, UINT32_MAX)) ||
         (st = ts_svc_opt_num(&o.nic_gbps, NULL, req, "nic-gbps", 0, 1, 1e300)) ||
         (st = ts_svc_opt_str(&o.name, req, "name")) || (st = ts_svc_opt_flag(&compact, req, "compact")) ||
-        (st = opt_keys(&keys, &o.nlevels, &copy, req, "levels")))
+        (st = opt_keys(&keys, &o.nlevels, &copy, req, "levels")) ||
+        (st = opt_document(&o.pods_json, &pods, req, "pods-json", "kubectl get pods -A -o json")))
         goto done;
     if (kv && json_is_null(kv))
         kv = NULL;
@@ -281,6 +333,7 @@ done:
     free(copy);
     free(kueue);
     free(nodes);
+    free(pods);
     return st;
 }
 
