@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "test_util.h"
+#include "../src/common/json.h"
 
 #define IMPORT_DATA TSCHED_TEST_DATA "/import"
 #define K8S_DATA TSCHED_TEST_DATA "/k8s"
@@ -29,16 +30,10 @@ static tsched_k8s_options opts_with(const char *pods)
 
 static char *slurp(const char *path)
 {
-    FILE *f = fopen(path, "rb");
-    ck_assert_msg(f != NULL, "cannot open %s", path);
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *s = malloc((size_t)n + 1);
-    ck_assert_uint_eq(fread(s, 1, (size_t)n, f), (size_t)n);
-    s[n] = '\0';
-    fclose(f);
-    return s;
+    char *text = NULL;
+    size_t len;
+    ck_assert_ok(ts_read_file(&text, &len, path));
+    return text;
 }
 
 /* Free GPUs of node `name` (the test fails when it is not imported). */

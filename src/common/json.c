@@ -46,6 +46,18 @@ tsched_status ts_json_parse(json_t **out, const char *data, size_t len)
     return TSCHED_OK;
 }
 
+tsched_status ts_json_parse_field(json_t **out, const char *text, const char *field)
+{
+    *out = NULL;
+    size_t len = strlen(text);
+    if (len > ts_limits()->input_bytes)
+        return ts_limit_error(field, (unsigned long long)len, "input_bytes", ts_limits()->input_bytes);
+    tsched_status st = ts_json_parse(out, text, len);
+    if (st != TSCHED_OK)
+        return st == TSCHED_E_NOMEM ? st : ts_error_prefix(TSCHED_E_PARSE, field);
+    return TSCHED_OK;
+}
+
 static _Thread_local int files_forbidden;
 
 int ts_files_forbid(int on)

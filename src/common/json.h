@@ -11,6 +11,10 @@
 
 /* Parse `len` bytes; rejects duplicate keys. Errors: TSCHED_E_PARSE with line:column. */
 tsched_status ts_json_parse(json_t **out, const char *data, size_t len);
+/* The NUL-terminated text of an option holding a document (`field`, "pods_json"): within the
+ * input_bytes limit (TSCHED_E_TOO_LARGE naming it), parsed (TSCHED_E_PARSE as `field: line
+ * L, column C: ...`; TSCHED_E_NOMEM). */
+tsched_status ts_json_parse_field(json_t **out, const char *text, const char *field);
 /* Read a whole file ("-" = stdin) into a NUL-terminated buffer. Errors: TSCHED_E_IO;
  * TSCHED_E_INVALID, nothing opened, while the thread forbids files (below). */
 tsched_status ts_read_file(char **out, size_t *len, const char *path);

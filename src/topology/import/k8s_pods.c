@@ -261,13 +261,10 @@ static tsched_status p_pod(const char **node, uint64_t *gpus, p_ctx *p, const js
 
 tsched_status k8s_pods_apply(tsched_topology *topo, const char *pods_json, const char *gpu_resource)
 {
-    size_t len = strlen(pods_json);
-    if (len > ts_limits()->input_bytes)
-        return ts_limit_error("pods_json", (unsigned long long)len, "input_bytes", ts_limits()->input_bytes);
     json_t *root;
-    tsched_status st = ts_json_parse(&root, pods_json, len);
+    tsched_status st = ts_json_parse_field(&root, pods_json, "pods_json");
     if (st != TSCHED_OK)
-        return st == TSCHED_E_NOMEM ? st : ts_error_prefix(TSCHED_E_PARSE, "pods_json");
+        return st;
     p_ctx p = {.res = gpu_resource, .max = ts_limits()->gpus_per_node};
     uint32_t nn = tsched_topology_num_nodes(topo);
     uint64_t *taken = ts_calloc(nn ? nn : 1, sizeof *taken);

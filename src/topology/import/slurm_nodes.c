@@ -293,13 +293,10 @@ tsched_status sl_nodes_read(sl_nodes **out, const char *json)
     *out = NULL;
     if (!json)
         return TSCHED_OK;
-    size_t len = strlen(json);
-    if (len > ts_limits()->input_bytes)
-        return ts_limit_error("nodes_json", (unsigned long long)len, "input_bytes", ts_limits()->input_bytes);
     json_t *root;
-    tsched_status st = ts_json_parse(&root, json, len);
+    tsched_status st = ts_json_parse_field(&root, json, "nodes_json");
     if (st != TSCHED_OK)
-        return st == TSCHED_E_NOMEM ? st : ts_error_prefix(TSCHED_E_PARSE, "nodes_json");
+        return st;
     sl_nodes *n = ts_calloc(1, sizeof *n);
     if (!n) {
         json_decref(root);
