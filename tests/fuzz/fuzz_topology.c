@@ -263,7 +263,8 @@ static void slurm_yaml(const char *text, size_t n)
     tsched_limits_reset();
 }
 
-/* 15: Kubernetes nodes, then the bytes as a Kueue Topology (NUL-terminated copy). */
+/* 15: Kubernetes nodes, then the bytes as a Kueue Topology and as the pod list (pods_json)
+ * of a fixed node list (NUL-terminated copy). */
 static void k8s_nodes(const char *text, size_t n)
 {
     static const char *const levels[] = {"example.com/block", "example.com/rack", "kubernetes.io/hostname"};
@@ -285,6 +286,13 @@ static void k8s_nodes(const char *text, size_t n)
     copy[n] = '\0';
     tsched_k8s_options_init(&o);
     o.kueue_topology = copy;
+    t = NULL;
+    tsched_topology_import_k8s_nodes_string(&t, nodes, sizeof nodes - 1, &o);
+    imported(t);
+    tsched_k8s_options_init(&o);
+    o.levels = levels;
+    o.nlevels = 3;
+    o.pods_json = copy;
     t = NULL;
     tsched_topology_import_k8s_nodes_string(&t, nodes, sizeof nodes - 1, &o);
     imported(t);
