@@ -720,8 +720,10 @@ END_TEST
 /* ---- numbers (design: shortest text that reads back) and the JSON writer ---- */
 
 /* The method written out plainly, apart from src/common/numfmt.c (which never formats with
- * "%g" nor parses a radix character): least p whose "%.{p}g" reads back, then ".0". This
- * test process never calls setlocale() for it, so it runs in the C locale. */
+ * "%g" nor parses a radix character): least p whose "%.{p}g" reads back; that text's digits
+ * and exponent rewritten as plain decimal when the exponent is in [-4, 16] (%g itself keeps
+ * the exponent form from the precision up: "4e+02"), then ".0". This test process never
+ * calls setlocale() for it, so it runs in the C locale. */
 static void ref_fmt(char *out, size_t cap, double x)
 {
     for (int p = 1; p <= 17; p++) {
@@ -729,6 +731,35 @@ static void ref_fmt(char *out, size_t cap, double x)
         double y = strtod(out, NULL);
         if (memcmp(&x, &y, sizeof x) == 0 || isnan(x))
             break;
+    }
+    char *e = strchr(out, 'e');
+    if (e && !strstr(out, "inf") && !strstr(out, "nan")) {
+        int ex = atoi(e + 1);
+        if (ex >= -4 && ex <= 16) {
+            char digits[32] = "", text[64];
+            size_t nd = 0;
+            for (const char *q = out; q < e; q++)
+                if (*q >= '0' && *q <= '9')
+                    digits[nd++] = *q;
+            digits[nd] = '\0';
+            size_t k = 0;
+            if (out[0] == '-')
+                text[k++] = '-';
+            if (ex < 0) { /* 0.000ddd */
+                k += (size_t)sprintf(text + k, "0.");
+                for (int z = -1; z > ex; z--)
+                    text[k++] = '0';
+                k += (size_t)sprintf(text + k, "%s", digits);
+            } else { /* ddd000 or ddd.ddd */
+                for (size_t i = 0; i < nd || (int)i <= ex; i++) {
+                    if ((int)i == ex + 1)
+                        text[k++] = '.';
+                    text[k++] = i < nd ? digits[i] : '0';
+                }
+            }
+            text[k] = '\0';
+            snprintf(out, cap, "%s", text);
+        }
     }
     if (!strchr(out, '.') && !strchr(out, 'e') && !strstr(out, "inf") && !strstr(out, "nan"))
         strcat(out, ".0");
@@ -765,10 +796,16 @@ START_TEST(numbers_print_shortest)
         {3.0, "3.0"},
         {123.0, "123.0"},
         {1234567.0, "1234567.0"},
-        {100.0, "1e+02"}, /* "%.1g": the exponent form of C's %g, as 1.2e+10 */
-        {400.0, "4e+02"},
-        {1.2e10, "1.2e+10"},
-        {1e15, "1e+15"},
+        {100.0, "100.0"}, /* plain, where "%.1g" gives 1e+02 (issue 25) */
+        {400.0, "400.0"},
+        {1000000.0, "1000000.0"},
+        {-3e5, "-300000.0"},
+        {1.2e10, "12000000000.0"},
+        {1.5e3, "1500.0"},
+        {1e15, "1000000000000000.0"},
+        {1e16, "10000000000000000.0"},
+        {9.9e16, "99000000000000000.0"},
+        {1e17, "1e+17"}, /* from 1e17 up the exponent form again */
         {1e22, "1e+22"},
         {1e23, "1e+23"},
         {9007199254740992.0, "9007199254740992.0"},
@@ -829,6 +866,24 @@ START_TEST(numbers_print_shortest)
                       (int)ts_rng_below(&rng, 120) - 80);
         }
         ck_fmt_matches_ref(i % 3 ? x : -x);
+    }
+    /* whole numbers up to 2^53, times powers of ten below 1e17: plain, no exponent (issue
+     * 25: "nic_gbps": 4e+02), the integer's own digits then ".0", and back bit for bit */
+    for (unsigned i = 0; i < cases; i++) {
+        uint64_t v = ts_rng_below(&rng, (UINT64_C(1) << (1 + ts_rng_below(&rng, 53))) + 1);
+        double x = (double)v;
+        char buf2[TS_FMT_DOUBLE_CAP], want[32];
+        if (i % 2) { /* a short mantissa and trailing zeros: 4e2, 125e9, ... */
+            v = ts_rng_below(&rng, 1000);
+            unsigned z = (unsigned)ts_rng_below(&rng, 14);
+            x = (double)v;
+            for (unsigned k = 0; k < z; k++)
+                x *= 10;
+        }
+        ts_fmt_double(buf2, sizeof buf2, x);
+        snprintf(want, sizeof want, "%.0f.0", x);
+        ck_assert_msg(strcmp(buf2, want) == 0, "%a: \"%s\", expected \"%s\"", x, buf2, want);
+        ck_fmt_matches_ref(x);
     }
 }
 END_TEST
@@ -929,12 +984,12 @@ START_TEST(json_writer_is_jansson_layout_with_short_reals)
     json_t *doc = json_pack("{s:s, s:[i, f, f, f], s:{}, s:[], s:{s:b, s:n}}", "format", "x\"y\n", "v", 7, 0.3,
                             100.0, 0.1 + 0.2, "e", "a", "o", "t", 1, "z");
     char *text = ts_json_write(doc, TS_JSON_COMPACT, NULL);
-    ck_assert_str_eq(text, "{\"format\":\"x\\\"y\\n\",\"v\":[7,0.3,1e+02,0.30000000000000004],\"e\":{},\"a\":[],"
+    ck_assert_str_eq(text, "{\"format\":\"x\\\"y\\n\",\"v\":[7,0.3,100.0,0.30000000000000004],\"e\":{},\"a\":[],"
                            "\"o\":{\"t\":true,\"z\":null}}");
     free(text);
     size_t len = 0;
     text = ts_json_write(doc, TS_JSON_INDENT, &len);
-    ck_assert_str_eq(text, "{\n  \"format\": \"x\\\"y\\n\",\n  \"v\": [\n    7,\n    0.3,\n    1e+02,\n"
+    ck_assert_str_eq(text, "{\n  \"format\": \"x\\\"y\\n\",\n  \"v\": [\n    7,\n    0.3,\n    100.0,\n"
                            "    0.30000000000000004\n  ],\n  \"e\": {},\n  \"a\": [],\n  \"o\": {\n    \"t\": true,\n"
                            "    \"z\": null\n  }\n}");
     ck_assert_uint_eq(len, strlen(text));

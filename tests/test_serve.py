@@ -688,6 +688,93 @@ def idle_clients():
     p.stderr.close()
 
 
+def readiness_and_interleaving():
+    """Issue 25, item 6: --ready-file and the "listening on" line come once the socket listens
+    (a client that connects then needs no retry); two clients interleaving their requests get
+    their own answers, right, in order; a client idle in the middle of a line holds no one;
+    a client that goes away in the middle of a request takes nothing down."""
+    sp = os.path.join(TMP, 'ready.sock')
+    rf = os.path.join(TMP, 'ready.txt')
+    p = subprocess.Popen([TS, 'serve', '--socket', sp, '--ready-file', rf], stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE)
+    end = time.time() + 30
+    while not os.path.exists(rf) and time.time() < end and p.poll() is None:
+        time.sleep(0.01)
+    check(os.path.exists(rf), '--ready-file written (%s)' % (p.poll(),))
+    with open(rf, encoding='utf-8') as f:
+        check(f.read() == 'listening on %s\n' % sp, '--ready-file holds "listening on PATH"')
+    line = p.stdout.readline()
+    check(line == ('listening on %s\n' % sp).encode(), 'the readiness line on standard output: %r' % line)
+    # ready means ready: the first connect succeeds, no retry
+    a = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    try:
+        a.connect(sp)
+        ok = True
+    except OSError:
+        ok = False
+    check(ok, 'a client connects at once once the ready file exists')
+    b = connect(sp)
+    cluster, job = load(path('cli', 'cluster.json')), load(path('cli', 'job.json'))
+    _, placed, _ = cli(['place', '-t', path('cli', 'cluster.json'), '-j', path('cli', 'job.json'), '--no-timing'])
+    _, shown, _ = cli(['topology', 'show', '-t', path('cli', 'cluster.json')])
+
+    def ask(s, req, what):
+        s.sendall(json.dumps(req).encode() + b'\n')
+        got = read_line_within(s, 30)
+        check(got, '%s: answered' % what)
+        return json.loads(got or b'{}')
+
+    # interleaved: a loads, b asks, a asks, b asks on a's fabric (shared by name), ...
+    r = ask(a, {'id': 'a1', 'op': 'load-topology', 'name': 'shared', 'topology': cluster}, 'a1')
+    check(r.get('id') == 'a1' and r.get('result') == shown, 'a1: load answered like topology show')
+    r = ask(b, {'id': 'b1', 'op': 'version'}, 'b1')
+    check(r.get('id') == 'b1' and r.get('ok') is True, 'b1: version: %r' % r)
+    # a sends half a request and waits: b is answered meanwhile, then a finishes its line
+    req_a = (json.dumps({'id': 'a2', 'op': 'place', 'topology': 'shared', 'job': job,
+                         'options': {'no-timing': True}}) + '\n').encode()
+    a.sendall(req_a[:40])
+    t0 = time.time()
+    r = ask(b, {'id': 'b2', 'op': 'place', 'topology': 'shared', 'job': job, 'options': {'no-timing': True}}, 'b2')
+    check(time.time() - t0 < 5 and r.get('id') == 'b2' and r.get('result') == placed,
+          'b2: answered while a holds half a line, like the CLI')
+    a.sendall(req_a[40:])
+    r = json.loads(read_line_within(a, 30) or b'{}')
+    check(r.get('id') == 'a2' and r.get('result') == placed, 'a2: the completed line answered like the CLI')
+    # both send two requests each before reading: each gets its own two answers, in order
+    a.sendall(b'{"id": "a3", "op": "version"}\n{"id": "a4", "op": "unload", "name": "nothing-here"}\n')
+    b.sendall(b'{"id": "b3", "op": "version"}\n{"id": "b4", "op": "version"}\n')
+    ra = [json.loads(read_line_within(a, 30) or b'{}') for _ in range(2)]
+    rb = [json.loads(read_line_within(b, 30) or b'{}') for _ in range(2)]
+    check([x.get('id') for x in ra] == ['a3', 'a4'] and ra[1].get('ok') is False,
+          'a: its own answers in order: %r' % ra)
+    check([x.get('id') for x in rb] == ['b3', 'b4'], 'b: its own answers in order: %r' % rb)
+    # a third client goes away in the middle of a request, another sends a whole request and
+    # leaves before its answer: the server and the others go on
+    c = connect(sp)
+    c.sendall(req_a[:len(req_a) // 2])
+    c.close()
+    d = connect(sp)
+    d.sendall(req_a * 3)
+    d.close()
+    time.sleep(0.3)
+    check(p.poll() is None, 'clients leaving mid-request do not stop the server')
+    r = ask(b, {'id': 'b5', 'op': 'place', 'topology': 'shared', 'job': job, 'options': {'no-timing': True}}, 'b5')
+    check(r.get('result') == placed, 'b5: still answered right after the others left')
+    a.close()
+    b.close()
+    stop_serve(p, sp, 'ready file')
+    check(not os.path.exists(rf), '--ready-file removed at exit')
+    # --ready-file without --socket is a usage error; an unwritable one fails before serving
+    r = subprocess.run([TS, 'serve', '--ready-file', rf], stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                       stderr=subprocess.PIPE, timeout=30)
+    check(r.returncode == 2 and not r.stdout and r.stderr.count(b'\n') == 1, 'serve --ready-file alone: exit 2')
+    r = subprocess.run([TS, 'serve', '--socket', os.path.join(TMP, 'nr.sock'), '--ready-file',
+                        os.path.join(TMP, 'no-such-dir', 'r')], stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                       stderr=subprocess.PIPE, timeout=30)
+    check(r.returncode == 3 and b'no-such-dir' in r.stderr and not os.path.exists(os.path.join(TMP, 'nr.sock')),
+          'an unwritable --ready-file: exit 3 before serving, socket removed (%r)' % r.stderr[:200])
+
+
 def rss_kib(pid):
     with open('/proc/%d/status' % pid) as f:
         for line in f:
@@ -785,6 +872,7 @@ def main():
         socket_clients()
         stop_while_writing()
         idle_clients()
+        readiness_and_interleaving()
         # 30 s in the plain build; 5 s under the sanitizer setup (TSCHED_SLOW_BUILD), where
         # the same loop is several times slower and the plain run already soaked
         default = '5' if os.environ.get('TSCHED_SLOW_BUILD') else '30'

@@ -282,8 +282,8 @@ START_TEST(json_fields_and_order)
     const char *job[] = {"\"name\"", "\"gpus\"", "\"level\"", "\"nodes\"", "\"arrival_s\"", "\"start_s\"",
                          "\"finish_s\"", "\"wait_s\"", "\"run_s\"", "\"jct_s\"", "\"iterations\"",
                          "\"iterations_done\"", "\"iter_mean_s\"", "\"iter_min_s\"", "\"iter_max_s\"",
-                         "\"iter_alone_s\"", "\"compute_s\"", "\"restarts\"", "\"gbits_demanded\": 1e+02",
-                         "\"gbits_delivered\": 1e+02", "\"wait_cause\""};
+                         "\"iter_alone_s\"", "\"compute_s\"", "\"restarts\"", "\"gbits_demanded\": 100.0",
+                         "\"gbits_delivered\": 100.0", "\"wait_cause\""};
     const char *first_job = strstr(text, "\"jobs\": [");
     for (int k = 0; k + 1 < 21; k++)
         ck_order(first_job, job[k], job[k + 1]);

@@ -884,7 +884,17 @@ START_TEST(nvl_placement_spread)
             ck_assert_ok(tsched_placement_to_json(&js, p, t, "j", 0));
             ck_assert_ptr_nonnull(strstr(js, "\"domain\": \"nvl\""));
             char want[48];
-            snprintf(want, sizeof want, "\"pods_used\": %u", distinct_keys(t, all, R * C));
+            snprintf(want, sizeof want, "\"domains_used\": %u", distinct_keys(t, all, R * C));
+            ck_assert_ptr_nonnull(strstr(js, want));
+            /* pods_used counts pods, not NVLink domains (issue 25); 0 without pods */
+            uint32_t pods = 0, np = tsched_topology_num_pods(t);
+            for (uint32_t k = 0; k < R * C; k++) {
+                uint32_t pk = tsched_topology_node_pod(t, all[k]), j = 0;
+                while (j < k && tsched_topology_node_pod(t, all[j]) != pk)
+                    j++;
+                pods += j == k && pk < np;
+            }
+            snprintf(want, sizeof want, "\"pods_used\": %u,", pods);
             ck_assert_ptr_nonnull(strstr(js, want));
             tsched_placement *q = NULL;
             ck_assert_ok(tsched_placement_load_string(&q, t, js, strlen(js)));

@@ -1,12 +1,13 @@
-/* topo-sched serve [--socket PATH] [--max-line-mb N] [--idle-timeout-s S] [--max-clients N]
- *                                                                          (doc/serve.md)
+/* topo-sched serve [--socket PATH [--ready-file F]] [--max-line-mb N] [--idle-timeout-s S]
+ *                  [--max-clients N]                                       (doc/serve.md)
  * Requests, one JSON object per line, from standard input or from the clients of a Unix
  * socket; one answer line per request, flushed at once. Every answer comes from
  * tsched_service_handle(): this file only moves lines. On a socket one poll() loop serves
  * every client: a request is answered when its line is complete, one line per client in
  * turn, so a client that sends nothing (or reads nothing) holds no other client; a client
  * idle for --idle-timeout-s is dropped, and a connection beyond --max-clients is answered
- * with one error line and closed. Exit 0 after "shutdown" or the end of standard input;
+ * with one error line and closed. Once the socket listens, "listening on PATH" goes to
+ * standard output (and to --ready-file F, removed at exit). Exit 0 after "shutdown" or the end of standard input;
  * 2 bad usage; 3 when the socket cannot be set up or standard output fails. */
 #include <errno.h>
 #include <fcntl.h>
@@ -486,7 +487,39 @@ static int serve_clients(server *s, int lfd)
     return rc;
 }
 
-static int serve_socket(tsched_service *svc, const char *path, size_t max, unsigned idle_s, unsigned max_clients)
+/* The readiness signal, once the socket listens: "listening on PATH" on standard output
+ * (flushed), and the same line in `ready` (when given), written beside it and renamed into
+ * place so a reader that sees the file sees the whole line. 0, or -1 with a message. */
+static int announce(const char *path, const char *ready)
+{
+    if (ready) {
+        size_t n = strlen(ready);
+        char *tmp = malloc(n + 16);
+        if (!tmp) {
+            fputs("topo-sched: serve: out of memory\n", stderr);
+            return -1;
+        }
+        snprintf(tmp, n + 16, "%s.tmp%d", ready, (int)(getpid() % 100000));
+        FILE *f = fopen(tmp, "w");
+        int ok = f && fprintf(f, "listening on %s\n", path) > 0;
+        ok = (f && fclose(f) == 0) && ok;
+        if (!ok || rename(tmp, ready) != 0) {
+            fprintf(stderr, "topo-sched: --ready-file %s: %s\n", ready, strerror(errno));
+            unlink(tmp);
+            free(tmp);
+            return -1;
+        }
+        free(tmp);
+    }
+    if (printf("listening on %s\n", path) < 0 || fflush(stdout) != 0) {
+        fprintf(stderr, "topo-sched: serve: standard output: %s\n", strerror(errno));
+        return -1;
+    }
+    return 0;
+}
+
+static int serve_socket(tsched_service *svc, const char *path, size_t max, unsigned idle_s, unsigned max_clients,
+                        const char *ready)
 {
     struct sockaddr_un addr = {.sun_family = AF_UNIX};
     if (strlen(path) >= sizeof addr.sun_path)
@@ -521,17 +554,24 @@ static int serve_socket(tsched_service *svc, const char *path, size_t max, unsig
         close(lfd);
         return CLI_BAD_INPUT;
     }
+    if (announce(path, ready) != 0) {
+        close(lfd);
+        unlink(path);
+        return CLI_INTERNAL;
+    }
     server s = {.svc = svc, .max = max, .max_clients = max_clients, .idle_ms = (int64_t)idle_s * 1000};
     int k = serve_clients(&s, lfd);
     close(lfd);
     unlink(path);
+    if (ready) /* a stale file would tell the next waiter a dead server is ready */
+        unlink(ready);
     if (k == -2)
         fputs("topo-sched: serve: out of memory\n", stderr);
     return k == 0 ? CLI_OK : CLI_INTERNAL;
 }
 
 typedef struct serve_args {
-    const char *sock;
+    const char *sock, *ready;
     unsigned mb, idle_s, max_clients;
 } serve_args;
 
@@ -556,6 +596,9 @@ static const cli_opt serve_opts[] = {
     {.lng = "--max-clients", .type = CLI_OPT_UINT, .umin = 1, .umax = 65536, .off = CLI_OFF(S, max_clients),
      .err = "is not a whole number in [1, 65536]", .arg = "N", .dflt = "64",
      .help = "socket clients at once; one more gets an error line"},
+    {.lng = "--ready-file", .type = CLI_OPT_FILE, .off = CLI_OFF(S, ready), .arg = "F", .dflt = "none",
+     .help = "once --socket listens ({D}), write \"listening on PATH\"\nto F, as on standard output; "
+             "removed at exit"},
 };
 #undef S
 
@@ -568,7 +611,9 @@ int cmd_serve(int argc, char **argv)
     int prc = cli_opt_parse(&cli_spec_serve, &a, argc, argv);
     if (prc != CLI_OK)
         return prc;
-    const char *sock = a.sock;
+    const char *sock = a.sock, *ready = a.ready;
+    if (ready && !sock)
+        return cli_usage_error("serve: --ready-file needs --socket (on standard input the service is ready at once)");
     unsigned mb = a.mb, idle_s = a.idle_s, max_clients = a.max_clients;
     /* A reader that goes away must not kill the service: writes fail with EPIPE instead. */
     signal(SIGPIPE, SIG_IGN);
@@ -583,7 +628,7 @@ int cmd_serve(int argc, char **argv)
     size_t max = (size_t)mb << 20;
     int rc;
     if (sock)
-        rc = serve_socket(svc, sock, max, idle_s, max_clients);
+        rc = serve_socket(svc, sock, max, idle_s, max_clients, ready);
     else {
         int k = serve_stream(svc, STDIN_FILENO, STDOUT_FILENO, max);
         rc = k >= 0 ? CLI_OK : CLI_INTERNAL;

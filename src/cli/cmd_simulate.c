@@ -12,11 +12,18 @@
 #include "cli.h"
 #include "opt.h"
 
+/* Progress (--progress, or a terminal): how much of the run is done, from the library's
+ * events. The work is the iterations the jobs ask for (from a result snapshot taken before
+ * the run), done as ITERATION events report them; when a job's count is not known before
+ * it starts (duration_s), the finished jobs' share instead; with --until, at least the
+ * share of the horizon simulated. ETA: the wall time so far stretched over what is left. */
 typedef struct progress {
-    int on;
-    double t0, last;
+    int on, tty;
+    double t0, last, until_s;
     unsigned long calls;
-    uint32_t done;
+    uint32_t jobs, done;
+    uint64_t *iters, *iters_done; /* per job: asked (0 unknown), reported done; NULL: by jobs */
+    uint64_t work, work_done;
     int printed;
 } progress;
 
@@ -27,21 +34,77 @@ static double wall_s(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-/* One self-overwriting line on standard error once the run has taken a second. */
+/* The jobs and their iterations, from a snapshot of the loaded run. */
+static void progress_init(progress *p, const tsched_sim *s)
+{
+    tsched_sim_result *r = NULL;
+    if (tsched_sim_result_new(&r, s) != TSCHED_OK)
+        return;
+    p->jobs = tsched_sim_result_job_count(r);
+    p->iters = calloc(p->jobs ? p->jobs : 1, sizeof *p->iters);
+    p->iters_done = calloc(p->jobs ? p->jobs : 1, sizeof *p->iters_done);
+    for (uint32_t j = 0; p->iters && p->iters_done && j < p->jobs; j++) {
+        tsched_sim_job_stats js = {.size = sizeof js};
+        if (tsched_sim_result_job(&js, r, j) != TSCHED_OK || js.iterations == 0 ||
+            js.iterations > UINT64_MAX - p->work) {
+            p->work = 0;
+            break;
+        }
+        p->iters[j] = js.iterations;
+        p->work += js.iterations;
+    }
+    if (p->work == 0) { /* not every count known: by finished jobs */
+        free(p->iters);
+        free(p->iters_done);
+        p->iters = p->iters_done = NULL;
+    }
+    tsched_sim_result_free(r);
+}
+
+static void progress_line(progress *p, double t_s, double now, int final)
+{
+    double f = p->work ? (double)p->work_done / (double)p->work : p->jobs ? (double)p->done / p->jobs : 0;
+    if (p->until_s > 0 && t_s / p->until_s > f)
+        f = t_s / p->until_s;
+    if (final || f > 1)
+        f = 1; /* the run is over, whatever was left unfinished */
+    double wall = now - p->t0;
+    char eta[32];
+    if (final)
+        snprintf(eta, sizeof eta, "done");
+    else if (f > 0)
+        snprintf(eta, sizeof eta, "ETA %.0f s", wall * (1 - f) / f);
+    else
+        snprintf(eta, sizeof eta, "ETA unknown");
+    fprintf(stderr, "%ssimulate: %3.0f%%, %u/%u jobs done, t = %.1f s simulated, %.0f s wall, %s%s",
+            p->tty && p->printed ? "\r" : "", floor(f * 100), p->done, p->jobs, t_s, wall, eta,
+            p->tty && !final ? "   " : "\n");
+    p->printed = !final;
+}
+
+/* A progress line on standard error once the run has taken a second, then at most every
+ * quarter second on a terminal (rewriting itself) or every second elsewhere (one line each). */
 static int on_event(const tsched_sim_event *e, void *user)
 {
     progress *p = user;
     if (e->kind == TSCHED_SIM_EV_FINISH)
         p->done++;
+    if (p->iters && e->job < p->jobs && (e->kind == TSCHED_SIM_EV_ITERATION || e->kind == TSCHED_SIM_EV_FINISH)) {
+        uint64_t now_done = e->kind == TSCHED_SIM_EV_FINISH ? p->iters[e->job] : e->iteration;
+        if (now_done > p->iters[e->job])
+            now_done = p->iters[e->job];
+        if (now_done > p->iters_done[e->job]) { /* never backwards: a restart redoes work */
+            p->work_done += now_done - p->iters_done[e->job];
+            p->iters_done[e->job] = now_done;
+        }
+    }
     if (++p->calls % 256 != 0)
         return 0;
     double now = wall_s();
-    if (now - p->t0 < 1.0 || now - p->last < 0.25)
+    if (now - p->t0 < 1.0 || now - p->last < (p->tty ? 0.25 : 1.0))
         return 0;
     p->last = now;
-    fprintf(stderr, "\rsimulate: t = %.1f s, %u jobs done, %.0f s wall   ", (double)e->t_ns * 1e-9, p->done,
-            now - p->t0);
-    p->printed = 1;
+    progress_line(p, (double)e->t_ns * 1e-9, now, 0);
     return 0;
 }
 
@@ -174,13 +237,20 @@ int cmd_simulate(int argc, char **argv)
         rc = cli_fail(st);
         goto out;
     }
-    progress p = {prog == 1 || (prog == -1 && isatty(STDERR_FILENO)), wall_s(), 0, 0, 0, 0};
-    if (p.on)
+    progress p = {.tty = isatty(STDERR_FILENO), .t0 = wall_s(), .until_s = a.has_until ? a.until : 0};
+    p.on = prog == 1 || (prog == -1 && p.tty);
+    if (p.on) {
+        progress_init(&p, s);
         tsched_sim_set_callback(s, TSCHED_SIM_EV_ITERATION | TSCHED_SIM_EV_FINISH | TSCHED_SIM_EV_PHASE_END, on_event,
                                 &p);
+    }
     st = tsched_sim_run_until(s, INT64_MAX);
-    if (p.printed)
+    if (p.on && st == TSCHED_OK)
+        progress_line(&p, (double)tsched_sim_now(s) * 1e-9, wall_s(), 1);
+    else if (p.printed)
         fputs("\n", stderr);
+    free(p.iters);
+    free(p.iters_done);
     int flags = (timing ? 0 : TSCHED_SIM_JSON_NO_TIMING) | (links ? TSCHED_SIM_JSON_LINKS : 0) |
                 (compact ? TSCHED_SIM_JSON_COMPACT : 0);
     if (st || (st = tsched_sim_result_new(&r, s)) || (st = tsched_sim_result_to_json(&json, r, flags)) ||

@@ -322,7 +322,8 @@ static const char help_draw_head[] =
 static const char help_draw_tail[] = EXIT_023;
 
 static const char help_serve_head[] =
-    "usage: topo-sched serve [--socket PATH] [--max-line-mb N] [--idle-timeout-s S] [--max-clients N]\n"
+    "usage: topo-sched serve [--socket PATH [--ready-file F]] [--max-line-mb N] [--idle-timeout-s S]\n"
+    "                        [--max-clients N]\n"
     "\n"
     "Answer requests, one JSON object per line (load-topology, update, place, flows, route,\n"
     "prioritize, kcut, vclos, cells, crius-schedule, simulate, import-slurm, import-slurm-yaml,\n"

@@ -1,4 +1,5 @@
-/* Shortest round-trip printing of doubles (design: the least p whose "%.{p}g" reads back).
+/* Shortest round-trip printing of doubles (design: the least p whose "%.{p}g" reads back),
+ * written as plain decimal except for extreme magnitudes (PLAIN_EXP_MIN/MAX below).
  *
  * The library runs inside other people's processes, whose LC_NUMERIC may use ',' (or a
  * multi-byte character) as the decimal point, and setlocale() is not ours to call. So the
@@ -92,8 +93,18 @@ static int reads_back(const char *dig, int exp10, int p, double ax)
     return a == b;
 }
 
-/* The text of "%.{p}g" (C locale) for the p-digit rounding dig x 10^exp10, into out. */
-static size_t as_g(char *out, int neg, const char *dig, int exp10, int p)
+/* Plain decimal for 1e-4 <= |x| < 1e17, the exponent form outside. %g's own rule (exponent
+ * when the exponent is at least the precision) printed 400 as "4e+02", which people and
+ * integer-minded readers take badly; below 1e17 every double's shortest digits padded with
+ * zeros are at most 17 digits before the point (as long as "%.17g" of 2^53 ... 1e17), and
+ * the lower bound is %g's (and Python's repr's), so small numbers print as before. */
+#define PLAIN_EXP_MIN (-4)
+#define PLAIN_EXP_MAX 16
+
+/* The text (C locale) of the p-digit rounding dig x 10^exp10, into out: plain decimal when
+ * PLAIN_EXP_MIN <= exp10 <= PLAIN_EXP_MAX (an integer part longer than p digits padded with
+ * zeros), else %g's exponent form. */
+static size_t as_text(char *out, int neg, const char *dig, int exp10, int p)
 {
     size_t n = 0;
     int last = p; /* %g drops trailing zeros of the fraction */
@@ -101,7 +112,7 @@ static size_t as_g(char *out, int neg, const char *dig, int exp10, int p)
         last--;
     if (neg)
         out[n++] = '-';
-    if (exp10 < -4 || exp10 >= p) {
+    if (exp10 < PLAIN_EXP_MIN || exp10 > PLAIN_EXP_MAX) {
         out[n++] = dig[0];
         if (last > 1) {
             out[n++] = '.';
@@ -109,6 +120,11 @@ static size_t as_g(char *out, int neg, const char *dig, int exp10, int p)
             n += (size_t)(last - 1);
         }
         n += (size_t)sprintf(out + n, "e%c%02d", exp10 < 0 ? '-' : '+', abs(exp10));
+    } else if (exp10 >= p) { /* an integer with fewer significant digits than places */
+        memcpy(out + n, dig, (size_t)p);
+        n += (size_t)p;
+        memset(out + n, '0', (size_t)(exp10 + 1 - p));
+        n += (size_t)(exp10 + 1 - p);
     } else if (exp10 >= 0) {
         memcpy(out + n, dig, (size_t)exp10 + 1);
         n += (size_t)exp10 + 1;
@@ -152,7 +168,7 @@ int ts_fmt_double(char *buf, size_t cap, double x)
             memcpy(dig, d17, sizeof d17);
             e = e17;
         }
-        n = as_g(text, signbit(x) != 0, dig, e, p);
+        n = as_text(text, signbit(x) != 0, dig, e, p);
         if (!strchr(text, '.') && !strchr(text, 'e')) {
             memcpy(text + n, ".0", 3);
             n += 2;

@@ -13,6 +13,32 @@
 
 static const char *status_name(tsched_place_status s) { return s == TSCHED_PLACE_OPTIMAL ? "optimal" : "feasible"; }
 
+/* `pods_used`: the pods holding the job's nodes, whatever the spread's domain, and 0 on a
+ * fabric without pods (DESIGN 3: such a fabric "has no pods"; its topology summary says
+ * "pods": 0). It used to be the count of spread domains, which printed 4 pods for 4 leaves
+ * of a two-tier fabric (issue 25); that count is `domains_used` now. */
+static tsched_status pods_used(uint32_t *out, const tsched_placement *p, const tsched_topology *t)
+{
+    *out = 0;
+    uint32_t np = tsched_topology_num_pods(t);
+    if (p->domain == TSCHED_DOMAIN_POD || np == 0) {
+        *out = np ? p->domains_used : 0;
+        return TSCHED_OK;
+    }
+    unsigned char *seen = ts_calloc(np, 1);
+    if (!seen)
+        return ts_error(TSCHED_E_NOMEM, "out of memory building JSON");
+    for (size_t i = 0, cells = (size_t)p->rows * p->cols; i < cells; i++) {
+        uint32_t pod = tsched_topology_node_pod(t, p->nodes[i]);
+        if (pod < np && !seen[pod]) {
+            seen[pod] = 1;
+            ++*out;
+        }
+    }
+    free(seen);
+    return TSCHED_OK;
+}
+
 tsched_status tsched_placement_to_json(char **out, const tsched_placement *p, const tsched_topology *t,
                                        const char *job_name, int with_time)
 {
@@ -23,6 +49,9 @@ tsched_status tsched_placement_to_json(char **out, const tsched_placement *p, co
         return ts_error(TSCHED_E_INVALID, "tsched_placement_to_json: placement or topology is NULL");
     tsched_status st = tsched_topology_check_identity(t, p->fabric_id, p->fabric_gen, "tsched_placement_to_json");
     if (st != TSCHED_OK)
+        return st;
+    uint32_t pods;
+    if ((st = pods_used(&pods, p, t)) != TSCHED_OK)
         return st;
     json_t *root = json_object(), *spread = json_object(), *assign = json_array();
     if (!root || !spread || !assign) {
@@ -44,8 +73,18 @@ tsched_status tsched_placement_to_json(char **out, const tsched_placement *p, co
         (st = ts_json_set(spread, "dp_max", json_integer(p->dp_max))) ||
         (st = ts_json_set(spread, "pp_max", json_integer(p->pp_max))) ||
         (st = ts_json_set(spread, "weighted", json_real(p->weighted))) ||
-        (st = ts_json_set(root, "pods_used", json_integer(p->domains_used))) ||
-        (st = ts_json_set(root, "assignment", assign)))
+        (st = ts_json_set(root, "pods_used", json_integer(pods)))) {
+        if (!json_object_get(root, "spread")) /* out of memory before they joined the tree */
+            json_decref(spread);
+        json_decref(assign);
+        goto out;
+    }
+    /* the spread domains' count, where it is not the pods' (added with issue 25) */
+    if (p->domain != TSCHED_DOMAIN_POD && (st = ts_json_set(root, "domains_used", json_integer(p->domains_used)))) {
+        json_decref(assign); /* not in the tree yet */
+        goto out;
+    }
+    if ((st = ts_json_set(root, "assignment", assign)))
         goto out;
     /* in rank order, so the list reads as the launcher's host list */
     for (uint32_t c = 0; c < p->cols; c++)
