@@ -148,6 +148,9 @@ class _SimSummaryRequired(TypedDict):
     gbits_delivered: float
     events: int
     rate_updates: int
+    components: int  # flow components whose rates were recomputed (doc/sim.md 3.3)
+    component_flows_max: int
+    component_flows_mean: float
     waits_gpu: int
     waits_network: int
     waits_timeout: int
