@@ -34,8 +34,9 @@ unset TOPO_SCHED_LIBRARY PYTHONPATH PKG_CONFIG_PATH LD_LIBRARY_PATH
 
 # The examples' last line: the GPUs their placed jobs took, and both print a waiting job.
 check_out() { # FILE WHAT
-    grep -q '^too-big  waits: ' "$1" && grep -q '^free GPUs: 2048 -> 448$' "$1" ||
-        { echo "$2: unexpected output:"; cat "$1"; exit 1; }
+    if ! grep -q '^too-big  waits: ' "$1" || ! grep -q '^free GPUs: 2048 -> 448$' "$1"; then
+        echo "$2: unexpected output:"; cat "$1"; exit 1
+    fi
 }
 
 # ---- 1. the build tree ---------------------------------------------------------------------
@@ -102,8 +103,9 @@ if [ -n "$py" ]; then
     [ "$searched" = yes ] || export PYTHONPATH="$site"  # a private prefix: as README says
     "$py" examples/python/place_and_route.py > "$tmp/py-inst.out" 2>&1 ||
         { echo "after meson install, '$py examples/python/place_and_route.py' fails:"; cat "$tmp/py-inst.out"; exit 1; }
-    grep -q '^too-big  waits: ' "$tmp/py-inst.out" && grep -q '^free GPUs: 2048 -> 448$' "$tmp/py-inst.out" ||
-        { echo "after meson install, unexpected output:"; cat "$tmp/py-inst.out"; exit 1; }
+    if ! grep -q '^too-big  waits: ' "$tmp/py-inst.out" || ! grep -q '^free GPUs: 2048 -> 448$' "$tmp/py-inst.out"; then
+        echo "after meson install, unexpected output:"; cat "$tmp/py-inst.out"; exit 1
+    fi
     # what it imported and loaded: the installed package and library, nothing from the tree
     "$py" -c '
 import sys, topo_sched
