@@ -40,30 +40,27 @@ check_out() { # FILE WHAT
 }
 
 # ---- 1. the build tree ---------------------------------------------------------------------
+run_tree() { # COMMAND OUTPUT: README's "meson devenv -C build ARGS..." with this build directory
+    args=${1#meson devenv -C build }
+    # shellcheck disable=SC2086 # the README's words, split as a shell splits them
+    meson devenv -C "$build" $args > "$2" 2>&1
+}
 cd "$src"
-if [ -n "$py" ]; then
-    # shellcheck disable=SC2086
-    set -- $cmd_py_tree
-    shift 4
-    meson devenv -C "$build" "$@" > "$tmp/py-tree.out" 2>&1 ||
-        { echo "from the build tree, '$cmd_py_tree' fails:"; cat "$tmp/py-tree.out"; exit 1; }
-    check_out "$tmp/py-tree.out" "$cmd_py_tree"
-    echo "ok: $cmd_py_tree"
-fi
-if [ -n "$go" ]; then
-    # A module path `go get` can resolve (a host name first), the one the example requires.
-    mod=$(cd bindings/go && "$go" list -m)
-    case ${mod%%/*} in *.*) ;; *) echo "bindings/go: module path '$mod' cannot be fetched (no host name)"; exit 1 ;; esac
-    grep -qF "replace $mod => ../../bindings/go" examples/go/go.mod ||
-        { echo "examples/go/go.mod does not replace $mod with this tree"; exit 1; }
-    # shellcheck disable=SC2086
-    set -- $cmd_go_tree
-    shift 4
-    meson devenv -C "$build" "$@" > "$tmp/go-tree.out" 2>&1 ||
-        { echo "from the build tree, '$cmd_go_tree' fails:"; cat "$tmp/go-tree.out"; exit 1; }
-    check_out "$tmp/go-tree.out" "$cmd_go_tree"
-    echo "ok: $cmd_go_tree"
-fi
+for which in py go; do
+    if [ "$which" = py ]; then tool=$py cmd=$cmd_py_tree; else tool=$go cmd=$cmd_go_tree; fi
+    [ -n "$tool" ] || continue
+    if [ "$which" = go ]; then
+        # A module path `go get` can resolve (a host name first), the one the example requires.
+        mod=$(cd bindings/go && "$go" list -m)
+        case ${mod%%/*} in *.*) ;; *) echo "bindings/go: module path '$mod' cannot be fetched (no host name)"; exit 1 ;; esac
+        grep -qF "replace $mod => ../../bindings/go" examples/go/go.mod ||
+            { echo "examples/go/go.mod does not replace $mod with this tree"; exit 1; }
+    fi
+    run_tree "$cmd" "$tmp/$which-tree.out" ||
+        { echo "from the build tree, '$cmd' fails:"; cat "$tmp/$which-tree.out"; exit 1; }
+    check_out "$tmp/$which-tree.out" "$cmd"
+    echo "ok: $cmd"
+done
 
 # ---- 2. after meson install ------------------------------------------------------------
 dest=$tmp/dest
