@@ -65,7 +65,8 @@ __all__ = [
     "TopoSchedError", "InvalidInputError", "NotFoundError", "InfeasibleError", "TimeLimitError", "ResourceError",
     "FileAccessError", "SolverError", "InternalError", "UnknownOptionError", "error_class", "ExportWarning",
     "Document", "Text", "TopologySummary", "Down", "PlacementResult", "Spread", "Assignment", "FlowsResult", "Flow",
-    "RoutesResult", "Route", "SimResult", "SimSummary", "SimJob", "SimLink", "SimWindow", "Topology", "Job", "Placement", "library_version", "status_name", "STATUS",
+    "RoutesResult", "Route", "SimResult", "SimSummary", "SimJob", "SimLink", "SimWindow",
+    "Topology", "Job", "Placement", "library_version", "status_name", "STATUS",
     "place", "flows", "route", "prioritize", "kcut", "vclos", "cells", "crius_schedule", "simulate",
     "trace_convert_alibaba", "trace_convert_dcn", "trace_poisson",
 ]
@@ -209,7 +210,7 @@ class InvalidInputError(TopoSchedError):
 
 class NotFoundError(TopoSchedError):
     """A name refers to nothing (``TSCHED_E_NOT_FOUND``): a node, switch or link the fabric
-    does not have. The command exits 2."""
+    does not have, or a required field a document lacks. The command exits 2."""
 
 
 class InfeasibleError(TopoSchedError):
@@ -613,7 +614,8 @@ _UNKNOWN_OPTION = _re.compile(r'options\.([^:]+): unknown option for op "')
 def _unknown_option(call: str, spelling: str, detail: str, status: int, exit: Optional[int] = None) -> TopoSchedError:
     """The TypeError a Python function raises for a keyword it does not take (with the library's
     message after it)."""
-    return UnknownOptionError(status, "%s() got an unexpected keyword argument %r (%s)" % (call, spelling, detail), exit)
+    message = "%s() got an unexpected keyword argument %r (%s)" % (call, spelling, detail)
+    return UnknownOptionError(status, message, exit)
 
 
 def _request(svc, req, whole=False, call=None, options=None):
