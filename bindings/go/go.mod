@@ -1,3 +1,3 @@
-module toposched
+module github.com/libtopo-sched/libtopo-sched/bindings/go
 
 go 1.19

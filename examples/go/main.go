@@ -2,8 +2,15 @@
 // queued jobs in order, place each one (the MIP), mark the GPUs it took as used, turn its
 // data-parallel ring into flows and route them; a job that does not fit waits.
 //
-// Build: PKG_CONFIG_PATH must find topo-sched.pc (installed, or <build>/meson-uninstalled)
-// and LD_LIBRARY_PATH libtopo-sched.so.0. Usage: go run . [FABRIC.json]
+// Runs as it is from a build tree through meson's developer environment, which points
+// PKG_CONFIG_PATH at the build's uninstalled topo-sched.pc and LD_LIBRARY_PATH at the
+// just-built library:
+//
+//	meson devenv -C build -w examples/go go run .
+//
+// or, after `meson install` into /usr/local and `ldconfig`, as `go run .` in this folder
+// (another prefix: PKG_CONFIG_PATH and LD_LIBRARY_PATH as README's "Linking it" says).
+// Usage: go run . [FABRIC.json]
 package main
 
 import (
@@ -12,7 +19,7 @@ import (
 	"fmt"
 	"os"
 
-	"toposched"
+	toposched "github.com/libtopo-sched/libtopo-sched/bindings/go"
 )
 
 const fabric = `{"format": "tsched.topology.v1", "name": "example",

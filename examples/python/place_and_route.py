@@ -3,8 +3,18 @@
 
 Loads a fabric, takes the queued jobs in order, places each one (the MIP), marks the GPUs
 it took as used, turns its data-parallel ring into flows and routes them; a job that does
-not fit waits. The library is found as the package documents (TOPO_SCHED_LIBRARY, the
-dynamic loader, or the libdir recorded at install).
+not fit waits (the library says so with an InfeasibleError).
+
+Runs as it is, either from a build tree, through meson's developer environment (which puts
+the package and the just-built library on the search paths):
+
+    meson devenv -C build -w . python3 examples/python/place_and_route.py
+
+or after `meson install`, with the interpreter the package was installed for (the one
+`meson setup` shows under "Python binding"; the installed package finds the installed
+library itself):
+
+    python3 examples/python/place_and_route.py
 
 Usage: place_and_route.py [FABRIC.json]    (default: a generated 256-node clos3 fabric)
 """
@@ -39,11 +49,9 @@ def main():
         for job in QUEUE:
             try:
                 pl = ts.place(topo, job, algo="mip", time_limit_ms=5000)
-            except ts.TopoSchedError as err:
-                if err.exit == 1:  # no feasible placement now: the job waits
-                    print("%-8s waits: %s" % (job["name"], err))
-                    continue
-                raise
+            except ts.InfeasibleError as err:  # no feasible placement now: the job waits
+                print("%-8s waits: %s" % (job["name"], err))
+                continue
             nodes = [a["node"] for a in pl["assignment"]]
             per_node = job["gpus"] // len(nodes)
             for node in nodes:  # the job's GPUs are now in use

@@ -16,7 +16,8 @@ command prints for the same inputs. Keyword arguments are the command's long opt
 dashes written as underscores (``time_limit_ms=100`` is ``--time-limit-ms 100``; a flag is
 ``no_timing=True``; ``None`` and ``False`` leave an option out). One option given under two
 spellings (``time_limit_ms=1, **{"time-limit-ms": 2}``) is a :class:`TopoSchedError` naming
-both.
+both; a keyword the call does not take is a ``TypeError`` (:class:`UnknownOptionError`), as for
+any Python function.
 
 Foreign formats: :meth:`Topology.import_slurm`, :meth:`Topology.import_slurm_yaml` and
 :meth:`Topology.import_k8s_nodes` read a cluster's own description (the ``topology import-*``
@@ -30,26 +31,42 @@ call the library's ``tsched_trace_*`` functions directly and return the ``tsched
 document as text, byte for byte what ``topo-sched trace`` writes for the same inputs and
 options (``json.loads`` it for a dict).
 
-Every failure raises :class:`TopoSchedError`, whose ``status`` is the library's
-``tsched_status`` number and whose text is the library's one-line message naming the
-offending field.
+Every failure raises a :class:`TopoSchedError`, whose ``status`` is the library's
+``tsched_status`` number (``status_name`` its name) and whose text is the library's one-line
+message naming the offending field; the class raised is the status's family
+(:class:`InvalidInputError`, :class:`NotFoundError`, :class:`InfeasibleError`, ...).
+
+Results are plain dicts; their shapes are typed (:class:`PlacementResult`,
+:class:`RoutesResult`, :class:`SimResult`, ... in ``topo_sched._types``) for type checkers,
+and the package ships ``py.typed``.
 
 Linking or loading libtopo-sched brings its licence, GPL-3.0-or-later, with it: a program
 that imports this package forms one work with the library.
 """
+
+from __future__ import annotations
 
 import ctypes as _C
 import itertools as _itertools
 import json as _json
 import math as _math
 import os as _os
+import re as _re
 import threading as _threading
 import warnings as _warnings
+from typing import Any, Dict, Mapping, Optional, Type, TypeVar, Union
+
+from ._types import (Assignment, Document, Down, Flow, FlowsResult, PlacementResult, Route, RoutesResult, SimJob,
+                     SimLink, SimResult, SimSummary, SimWindow, Spread, Text, TopologySummary)
 
 __version__ = "0.1.0"
 
 __all__ = [
-    "TopoSchedError", "ExportWarning", "Topology", "Job", "Placement", "library_version", "status_name", "STATUS",
+    "TopoSchedError", "InvalidInputError", "NotFoundError", "InfeasibleError", "TimeLimitError", "ResourceError",
+    "FileAccessError", "SolverError", "InternalError", "UnknownOptionError", "error_class", "ExportWarning",
+    "Document", "Text", "TopologySummary", "Down", "PlacementResult", "Spread", "Assignment", "FlowsResult", "Flow",
+    "RoutesResult", "Route", "SimResult", "SimSummary", "SimJob", "SimLink", "SimWindow",
+    "Topology", "Job", "Placement", "library_version", "status_name", "STATUS",
     "place", "flows", "route", "prioritize", "kcut", "vclos", "cells", "crius_schedule", "simulate",
     "trace_convert_alibaba", "trace_convert_dcn", "trace_poisson",
 ]
@@ -131,6 +148,7 @@ def _service_fns():
 _NONE = 0xFFFFFFFF
 _E_INVALID = 2
 _E_PARSE = 3
+_E_FORMAT = 4
 _E_TYPE = 5
 _E_RANGE = 6
 _E_NOT_FOUND = 7
@@ -146,32 +164,111 @@ for _n in range(0, 256):
 _STATUS_NAMES = {n: s for s, n in STATUS.items()}
 
 
-def status_name(status):
+def status_name(status: int) -> str:
     """The constant name of a status number (3 -> "TSCHED_E_PARSE"), as tsched_status_str."""
     return _STATUS_NAMES.get(status, "TSCHED_E_UNKNOWN")
 
 
 class TopoSchedError(Exception):
-    """A failure reported by libtopo-sched.
+    """A failure reported by libtopo-sched: the base class of the package's errors.
 
     ``status`` is the ``tsched_status`` number, ``status_name`` its constant name,
     ``exit`` the exit status the ``topo-sched`` command gives for it (None for the
     handle calls, which do not go through the command's rules), and ``str(err)`` the
-    library's one-line message.
+    library's one-line message. What is raised is one subclass per status family
+    (:class:`InvalidInputError`, :class:`NotFoundError`, :class:`InfeasibleError`,
+    :class:`TimeLimitError`, :class:`ResourceError`, :class:`FileAccessError`,
+    :class:`SolverError`, :class:`InternalError`); ``except TopoSchedError`` catches them all.
     """
 
-    def __init__(self, status, message, exit=None):
+    status: int
+    status_name: str
+    message: str
+    exit: Optional[int]
+
+    def __init__(self, status: int, message: str, exit: Optional[int] = None) -> None:
         super().__init__(message)
         self.status = status
         self.status_name = status_name(status)
         self.message = message
         self.exit = exit
 
-    def __repr__(self):
-        return "TopoSchedError(%s, %r)" % (self.status_name, self.message)
+    def __repr__(self) -> str:
+        return "%s(%s, %r)" % (type(self).__name__, self.status_name, self.message)
 
-    def __reduce__(self):
-        return (TopoSchedError, (self.status, self.message, self.exit))
+    def __reduce__(self):  # type: ignore[override]
+        return (type(self), (self.status, self.message, self.exit))
+
+
+class InvalidInputError(TopoSchedError):
+    """The input is wrong: malformed text (``TSCHED_E_PARSE``), an unknown format or value
+    (``FORMAT``), a wrong JSON type (``TYPE``), a number out of range (``RANGE``), an invalid
+    argument (``INVALID``), a name defined twice (``DUPLICATE``), a cycle (``CYCLE``), a handle
+    in the wrong state (``STATE``) or a result used with another fabric (``MISMATCH``). The
+    command exits 2."""
+
+
+class NotFoundError(TopoSchedError):
+    """A name refers to nothing (``TSCHED_E_NOT_FOUND``): a node, switch or link the fabric
+    does not have, or a required field a document lacks. The command exits 2."""
+
+
+class InfeasibleError(TopoSchedError):
+    """The request has no answer now (``TSCHED_E_INFEASIBLE``: too few free GPUs,
+    ``TSCHED_E_NO_PATH``: two endpoints with no surviving path). The command exits 1: a
+    scheduler lets the job wait."""
+
+
+class TimeLimitError(TopoSchedError):
+    """A time limit ran out before any answer was found (``TSCHED_E_TIMEOUT``). The command
+    exits 3."""
+
+
+class ResourceError(TopoSchedError):
+    """Memory or a size limit (``TSCHED_E_NOMEM``, ``TSCHED_E_TOO_LARGE`` naming the limit of
+    ``tsched_limits_set``, ``TSCHED_E_BUFFER``)."""
+
+
+class FileAccessError(TopoSchedError):
+    """A file could not be read or written (``TSCHED_E_IO``, e.g. :meth:`Topology.load`)."""
+
+
+class SolverError(TopoSchedError):
+    """The MIP/ILP solver failed (``TSCHED_E_SOLVER``). The command exits 3."""
+
+
+class InternalError(TopoSchedError):
+    """A bug in the library (``TSCHED_E_INTERNAL``): please report it. The command exits 3."""
+
+
+class UnknownOptionError(InvalidInputError, TypeError):
+    """A keyword argument that is not an option of the call. A ``TypeError``, as a Python
+    function raises for an unexpected keyword argument, and an :class:`InvalidInputError`
+    (status ``TSCHED_E_FORMAT``, as the service answers an unknown option)."""
+
+
+_FAMILIES = {
+    InvalidInputError: ("TSCHED_E_INVALID", "TSCHED_E_PARSE", "TSCHED_E_FORMAT", "TSCHED_E_TYPE", "TSCHED_E_RANGE",
+                        "TSCHED_E_DUPLICATE", "TSCHED_E_CYCLE", "TSCHED_E_STATE", "TSCHED_E_MISMATCH"),
+    NotFoundError: ("TSCHED_E_NOT_FOUND",),
+    InfeasibleError: ("TSCHED_E_INFEASIBLE", "TSCHED_E_NO_PATH"),
+    TimeLimitError: ("TSCHED_E_TIMEOUT",),
+    ResourceError: ("TSCHED_E_NOMEM", "TSCHED_E_TOO_LARGE", "TSCHED_E_BUFFER"),
+    FileAccessError: ("TSCHED_E_IO",),
+    SolverError: ("TSCHED_E_SOLVER",),
+    InternalError: ("TSCHED_E_INTERNAL",),
+}
+_CLASS_OF = {STATUS[name]: cls for cls, names in _FAMILIES.items() for name in names if name in STATUS}
+
+
+def error_class(status: int) -> Type[TopoSchedError]:
+    """The exception class raised for a status number (its family; :class:`TopoSchedError`
+    for a number the library does not define)."""
+    return _CLASS_OF.get(status, TopoSchedError)
+
+
+def _error(status: int, message: str, exit: Optional[int] = None) -> TopoSchedError:
+    return error_class(status)(status, message, exit)
 
 
 class ExportWarning(UserWarning):
@@ -181,7 +278,7 @@ class ExportWarning(UserWarning):
 
 
 def _raise_last(status):
-    raise TopoSchedError(status, (_last_error() or b"").decode("utf-8", "replace"))
+    raise _error(status, (_last_error() or b"").decode("utf-8", "replace"))
 
 
 def _check(status):
@@ -196,7 +293,7 @@ def _take_string(ptr):
         _free(ptr)
 
 
-def library_version():
+def library_version() -> str:
     """Version of the library actually loaded, "MAJOR.MINOR.PATCH" (tsched_version)."""
     return _version().decode()
 
@@ -211,7 +308,7 @@ def _doc_bytes(doc, what):
         try:
             return _json.dumps(doc, allow_nan=False).encode("utf-8")
         except ValueError as exc:
-            raise TopoSchedError(_E_PARSE, "%s: %s" % (what, exc)) from None
+            raise _error(_E_PARSE, "%s: %s" % (what, exc)) from None
     raise TypeError("%s: expected a dict, str or bytes holding JSON, not %s" % (what, type(doc).__name__))
 
 
@@ -220,14 +317,14 @@ def _c_name(value, what):
     act on another element)."""
     data = str(value).encode("utf-8", "strict") if not isinstance(value, bytes) else value
     if b"\0" in data:
-        raise TopoSchedError(_E_INVALID, "%s: %r holds a NUL byte" % (what, value))
+        raise _error(_E_INVALID, "%s: %r holds a NUL byte" % (what, value))
     return data
 
 
 def _c_path(path, what):
     data = _os.fsencode(path)
     if b"\0" in data:
-        raise TopoSchedError(_E_INVALID, "%s: path %r holds a NUL byte" % (what, path))
+        raise _error(_E_INVALID, "%s: path %r holds a NUL byte" % (what, path))
     return data
 
 
@@ -261,19 +358,22 @@ def _doc_value(doc, what):
             return _json.loads(doc, object_pairs_hook=_no_duplicates, parse_constant=_no_constant,
                                parse_float=_finite_float)
         except ValueError as exc:
-            raise TopoSchedError(_E_PARSE, "%s: not JSON: %s" % (what, exc)) from None
+            raise _error(_E_PARSE, "%s: not JSON: %s" % (what, exc)) from None
     if isinstance(doc, (dict, list)):
         return doc
     raise TypeError("%s: expected a dict, str or bytes holding JSON, not %s" % (what, type(doc).__name__))
 
 
+_H = TypeVar("_H", bound="_Handle")
+
+
 class _Handle:
     """Owns one library handle; freed by close(), by leaving a with block, or by __del__."""
 
-    _free_fn = None
+    _free_fn: Any = None
     _what = "handle"
 
-    def __init__(self, handle):
+    def __init__(self, handle: Any) -> None:
         self._h = handle
         self._lock = _threading.RLock()
 
@@ -293,21 +393,21 @@ class _Handle:
         return self._h
 
     @property
-    def closed(self):
+    def closed(self) -> bool:
         """True once close() ran."""
         return self._h is None
 
-    def close(self):
+    def close(self) -> None:
         """Free the library handle. A second close() does nothing."""
         with self._lock:
             h, self._h = self._h, None
             if h is not None:
                 type(self)._free_fn(h)
 
-    def __enter__(self):
+    def __enter__(self: _H) -> _H:
         return self
 
-    def __exit__(self, *exc):
+    def __exit__(self, *exc: Any) -> bool:
         self.close()
         return False
 
@@ -325,7 +425,7 @@ class Topology(_Handle):
     _what = "Topology"
 
     @classmethod
-    def from_json(cls, doc):
+    def from_json(cls, doc: Document) -> Topology:
         """Load a ``tsched.topology.v1`` document (dict, str or bytes; ``generate`` allowed)."""
         text = _doc_bytes(doc, "topology")
         h = _P()
@@ -333,7 +433,7 @@ class Topology(_Handle):
         return cls(h)
 
     @classmethod
-    def load(cls, path):
+    def load(cls, path: Union[str, bytes, _os.PathLike]) -> Topology:
         """Load a ``tsched.topology.v1`` file; errors name the file and the field."""
         h = _P()
         _check(_topo_load_file(_C.byref(h), _c_path(path, "Topology.load")))
@@ -345,28 +445,28 @@ class Topology(_Handle):
             _check(fn(_C.byref(out), self._handle()))
             return _json.loads(_take_string(out))
 
-    def summary(self):
+    def summary(self) -> TopologySummary:
         """The ``tsched.topology-summary.v1`` dict of ``topo-sched topology show``."""
         return self._string(_topo_summary)
 
-    def to_json(self):
+    def to_json(self) -> Dict[str, Any]:
         """The fabric and its state as an explicit ``tsched.topology.v1`` dict."""
         return self._string(_topo_to_json)
 
-    def set_free_gpus(self, node, n):
+    def set_free_gpus(self, node: str, n: int) -> None:
         """Set the free GPUs of node ``node`` (its name) to ``n``."""
         with self._lock:
             h = self._handle()
             idx = _topo_find_node(h, _c_name(node, "set_free_gpus"))
             if idx == _NONE:
-                raise TopoSchedError(_E_NOT_FOUND, "set_free_gpus: no node named '%s'" % node)
+                raise _error(_E_NOT_FOUND, "set_free_gpus: no node named '%s'" % node)
             if isinstance(n, bool) or not isinstance(n, int):
                 raise TypeError("set_free_gpus: the GPU count must be an int")
             if n < 0 or n > 0xFFFFFFFF:
-                raise TopoSchedError(6, "set_free_gpus: free GPUs of '%s' out of range: %d" % (node, n))
+                raise _error(6, "set_free_gpus: free GPUs of '%s' out of range: %d" % (node, n))
             _check(_topo_set_free(h, idx, n))
 
-    def set_up(self, name, up):
+    def set_up(self, name: str, up: bool) -> None:
         """Put a node, switch, trunk (``a~b``) or member link (``a~b#k``) in (True) or out of service."""
         with self._lock:
             _check(_topo_set_up(self._handle(), _c_name(name, "set_up"), 1 if up else 0))
@@ -375,11 +475,11 @@ class Topology(_Handle):
 
     @classmethod
     def _import(cls, op, fields, options):
-        doc = _run(op, None, {}, options, fields=fields)
+        doc = _run(op, None, {}, options, fields=fields, call="Topology." + op.replace("-", "_"))
         return cls.from_json(doc)
 
     @classmethod
-    def import_slurm(cls, text, **options):
+    def import_slurm(cls, text: Text, **options: Any) -> Topology:
         """A fabric from a Slurm ``topology.conf`` (tree or block form, or ``scontrol show
         topology`` output): ``topo-sched topology import-slurm``. ``text`` is the file's text
         (str or bytes). Options: ``gpus_per_node``, ``nics_per_node``, ``nic_gbps``,
@@ -387,13 +487,13 @@ class Topology(_Handle):
         return cls._import("import-slurm", {"text": _text(text, "text")}, options)
 
     @classmethod
-    def import_slurm_yaml(cls, text, **options):
+    def import_slurm_yaml(cls, text: Text, **options: Any) -> Topology:
         """A fabric from a Slurm ``topology.yaml``: ``topo-sched topology import-slurm-yaml``.
         Options: those of :meth:`import_slurm` and ``topology``, ``nvl_topology``."""
         return cls._import("import-slurm-yaml", {"text": _text(text, "text")}, options)
 
     @classmethod
-    def import_k8s_nodes(cls, nodes, **options):
+    def import_k8s_nodes(cls, nodes: Document, **options: Any) -> Topology:
         """A fabric from Kubernetes nodes: ``topo-sched topology import-k8s-nodes``. ``nodes`` is
         the output of ``kubectl get nodes -o json`` as a dict, a list of Node dicts, or its
         text (str or bytes). Options: ``levels`` (label keys, coarsest first: a list or
@@ -406,7 +506,7 @@ class Topology(_Handle):
             fields = {"text": _text(nodes, "nodes")}
         return cls._import("import-k8s-nodes", fields, options)
 
-    def export(self, to, **options):
+    def export(self, to: str, **options: Any) -> str:
         """The fabric written for another scheduler: exactly the text ``topo-sched topology export
         --to TO`` writes (``slurm-conf``, ``slurm-yaml``, ``kueue``, ``kai``, ``volcano``).
         Options: ``levels`` (a list or ``"K1,K2"``), ``block``, ``physical``, ``kueue_api``,
@@ -414,7 +514,7 @@ class Topology(_Handle):
         warning of the export (the command's line on standard error) is issued as an
         :class:`ExportWarning` through :mod:`warnings`."""
         options = dict(options, to=to)
-        out = _run("export", self, {}, options)
+        out = _run("export", self, {}, options, call="Topology.export")
         if out.get("warning"):
             _warnings.warn(out["warning"], ExportWarning, stacklevel=2)
         return out["text"]
@@ -427,7 +527,7 @@ class Job(_Handle):
     _what = "Job"
 
     @classmethod
-    def from_json(cls, doc):
+    def from_json(cls, doc: Document) -> Job:
         """Load a ``tsched.job.v1`` document (dict, str or bytes)."""
         text = _doc_bytes(doc, "job")
         h = _P()
@@ -435,13 +535,13 @@ class Job(_Handle):
         return cls(h)
 
     @classmethod
-    def load(cls, path):
+    def load(cls, path: Union[str, bytes, _os.PathLike]) -> Job:
         """Load a ``tsched.job.v1`` file."""
         h = _P()
         _check(_job_load_file(_C.byref(h), _c_path(path, "Job.load")))
         return cls(h)
 
-    def to_json(self):
+    def to_json(self) -> Dict[str, Any]:
         """The job as a ``tsched.job.v1`` dict."""
         with self._lock:
             out = _P()
@@ -484,12 +584,12 @@ def _options(options):
         # naming both spellings (in sorted order), whatever their values, never a silent pick
         if name in spelled:
             first, second = sorted((spelled[name], key))
-            raise TopoSchedError(_E_INVALID, "options.%s: given twice, as %s and %s; give one" % (name, first, second))
+            raise _error(_E_INVALID, "options.%s: given twice, as %s and %s; give one" % (name, first, second))
         spelled[name] = key
         if value is None or value is False:
             continue
         if isinstance(value, float) and not _math.isfinite(value):
-            raise TopoSchedError(_E_RANGE, "options.%s: %r is not a finite number" % (name, value))
+            raise _error(_E_RANGE, "options.%s: %r is not a finite number" % (name, value))
         if isinstance(value, int) and not isinstance(value, bool) and value > 0x7FFFFFFFFFFFFFFF:
             value = str(value)  # above JSON's int64: the service reads whole numbers as strings too
         out[name] = value
@@ -501,35 +601,53 @@ def _text(text, what):
         try:
             return text.decode("utf-8")
         except UnicodeDecodeError as exc:
-            raise TopoSchedError(_E_PARSE, "%s: not UTF-8 text: %s" % (what, exc)) from None
+            raise _error(_E_PARSE, "%s: not UTF-8 text: %s" % (what, exc)) from None
     if isinstance(text, str):
         return text
     raise TypeError("%s: expected the file's text (str or bytes), not %s" % (what, type(text).__name__))
 
 
-def _request(svc, req, whole=False):
+# The service's answer to an option the op does not take (src/service/service.c, check_fields).
+_UNKNOWN_OPTION = _re.compile(r'options\.([^:]+): unknown option for op "')
+
+
+def _unknown_option(call: str, spelling: str, detail: str, status: int, exit: Optional[int] = None) -> TopoSchedError:
+    """The TypeError a Python function raises for a keyword it does not take (with the library's
+    message after it)."""
+    message = "%s() got an unexpected keyword argument %r (%s)" % (call, spelling, detail)
+    return UnknownOptionError(status, message, exit)
+
+
+def _request(svc, req, whole=False, call=None, options=None):
     try:
         text = _json.dumps(req, allow_nan=False).encode("utf-8")
     except ValueError as exc:  # NaN or Infinity inside a document given as a dict
-        raise TopoSchedError(_E_RANGE, "%s: %s" % (req.get("op", "request"), exc)) from None
+        raise _error(_E_RANGE, "%s: %s" % (req.get("op", "request"), exc)) from None
     out, stop = _P(), _C.c_int(0)
     _check(svc.handle(_C.byref(out), _C.byref(stop), svc.h, text, len(text)))
     answer = _json.loads(_take_string(out))
     if answer.get("ok"):
         return answer if whole else answer.get("result")
-    name = answer.get("status", "")
-    raise TopoSchedError(STATUS.get(name, _E_INTERNAL), answer.get("error", ""), answer.get("exit"))
+    status = STATUS.get(answer.get("status", ""), _E_INTERNAL)
+    message = answer.get("error", "")
+    unknown = _UNKNOWN_OPTION.match(message) if call else None
+    if unknown:
+        key = unknown.group(1)
+        spelling = next((k for k in (options or {}) if k.replace("_", "-") == key), key)
+        raise _unknown_option(call, spelling, message, status, answer.get("exit"))
+    raise _error(status, message, answer.get("exit"))
 
 
-def _run(op, topo, docs, options, fields=None, whole=False):
+def _run(op, topo, docs, options, fields=None, whole=False, call=None):
     """Send {"op": op, "topology": <topo>, <docs>, <fields>, "options": options} and return the
-    result (the whole answer when `whole`)."""
+    result (the whole answer when `whole`). `call` names the Python call in a TypeError."""
+    call = call or op.replace("-", "_")
     req = {"id": 1, "op": op}
     req.update(fields or {})
     for key, (doc, optional) in docs.items():
         if doc is None:
             if not optional:
-                raise TypeError("%s: the %s document is required" % (op.replace("-", "_"), key))
+                raise TypeError("%s: the %s document is required" % (call, key))
             continue
         req[key] = _doc_value(doc, key)
     opts = _options(options)
@@ -537,15 +655,15 @@ def _run(op, topo, docs, options, fields=None, whole=False):
         req["options"] = opts
     svc = _service()
     if topo is None:
-        return _request(svc, req, whole)
+        return _request(svc, req, whole, call, options)
     if not isinstance(topo, Topology):
-        raise TypeError("%s: the fabric must be a Topology, not %s" % (op.replace("-", "_"), type(topo).__name__))
+        raise TypeError("%s: the fabric must be a Topology, not %s" % (call, type(topo).__name__))
     name = "python.%d.%d" % (_os.getpid(), next(_names))
     with topo._lock:
         _check(svc.attach(svc.h, name.encode(), topo._handle()))
         try:
             req["topology"] = name
-            return _request(svc, req, whole)
+            return _request(svc, req, whole, call, options)
         finally:
             svc.detach(svc.h, name.encode())
 
@@ -556,7 +674,11 @@ class Placement(dict):
     or per task with ``hostfile_per_task``), and ``pod_order``, the ``tsched.pod-order.v1``
     dict ``--pod-order FILE`` writes; each None when not asked for."""
 
-    def __init__(self, doc, hostfile=None, pod_order=None):
+    hostfile: Optional[str]
+    pod_order: Optional[Dict[str, Any]]
+
+    def __init__(self, doc: Mapping[str, Any], hostfile: Optional[str] = None,
+                 pod_order: Optional[Dict[str, Any]] = None) -> None:
         super().__init__(doc)
         self.hostfile = hostfile
         self.pod_order = pod_order
@@ -565,7 +687,7 @@ class Placement(dict):
 _LAUNCH = ("hostfile", "hostfile_per_task", "tasks_per_node", "pod_order", "index_label")
 
 
-def place(topo, job, **options):
+def place(topo: Topology, job: Union[Job, Document], **options: Any) -> Union[PlacementResult, Placement]:
     """Place a job on the fabric: the ``tsched.placement.v1`` dict of ``topo-sched place``.
 
     Options: ``algo``, ``alpha``, ``seed``, ``time_limit_ms``, ``no_timing``. Launch files:
@@ -584,7 +706,8 @@ def place(topo, job, **options):
     return Placement(answer["result"], answer.get("hostfile"), answer.get("pod_order"))
 
 
-def flows(topo, placement, job=None, **options):
+def flows(topo: Topology, placement: Document, job: Union[Job, Document, None] = None,
+          **options: Any) -> FlowsResult:
     """The ``tsched.flows.v1`` dict of ``topo-sched flows`` for a placement.
 
     Options: ``pattern`` (required), ``step``, ``gbits``.
@@ -592,7 +715,7 @@ def flows(topo, placement, job=None, **options):
     return _run("flows", topo, {"placement": (placement, False), "job": (job, True)}, options)
 
 
-def route(topo, flows, **options):
+def route(topo: Topology, flows: Document, **options: Any) -> RoutesResult:
     """Route flows: the ``tsched.routes.v1`` dict of ``topo-sched route``.
 
     Options: ``algo``, ``seed``, ``threads``, ``time_limit_ms``, ``no_timing``.
@@ -600,7 +723,7 @@ def route(topo, flows, **options):
     return _run("route", topo, {"flows": (flows, False)}, options)
 
 
-def prioritize(topo, jobset, **options):
+def prioritize(topo: Topology, jobset: Document, **options: Any) -> Dict[str, Any]:
     """CRUX priorities of a job set: the document of ``topo-sched prioritize``.
 
     Options: ``levels`` (required), ``algo``, ``orders``, ``seed``.
@@ -608,7 +731,7 @@ def prioritize(topo, jobset, **options):
     return _run("prioritize", topo, {"jobset": (jobset, False)}, options)
 
 
-def kcut(dag, **options):
+def kcut(dag: Document, **options: Any) -> Dict[str, Any]:
     """Compress a ``tsched.dag.v1`` to K levels: the document of ``topo-sched kcut``.
 
     Options: ``levels`` (required), ``algo``, ``orders``, ``seed``, ``threads``.
@@ -616,7 +739,7 @@ def kcut(dag, **options):
     return _run("kcut", None, {"dag": (dag, False)}, options)
 
 
-def vclos(topo, requests, state=None, **options):
+def vclos(topo: Topology, requests: Document, state: Optional[Document] = None, **options: Any) -> Dict[str, Any]:
     """Allocate vClos sub-fabrics: the ``tsched.vclos.v1`` dict of ``topo-sched vclos``.
 
     ``state`` is an earlier ``tsched.vclos.v1`` result (``--state``). Options: ``mode``,
@@ -625,7 +748,8 @@ def vclos(topo, requests, state=None, **options):
     return _run("vclos", topo, {"requests": (requests, False), "state": (state, True)}, options)
 
 
-def cells(topo, job, catalog=None, profile=None, **options):
+def cells(topo: Topology, job: Union[Job, Document], catalog: Optional[Document] = None,
+          profile: Optional[Document] = None, **options: Any) -> Dict[str, Any]:
     """Crius Cells of a job: the ``tsched.cells.v1`` dict of ``topo-sched cells``.
 
     ``catalog`` is a GPU catalog document (the command's ``-c GPUS``), ``profile`` a profile
@@ -635,7 +759,8 @@ def cells(topo, job, catalog=None, profile=None, **options):
     return _run("cells", topo, {"job": (job, False), "catalog": (catalog, True), "profile": (profile, True)}, options)
 
 
-def crius_schedule(topo, queue, catalog=None, **options):
+def crius_schedule(topo: Topology, queue: Document, catalog: Optional[Document] = None,
+                   **options: Any) -> Dict[str, Any]:
     """One Crius scheduling event: the ``tsched.crius-schedule.v1`` dict of ``topo-sched crius-schedule``.
 
     ``catalog`` is a GPU catalog document (the command's ``-c GPUS``). Options: ``depth``,
@@ -644,7 +769,7 @@ def crius_schedule(topo, queue, catalog=None, **options):
     return _run("crius-schedule", topo, {"queue": (queue, False), "catalog": (catalog, True)}, options)
 
 
-def simulate(topo, trace, scenario=None, **options):
+def simulate(topo: Topology, trace: Document, scenario: Optional[Document] = None, **options: Any) -> SimResult:
     """Flow-level simulation: the ``tsched.simresult.v1`` dict of ``topo-sched simulate``.
 
     Options: ``until``, ``seed``, ``placement``, ``routing``, ``reroute``, ``priority``,
@@ -696,10 +821,11 @@ def _trace_options(fns, what, model_mix, options):
             o.compact = 1 if value else 0
             continue
         if name not in _TRACE_OPTIONS:
-            raise TopoSchedError(_E_INVALID, "%s: unknown option %s (%s, compact)"
-                                 % (what, name.replace("-", "_"), ", ".join(n.replace("-", "_") for n in _TRACE_OPTIONS)))
+            spelling = next((k for k in options if k.replace("_", "-") == name), name)
+            raise _unknown_option(what, spelling, "options: %s, compact" % ", ".join(
+                n.replace("-", "_") for n in _TRACE_OPTIONS), _E_FORMAT)
         if isinstance(value, bool):
-            raise TopoSchedError(_E_TYPE, "--%s: expected a number or a string, got %r" % (name, value))
+            raise _error(_E_TYPE, "--%s: expected a number or a string, got %r" % (name, value))
         text = (repr(value) if isinstance(value, float) else str(value)).encode("utf-8")
         keep.append(text)
         _check(fns["set"](_C.byref(o), name.encode(), text))
@@ -714,7 +840,7 @@ def _trace_options(fns, what, model_mix, options):
         else:
             raise TypeError("model_mix: expected a dict, str or bytes holding JSON, not %s" % type(model_mix).__name__)
         if not mix:
-            raise TopoSchedError(_E_PARSE, "model-mix: empty")
+            raise _error(_E_PARSE, "model-mix: empty")
         keep.append(mix)
         o.model_mix, o.model_mix_len = mix, len(mix)
     return o, keep
@@ -726,7 +852,8 @@ def _trace_run(call):
     return _take_string(out)
 
 
-def trace_convert_alibaba(csv, name=None, model_mix=None, **options):
+def trace_convert_alibaba(csv: Text, name: Optional[str] = None, model_mix: Optional[Document] = None,
+                          **options: Any) -> str:
     """``topo-sched trace convert-alibaba``: the trace of an Alibaba cluster-trace-gpu-v2023 pod
     CSV (``csv``: its text, str or bytes; ``name`` names it in messages and its base name names
     the trace, as the command's POD_CSV does), as the document's text.
@@ -741,7 +868,7 @@ def trace_convert_alibaba(csv, name=None, model_mix=None, **options):
                                                  _C.byref(o)))
 
 
-def trace_convert_dcn(dir, files=None, **options):
+def trace_convert_dcn(dir: str, files: Optional[Mapping[str, Text]] = None, **options: Any) -> str:
     """``topo-sched trace convert-dcn``: the trace of a dcn-simulators ``ring_size_R`` folder, as
     the document's text. ``files`` maps each file's name to its text (names other than
     ``job_<K>-<MODEL>.txt`` are ignored) and ``dir`` names the folder; without ``files`` the
@@ -763,7 +890,7 @@ def trace_convert_dcn(dir, files=None, **options):
     return _trace_run(lambda out: fns["dcn"](out, d, names, texts, lens, n, _C.byref(o)))
 
 
-def trace_poisson(model_mix=None, **options):
+def trace_poisson(model_mix: Optional[Document] = None, **options: Any) -> str:
     """``topo-sched trace poisson``: synthetic jobs, as the document's text.
 
     Options: ``jobs``, ``mean_interarrival_s``, ``sizes`` (``"G:W,G:W"``), ``duration_dist``
