@@ -24,6 +24,7 @@
 /* Width of a character in em: DejaVu Sans digits are 0.636 em, most letters less; labels are
  * placed with this bound so that their boxes never overlap (tests/test_draw.py uses it too). */
 #define FONT_K 0.64
+#define FONT_K_BOLD 0.70
 
 /* ---- text placed without overlap ---------------------------------------------------------- */
 
@@ -52,7 +53,7 @@ static double text_w(const char *s, double size) { return FONT_K * size * utf8_c
 static int put_text(sbuf *o, labels *L, double x, double y, const char *anchor, double size, const char *attrs,
                     const char *text)
 {
-    double w = text_w(text, size), x0 = anchor[0] == 'm' ? x - w / 2 : anchor[0] == 'e' ? x - w : x;
+    double w = (strstr(attrs, "bold") ? FONT_K_BOLD : FONT_K) * size * utf8_chars(text), x0 = anchor[0] == 'm' ? x - w / 2 : anchor[0] == 'e' ? x - w : x;
     lbox nb = {x0, y - 0.8 * size, x0 + w, y + 0.25 * size};
     for (size_t i = 0; i < L->n; i++) {
         const lbox *b = &L->b[i];
