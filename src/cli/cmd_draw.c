@@ -114,14 +114,15 @@ static const cli_opt draw_opts[] = {
      .help = "tsched.routes.v1: trunks coloured and widened by load"},
     {.lng = "--format", .type = CLI_OPT_ENUM, .names = draw_formats, .off = CLI_OFF(S, format),
      .err = "is not svg, dot or png", .arg = "svg|dot|png", .dflt = "svg",
-     .help = "output format (png: builds with librsvg, meson -Dpng)"},
+     .help = "output format; png needs a build with librsvg (meson -Dpng)"},
     {.lng = "--view", .type = CLI_OPT_ENUM, .names = draw_views, .off = CLI_OFF(S, view),
-     .err = "is not auto, full or aggregate", .arg = "auto|full|aggregate", .dflt = "auto",
-     .help = "aggregate: node map and trunk heatmaps; auto: aggregate when the full view would "
-             "exceed 2000 px (SVG, PNG)"},
+     .err = "is not auto, full or aggregate", .arg = "V", .dflt = "auto",
+     .help = "full, aggregate or auto ({D}: aggregate when the full view passes\n"
+             "2000 px); aggregate = nodes as squares in pod blocks, trunk heatmaps"},
     {.lng = "--group-by", .type = CLI_OPT_ENUM, .names = draw_groups, .off = CLI_OFF(S, group),
      .err = "is not dp or pp", .arg = "dp|pp", .dflt = "dp",
-     .help = "aggregated view: colour placed nodes by DP group (column) or PP group (row)"},
+     .help = "aggregate view: placed nodes coloured by DP group ({D}; placement\n"
+             "column) or PP group (placement row)"},
     {.lng = "--max-nodes", .type = CLI_OPT_UINT, .umin = 1, .off = CLI_OFF(S, max_nodes),
      .err = "is not a positive whole number", .arg = "N", .dflt = "64",
      .help = "above N nodes under a leaf, one box with their count"},
