@@ -242,8 +242,10 @@ static void axis_labels(sbuf *o, labels *L, const picture *pc, const hmap *h, in
             draw_shorten(name, sizeof name, full, (unsigned)((AG_LABEL_W - 8) / (FONT_K * 9)));
             put_text(o, L, h->x0 - 4, h->y0 + mid + 3, "end", 9, "fill=\"#333333\"", name);
         } else {
+            /* a run wide enough for 8 characters gets its name shortened to fit; a narrower
+             * one keeps the whole name, and is left out if it would meet its neighbour */
             unsigned room = (unsigned)((e - k) * span / (FONT_K * 9));
-            draw_shorten(name, sizeof name, full, room < 6 ? 6 : room);
+            draw_shorten(name, sizeof name, full, room < 8 ? 255 : room);
             put_text(o, L, h->x0 + mid, h->y0 + hh + 12, "middle", 9, "fill=\"#333333\"", name);
         }
         if (any_pod && k > 0) {
