@@ -18,36 +18,14 @@ import tempfile
 import time
 import xml.etree.ElementTree as ET
 
+from draw_tool import SVG, Checks, Tool, classes
+
 EXE, DATA = sys.argv[1], sys.argv[2]
 FABRIC = os.path.join(DATA, "draw", "fabric.json")
 JOB = os.path.join(DATA, "draw", "job.json")
-SVG = "{http://www.w3.org/2000/svg}"
-failures = []
-passed = 0
-
-
-def check(cond, what):
-    global passed
-    if cond:
-        passed += 1
-    else:
-        failures.append(what)
-        print("FAIL:", what)
-
-
-def run(*args, stdin=None):
-    return subprocess.run([EXE, *args], capture_output=True, input=stdin)
-
-
-def draw(*args):
-    r = run("draw", *args)
-    if r.returncode != 0:
-        raise SystemExit("draw %s failed (%d): %s" % (" ".join(args), r.returncode, r.stderr.decode()))
-    return r.stdout
-
-
-def classes(el):
-    return el.get("class", "").split()
+check = Checks()
+tool = Tool(EXE)
+run, draw = tool.run, tool.draw
 
 
 def groups(root, cls):
@@ -306,5 +284,4 @@ r = run("draw")
 check(r.returncode == 2 and "-t" in r.stderr.decode(), "no -t: exit 2")
 
 shutil.rmtree(tmp)
-print("%d passed, %d failed" % (passed, len(failures)))
-sys.exit(1 if failures else 0)
+check.finish()

@@ -15,45 +15,21 @@ exactly when the full view passes 2,000 px; PNG signature and size.
 import json
 import os
 import random
-import re
 import shutil
 import struct
-import subprocess
 import sys
 import tempfile
 import time
 import xml.etree.ElementTree as ET
 
+from draw_tool import SVG, Checks, Tool, classes
+
 EXE = sys.argv[1]
 PNG = os.environ.get("TSCHED_DRAW_PNG") == "1"
-SVG = "{http://www.w3.org/2000/svg}"
 LIMIT = 2000
-failures = []
-passed = 0
-
-
-def check(cond, what):
-    global passed
-    if cond:
-        passed += 1
-    else:
-        failures.append(what)
-        print("FAIL:", what)
-
-
-def run(*args):
-    return subprocess.run([EXE, *args], capture_output=True)
-
-
-def draw(*args):
-    r = run("draw", *args)
-    if r.returncode != 0:
-        raise SystemExit("draw %s failed (%d): %s" % (" ".join(args), r.returncode, r.stderr.decode()))
-    return r.stdout
-
-
-def classes(el):
-    return el.get("class", "").split()
+check = Checks()
+tool = Tool(EXE)
+run, draw = tool.run, tool.draw
 
 
 def size_of(root):
@@ -341,5 +317,4 @@ check(draw("-t", F, "--format", "dot").startswith(b"graph "), "DOT stays the ful
 check(draw("-t", F, "-p", pl, "-r", rt) == draw("-t", F, "-p", pl, "-r", rt), "same bytes twice")
 
 shutil.rmtree(tmp) if not os.environ.get("KEEP") else print(tmp)
-print("%d passed, %d failed in %.1f s" % (passed, len(failures), time.monotonic() - t0))
-sys.exit(1 if failures else 0)
+check.finish(" in %.1f s" % (time.monotonic() - t0))
