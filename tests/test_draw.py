@@ -18,36 +18,14 @@ import tempfile
 import time
 import xml.etree.ElementTree as ET
 
+from draw_tool import SVG, Checks, Tool, classes
+
 EXE, DATA = sys.argv[1], sys.argv[2]
 FABRIC = os.path.join(DATA, "draw", "fabric.json")
 JOB = os.path.join(DATA, "draw", "job.json")
-SVG = "{http://www.w3.org/2000/svg}"
-failures = []
-passed = 0
-
-
-def check(cond, what):
-    global passed
-    if cond:
-        passed += 1
-    else:
-        failures.append(what)
-        print("FAIL:", what)
-
-
-def run(*args, stdin=None):
-    return subprocess.run([EXE, *args], capture_output=True, input=stdin)
-
-
-def draw(*args):
-    r = run("draw", *args)
-    if r.returncode != 0:
-        raise SystemExit("draw %s failed (%d): %s" % (" ".join(args), r.returncode, r.stderr.decode()))
-    return r.stdout
-
-
-def classes(el):
-    return el.get("class", "").split()
+check = Checks()
+tool = Tool(EXE)
+run, draw = tool.run, tool.draw
 
 
 def groups(root, cls):
@@ -256,7 +234,7 @@ wide = os.path.join(tmp, "wide.json")
 json.dump({"format": "tsched.topology.v1", "name": "wide",
            "generate": {"kind": "leaf_spine", "leaves": 100, "spines": 3, "nodes_per_leaf": 2,
                         "gpus_per_node": 8, "nic_gbps": 400}, "state": {"down": ["leaf0", "leaf1"]}}, open(wide, "w"))
-rw = ET.fromstring(draw("-t", wide))
+rw = ET.fromstring(draw("-t", wide, "--view", "full"))
 leaves = [g for g in groups(rw, "switch") if "leaf" in classes(g)]
 check(0 < len(leaves) <= 64, "100 leaves drawn as at most 64 boxes (%d)" % len(leaves))
 check(sum(int(g.get("data-count")) for g in leaves) == 100, "leaf groups add up to 100")
@@ -270,10 +248,10 @@ json.dump({"format": "tsched.topology.v1", "name": "big",
                         "nodes_per_leaf": 16, "gpus_per_node": 8, "nic_gbps": 400}}, open(big, "w"))
 for fmt in ("svg", "dot"):
     t0 = time.monotonic()
-    data = draw("-t", big, "--format", fmt)
+    data = draw("-t", big, "--format", fmt, "--view", "full")
     dt = time.monotonic() - t0
     check(dt < 10 and len(data) < 2_000_000, "131k-GPU fabric as %s: %.2f s, %d bytes" % (fmt, dt, len(data)))
-rb = ET.fromstring(draw("-t", big))
+rb = ET.fromstring(draw("-t", big, "--view", "full"))
 for name, n in (("leaf", 1024), ("spine", 256), ("core", 64)):
     gs = [g for g in groups(rb, "switch") if name in classes(g)]
     check(len(gs) <= 64 and sum(int(g.get("data-count")) for g in gs) == n, "%s boxes add up to %d" % (name, n))
@@ -290,7 +268,7 @@ hopped = next(i for i, f in enumerate(rdoc["flows"]) if f["hops"])
 rdoc["flows"][hopped]["hops"][1] = "spine-zz"
 json.dump(rdoc, open(badroutes, "w"))
 for args, needle in ((["-p", other], "other-placement.json"),
-                     (["--format", "png"], "--format"),
+                     (["--format", "jpg"], "--format"),
                      (["--max-nodes", "0"], "--max-nodes"),
                      (["--max-nodes", "x"], "--max-nodes"),
                      (["-r", badroutes], "flows[%d].hops[1]" % hopped),
@@ -306,5 +284,4 @@ r = run("draw")
 check(r.returncode == 2 and "-t" in r.stderr.decode(), "no -t: exit 2")
 
 shutil.rmtree(tmp)
-print("%d passed, %d failed" % (passed, len(failures)))
-sys.exit(1 if failures else 0)
+check.finish()

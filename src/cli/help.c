@@ -41,7 +41,7 @@ static const char help_all[] =
     "  vclos                         vClos: an isolated leaf-spine sub-fabric per job\n"
     "  cells                         Crius Cells of a job on every GPU pool\n"
     "  crius-schedule                one Crius scheduling event\n"
-    "  draw                          the fabric as an SVG picture or Graphviz DOT\n"
+    "  draw                          the fabric as an SVG or PNG picture, or Graphviz DOT\n"
     "  serve                         answer JSON requests line by line (stdin or a Unix socket)\n"
     "  help [COMMAND]                this list, or one command's options\n"
     "\n"
@@ -312,11 +312,12 @@ static const char help_crius_head[] =
 static const char help_crius_tail[] = EXIT_0123("every job of a non-empty queue left pending (document still written)");
 
 static const char help_draw_head[] =
-    "usage: topo-sched draw -t TOPO [-p PLACEMENT] [-r ROUTES] [--format svg|dot] [--max-nodes N]\n"
-    "           [-o FILE]\n"
+    "usage: topo-sched draw -t TOPO [-p PLACEMENT] [-r ROUTES] [--format svg|dot|png]\n"
+    "           [--view full|aggregate|auto] [--group-by dp|pp] [--max-nodes N] [-o FILE]\n"
     "\n"
     "Draw the fabric, one row per tier, the top tier first: an SVG picture written without any\n"
-    "external program, or Graphviz DOT. Down elements are dashed.\n"
+    "external program, Graphviz DOT, or PNG. Down elements are dashed. Past 2000 px the\n"
+    "aggregated view: nodes as squares in pod blocks, trunks as leaf x spine heatmaps.\n"
     "\n"
     "options:\n";
 static const char help_draw_tail[] = EXIT_023;

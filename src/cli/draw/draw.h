@@ -96,6 +96,8 @@ typedef struct picture {
     uint32_t *box_of; /* switch -> box */
     edge *edges;
     int64_t *rank; /* node -> rank, -1 unplaced (NULL without a placement) */
+    uint32_t *group; /* node -> [2 * node] placement row (PP group), [2 * node + 1] column (DP group) */
+    uint32_t prows, pcols; /* the placement's matrix */
     uint32_t placed;
     loads ld;
     double width, height, nodes_top, colw;
@@ -113,6 +115,10 @@ typedef struct leaf_nodes {
 const char *draw_tier_word(int tier, int plural);
 /* "leaf", "spine", "core", "tier<k>" */
 void draw_tier_name(char *dst, size_t cap, int tier);
+/* A trunk's value: the share of its busier direction (rates) or that direction's flow count. */
+double draw_trunk_value(const picture *pc, uint32_t tr);
+/* 1 if routes were given and some flow crosses the trunk. */
+int draw_trunk_crossed(const picture *pc, uint32_t tr);
 /* The colour scale's position of a value: its share, or count / largest count without rates. */
 double draw_scale_of(const picture *pc, double v);
 /* Green (0) - amber (0.5) - red (1); dark red above 1. */
@@ -145,5 +151,24 @@ void draw_picture_free(picture *pc);
 void draw_svg(sbuf *o, const picture *pc);
 /* The Graphviz DOT graph (draw_dot.c). */
 void draw_dot(sbuf *o, const picture *pc);
+
+/* ---- the aggregated view (aggregate.c, doc/draw.md "Large fabrics") ---------------------- */
+
+/* Past this width or height of the full view, --view auto draws the aggregated view. */
+#define DRAW_AUTO_PX 2000.0
+enum { DRAW_GROUP_DP = 0, DRAW_GROUP_PP = 1 };
+/* The aggregated SVG: node map (pods as blocks, one square per node, placed nodes coloured by
+ * DP or PP group), one heatmap per pair of joined tiers; about 2,000 px each side at most.
+ * Its size in `*w` x `*h` px; `pc` laid out (its full-view size goes in the heading).
+ * CLI_OK or draw_nomem(). */
+int draw_agg_svg(sbuf *o, double *w, double *h, const picture *pc, int group_by);
+
+/* ---- PNG (png.c) ------------------------------------------------------------------------ */
+
+/* 1 when this build can write PNG (meson -Dpng, librsvg). */
+int draw_png_available(void);
+/* The SVG text `svg` rendered to PNG bytes in `*png` (malloc'd, `*len`), `w` x `h` px;
+ * CLI_OK, or an exit status after a message. */
+int draw_png(unsigned char **png, size_t *len, const char *svg, size_t svglen, double w, double h);
 
 #endif

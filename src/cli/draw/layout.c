@@ -25,7 +25,7 @@ void draw_tier_name(char *dst, size_t cap, int tier)
 }
 
 /* Trunk value: the share of its busier direction (rates) or that direction's flow count. */
-static double trunk_value(const picture *pc, uint32_t tr)
+double draw_trunk_value(const picture *pc, uint32_t tr)
 {
     const loads *L = &pc->ld;
     if (!L->has_rates) {
@@ -39,7 +39,7 @@ static double trunk_value(const picture *pc, uint32_t tr)
     return busy > 0 ? INFINITY : 0;
 }
 
-static int trunk_crossed(const picture *pc, uint32_t tr)
+int draw_trunk_crossed(const picture *pc, uint32_t tr)
 {
     return pc->ld.given && (pc->ld.flows[2 * (size_t)tr] || pc->ld.flows[2 * (size_t)tr + 1]);
 }
@@ -246,8 +246,8 @@ int draw_build_edges(picture *pc)
         edge *e = &pc->edges[pc->nedges - 1];
         e->ntrunks++;
         e->ndown += !tsched_topology_trunk_is_up(t, tr);
-        if (trunk_crossed(pc, tr)) {
-            double v = trunk_value(pc, tr);
+        if (draw_trunk_crossed(pc, tr)) {
+            double v = draw_trunk_value(pc, tr);
             if (!e->crossed || v > e->value)
                 e->value = v;
             e->crossed++;
@@ -385,6 +385,7 @@ void draw_picture_free(picture *pc)
     free(pc->box_of);
     free(pc->edges);
     free(pc->rank);
+    free(pc->group);
     free(pc->ld.gbps);
     free(pc->ld.flows);
 }
