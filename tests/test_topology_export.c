@@ -4,6 +4,7 @@
  * trips, per-task host files and pod orders against the placement's ranks, and the errors. */
 #include <check.h>
 #include <jansson.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,6 +15,16 @@
 
 #define NONE TSCHED_NONE
 #define MAXLEV (TSCHED_MAX_TIERS + 1)
+
+/* 32-bit FNV-1a, written here from its definition (offset basis 2166136261, prime 16777619)
+ * as the reference for ts_name_shorten's suffix. */
+static uint32_t tsched_test_fnv1a(const char *s)
+{
+    uint32_t h = 2166136261u;
+    for (; *s; s++)
+        h = (h ^ (unsigned char)*s) * 16777619u;
+    return h;
+}
 
 /* ---- the seeded generator, shared by random_fabric and its callers --------------------- */
 
@@ -608,7 +619,8 @@ START_TEST(slurm_round_trip)
         ref_free(&a);
         ref_free(&b);
         char *s2 = export_text(u, TSCHED_EXPORT_SLURM_CONF, 0, 0);
-        /* LinkSpeed: the imported trunks carry it, and so did the original's */
+        /* LinkSpeed: the imported trunks carry it, and it is the original's rounded to the
+         * nearest integer, at least 1 (Slurm reads an unsigned integer) */
         conf c;
         conf_parse(&c, s, t);
         for (uint32_t i = 0; i < c.nsw; i++) {
@@ -619,7 +631,8 @@ START_TEST(slurm_round_trip)
             ck_assert_double_eq(tsched_topology_trunk_gbps(u, r), c.speed[p]);
             uint32_t ci = tsched_topology_find_switch(t, c.name[i]), pi = tsched_topology_find_switch(t, c.name[p]);
             if (ci != NONE && pi != NONE)
-                ck_assert_double_eq(tsched_topology_trunk_gbps(t, tsched_topology_find_trunk(t, ci, pi)), c.speed[p]);
+                ck_assert_double_eq(fmax(1, floor(tsched_topology_trunk_gbps(t, tsched_topology_find_trunk(t, ci, pi)) + 0.5)),
+                                    c.speed[p]);
         }
         conf_free(&c);
         /* the re-export lists the same switches with the same members (names are the same) */
@@ -1037,12 +1050,15 @@ START_TEST(nvl_levels)
 END_TEST
 
 
-/* LinkSpeed is the shortest decimal of the capacity, never with an exponent. */
+/* LinkSpeed is an unsigned integer (slurmctld 22.05 dies with `fatal` on "12.5"): the
+ * capacity in Gbit/s rounded to the nearest integer, halves up, at least 1; what the
+ * import reads back is that integer. Above 1e9 (more than the import reads) none. */
 START_TEST(linkspeed_text)
 {
-    static const double v[] = {6400, 12.5, 0.1, 1e-5, 2.5e-6, 1234567.125, 1e9, 3.0000000000000004, 1.0 / 3, 400};
-    static const char *const want[] = {"6400", "12.5", "0.1", "0.00001", "0.0000025", "1234567.125", "1000000000",
-                                       "3.0000000000000004", "0.3333333333333333", "400"};
+    static const double v[] = {6400, 12.5, 0.1, 1e-5, 2.5e-6, 1234567.125, 1e9, 3.0000000000000004, 1.0 / 3, 400,
+                               12800.0 / 3, 0.5, 1.5, 2.4999, 99.5};
+    static const char *const want[] = {"6400", "13", "1", "1", "1", "1234567", "1000000000", "3", "1", "400",
+                                       "4267", "1", "2", "2", "100"};
     for (size_t i = 0; i < sizeof v / sizeof v[0]; i++) {
         tsched_topology *t;
         ck_assert_ok(tsched_topology_new(&t, "f"));
@@ -1051,16 +1067,345 @@ START_TEST(linkspeed_text)
         ck_assert_ok(tsched_topology_add_link(t, "l", "s", v[i], 1));
         ck_assert_ok(tsched_topology_add_node(NULL, t, "n1", "l", 8, 8, NULL, 400));
         ck_assert_ok(tsched_topology_build(t));
-        char *s = export_text(t, TSCHED_EXPORT_SLURM_CONF, 0, 0), want_line[128];
-        snprintf(want_line, sizeof want_line, "SwitchName=l Nodes=n1\nSwitchName=s Switches=l LinkSpeed=%s\n", want[i]);
-        ck_assert_str_eq(s, want_line);
-        tsched_topology *u;
-        ck_assert_ok(tsched_topology_import_slurm_string(&u, s, strlen(s), NULL));
-        ck_assert_double_eq(tsched_topology_trunk_gbps(u, tu_trunk(u, "l", "s")), v[i]);
-        tsched_free(s);
-        tsched_topology_free(u);
+        for (int physical = 0; physical < 2; physical++) {
+            char *s = export_text(t, TSCHED_EXPORT_SLURM_CONF, 0, physical), want_line[128];
+            if (want[i])
+                snprintf(want_line, sizeof want_line, "SwitchName=l Nodes=n1\nSwitchName=%s Switches=l LinkSpeed=%s\n",
+                         "s", want[i]);
+            else
+                snprintf(want_line, sizeof want_line, "SwitchName=l Nodes=n1\nSwitchName=s Switches=l\n");
+            ck_assert_str_eq(s, want_line);
+            tsched_topology *u;
+            ck_assert_ok(tsched_topology_import_slurm_string(&u, s, strlen(s), NULL));
+            if (want[i])
+                ck_assert_double_eq(tsched_topology_trunk_gbps(u, tu_trunk(u, "l", "s")), strtod(want[i], NULL));
+            tsched_free(s);
+            tsched_topology_free(u);
+        }
         tsched_topology_free(t);
     }
+}
+END_TEST
+
+/* The issue's repro: three spines over two leaves of four 8-GPU nodes; --physical wrote
+ * LinkSpeed=4266.666666666667 (12800 / 3 per spine). Every LinkSpeed of every conf form of
+ * it, and of random fabrics with uneven capacities, is a plain unsigned integer. */
+static void assert_integer_speeds(const char *text)
+{
+    for (const char *p = text; (p = strstr(p, "LinkSpeed=")) != NULL;) {
+        p += strlen("LinkSpeed=");
+        size_t n = strspn(p, "0123456789");
+        ck_assert_msg(n > 0 && (p[n] == '\n' || p[n] == ' ') && p[0] != '0', "LinkSpeed=%.20s in\n%s", p, text);
+    }
+}
+
+START_TEST(linkspeed_integer_forms)
+{
+    static const char repro[] = "SwitchName=s0 Switches=l[0-1]\nSwitchName=s1 Switches=l[0-1]\n"
+                                "SwitchName=s2 Switches=l[0-1]\nSwitchName=l0 Nodes=n[0-3]\nSwitchName=l1 Nodes=n[4-7]\n";
+    tsched_topology *t;
+    ck_assert_ok(tsched_topology_import_slurm_string(&t, repro, strlen(repro), NULL));
+    char *s = export_text(t, TSCHED_EXPORT_SLURM_CONF, 0, 1);
+    ck_assert_str_eq(s, "SwitchName=l0 Nodes=n[0-3]\nSwitchName=l1 Nodes=n[4-7]\n"
+                        "SwitchName=s0 Switches=l[0-1] LinkSpeed=4267\nSwitchName=s1 Switches=l[0-1] LinkSpeed=4267\n"
+                        "SwitchName=s2 Switches=l[0-1] LinkSpeed=4267\n");
+    tsched_free(s);
+    tsched_topology_free(t);
+    /* a leaf with one 12.5 Gbit/s NIC under a spine: the tree form wrote LinkSpeed=12.5 */
+    ck_assert_ok(tsched_topology_new(&t, "f"));
+    ck_assert_ok(tsched_topology_add_switch(NULL, t, "l", 0, NULL));
+    ck_assert_ok(tsched_topology_add_switch(NULL, t, "s", 1, NULL));
+    ck_assert_ok(tsched_topology_add_link(t, "l", "s", 12.5, 1));
+    ck_assert_ok(tsched_topology_add_node(NULL, t, "n1", "l", 1, 1, NULL, 12.5));
+    ck_assert_ok(tsched_topology_build(t));
+    s = export_text(t, TSCHED_EXPORT_SLURM_CONF, 0, 0);
+    ck_assert_str_eq(s, "SwitchName=l Nodes=n1\nSwitchName=s Switches=l LinkSpeed=13\n");
+    tsched_free(s);
+    tsched_topology_free(t);
+    for (unsigned seed = 1; seed <= tu_n(60); seed++) {
+        rng = tu_rng_new(7000 + seed);
+        fab_opts fo = {.tiers = 1 + (int)tu_rng_below(&rng, 5), .uneven = 1};
+        t = random_fabric(&fo);
+        for (int physical = 0; physical < 2; physical++) {
+            tsched_export_options o;
+            tsched_export_options_init(&o);
+            o.to = TSCHED_EXPORT_SLURM_CONF;
+            o.physical = physical;
+            char *x = NULL;
+            if (tsched_topology_export(&x, t, &o) == TSCHED_OK) /* --physical refuses some fabrics */
+                assert_integer_speeds(x);
+            tsched_free(x);
+        }
+        tsched_topology_free(t);
+    }
+}
+END_TEST
+
+/* ---- issue 25: block sizes kept, Slurm name limits -------------------------------------- */
+
+/* A block conf: nb blocks of sizes 32 + (i % 3) nodes (so none is a multiple of the sizes)
+ * and `sizes` ("" for no BlockSizes line). */
+static char *block_conf(uint32_t nb, const char *sizes)
+{
+    size_t cap = 64 * (size_t)nb + 64;
+    char *b = malloc(cap);
+    size_t w = 0;
+    for (uint32_t i = 0; i < nb; i++)
+        w += (size_t)snprintf(b + w, cap - w, "BlockName=nvl%u Nodes=b%ux[0-%u]\n", i, i, 31 + i % 3);
+    if (*sizes)
+        snprintf(b + w, cap - w, "BlockSizes=%s\n", sizes);
+    return b;
+}
+
+static char *export_opts_text(const tsched_topology *t, tsched_export_format to, int block, int sanitize)
+{
+    tsched_export_options o;
+    tsched_export_options_init(&o);
+    o.to = to;
+    o.block = block;
+    o.sanitize = sanitize;
+    char *x = NULL;
+    ck_assert_msg(tsched_topology_export(&x, t, &o) == TSCHED_OK, "%s", tsched_last_error());
+    return x;
+}
+
+/* The last line of a text (without its newline), into buf. */
+static const char *last_line(char *buf, size_t cap, const char *text)
+{
+    size_t n = strlen(text);
+    while (n > 0 && text[n - 1] == '\n')
+        n--;
+    size_t a = n;
+    while (a > 0 && text[a - 1] != '\n')
+        a--;
+    snprintf(buf, cap, "%.*s", (int)(n - a), text + a);
+    return buf;
+}
+
+/* Every BlockSizes form comes back as it was read: conf -> JSON -> conf, conf -> yaml ->
+ * (topology.yaml import of the block entry, and as --nvl-topology overlay) -> conf. It came
+ * back as "BlockSizes=32" (the smallest block) whatever was read. */
+START_TEST(block_sizes_round_trip)
+{
+    static const char *const forms[] = {"30,120", "4,8", "30", "1,2,4,8,16", "32,64", ""};
+    for (size_t f = 0; f < sizeof forms / sizeof forms[0]; f++) {
+        for (uint32_t nb = 1; nb <= 9; nb += 4) {
+            char *conf = block_conf(nb, forms[f]), want[64], got[64];
+            snprintf(want, sizeof want, "BlockSizes=%s", *forms[f] ? forms[f] : "32");
+            tsched_topology *t, *u, *v, *w;
+            ck_assert_msg(tsched_topology_import_slurm_string(&t, conf, strlen(conf), NULL) == TSCHED_OK, "%s\n%s",
+                          tsched_last_error(), conf);
+            char *x = export_opts_text(t, TSCHED_EXPORT_SLURM_CONF, 1, 0);
+            ck_assert_str_eq(last_line(got, sizeof got, x), want);
+            /* through the topology JSON: "block_sizes" only when read */
+            char *js;
+            ck_assert_ok(tsched_topology_to_json(&js, t));
+            ck_assert_int_eq(strstr(js, "\"block_sizes\"") != NULL, *forms[f] != 0);
+            ck_assert_ok(tsched_topology_load_string(&u, js, strlen(js)));
+            char *x2 = export_opts_text(u, TSCHED_EXPORT_SLURM_CONF, 1, 0);
+            ck_assert_str_eq(x2, x);
+            char *js2;
+            ck_assert_ok(tsched_topology_to_json(&js2, u));
+            ck_assert_str_eq(js2, js);
+            /* the conf export imports back to the same sizes */
+            ck_assert_ok(tsched_topology_import_slurm_string(&v, x, strlen(x), NULL));
+            char *x3 = export_opts_text(v, TSCHED_EXPORT_SLURM_CONF, 1, 0);
+            ck_assert_str_eq(x3, x);
+            /* topology.yaml: block_sizes of the nvl entry, read back as the structure or as
+             * the NVLink overlay */
+            char *y = export_opts_text(t, TSCHED_EXPORT_SLURM_YAML, 0, 0), line[80];
+            snprintf(line, sizeof line, "block_sizes: [%s]", *forms[f] ? forms[f] : "32");
+            for (char *c = line; (c = strchr(c, ',')) != NULL; c++) { /* the emitter writes ", " */
+                memmove(c + 2, c + 1, strlen(c + 1) + 1);
+                c[1] = ' ';
+            }
+            ck_assert_msg(strstr(y, line) != NULL, "%s not in\n%s", line, y);
+            tsched_slurm_options so;
+            tsched_slurm_options_init(&so);
+            so.topology = "slurm-nvl";
+            ck_assert_msg(tsched_topology_import_slurm_yaml_string(&w, y, strlen(y), &so) == TSCHED_OK, "%s",
+                          tsched_last_error());
+            char *x4 = export_opts_text(w, TSCHED_EXPORT_SLURM_CONF, 1, 0);
+            ck_assert_str_eq(x4, x);
+            tsched_topology_free(w);
+            tsched_slurm_options_init(&so);
+            so.nvl_topology = "slurm-nvl";
+            ck_assert_ok(tsched_topology_import_slurm_yaml_string(&w, y, strlen(y), &so));
+            char *x5 = export_opts_text(w, TSCHED_EXPORT_SLURM_CONF, 1, 0);
+            ck_assert_str_eq(last_line(got, sizeof got, x5), want);
+            tsched_free(x5);
+            tsched_free(x4);
+            tsched_free(y);
+            tsched_topology_free(w);
+            tsched_free(x3);
+            tsched_free(js2);
+            tsched_free(x2);
+            tsched_free(js);
+            tsched_free(x);
+            tsched_topology_free(v);
+            tsched_topology_free(u);
+            tsched_topology_free(t);
+            free(conf);
+        }
+    }
+}
+END_TEST
+
+/* Recorded sizes that no longer fit the blocks (a JSON document says 64, the blocks hold 32
+ * to 34 nodes) fall back to the smallest block with a warning; bad sizes in the JSON are
+ * errors naming block_sizes[i]. */
+START_TEST(block_sizes_checked)
+{
+    char *conf = block_conf(3, "32");
+    tsched_topology *t, *u;
+    ck_assert_ok(tsched_topology_import_slurm_string(&t, conf, strlen(conf), NULL));
+    char *js;
+    ck_assert_ok(tsched_topology_to_json(&js, t));
+    json_error_t je;
+    json_t *doc = json_loads(js, 0, &je);
+    ck_assert_ptr_nonnull(doc);
+    json_object_set_new(doc, "block_sizes", json_pack("[i,i]", 64, 128));
+    char *bad = json_dumps(doc, 0);
+    ck_assert_ok(tsched_topology_load_string(&u, bad, strlen(bad)));
+    char *x = export_opts_text(u, TSCHED_EXPORT_SLURM_CONF, 1, 0), got[64];
+    ck_assert_str_eq(last_line(got, sizeof got, x), "BlockSizes=32");
+    ck_assert_ptr_nonnull(strstr(tsched_topology_export_warning(), "block_sizes"));
+    ck_assert_ptr_nonnull(strstr(tsched_topology_export_warning(), "64"));
+    tsched_free(x);
+    tsched_topology_free(u);
+    free(bad);
+    static const struct {
+        const char *sizes, *status_text;
+        tsched_status st;
+    } cases[] = {
+        {"[4,12]", "block_sizes[1]", TSCHED_E_RANGE}, {"[0]", "block_sizes[0]", TSCHED_E_RANGE},
+        {"[8,4]", "block_sizes[1]", TSCHED_E_RANGE},  {"[\"4\"]", "block_sizes[0]", TSCHED_E_TYPE},
+        {"4", "block_sizes", TSCHED_E_TYPE},          {"[1,2,4,8,16,32,64,128,256]", "block_sizes", TSCHED_E_RANGE},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        json_object_set_new(doc, "block_sizes", json_loads(cases[i].sizes, JSON_DECODE_ANY, &je));
+        bad = json_dumps(doc, 0);
+        ck_assert_int_eq(tsched_topology_load_string(&u, bad, strlen(bad)), cases[i].st);
+        ck_assert_msg(strstr(tsched_last_error(), cases[i].status_text) != NULL, "%s", tsched_last_error());
+        free(bad);
+    }
+    json_decref(doc);
+    tsched_free(js);
+    tsched_topology_free(t);
+    free(conf);
+}
+END_TEST
+
+/* Kubernetes nodes whose racks repeat a 63-character label value under two blocks: the
+ * import names them "<block>/<value>", 73 characters. */
+static tsched_topology *long_rack_names(void)
+{
+    char v[64];
+    memset(v, 'r', 63);
+    v[63] = '\0';
+    char doc[4096];
+    size_t w = (size_t)snprintf(doc, sizeof doc, "{\"apiVersion\":\"v1\",\"kind\":\"List\",\"items\":[");
+    for (int i = 0; i < 4; i++)
+        w += (size_t)snprintf(doc + w, sizeof doc - w,
+                              "%s{\"metadata\":{\"name\":\"gpu%d\",\"labels\":{\"ex.com/block\":\"block-00%d\","
+                              "\"ex.com/rack\":\"%s\"}},\"spec\":{},\"status\":{\"allocatable\":"
+                              "{\"nvidia.com/gpu\":\"8\"}}}",
+                              i ? "," : "", i, i / 2, v);
+    snprintf(doc + w, sizeof doc - w, "]}");
+    static const char *const levels[] = {"ex.com/block", "ex.com/rack"};
+    tsched_k8s_options o;
+    tsched_k8s_options_init(&o);
+    o.levels = levels;
+    o.nlevels = 2;
+    tsched_topology *t;
+    ck_assert_msg(tsched_topology_import_k8s_nodes_string(&t, doc, strlen(doc), &o) == TSCHED_OK, "%s",
+                  tsched_last_error());
+    return t;
+}
+
+/* Slurm >= 24.11 refuses switch names over 64 characters: TSCHED_E_RANGE naming the switch,
+ * its name and the limit, in every Slurm form, unless sanitize shortens them (first 55
+ * bytes, '-', 8 hex digits of the whole name's FNV-1a), consistently where a switch is
+ * defined and where it is a child; characters Slurm cannot take become '-'. */
+START_TEST(slurm_name_limits)
+{
+    tsched_topology *t = long_rack_names();
+    uint32_t longest = 0;
+    for (uint32_t s = 0; s < tsched_topology_num_switches(t); s++)
+        if (strlen(tsched_topology_switch_name(t, s)) > longest)
+            longest = (uint32_t)strlen(tsched_topology_switch_name(t, s));
+    ck_assert_uint_eq(longest, 73);
+    static const struct {
+        tsched_export_format to;
+        int block, physical;
+    } forms[] = {{TSCHED_EXPORT_SLURM_CONF, 0, 0}, {TSCHED_EXPORT_SLURM_CONF, 0, 1}, {TSCHED_EXPORT_SLURM_CONF, 1, 0},
+                 {TSCHED_EXPORT_SLURM_YAML, 0, 0}, {TSCHED_EXPORT_SLURM_YAML, 0, 1}};
+    for (size_t f = 0; f < sizeof forms / sizeof forms[0]; f++) {
+        tsched_export_options o;
+        tsched_export_options_init(&o);
+        o.to = forms[f].to;
+        o.block = forms[f].block;
+        o.physical = forms[f].physical;
+        char *x = NULL;
+        ck_assert_int_eq(tsched_topology_export(&x, t, &o), TSCHED_E_RANGE);
+        const char *e = tsched_last_error();
+        ck_assert_msg(strstr(e, forms[f].block ? "block \"block-000/rrr" : "switch \"block-000/rrr") &&
+                          strstr(e, "73 bytes") && strstr(e, "64") && strstr(e, "sanitize"),
+                      "%s", e);
+        o.sanitize = 1;
+        ck_assert_msg(tsched_topology_export(&x, t, &o) == TSCHED_OK, "%s", tsched_last_error());
+        /* every name token is at most 64 bytes; both racks are there, distinct */
+        char want0[80], want1[80];
+        char full0[80], full1[80];
+        snprintf(full0, sizeof full0, "block-000/%063d", 0);
+        memset(full0 + 10, 'r', 63);
+        snprintf(full1, sizeof full1, "%s", full0);
+        full1[8] = '1';
+        snprintf(want0, sizeof want0, "%.55s-%08x", full0, tsched_test_fnv1a(full0));
+        snprintf(want1, sizeof want1, "%.55s-%08x", full1, tsched_test_fnv1a(full1));
+        ck_assert_msg(strstr(x, want0) && strstr(x, want1), "%s / %s not in\n%s", want0, want1, x);
+        tsched_topology *u;
+        if (o.to == TSCHED_EXPORT_SLURM_CONF)
+            ck_assert_msg(tsched_topology_import_slurm_string(&u, x, strlen(x), NULL) == TSCHED_OK, "%s",
+                          tsched_last_error());
+        else
+            ck_assert_ok(tsched_topology_import_slurm_yaml_string(&u, x, strlen(x), NULL));
+        ck_assert_uint_eq(tsched_topology_num_nodes(u), 4);
+        for (uint32_t s = 0; s < tsched_topology_num_switches(u); s++)
+            ck_assert_uint_le(strlen(tsched_topology_switch_name(u, s)), 64);
+        /* the same grouping: gpu0/gpu1 and gpu2/gpu3 share a leaf, the two leaves differ */
+        uint32_t l[4];
+        for (int n = 0; n < 4; n++) {
+            char nn[8];
+            snprintf(nn, sizeof nn, "gpu%d", n);
+            l[n] = tsched_topology_node_leaf(u, tu_node(u, nn));
+        }
+        ck_assert(l[0] == l[1] && l[2] == l[3] && l[0] != l[2]);
+        tsched_topology_free(u);
+        tsched_free(x);
+    }
+    tsched_topology_free(t);
+    /* characters: refused without sanitize (TSCHED_E_FORMAT), '-' with it; two names that
+     * sanitize to one are TSCHED_E_DUPLICATE naming both */
+    t = two_racks("Rack=1", "r2", "b 1");
+    tsched_export_options o;
+    tsched_export_options_init(&o);
+    o.to = TSCHED_EXPORT_SLURM_CONF;
+    char *x = NULL;
+    ck_assert_int_eq(tsched_topology_export(&x, t, &o), TSCHED_E_FORMAT);
+    ck_assert_ptr_nonnull(strstr(tsched_last_error(), "switch \"Rack=1\""));
+    o.sanitize = 1;
+    ck_assert_ok(tsched_topology_export(&x, t, &o));
+    ck_assert_str_eq(x, "SwitchName=Rack-1 Nodes=gpu01\nSwitchName=r2 Nodes=gpu02\n"
+                        "SwitchName=b-1 Switches=Rack-1,r2 LinkSpeed=400\n");
+    tsched_free(x);
+    tsched_topology_free(t);
+    t = two_racks("r[1]", "r,1]", "b1");
+    ck_assert_int_eq(tsched_topology_export(&x, t, &o), TSCHED_E_DUPLICATE);
+    ck_assert_msg(strstr(tsched_last_error(), "\"r[1]\"") && strstr(tsched_last_error(), "\"r,1]\"") &&
+                      strstr(tsched_last_error(), "\"r-1-\""),
+                  "%s", tsched_last_error());
+    tsched_topology_free(t);
 }
 END_TEST
 
@@ -1079,6 +1424,10 @@ Suite *export_suite(void)
     tcase_add_test(tc, physical_childless_switch);
     tcase_add_test(tc, nvl_levels);
     tcase_add_test(tc, linkspeed_text);
+    tcase_add_test(tc, linkspeed_integer_forms);
+    tcase_add_test(tc, block_sizes_round_trip);
+    tcase_add_test(tc, block_sizes_checked);
+    tcase_add_test(tc, slurm_name_limits);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -71,9 +71,9 @@ int cmd_topology_export(int argc, char **argv)
     if (!topo || !to)
         return cli_usage_error("topology export: -t TOPO and --to FORMAT are required");
     int slurm = o.to == TSCHED_EXPORT_SLURM_CONF || o.to == TSCHED_EXPORT_SLURM_YAML;
-    if (slurm && (levels_arg || o.sanitize || o.json))
+    if (slurm && (levels_arg || o.json))
         return cli_usage_error("topology export: %s applies to kueue, kai and volcano only",
-                               levels_arg ? "--levels" : o.sanitize ? "--sanitize" : "--format json");
+                               levels_arg ? "--levels" : "--format json");
     if (o.block && o.to != TSCHED_EXPORT_SLURM_CONF)
         return cli_usage_error("topology export: --block applies to slurm-conf only");
     if (o.physical && !slurm)

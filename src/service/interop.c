@@ -382,8 +382,8 @@ tsched_status ts_svc_op_export(char **result, svc_req *req)
     /* the CLI's checks, in its order and words */
     int slurm = o.to == TSCHED_EXPORT_SLURM_CONF || o.to == TSCHED_EXPORT_SLURM_YAML;
     const char *bad = NULL, *applies = NULL;
-    if (slurm && (nkeys || o.sanitize || o.json))
-        bad = nkeys ? "levels" : o.sanitize ? "sanitize" : "format", applies = "kueue, kai and volcano";
+    if (slurm && (nkeys || o.json))
+        bad = nkeys ? "levels" : "format", applies = "kueue, kai and volcano";
     else if (o.block && o.to != TSCHED_EXPORT_SLURM_CONF)
         bad = "block", applies = "slurm-conf";
     else if (o.physical && !slurm)

@@ -279,3 +279,39 @@ void ts_topology_attrs_free(tsched_topology *t)
     free(t->excl_reason);
     ts_strtab_free(&t->excl_nodes);
 }
+
+/* ---- Slurm BlockSizes ---- */
+
+size_t ts_block_sizes_bad(const uint64_t *sizes, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        uint64_t r = i ? sizes[i] / sizes[i - 1] : 1;
+        if (sizes[i] == 0 || sizes[i] > UINT32_MAX)
+            return i;
+        if (i && (sizes[i] <= sizes[i - 1] || sizes[i] % sizes[i - 1] != 0 || (r & (r - 1)) != 0))
+            return i;
+    }
+    return n;
+}
+
+tsched_status ts_topology_set_block_sizes(tsched_topology *t, const uint64_t *sizes, size_t n, const char *field)
+{
+    if (n > TSCHED_MAX_TIERS)
+        return ts_error(TSCHED_E_RANGE, "%s: %zu sizes; at most %d", field, n, TSCHED_MAX_TIERS);
+    /* the import checked these already; a JSON document may hold anything */
+    size_t bad = ts_block_sizes_bad(sizes, n);
+    if (bad < n)
+        return ts_error(TSCHED_E_RANGE,
+                        "%s[%zu]: %llu is not a block size (1 to %u, each a power-of-two multiple of the one before)",
+                        field, bad, (unsigned long long)sizes[bad], UINT32_MAX);
+    for (size_t i = 0; i < n; i++)
+        t->block_sizes[i] = (uint32_t)sizes[i];
+    t->nblock_sizes = (uint32_t)n;
+    return TSCHED_OK;
+}
+
+const uint32_t *ts_topology_block_sizes(const tsched_topology *t, uint32_t *n)
+{
+    *n = t->nblock_sizes;
+    return t->nblock_sizes ? t->block_sizes : NULL;
+}

@@ -268,16 +268,34 @@ static tsched_status read_excluded(tsched_topology *t, const json_t *excl)
     return TSCHED_OK;
 }
 
+/* "block_sizes": [N, ...], the BlockSizes a Slurm block import read */
+static tsched_status read_block_sizes(tsched_topology *t, const json_t *arr)
+{
+    uint64_t v[TSCHED_MAX_TIERS];
+    size_t n = json_array_size(arr);
+    if (n > TSCHED_MAX_TIERS)
+        return ts_error(TSCHED_E_RANGE, "block_sizes: %zu sizes; at most %d", n, TSCHED_MAX_TIERS);
+    for (size_t i = 0; i < n; i++) {
+        const json_t *s = json_array_get(arr, i);
+        if (!json_is_integer(s) || json_integer_value(s) < 0)
+            return ts_error(TSCHED_E_TYPE, "block_sizes[%zu]: expected a whole number, got %s", i,
+                            ts_json_type_name(s));
+        v[i] = (uint64_t)json_integer_value(s);
+    }
+    return ts_topology_set_block_sizes(t, v, n, "block_sizes");
+}
+
 static tsched_status load_doc(tsched_topology **out, const json_t *root)
 {
     tsched_status st;
     const char *name = NULL;
-    const json_t *gen, *nodes, *switches, *links, *state, *pods, *labels, *excluded;
+    const json_t *gen, *nodes, *switches, *links, *state, *pods, *labels, *excluded, *bsizes;
     if ((st = ts_json_check_format(root, TOPOLOGY_FORMAT)) || (st = ts_json_str(&name, root, "", "name", 0)) ||
         (st = ts_json_obj(&gen, root, "", "generate", 0)) || (st = ts_json_arr(&nodes, root, "", "nodes", 0)) ||
         (st = ts_json_arr(&switches, root, "", "switches", 0)) || (st = ts_json_arr(&links, root, "", "links", 0)) ||
         (st = ts_json_obj(&state, root, "", "state", 0)) || (st = ts_json_arr(&pods, root, "", "pods", 0)) ||
-        (st = ts_json_obj(&labels, root, "", "labels", 0)) || (st = ts_json_obj(&excluded, root, "", "excluded", 0)))
+        (st = ts_json_obj(&labels, root, "", "labels", 0)) || (st = ts_json_obj(&excluded, root, "", "excluded", 0)) ||
+        (st = ts_json_arr(&bsizes, root, "", "block_sizes", 0)))
         return st;
     if (!gen && !nodes && !switches)
         return ts_error(TSCHED_E_NOT_FOUND, "document: neither \"generate\" nor \"nodes\"/\"switches\": the fabric is empty");
@@ -294,7 +312,7 @@ static tsched_status load_doc(tsched_topology **out, const json_t *root)
     if ((pods && (st = read_pods(t, pods))) || (switches && (st = read_switches(t, switches))) || (nodes && (st = read_nodes(t, nodes, default_gbps))) ||
         (links && (st = read_links(t, links))) || (st = tsched_topology_build(t)) ||
         (state && (st = read_state(t, state))) || (labels && (st = read_labels(t, labels))) ||
-        (excluded && (st = read_excluded(t, excluded))))
+        (excluded && (st = read_excluded(t, excluded))) || (bsizes && (st = read_block_sizes(t, bsizes))))
         goto fail;
     *out = t;
     return TSCHED_OK;

@@ -151,7 +151,7 @@ fail:
     return st;
 }
 
-/* "labels" and "excluded", each only when set (design interop 1). */
+/* "labels", "excluded" and "block_sizes", each only when set (design interop 1, 3.1). */
 static tsched_status attrs_json(json_t *root, const tsched_topology *t)
 {
     tsched_status st;
@@ -175,6 +175,14 @@ static tsched_status attrs_json(json_t *root, const tsched_topology *t)
         for (uint32_t i = 0; i < nx; i++)
             if ((st = ts_json_set(excl, tsched_topology_excluded_node(t, i),
                                   json_string(tsched_topology_excluded_reason(t, i)))))
+                return st;
+    }
+    if (t->nblock_sizes) {
+        json_t *sizes = json_array();
+        if ((st = ts_json_set(root, "block_sizes", sizes)))
+            return st;
+        for (uint32_t i = 0; i < t->nblock_sizes; i++)
+            if ((st = ts_json_push(sizes, json_integer(t->block_sizes[i]))))
                 return st;
     }
     return TSCHED_OK;

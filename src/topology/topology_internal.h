@@ -155,6 +155,10 @@ struct tsched_topology {
     ts_strtab excl_nodes;   /* left-out nodes in insertion order */
     char **excl_reason;
     size_t excl_cap;
+    /* BlockSizes of a Slurm block import, exactly as read; the --block exports write them
+     * back (design interop 3.1). nblock_sizes = 0: none recorded. */
+    uint32_t block_sizes[TSCHED_MAX_TIERS];
+    uint32_t nblock_sizes;
 
     /* message bases: explicit elements are named nodes[i - base] etc. in errors */
     uint32_t node_base, switch_base;
@@ -168,6 +172,15 @@ const char *ts_tier_word(int tier);
 tsched_status ts_topology_nvl_build(tsched_topology *t);
 /* Free the interop additions (NVLink domains, values, labels, excluded). */
 void ts_topology_attrs_free(tsched_topology *t);
+/* Index of the first size of BlockSizes that is not in [1, UINT32_MAX] or not a
+ * power-of-two multiple of the one before; n when all are fine. */
+size_t ts_block_sizes_bad(const uint64_t *sizes, size_t n);
+/* Record the BlockSizes a block import read (n <= TSCHED_MAX_TIERS; each size > 0 and a
+ * power-of-two multiple of the one before, else TSCHED_E_RANGE naming `field`[i]); n = 0
+ * clears them. */
+tsched_status ts_topology_set_block_sizes(tsched_topology *t, const uint64_t *sizes, size_t n, const char *field);
+/* The recorded BlockSizes (NULL and 0 when none). */
+const uint32_t *ts_topology_block_sizes(const tsched_topology *t, uint32_t *n);
 /* Add the elements of a generated fabric to an unbuilt handle (the JSON loader extends
  * them with explicit elements before building). */
 tsched_status ts_topology_generate_into(tsched_topology *t, const tsched_gen_params *p);

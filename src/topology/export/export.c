@@ -208,8 +208,6 @@ tsched_status tsched_topology_export(char **out, const tsched_topology *topo, co
         return not_for("kueue_api", "kueue", o->to);
     if (o->tier_names && o->to != TSCHED_EXPORT_VOLCANO)
         return not_for("tier_names", "volcano", o->to);
-    if (o->sanitize && slurm)
-        return not_for("sanitize", "kueue, kai and volcano", o->to);
     if (o->json && slurm)
         return not_for("json", "kueue, kai and volcano", o->to);
     if ((st = ts_check_built(topo, "tsched_topology_export")) != TSCHED_OK)

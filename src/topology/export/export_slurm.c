@@ -8,17 +8,20 @@
 
 #include "../../common/alloc.h"
 #include "../../common/json.h"
-#include "../../common/numfmt.h"
+#include "../../common/name_fit.h"
 #include "../../common/strtab.h"
 #include "../../common/text.h"
 #include "../../common/yaml_emit.h"
 #include "export_internal.h"
 #include "hostlist_compress.h"
+#include "../topology_internal.h"
 
 #define NONE TSCHED_NONE
 
 /* Largest LinkSpeed the tree import reads back. */
 #define SL_MAX_SPEED 1e9
+/* Longest switch or block name Slurm takes (24.11 and later refuse longer ones). */
+#define SL_MAX_NAME 64
 
 typedef struct sl_entry {
     const char *name;
@@ -32,12 +35,17 @@ typedef struct sl_list {
     size_t ne, e_cap;
     const char **mem;
     size_t nmem, mem_cap;
+    char **own;        /* names made by sanitize, freed with the list */
+    size_t nown, own_cap;
 } sl_list;
 
 static void list_free(sl_list *l)
 {
     free(l->e);
     free((void *)l->mem);
+    for (size_t i = 0; i < l->nown; i++)
+        free(l->own[i]);
+    free(l->own);
     memset(l, 0, sizeof *l);
 }
 
@@ -58,17 +66,87 @@ static tsched_status add_member(sl_list *l, const char *name)
     return TSCHED_OK;
 }
 
-/* A name Slurm's parser reads back as it is: no hostlist syntax, blank, quote, backslash
- * or '='. */
+/* Bytes Slurm's parser cannot take in a name: hostlist syntax, blanks, quote, backslash, '='. */
+#define SL_BAD_CHARS ",[] \t\r\n\v\f\"\\="
+
+/* A name Slurm's parser reads back as it is. */
 static tsched_status check_name(const char *name, const char *kind)
 {
-    if (*name && !strpbrk(name, ",[] \t\r\n\v\f\"\\="))
+    if (*name && !strpbrk(name, SL_BAD_CHARS))
         return TSCHED_OK;
     char q[TS_TEXT_QUOTE_CAP(80)];
     return ts_error(TSCHED_E_FORMAT,
                     "%s %s cannot be written for Slurm: a name may not be empty or hold ',', '[', ']', a blank, "
-                    "'\"', '\\' or '='",
+                    "'\"', '\\' or '=' (sanitize turns them into '-')",
                     kind, ts_text_quote(q, sizeof q, name, strlen(name), 80));
+}
+
+/* A switch or block name as Slurm will take it: `name` itself when valid; else, with
+ * `sanitize`, shortened to SL_MAX_NAME bytes by ts_name_shorten() (hash of the whole name)
+ * and each byte Slurm cannot take turned into '-'; else TSCHED_E_FORMAT / TSCHED_E_RANGE
+ * naming the object, the name and the limit. */
+static tsched_status fit_name(const char **out, sl_list *l, const char *name, const char *kind, int sanitize)
+{
+    size_t n = strlen(name);
+    *out = name;
+    if (*name && n <= SL_MAX_NAME && !strpbrk(name, SL_BAD_CHARS))
+        return TSCHED_OK;
+    if (!sanitize && n > SL_MAX_NAME) {
+        char q[TS_TEXT_QUOTE_CAP(80)];
+        return ts_error(TSCHED_E_RANGE,
+                        "%s %s cannot be written for Slurm: %zu bytes, over Slurm's limit of %d for %s names "
+                        "(sanitize shortens it)",
+                        kind, ts_text_quote(q, sizeof q, name, n, 80), n, SL_MAX_NAME, kind);
+    }
+    if (!sanitize || !*name)
+        return check_name(name, kind);
+    char *buf = ts_malloc(SL_MAX_NAME + 1, 1);
+    if (!buf || TS_GROW(l->own, l->own_cap, l->nown + 1) != TSCHED_OK) {
+        free(buf);
+        return TSCHED_E_NOMEM;
+    }
+    l->own[l->nown++] = buf;
+    ts_name_shorten(buf, SL_MAX_NAME + 1, name, n, SL_MAX_NAME);
+    for (char *p = buf; (p = strpbrk(p, SL_BAD_CHARS)) != NULL;)
+        *p++ = '-';
+    *out = buf;
+    return TSCHED_OK;
+}
+
+/* Fit every switch or block name of the list, where it is defined and where it is a child,
+ * and check that the fitted names are still unique: two names that sanitize to one are
+ * TSCHED_E_DUPLICATE naming both. */
+static tsched_status fit_names(sl_list *l, const char *kind, int sanitize)
+{
+    tsched_status st = TSCHED_OK;
+    ts_strtab seen;
+    ts_strtab_init(&seen);
+    const char **raw = ts_malloc(l->ne ? l->ne : 1, sizeof *raw);
+    if (!raw)
+        return TSCHED_E_NOMEM;
+    for (size_t i = 0; i < l->ne && st == TSCHED_OK; i++) {
+        sl_entry *e = &l->e[i];
+        raw[i] = e->name;
+        uint32_t id;
+        int added = 0;
+        if ((st = fit_name(&e->name, l, e->name, kind, sanitize)) != TSCHED_OK ||
+            (st = ts_strtab_intern(&seen, e->name, &id, &added)) != TSCHED_OK)
+            break;
+        if (!added) {
+            char q1[TS_TEXT_QUOTE_CAP(80)], q2[TS_TEXT_QUOTE_CAP(80)], q3[TS_TEXT_QUOTE_CAP(80)];
+            st = ts_error(TSCHED_E_DUPLICATE, "%ss %s and %s are both written as %s for Slurm", kind,
+                          ts_text_quote(q1, sizeof q1, raw[id], strlen(raw[id]), 80),
+                          ts_text_quote(q2, sizeof q2, raw[i], strlen(raw[i]), 80),
+                          ts_text_quote(q3, sizeof q3, e->name, strlen(e->name), 80));
+            break;
+        }
+        if (!e->nodes)
+            for (size_t j = e->off; j < e->off + e->n && st == TSCHED_OK; j++)
+                st = fit_name(&l->mem[j], l, l->mem[j], kind, sanitize);
+    }
+    free((void *)raw);
+    ts_strtab_free(&seen);
+    return st;
 }
 
 /* The domain tree: tier-0 domains with their nodes, then tier by tier with their child
@@ -117,8 +195,6 @@ static tsched_status tree_entries(sl_list *l, const ts_export *x)
             }
         }
         for (uint32_t i = 0; i < lv->ndom; i++) {
-            if ((st = check_name(lv->name[i], "switch")) != TSCHED_OK)
-                goto out;
             double speed = 0;
             if (below) {
                 speed = cap[list[off[i]]];
@@ -166,8 +242,6 @@ static tsched_status physical_entries(sl_list *l, const ts_export *x)
         for (uint32_t i = 0, m = tsched_topology_num_tier(t, k); i < m; i++) {
             uint32_t s = tsched_topology_tier_switch(t, k, i);
             const char *name = tsched_topology_switch_name(t, s);
-            if ((st = check_name(name, "switch")) != TSCHED_OK)
-                goto out;
             if (k == 0) {
                 uint32_t cnt = 0;
                 const uint32_t *nodes = tsched_topology_leaf_nodes(t, s, &cnt);
@@ -271,8 +345,6 @@ static tsched_status block_entries(sl_list *l, uint32_t *smallest, const ts_expo
                           ts_text_quote(q, sizeof q, bname[b], strlen(bname[b]), 80));
         }
         if (st == TSCHED_OK)
-            st = check_name(bname[b], "block");
-        if (st == TSCHED_OK)
             st = add_entry(l, bname[b], 1, 0);
         for (uint32_t j = boff[b]; j < boff[b + 1] && st == TSCHED_OK; j++)
             st = add_member(l, tsched_topology_node_name(t, order[j]));
@@ -288,53 +360,43 @@ out:
     return st;
 }
 
-/* LinkSpeed: the shortest decimal that reads back to `v` (the project's one number
- * printer), rewritten without exponent ("6.4e+03" is 6400, "1.25e-05" is 0.0000125), since
- * the import reads plain decimals only; 0 for a value that is not finite and positive. */
+/* LinkSpeed: Slurm reads an unsigned integer (a decimal point is fatal to slurmctld), in
+ * units it leaves to the site; only the ratios between switches mean anything. So: Gbit/s
+ * rounded to the nearest integer (halves away from zero), at least 1; 0 (not written) for a
+ * value that is not finite and positive or above what the import reads back. */
 static int speed_text(char *buf, size_t cap, double v)
 {
-    char t[TS_FMT_DOUBLE_CAP], digits[TS_FMT_DOUBLE_CAP];
-    if (!(v > 0) || v > SL_MAX_SPEED || ts_fmt_double(t, sizeof t, v) >= (int)sizeof t)
+    if (!(v > 0) || v > SL_MAX_SPEED)
         return 0;
-    /* digits of the mantissa, and where the point goes among them */
-    size_t nd = 0;
-    long point = -1;
-    const char *p = t;
-    for (; *p && *p != 'e'; p++) {
-        if (*p == '.')
-            point = (long)nd;
-        else if (*p >= '0' && *p <= '9')
-            digits[nd++] = *p;
-        else
-            return 0;
-    }
-    if (point < 0)
-        point = (long)nd;
-    if (*p == 'e')
-        point += strtol(p + 1, NULL, 10);
-    while (nd > 0 && digits[nd - 1] == '0' && (long)nd > point) /* trailing zeros after the point */
-        nd--;
-    size_t w = 0;
-    if (point <= 0) {
-        if (cap < (size_t)(-point) + nd + 3)
-            return 0;
-        buf[w++] = '0';
-        buf[w++] = '.';
-        for (long i = point; i < 0; i++)
-            buf[w++] = '0';
-        for (size_t i = 0; i < nd; i++)
-            buf[w++] = digits[i];
-    } else {
-        if (cap < (size_t)point + nd + 3)
-            return 0;
-        for (long i = 0; i < point || i < (long)nd; i++) {
-            if (i == point)
-                buf[w++] = '.';
-            buf[w++] = i < (long)nd ? digits[i] : '0';
-        }
-    }
-    buf[w] = '\0';
+    double r = floor(v + 0.5);
+    snprintf(buf, cap, "%.0f", r < 1 ? 1.0 : r);
     return 1;
+}
+
+/* BlockSizes to write: the sizes the block import recorded when they still fit the blocks
+ * (every block holds at least the first size, as Slurm and the import require); else, as
+ * when none were recorded, the smallest block's node count. Recorded sizes that no longer
+ * fit are replaced with a warning (tsched_topology_export_warning()). */
+typedef struct sl_sizes {
+    uint32_t v[TSCHED_MAX_TIERS];
+    uint32_t n;
+} sl_sizes;
+
+static void choose_sizes(sl_sizes *z, const tsched_topology *t, uint32_t smallest)
+{
+    uint32_t nrec = 0;
+    const uint32_t *rec = ts_topology_block_sizes(t, &nrec);
+    z->n = 0;
+    if (nrec && smallest >= rec[0]) {
+        memcpy(z->v, rec, nrec * sizeof *rec);
+        z->n = nrec;
+        return;
+    }
+    if (nrec)
+        ts_export_warn("block_sizes: the recorded first size %u is larger than the smallest block (%u nodes); "
+                       "BlockSizes=%u written instead", rec[0], smallest, smallest);
+    if (smallest > 0)
+        z->v[z->n++] = smallest;
 }
 
 static tsched_status members_text(ts_sbuf *b, const sl_list *l, const sl_entry *e)
@@ -350,7 +412,7 @@ static tsched_status members_text(ts_sbuf *b, const sl_list *l, const sl_entry *
     return ts_hostlist_compress(b, l->mem + e->off, e->n, what);
 }
 
-static tsched_status write_conf(ts_sbuf *b, const sl_list *l, int block, uint32_t smallest)
+static tsched_status write_conf(ts_sbuf *b, const sl_list *l, int block, const sl_sizes *z)
 {
     for (size_t i = 0; i < l->ne; i++) {
         const sl_entry *e = &l->e[i];
@@ -366,8 +428,8 @@ static tsched_status write_conf(ts_sbuf *b, const sl_list *l, int block, uint32_
             ts_sbuf_printf(b, " LinkSpeed=%s", sp);
         ts_sbuf_putc(b, '\n');
     }
-    if (block && smallest > 0)
-        ts_sbuf_printf(b, "BlockSizes=%u\n", smallest);
+    for (uint32_t i = 0; block && i < z->n; i++)
+        ts_sbuf_printf(b, "%s%u%s", i ? "," : "BlockSizes=", z->v[i], i + 1 == z->n ? "\n" : "");
     return TSCHED_OK;
 }
 
@@ -401,7 +463,7 @@ static tsched_status yaml_items(json_t *arr, const sl_list *l, int block)
 }
 
 static tsched_status write_yaml(ts_sbuf *b, const ts_export *x, const sl_list *tree, const sl_list *blocks,
-                                uint32_t smallest)
+                                const sl_sizes *z)
 {
     json_t *root = json_array(), *t = json_object(), *tr = json_object(), *sws = json_array();
     tsched_status st;
@@ -428,9 +490,12 @@ static tsched_status write_yaml(ts_sbuf *b, const ts_export *x, const sl_list *t
             st = ts_json_set(e, "topology", json_string(name));
         free(name);
         if (st || (st = ts_json_set(e, "cluster_default", json_false())) || (st = ts_json_set(e, "block", bl)) ||
-            (st = ts_json_set(bl, "block_sizes", sizes)) || (st = ts_json_push(sizes, json_integer(smallest))) ||
+            (st = ts_json_set(bl, "block_sizes", sizes)) ||
             (st = ts_json_set(bl, "blocks", items)) || (st = yaml_items(items, blocks, 1)))
             goto out;
+        for (uint32_t i = 0; i < z->n; i++)
+            if ((st = ts_json_push(sizes, json_integer(z->v[i]))))
+                goto out;
     }
     ts_yaml_emit(b, root, 1);
 out:
@@ -454,11 +519,18 @@ tsched_status ts_export_slurm(char **out, ts_export *x)
         st = tree_entries(&tree, x);
     if (st == TSCHED_OK && yaml && x->dt.has_nvl)
         st = block_entries(&blocks, &smallest, x);
+    if (st == TSCHED_OK && !x->o.block)
+        st = fit_names(&tree, "switch", x->o.sanitize);
+    if (st == TSCHED_OK && (x->o.block || (yaml && x->dt.has_nvl)))
+        st = fit_names(&blocks, "block", x->o.sanitize);
     if (st == TSCHED_OK && yaml && !x->name[0])
         st = ts_error(TSCHED_E_FORMAT, "topology.yaml: the topology name is empty");
+    sl_sizes z = {{0}, 0};
+    if (st == TSCHED_OK && (x->o.block || (yaml && x->dt.has_nvl)))
+        choose_sizes(&z, x->t, smallest);
     if (st == TSCHED_OK)
-        st = yaml ? write_yaml(&b, x, &tree, x->dt.has_nvl ? &blocks : NULL, smallest)
-                  : write_conf(&b, x->o.block ? &blocks : &tree, x->o.block, smallest);
+        st = yaml ? write_yaml(&b, x, &tree, x->dt.has_nvl ? &blocks : NULL, &z)
+                  : write_conf(&b, x->o.block ? &blocks : &tree, x->o.block, &z);
     if (st == TSCHED_OK)
         st = ts_sbuf_take(out, &b);
     ts_sbuf_free(&b);

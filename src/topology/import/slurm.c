@@ -573,6 +573,9 @@ tsched_status sl_import(sl_ctx *c, sl_hook before_build, void *arg)
         (st = add_nodes(c)) != TSCHED_OK || (st = check_block_sizes(c)) != TSCHED_OK ||
         (st = add_links(c)) != TSCHED_OK)
         return st;
+    /* recorded exactly as read, so that the --block exports write them back */
+    if (c->have_sizes && (st = ts_topology_set_block_sizes(c->topo, c->sizes, c->nsizes, "block_sizes")) != TSCHED_OK)
+        return st;
     if (before_build && (st = before_build(c, arg)) != TSCHED_OK)
         return st;
     if ((st = tsched_topology_build(c->topo)) != TSCHED_OK)

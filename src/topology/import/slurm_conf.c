@@ -8,6 +8,7 @@
 
 #include "../../common/alloc.h"
 #include "../../common/limits.h"
+#include "../topology_internal.h"
 #include "../topology_limits.h"
 #include "slurm_internal.h"
 
@@ -217,18 +218,13 @@ tsched_status sl_set_sizes(sl_ctx *c, const uint64_t *sizes, size_t n, size_t li
     if (n > TSCHED_MAX_TIERS)
         return ts_error(TSCHED_E_RANGE, "line %zu: %s: %zu sizes would need %zu tiers above the blocks; the model has "
                         "at most %d tiers", line, field, n, n - 1, TSCHED_MAX_TIERS);
-    for (size_t i = 0; i < n; i++) {
-        if (sizes[i] == 0 || sizes[i] > UINT32_MAX)
-            return ts_error(TSCHED_E_RANGE, "line %zu: %s: size %llu is not in [1, %u]", line, field,
-                            (unsigned long long)sizes[i], UINT32_MAX);
-        if (i == 0)
-            continue;
-        uint64_t r = sizes[i] / sizes[i - 1];
-        if (sizes[i] <= sizes[i - 1] || sizes[i] % sizes[i - 1] != 0 || (r & (r - 1)) != 0)
-            return ts_error(TSCHED_E_RANGE, "line %zu: %s: size %llu is not a power-of-two multiple of the size %llu "
-                            "before it", line, field, (unsigned long long)sizes[i],
-                            (unsigned long long)sizes[i - 1]);
-    }
+    size_t i = ts_block_sizes_bad(sizes, n);
+    if (i < n && (sizes[i] == 0 || sizes[i] > UINT32_MAX))
+        return ts_error(TSCHED_E_RANGE, "line %zu: %s: size %llu is not in [1, %u]", line, field,
+                        (unsigned long long)sizes[i], UINT32_MAX);
+    if (i < n)
+        return ts_error(TSCHED_E_RANGE, "line %zu: %s: size %llu is not a power-of-two multiple of the size %llu "
+                        "before it", line, field, (unsigned long long)sizes[i], (unsigned long long)sizes[i - 1]);
     memcpy(c->sizes, sizes, n * sizeof *sizes);
     c->nsizes = n;
     c->sizes_line = line;

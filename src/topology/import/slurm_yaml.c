@@ -10,6 +10,7 @@
 #include "../../common/limits.h"
 #include "../../common/yaml.h"
 #include "slurm_internal.h"
+#include "../topology_internal.h"
 
 enum { T_TREE, T_BLOCK, T_FLAT, T_OTHER };
 
@@ -219,27 +220,41 @@ static tsched_status read_tree(y_ctx *y, const y_entry *e)
     return st;
 }
 
+/* block_sizes of a block entry (`where` names it) into v (n = 0 when absent; more than
+ * TSCHED_MAX_TIERS sizes give TSCHED_MAX_TIERS + 1, for the caller's range check). */
+static tsched_status y_sizes(uint64_t v[TSCHED_MAX_TIERS + 1], size_t *n, size_t *line, const y_ctx *y,
+                             const y_entry *e, const char *where)
+{
+    const json_t *sizes = json_object_get(e->body, "block_sizes");
+    *n = 0;
+    *line = e->line;
+    if (!sizes || json_is_null(sizes))
+        return TSCHED_OK;
+    *line = line_of(y, sizes, e->line);
+    size_t m = json_is_array(sizes) ? json_array_size(sizes) : 1;
+    for (size_t i = 0; i < m && i <= TSCHED_MAX_TIERS; i++) {
+        const json_t *s = json_is_array(sizes) ? json_array_get(sizes, i) : sizes;
+        if (!json_is_integer(s) || json_integer_value(s) < 0)
+            return ts_error(TSCHED_E_PARSE, "line %zu: %s.block_sizes%s: expected a whole number, got %s",
+                            line_of(y, s, *line), where, json_is_array(sizes) ? "[]" : "",
+                            json_is_string(s) ? "a string" : ts_json_type_name(s));
+        v[i] = (uint64_t)json_integer_value(s);
+    }
+    *n = m <= TSCHED_MAX_TIERS ? m : TSCHED_MAX_TIERS + 1;
+    return TSCHED_OK;
+}
+
 static tsched_status read_block(y_ctx *y, const y_entry *e)
 {
     char where[64];
     snprintf(where, sizeof where, "[%u].block", y->c->entry);
-    const json_t *sizes = json_object_get(e->body, "block_sizes");
+    uint64_t v[TSCHED_MAX_TIERS + 1];
+    size_t n, sline;
     tsched_status st;
-    if (sizes && !json_is_null(sizes)) {
-        size_t line = line_of(y, sizes, e->line);
-        uint64_t v[TSCHED_MAX_TIERS + 1];
-        size_t n = json_is_array(sizes) ? json_array_size(sizes) : 1;
-        for (size_t i = 0; i < n && i <= TSCHED_MAX_TIERS; i++) {
-            const json_t *s = json_is_array(sizes) ? json_array_get(sizes, i) : sizes;
-            if (!json_is_integer(s) || json_integer_value(s) < 0)
-                return ts_error(TSCHED_E_PARSE, "line %zu: %s.block_sizes%s: expected a whole number, got %s",
-                                line_of(y, s, line), where, json_is_array(sizes) ? "[]" : "",
-                                json_is_string(s) ? "a string" : ts_json_type_name(s));
-            v[i] = (uint64_t)json_integer_value(s);
-        }
-        if ((st = sl_set_sizes(y->c, v, n <= TSCHED_MAX_TIERS ? n : TSCHED_MAX_TIERS + 1, line)) != TSCHED_OK)
-            return st;
-    }
+    if ((st = y_sizes(v, &n, &sline, y, e, where)) != TSCHED_OK)
+        return st;
+    if (n && (st = sl_set_sizes(y->c, v, n, sline)) != TSCHED_OK)
+        return st;
     const json_t *list;
     if ((st = y_list(&list, y, e->body, "blocks", where, e->line)) != TSCHED_OK)
         return st;
@@ -270,9 +285,16 @@ static tsched_status overlay(sl_ctx *c, void *arg)
     const y_entry *e = y->overlay;
     char where[64];
     snprintf(where, sizeof where, "[%u].block", y->overlay_index);
+    /* its block_sizes describe these blocks: kept for the exports, as for a block import */
+    uint64_t v[TSCHED_MAX_TIERS + 1];
+    size_t n, sline;
+    char sfield[80];
+    snprintf(sfield, sizeof sfield, "%s.block_sizes", where);
+    tsched_status st = y_sizes(v, &n, &sline, y, e, where);
+    if (st == TSCHED_OK && n && (st = ts_topology_set_block_sizes(c->topo, v, n, sfield)) != TSCHED_OK)
+        st = sl_at_line(st, sline, NULL);
     const json_t *list;
-    tsched_status st = y_list(&list, y, e->body, "blocks", where, e->line);
-    if (st != TSCHED_OK)
+    if (st != TSCHED_OK || (st = y_list(&list, y, e->body, "blocks", where, e->line)) != TSCHED_OK)
         return st;
     uint32_t nn = ts_strtab_count(&c->nodes);
     uint32_t *by = ts_malloc(nn ? nn : 1, sizeof *by); /* node -> overlay block that named it */
