@@ -357,7 +357,7 @@ def main():
         fail("import of FQDN nodes: %s" % p.stderr)
     else:
         fab = write("fqdn.json", p.stdout)
-        if [n.get("hostname") for n in json.loads(p.stdout)["nodes"]] != ["gpu%02d" % i for i in range(4)]:
+        if [n.get("hostname_label") for n in json.loads(p.stdout)["nodes"]] != ["gpu%02d" % i for i in range(4)]:
             fail("the import keeps no hostname: %s" % p.stdout)
         job = write("job.json", {"format": "tsched.job.v1", "name": "jx", "gpus": 32, "tp": 8, "pp": 1})
         pods = os.path.join(TMP, "pods.json")

@@ -122,11 +122,11 @@ START_TEST(pod_order_hostname)
     ck_assert_str_eq(tsched_topology_node_hostname(t, 0), "gpu01");
     ck_assert_status(tsched_topology_set_node_hostname(t, 9, "x"), TSCHED_E_INVALID);
     ck_assert_status(tsched_topology_set_node_hostname(t, 0, "a\nb"), TSCHED_E_RANGE);
-    ck_assert_errmsg_has("nodes[0].hostname");
+    ck_assert_errmsg_has("nodes[0].hostname_label");
     /* the JSON round trip keeps it */
     char *json = NULL;
     ck_assert_ok(tsched_topology_to_json(&json, t));
-    ck_assert(strstr(json, "\"hostname\": \"gpu01\"") != NULL);
+    ck_assert(strstr(json, "\"hostname_label\": \"gpu01\"") != NULL);
     tsched_topology *u = NULL;
     ck_assert_ok(tsched_topology_load_string(&u, json, strlen(json)));
     ck_assert_str_eq(tsched_topology_node_hostname(u, 0), "gpu01");

@@ -303,7 +303,7 @@ func TestInteropErrorsNameTheField(t *testing.T) {
 		{func() error { _, err := ImportK8sNodes(nodes, K8sOptions{Levels: []string{"a", ""}}); return err }(), "options.levels[1]"},
 		{func() error { _, err := ImportK8sNodes([]byte("{}"), K8sOptions{Levels: []string{"a"}}); return err }(), "nodes: "},
 		{func() error { _, err := topo.Export(ExportOptions{}); return err }(), "options.to: missing"},
-		{func() error { _, err := topo.Export(ExportOptions{To: "slurm-conf", Sanitize: true}); return err }(), "options.sanitize"},
+		{func() error { _, err := topo.Export(ExportOptions{To: "slurm-conf", TierNames: true}); return err }(), "options.tier-names"},
 		{func() error { _, err := PlaceWithLaunch(topo, job, PlaceOptions{IndexLabel: "x"}); return err }(), "options.index-label"},
 		{func() error {
 			_, err := PlaceWithLaunch(topo, job, PlaceOptions{PodOrder: true, TasksPerNode: 5000})

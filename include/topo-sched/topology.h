@@ -511,7 +511,7 @@ TSCHED_API const char *tsched_topology_switch_value(const tsched_topology *topo,
  * differs from the node name (an FQDN node name, a cloud's instance id): the pod order's node
  * selector uses it (doc/export.md). NULL or "" clears it. Text rules as for
  * tsched_topology_set_switch_value(). Errors: TSCHED_E_INVALID (NULL handle, bad index),
- * TSCHED_E_RANGE (a bad value, naming `nodes[i].hostname`).
+ * TSCHED_E_RANGE (a bad value, naming `nodes[i].hostname_label`).
  */
 TSCHED_API tsched_status tsched_topology_set_node_hostname(tsched_topology *topo, uint32_t node, const char *value);
 /** The node's recorded `kubernetes.io/hostname` label value, NULL when unset (or for a bad index). */

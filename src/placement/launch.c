@@ -125,11 +125,11 @@ static tsched_status hostname_ok(const tsched_topology *t, uint32_t n, const cha
     if (len > 63)
         return ts_error(TSCHED_E_RANGE,
                         "%s: node %s: kubernetes.io/hostname value %s is %zu characters, over the 63 of a label value "
-                        "(record the node's real label with nodes[i].hostname, as import-k8s-nodes does)",
+                        "(record the node's real label with nodes[i].hostname_label, as import-k8s-nodes does)",
                         fn, qn, qh, len);
     return ts_error(TSCHED_E_FORMAT,
                     "%s: node %s: kubernetes.io/hostname value %s is not a label value "
-                    "([A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?; record the real label with nodes[i].hostname)",
+                    "([A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?; record the real label with nodes[i].hostname_label)",
                     fn, qn, qh);
 }
 

@@ -173,7 +173,7 @@ tsched_status tsched_topology_set_node_hostname(tsched_topology *t, uint32_t nod
         return TSCHED_OK;
     }
     char field[64];
-    snprintf(field, sizeof field, "nodes[%u].hostname", node >= t->node_base ? node - t->node_base : node);
+    snprintf(field, sizeof field, "nodes[%u].hostname_label", node >= t->node_base ? node - t->node_base : node);
     tsched_status st;
     if ((st = text_check(value, field, 0)) != TSCHED_OK)
         return st;

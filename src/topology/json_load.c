@@ -139,7 +139,7 @@ static tsched_status read_nodes(tsched_topology *t, const json_t *arr, double de
             (st = ts_json_u32(&nics, v, where, "nics", 0, 1, TS_MAX_NICS_PER_NODE)) ||
             (st = ts_json_str(&type, v, where, "gpu_type", 0)) ||
             (st = ts_json_num(&gbps, v, where, "nic_gbps", 0, 0, 1, TS_MAX_GBPS)) ||
-            (st = ts_json_str(&nvl, v, where, "nvl_domain", 0)) || (st = ts_json_str(&host, v, where, "hostname", 0)))
+            (st = ts_json_str(&nvl, v, where, "nvl_domain", 0)) || (st = ts_json_str(&host, v, where, "hostname_label", 0)))
             return st;
         if (nics == 0)
             nics = rails ? (uint32_t)json_array_size(rails) : gpus;

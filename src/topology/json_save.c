@@ -42,7 +42,7 @@ static tsched_status node_json(json_t **out, const tsched_topology *t, uint32_t 
     if (nvl && (st = ts_json_set(o, "nvl_domain", json_string(nvl))) != TSCHED_OK)
         goto fail;
     const char *host = tsched_topology_node_hostname(t, n);
-    if (host && (st = ts_json_set(o, "hostname", json_string(host))) != TSCHED_OK)
+    if (host && (st = ts_json_set(o, "hostname_label", json_string(host))) != TSCHED_OK)
         goto fail;
     if (t->node_rail[n] != UINT32_MAX) {
         json_t *r = json_array();
