@@ -70,6 +70,7 @@ static const struct {
     {"tsched_topology_import_slurm_file", "opts"}, /* "`opts` may be NULL for the defaults" */
     {"tsched_topology_set_nvl_domain", "domain"},  /* "NULL or "" clears it" */
     {"tsched_topology_set_switch_value", "value"}, /* "NULL or "" clears it" */
+    {"tsched_topology_set_node_hostname", "value"}, /* "NULL or "" clears it" */
     {"tsched_topology_set_labels", "nvl_key"},     /* "`nvl_key` may be NULL" */
     {"tsched_topology_import_slurm_string", "opts"},
     {"tsched_topology_import_slurm_yaml_file", "opts"},

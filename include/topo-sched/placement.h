@@ -167,11 +167,13 @@ TSCHED_API tsched_status tsched_placement_hostfile_per_task(char **out, const ts
 /**
  * Pod order for Kubernetes (`tsched.pod-order.v1`, doc/FORMATS.md): pod i, in index order,
  * goes to the node of line i of the per-task host file with `pods_per_node` lines per node
- * (0 = one pod per node), with a `kubernetes.io/hostname` node selector. `job_name` may be
- * NULL (""); `index_label` is the pod label holding the index, NULL for
+ * (0 = one pod per node), with a `kubernetes.io/hostname` node selector on the node's
+ * recorded hostname label value (tsched_topology_node_hostname()), else its name. `job_name`
+ * may be NULL (""); `index_label` is the pod label holding the index, NULL for
  * `batch.kubernetes.io/job-completion-index`. The caller frees `*out` with tsched_free().
- * Errors: TSCHED_E_INVALID (NULL), TSCHED_E_FORMAT (`index_label` not a label key),
- * TSCHED_E_RANGE (`pods_per_node` above 4096), TSCHED_E_MISMATCH, TSCHED_E_TOO_LARGE (the
+ * Errors: TSCHED_E_INVALID (NULL), TSCHED_E_FORMAT (`index_label` not a label key, a
+ * hostname value that is not a label value, naming the node), TSCHED_E_RANGE
+ * (`pods_per_node` above 4096, a hostname value over 63 characters), TSCHED_E_MISMATCH, TSCHED_E_TOO_LARGE (the
  * document, computed before it is written, above the limit `output_bytes`), TSCHED_E_NOMEM.
  */
 TSCHED_API tsched_status tsched_placement_pod_order(char **out, const tsched_placement *p, const tsched_topology *topo,

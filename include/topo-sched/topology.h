@@ -515,6 +515,17 @@ TSCHED_API tsched_status tsched_topology_set_switch_value(tsched_topology *topo,
 TSCHED_API const char *tsched_topology_switch_value(const tsched_topology *topo, uint32_t sw);
 
 /**
+ * Label provenance, any time: record the node's `kubernetes.io/hostname` label value when it
+ * differs from the node name (an FQDN node name, a cloud's instance id): the pod order's node
+ * selector uses it (doc/export.md). NULL or "" clears it. Text rules as for
+ * tsched_topology_set_switch_value(). Errors: TSCHED_E_INVALID (NULL handle, bad index),
+ * TSCHED_E_RANGE (a bad value, naming `nodes[i].hostname_label`).
+ */
+TSCHED_API tsched_status tsched_topology_set_node_hostname(tsched_topology *topo, uint32_t node, const char *value);
+/** The node's recorded `kubernetes.io/hostname` label value, NULL when unset (or for a bad index). */
+TSCHED_API const char *tsched_topology_node_hostname(const tsched_topology *topo, uint32_t node);
+
+/**
  * Label provenance, any time: the document's `"labels": {"tiers": [K0, K1, ...], "nvl": K}`,
  * Ki being the label key of tier i. `tier_keys` holds `ntiers` keys (at most
  * TSCHED_MAX_TIERS; it may be NULL when `ntiers` is 0); `nvl_key` may be NULL. `ntiers` 0
@@ -658,7 +669,8 @@ typedef enum tsched_export_format {
 /** API version of the Kueue `Topology` written by ::TSCHED_EXPORT_KUEUE. */
 typedef enum tsched_kueue_api {
     TSCHED_KUEUE_V1BETA2 = 0, /**< `kueue.x-k8s.io/v1beta2` (Kueue 0.15 and later) */
-    TSCHED_KUEUE_V1BETA1 = 1  /**< `kueue.x-k8s.io/v1beta1` (earlier releases) */
+    TSCHED_KUEUE_V1BETA1 = 1, /**< `kueue.x-k8s.io/v1beta1` (Kueue 0.14) */
+    TSCHED_KUEUE_V1ALPHA1 = 2 /**< `kueue.x-k8s.io/v1alpha1` (Kueue 0.13 and earlier; at most 8 levels) */
 } tsched_kueue_api;
 
 /**
@@ -681,9 +693,16 @@ typedef struct tsched_export_options {
     int physical;               /**< Slurm: every switch and link instead of the domain tree */
     tsched_kueue_api kueue_api; /**< Kueue: default TSCHED_KUEUE_V1BETA2 */
     int tier_names;             /**< Volcano: also write `spec.tierName` */
-    int sanitize;               /**< Kubernetes: lower-case names and values, invalid characters become `-` */
+    /**
+     * Names over the target's limits become errors unless this is set: Kubernetes names and
+     * values are lower-cased, invalid characters become `-`, and every export shortens a name
+     * over its limit deterministically (a hash suffix; doc/export.md "Name limits").
+     */
+    int sanitize;
     int json;                   /**< Kubernetes: one `v1` `List` in JSON instead of a YAML stream */
     const char *name;           /**< Topology / Slurm topology name; NULL = the fabric's name */
+    int no_hostname_level;      /**< Kueue, KAI: no `kubernetes.io/hostname` level at the end of `spec.levels` */
+    int no_nodes;               /**< Kueue, KAI, Volcano: no `Node` objects (Volcano writes none anyway) */
 } tsched_export_options;
 
 /** Fill `opts` with the defaults and set its `size`. */

@@ -9,8 +9,8 @@
 #include "opt.h"
 
 static const char *const export_formats[] = {"slurm-conf", "slurm-yaml", "kueue", "kai", "volcano", NULL};
-static const char *const kueue_apis[] = {"v1beta1", "v1beta2", NULL};
-static const int kueue_api_values[] = {TSCHED_KUEUE_V1BETA1, TSCHED_KUEUE_V1BETA2};
+static const char *const kueue_apis[] = {"v1alpha1", "v1beta1", "v1beta2", NULL};
+static const int kueue_api_values[] = {TSCHED_KUEUE_V1ALPHA1, TSCHED_KUEUE_V1BETA1, TSCHED_KUEUE_V1BETA2};
 static const char *const yaml_json[] = {"yaml", "json", NULL};
 
 static int conv_to(void *dst, const char *s) { return tsched_export_format_from_name(dst, s) != TSCHED_OK; }
@@ -42,16 +42,21 @@ static const cli_opt export_opts[] = {
     {.lng = "--physical", .type = CLI_OPT_FLAG, .set = 1, .off = CLI_OFF(S, o.physical), .dflt = "domain tree",
      .help = "Slurm: every switch and link, not the domain tree"},
     {.lng = "--kueue-api", .type = CLI_OPT_ENUM, .names = kueue_apis, .values = kueue_api_values,
-     .off = CLI_OFF(S, o.kueue_api), .err = "is not v1beta1 or v1beta2", .arg = "VERSION", .dflt = "v1beta2",
-     .help = "kueue: v1beta1 (Kueue before 0.15) or v1beta2"},
+     .off = CLI_OFF(S, o.kueue_api), .err = "is not v1alpha1, v1beta1 or v1beta2", .arg = "VERSION", .dflt = "v1beta2",
+     .help = "kueue: v1alpha1 (Kueue <= 0.13), v1beta1 (0.14) or v1beta2"},
     {.lng = "--tier-names", .type = CLI_OPT_FLAG, .set = 1, .off = CLI_OFF(S, o.tier_names), .dflt = "off",
      .help = "volcano: also write spec.tierName"},
     {.lng = "--sanitize", .type = CLI_OPT_FLAG, .set = 1, .off = CLI_OFF(S, o.sanitize), .dflt = "off",
-     .help = "lower-case names and values, invalid characters to '-' ({D},\nan invalid name is exit 2)"},
+     .help = "fit names to the target ({D}, an invalid or over-long name is exit 2):\nKubernetes "
+             "lower-case, invalid characters to '-'; names over the limit shortened\nwith a hash suffix"},
     {.lng = "--format", .type = CLI_OPT_ENUM, .names = yaml_json, .off = CLI_OFF(S, o.json), .err = "is not yaml or json",
      .arg = "yaml|json", .dflt = "yaml", .help = "Kubernetes objects as a YAML stream or one v1 List"},
     {.lng = "--name", .type = CLI_OPT_STRING, .off = CLI_OFF(S, o.name), .arg = "NAME", .dflt = "the fabric's name",
-     .help = "Topology object name"},
+     .help = "Topology object name (Kueue, KAI), Slurm topology name"},
+    {.lng = "--no-hostname-level", .type = CLI_OPT_FLAG, .set = 1, .off = CLI_OFF(S, o.no_hostname_level),
+     .dflt = "written", .help = "kueue, kai: no kubernetes.io/hostname level in spec.levels"},
+    {.lng = "--no-nodes", .type = CLI_OPT_FLAG, .set = 1, .off = CLI_OFF(S, o.no_nodes), .dflt = "written",
+     .help = "kueue, kai, volcano: no Node objects"},
     CLI_ROW_OUT(S, out),
 };
 #undef S
@@ -71,9 +76,17 @@ int cmd_topology_export(int argc, char **argv)
     if (!topo || !to)
         return cli_usage_error("topology export: -t TOPO and --to FORMAT are required");
     int slurm = o.to == TSCHED_EXPORT_SLURM_CONF || o.to == TSCHED_EXPORT_SLURM_YAML;
-    if (slurm && (levels_arg || o.json))
+    /* kubectl's `-o yaml` names a format; here -o names the file, so a bare format word is
+     * almost surely that habit (a file named "yaml" in the current directory is rarely meant) */
+    if (out && (!strcmp(out, "yaml") || !strcmp(out, "yml") || !strcmp(out, "json")))
+        return cli_usage_error("topology export: -o %s names the output file; for the format use --format %s "
+                               "(--format json for JSON), for a file of that name -o ./%s",
+                               out, strcmp(out, "json") ? "yaml" : "json", out);
+    if (slurm && (levels_arg || o.no_nodes || o.json))
         return cli_usage_error("topology export: %s applies to kueue, kai and volcano only",
-                               levels_arg ? "--levels" : "--format json");
+                               levels_arg ? "--levels" : o.no_nodes ? "--no-nodes" : "--format json");
+    if (o.no_hostname_level && o.to != TSCHED_EXPORT_KUEUE && o.to != TSCHED_EXPORT_KAI)
+        return cli_usage_error("topology export: --no-hostname-level applies to kueue and kai only");
     if (o.block && o.to != TSCHED_EXPORT_SLURM_CONF)
         return cli_usage_error("topology export: --block applies to slurm-conf only");
     if (o.physical && !slurm)

@@ -155,8 +155,9 @@ static const char help_import_k8s_tail[] = EXIT_023;
 
 static const char help_export_head[] =
     "usage: topo-sched topology export -t TOPO --to slurm-conf|slurm-yaml|kueue|kai|volcano\n"
-    "           [--levels K1,...] [--block] [--physical] [--kueue-api v1beta1|v1beta2] [--tier-names]\n"
-    "           [--sanitize] [--format yaml|json] [--name NAME] [-o FILE]\n"
+    "           [--levels K1,...] [--block] [--physical] [--kueue-api v1alpha1|v1beta1|v1beta2]\n"
+    "           [--tier-names] [--sanitize] [--format yaml|json] [--name NAME] [--no-hostname-level]\n"
+    "           [--no-nodes] [-o FILE]\n"
     "\n"
     "Write the fabric's domain tree (every tier, plus the NVLink level where it nests) for a\n"
     "scheduler: Slurm topology.conf or topology.yaml, or a Kueue or KAI Topology with node labels,\n"

@@ -102,6 +102,37 @@ static uint64_t digits_below(uint64_t n)
     return total;
 }
 
+/* The node's kubernetes.io/hostname label value: the one an import recorded (it differs from
+ * the node name for FQDN names or cloud instance ids), else the name, as kubelet sets it. */
+static const char *hostname(const tsched_topology *t, uint32_t n)
+{
+    const char *h = tsched_topology_node_hostname(t, n);
+    return h ? h : tsched_topology_node_name(t, n);
+}
+
+/* The selector must be a label value the API server accepts, and it cannot be sanitized: a
+ * changed value would select no node. */
+static tsched_status hostname_ok(const tsched_topology *t, uint32_t n, const char *fn)
+{
+    const char *h = hostname(t, n);
+    size_t len = strlen(h);
+    if (ts_k8s_label_value_ok(h, len, 0))
+        return TSCHED_OK;
+    char qn[TS_TEXT_QUOTE_CAP(80)], qh[TS_TEXT_QUOTE_CAP(80)];
+    const char *name = tsched_topology_node_name(t, n);
+    ts_text_quote(qn, sizeof qn, name, strlen(name), 80);
+    ts_text_quote(qh, sizeof qh, h, len, 80);
+    if (len > 63)
+        return ts_error(TSCHED_E_RANGE,
+                        "%s: node %s: kubernetes.io/hostname value %s is %zu characters, over the 63 of a label value "
+                        "(record the node's real label with nodes[i].hostname_label, as import-k8s-nodes does)",
+                        fn, qn, qh, len);
+    return ts_error(TSCHED_E_FORMAT,
+                    "%s: node %s: kubernetes.io/hostname value %s is not a label value "
+                    "([A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?; record the real label with nodes[i].hostname_label)",
+                    fn, qn, qh);
+}
+
 tsched_status tsched_placement_pod_order(char **out, const tsched_placement *p, const tsched_topology *t,
                                          const char *job_name, const char *index_label, uint32_t pods_per_node)
 {
@@ -142,12 +173,18 @@ tsched_status tsched_placement_pod_order(char **out, const tsched_placement *p, 
     /* the head so far, the pods but their names, then "\n  ]\n}" (no pods: "]\n}") */
     uint64_t len = w.b.len + digits_below(pods) + (pods ? pods * (POD_FIXED + 6) - 1 + 6 : 3);
     for (size_t r = 0; r < cells && !w.b.failed; r++) {
-        char *q = ts_jw_quote(tsched_topology_node_name(t, rank_node(p, r)));
-        if (!q)
+        uint32_t n = rank_node(p, r);
+        if ((st = hostname_ok(t, n, fn)) != TSCHED_OK) {
+            ts_jw_free(&w);
+            return st;
+        }
+        char *q = ts_jw_quote(tsched_topology_node_name(t, n)), *h = ts_jw_quote(hostname(t, n));
+        if (!q || !h)
             w.b.failed = 1;
         else
-            len += (uint64_t)per * 2 * strlen(q);
+            len += (uint64_t)per * (strlen(q) + strlen(h));
         free(q);
+        free(h);
     }
     if (w.b.failed) {
         ts_jw_free(&w);
@@ -168,7 +205,7 @@ tsched_status tsched_placement_pod_order(char **out, const tsched_placement *p, 
     w.b.cap = (size_t)len + 1;
     uint64_t index = 0;
     for (size_t r = 0; r < cells; r++) {
-        const char *name = tsched_topology_node_name(t, rank_node(p, r));
+        const char *name = tsched_topology_node_name(t, rank_node(p, r)), *host = hostname(t, rank_node(p, r));
         for (uint32_t k = 0; k < per; k++, index++) {
             ts_jw_elem(&w);
             ts_jw_open(&w, '{');
@@ -179,7 +216,7 @@ tsched_status tsched_placement_pod_order(char **out, const tsched_placement *p, 
             ts_jw_key(&w, "nodeSelector");
             ts_jw_open(&w, '{');
             ts_jw_key(&w, "kubernetes.io/hostname");
-            ts_jw_str(&w, name);
+            ts_jw_str(&w, host);
             ts_jw_close(&w, '}');
             ts_jw_close(&w, '}');
         }

@@ -341,7 +341,7 @@ done:
 
 const char *const ts_svc_export_fields[] = {"topology", NULL};
 const char *const ts_svc_export_options[] = {"to",       "levels", "block",  "physical", "kueue-api", "tier-names",
-                                             "sanitize", "format", "name",   NULL};
+                                             "sanitize", "format", "name",   "no-hostname-level", "no-nodes", NULL};
 
 tsched_status ts_svc_op_export(char **result, svc_req *req)
 {
@@ -358,7 +358,9 @@ tsched_status ts_svc_op_export(char **result, svc_req *req)
         (st = ts_svc_opt_flag(&o.physical, req, "physical")) || (st = ts_svc_opt_str(&api, req, "kueue-api")) ||
         (st = ts_svc_opt_flag(&o.tier_names, req, "tier-names")) ||
         (st = ts_svc_opt_flag(&o.sanitize, req, "sanitize")) || (st = ts_svc_opt_str(&format, req, "format")) ||
-        (st = ts_svc_opt_str(&o.name, req, "name")) || (st = opt_keys(&keys, &nkeys, &copy, req, "levels")))
+        (st = ts_svc_opt_str(&o.name, req, "name")) || (st = opt_keys(&keys, &nkeys, &copy, req, "levels")) ||
+        (st = ts_svc_opt_flag(&o.no_hostname_level, req, "no-hostname-level")) ||
+        (st = ts_svc_opt_flag(&o.no_nodes, req, "no-nodes")))
         goto done;
     if (!to) {
         st = ts_error(TSCHED_E_NOT_FOUND, "options.to: missing required option (slurm-conf, slurm-yaml, kueue, kai "
@@ -369,11 +371,13 @@ tsched_status ts_svc_op_export(char **result, svc_req *req)
         st = ts_error_prefix(st, "options.to");
         goto done;
     }
-    if (api && strcmp(api, "v1beta2") && strcmp(api, "v1beta1")) {
-        st = ts_error(TSCHED_E_FORMAT, "options.kueue-api: \"%s\" is not v1beta1 or v1beta2", api);
+    if (api && strcmp(api, "v1beta2") && strcmp(api, "v1beta1") && strcmp(api, "v1alpha1")) {
+        st = ts_error(TSCHED_E_FORMAT, "options.kueue-api: \"%s\" is not v1alpha1, v1beta1 or v1beta2", api);
         goto done;
     }
-    o.kueue_api = api && !strcmp(api, "v1beta1") ? TSCHED_KUEUE_V1BETA1 : TSCHED_KUEUE_V1BETA2;
+    o.kueue_api = !api || !strcmp(api, "v1beta2") ? TSCHED_KUEUE_V1BETA2
+                  : !strcmp(api, "v1beta1")       ? TSCHED_KUEUE_V1BETA1
+                                                  : TSCHED_KUEUE_V1ALPHA1;
     if (format && strcmp(format, "yaml") && strcmp(format, "json")) {
         st = ts_error(TSCHED_E_FORMAT, "options.format: \"%s\" is not yaml or json", format);
         goto done;
@@ -382,8 +386,10 @@ tsched_status ts_svc_op_export(char **result, svc_req *req)
     /* the CLI's checks, in its order and words */
     int slurm = o.to == TSCHED_EXPORT_SLURM_CONF || o.to == TSCHED_EXPORT_SLURM_YAML;
     const char *bad = NULL, *applies = NULL;
-    if (slurm && (nkeys || o.json))
-        bad = nkeys ? "levels" : "format", applies = "kueue, kai and volcano";
+    if (slurm && (nkeys || o.no_nodes || o.json))
+        bad = nkeys ? "levels" : o.no_nodes ? "no-nodes" : "format", applies = "kueue, kai and volcano";
+    else if (o.no_hostname_level && o.to != TSCHED_EXPORT_KUEUE && o.to != TSCHED_EXPORT_KAI)
+        bad = "no-hostname-level", applies = "kueue and kai";
     else if (o.block && o.to != TSCHED_EXPORT_SLURM_CONF)
         bad = "block", applies = "slurm-conf";
     else if (o.physical && !slurm)

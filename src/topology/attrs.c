@@ -162,6 +162,35 @@ const char *tsched_topology_switch_value(const tsched_topology *t, uint32_t sw)
     return ts_strtab_str(&t->sw_values, t->sw_value[sw]);
 }
 
+tsched_status tsched_topology_set_node_hostname(tsched_topology *t, uint32_t node, const char *value)
+{
+    if (!t)
+        return ts_error(TSCHED_E_INVALID, "tsched_topology_set_node_hostname: topology is NULL");
+    if (node >= t->nnodes)
+        return ts_error(TSCHED_E_INVALID, "tsched_topology_set_node_hostname: node %u does not exist", node);
+    if (!value || !*value) {
+        t->node_host[node] = UINT32_MAX;
+        return TSCHED_OK;
+    }
+    char field[64];
+    snprintf(field, sizeof field, "nodes[%u].hostname_label", node >= t->node_base ? node - t->node_base : node);
+    tsched_status st;
+    if ((st = text_check(value, field, 0)) != TSCHED_OK)
+        return st;
+    uint32_t id;
+    if ((st = ts_strtab_intern(&t->node_hosts, value, &id, NULL)) != TSCHED_OK)
+        return st;
+    t->node_host[node] = id;
+    return TSCHED_OK;
+}
+
+const char *tsched_topology_node_hostname(const tsched_topology *t, uint32_t node)
+{
+    if (!t || node >= t->nnodes || t->node_host[node] == UINT32_MAX)
+        return NULL;
+    return ts_strtab_str(&t->node_hosts, t->node_host[node]);
+}
+
 tsched_status tsched_topology_set_labels(tsched_topology *t, const char *const *tier_keys, uint32_t ntiers,
                                          const char *nvl_key)
 {
@@ -271,6 +300,8 @@ void ts_topology_attrs_free(tsched_topology *t)
     free(t->nvl_free);
     ts_strtab_free(&t->sw_values);
     free(t->sw_value);
+    ts_strtab_free(&t->node_hosts);
+    free(t->node_host);
     for (int i = 0; i < TSCHED_MAX_TIERS; i++)
         free(t->label_tier[i]);
     free(t->label_nvl);

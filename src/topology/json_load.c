@@ -129,7 +129,7 @@ static tsched_status read_nodes(tsched_topology *t, const json_t *arr, double de
         snprintf(where, sizeof where, "nodes[%zu]", i);
         if (!json_is_object(v))
             return ts_error(TSCHED_E_TYPE, "%s: expected an object, got %s", where, ts_json_type_name(v));
-        const char *name, *leaf = NULL, *type = NULL, *nvl = NULL;
+        const char *name, *leaf = NULL, *type = NULL, *nvl = NULL, *host = NULL;
         uint32_t gpus, nics = 0, idx;
         double gbps = default_gbps;
         const json_t *rails;
@@ -139,7 +139,7 @@ static tsched_status read_nodes(tsched_topology *t, const json_t *arr, double de
             (st = ts_json_u32(&nics, v, where, "nics", 0, 1, TS_MAX_NICS_PER_NODE)) ||
             (st = ts_json_str(&type, v, where, "gpu_type", 0)) ||
             (st = ts_json_num(&gbps, v, where, "nic_gbps", 0, 0, 1, TS_MAX_GBPS)) ||
-            (st = ts_json_str(&nvl, v, where, "nvl_domain", 0)))
+            (st = ts_json_str(&nvl, v, where, "nvl_domain", 0)) || (st = ts_json_str(&host, v, where, "hostname_label", 0)))
             return st;
         if (nics == 0)
             nics = rails ? (uint32_t)json_array_size(rails) : gpus;
@@ -159,6 +159,8 @@ static tsched_status read_nodes(tsched_topology *t, const json_t *arr, double de
             if ((st = tsched_topology_set_nvl_domain(t, idx, nvl)) != TSCHED_OK)
                 return st;
         }
+        if (host && (st = tsched_topology_set_node_hostname(t, idx, host)) != TSCHED_OK)
+            return st;
     }
     return TSCHED_OK;
 }

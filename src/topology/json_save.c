@@ -41,6 +41,9 @@ static tsched_status node_json(json_t **out, const tsched_topology *t, uint32_t 
     const char *nvl = tsched_topology_node_nvl_domain(t, n);
     if (nvl && (st = ts_json_set(o, "nvl_domain", json_string(nvl))) != TSCHED_OK)
         goto fail;
+    const char *host = tsched_topology_node_hostname(t, n);
+    if (host && (st = ts_json_set(o, "hostname_label", json_string(host))) != TSCHED_OK)
+        goto fail;
     if (t->node_rail[n] != UINT32_MAX) {
         json_t *r = json_array();
         if ((st = ts_json_set(o, "rails", r)) != TSCHED_OK)

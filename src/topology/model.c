@@ -259,6 +259,7 @@ tsched_status tsched_topology_add_node(uint32_t *index, tsched_topology *t, cons
     GROW_NODE(t->node_gbps);
     GROW_NODE(t->node_up);
     GROW_NODE(t->node_nvl_ref);
+    GROW_NODE(t->node_host);
 #undef GROW_NODE
     t->node_cap = cap;
     uint32_t id;
@@ -273,6 +274,7 @@ tsched_status tsched_topology_add_node(uint32_t *index, tsched_topology *t, cons
     t->node_gbps[id] = nic_gbps;
     t->node_up[id] = 1;
     t->node_nvl_ref[id] = UINT32_MAX;
+    t->node_host[id] = UINT32_MAX;
     t->nnodes++;
     t->shape_gen++;
     if (index)

@@ -149,6 +149,8 @@ struct tsched_topology {
     /* label provenance and left-out nodes (any time) */
     ts_strtab sw_values;
     uint32_t *sw_value;     /* per switch: id in sw_values or UINT32_MAX (grows with switches) */
+    ts_strtab node_hosts;   /* kubernetes.io/hostname label values that differ from the node name */
+    uint32_t *node_host;    /* per node: id in node_hosts or UINT32_MAX (grows with nodes) */
     char *label_tier[TSCHED_MAX_TIERS];
     uint32_t nlabel_tiers;
     char *label_nvl;

@@ -173,7 +173,8 @@ tsched_status tsched_topology_export(char **out, const tsched_topology *topo, co
         TS_SPAN(tsched_export_options, block),     TS_SPAN(tsched_export_options, physical),
         TS_SPAN(tsched_export_options, kueue_api), TS_SPAN(tsched_export_options, tier_names),
         TS_SPAN(tsched_export_options, sanitize),  TS_SPAN(tsched_export_options, json),
-        TS_SPAN(tsched_export_options, name),
+        TS_SPAN(tsched_export_options, name),      TS_SPAN(tsched_export_options, no_hostname_level),
+        TS_SPAN(tsched_export_options, no_nodes),
     };
     warning[0] = '\0';
     if (!out)
@@ -202,12 +203,16 @@ tsched_status tsched_topology_export(char **out, const tsched_topology *topo, co
         return not_for("physical", "slurm-conf and slurm-yaml", o->to);
     if (o->block && o->physical)
         return ts_error(TSCHED_E_INVALID, "tsched_export_options: block and physical exclude each other");
-    if ((unsigned)o->kueue_api > TSCHED_KUEUE_V1BETA1)
+    if ((unsigned)o->kueue_api > TSCHED_KUEUE_V1ALPHA1)
         return ts_error(TSCHED_E_INVALID, "tsched_export_options.kueue_api: unknown value %d", (int)o->kueue_api);
     if (o->kueue_api != TSCHED_KUEUE_V1BETA2 && o->to != TSCHED_EXPORT_KUEUE)
         return not_for("kueue_api", "kueue", o->to);
     if (o->tier_names && o->to != TSCHED_EXPORT_VOLCANO)
         return not_for("tier_names", "volcano", o->to);
+    if (o->no_hostname_level && o->to != TSCHED_EXPORT_KUEUE && o->to != TSCHED_EXPORT_KAI)
+        return not_for("no_hostname_level", "kueue and kai", o->to);
+    if (o->no_nodes && slurm)
+        return not_for("no_nodes", "kueue, kai and volcano", o->to);
     if (o->json && slurm)
         return not_for("json", "kueue, kai and volcano", o->to);
     if ((st = ts_check_built(topo, "tsched_topology_export")) != TSCHED_OK)

@@ -10,6 +10,7 @@
 #include "../../common/alloc.h"
 #include "../../common/json.h"
 #include "../../common/k8s_names.h"
+#include "../../common/name_fit.h"
 #include "../../common/strtab.h"
 #include "../../common/text.h"
 #include "../../common/yaml_emit.h"
@@ -19,9 +20,9 @@
 #define HOSTNAME_KEY "kubernetes.io/hostname"
 /* Kueue accepts at most this many levels (the hostname included). */
 #define KUEUE_MAX_LEVELS 16
+#define KUEUE_V1ALPHA1_MAX_LEVELS 8
 
 static int is_lower_alnum(unsigned char c) { return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9'); }
-#define label_name_ok ts_k8s_label_value_ok
 #define dns_subdomain_ok ts_k8s_dns_subdomain_ok
 #define label_key_ok ts_k8s_label_key_ok
 
@@ -151,29 +152,81 @@ static tsched_status choose_keys(kx *k)
     return TSCHED_OK;
 }
 
-/* The checked (and with `sanitize`, sanitized) form of `s`; `dns`: a HyperNode or object
- * name, else a label value. `what` names the element in errors. */
-static tsched_status checked(const char **res, kx *k, const char *s, int dns, const char *what)
+/* The characters of a label value (`dns` 0) or of a lower-case DNS subdomain, whatever the
+ * length: the limits are checked apart, so that an over-long name is TSCHED_E_RANGE and
+ * `sanitize` only shortens it. */
+static int chars_ok(const char *s, size_t n, int dns)
 {
-    int ok = dns ? dns_subdomain_ok(s, strlen(s)) : label_name_ok(s, strlen(s), 0);
+    if (n == 0)
+        return 0;
+    for (size_t i = 0; i < n; i++) {
+        unsigned char c = (unsigned char)s[i];
+        if (is_lower_alnum(c) || (!dns && c >= 'A' && c <= 'Z'))
+            continue;
+        if (dns && c == '.') { /* a part ends and the next starts with [a-z0-9] */
+            if (i == 0 || i + 1 == n || !is_lower_alnum((unsigned char)s[i - 1]) ||
+                !is_lower_alnum((unsigned char)s[i + 1]))
+                return 0;
+            continue;
+        }
+        if (i == 0 || i + 1 == n || !(c == '-' || (!dns && (c == '_' || c == '.'))))
+            return 0;
+    }
+    return 1;
+}
+
+/* What a name must be: `dns` a lower-case RFC 1123 subdomain, else a label value; at most
+ * `max` bytes. */
+typedef struct name_rule {
+    int dns;
+    size_t max;
+    const char *kind; /* "label value", "HyperNode name", "Topology name" */
+    const char *why;  /* where the limit comes from */
+} name_rule;
+
+static const name_rule LABEL_VALUE = {0, 63, "label value", "a Kubernetes label value"};
+static const name_rule OBJECT_NAME = {1, 253, "Topology name", "a Kubernetes object name, an RFC 1123 subdomain"};
+/* Volcano's admission policy checks every member name with format.qualifiedName() (at most
+ * 63 characters) and a HyperNode of tier t is a member of tier t + 1. */
+static const name_rule HYPERNODE_NAME = {1, 63, "HyperNode name",
+                                         "Volcano's admission policy: member names are qualified names"};
+
+/* The checked form of `s`; with `sanitize`, lower-cased with invalid characters turned into
+ * '-' and, over the limit, shortened by ts_name_shorten(). `what` names the element. */
+static tsched_status checked(const char **res, kx *k, const char *s, const name_rule *r, const char *what)
+{
+    size_t n = strlen(s);
+    int chars = chars_ok(s, n, r->dns);
     *res = s;
-    if (ok)
+    if (chars && n <= r->max)
         return TSCHED_OK;
-    const char *rule = dns ? "a lower-case RFC 1123 subdomain (at most 253 characters of [a-z0-9.-], each "
-                             "dot-separated part starting and ending with [a-z0-9])"
-                           : "a Kubernetes label value (at most 63 characters "
-                             "[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?)";
+    const char *rule = r->dns ? "a lower-case RFC 1123 subdomain ([a-z0-9.-], each dot-separated part starting and "
+                                "ending with [a-z0-9])"
+                              : "a Kubernetes label value ([A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?)";
     char q[QCAP], q2[QCAP];
-    if (!k->x->o.sanitize)
-        return ts_error(TSCHED_E_FORMAT, "%s: %s %s is not %s; sanitize lower-cases it and replaces invalid characters",
-                        what, dns ? "name" : "label value", q80(q, sizeof q, s), rule);
-    char *z = sanitized(s, dns ? "-." : "-_.");
+    if (!k->x->o.sanitize) {
+        if (chars)
+            return ts_error(TSCHED_E_RANGE, "%s: %s %s is %zu characters, over the limit of %zu (%s); sanitize shortens it",
+                            what, r->kind, q80(q, sizeof q, s), n, r->max, r->why);
+        return ts_error(TSCHED_E_FORMAT, "%s: %s %s is not %s of at most %zu characters; sanitize lower-cases it and "
+                        "replaces invalid characters", what, r->kind, q80(q, sizeof q, s), rule, r->max);
+    }
+    char *z = chars ? ts_strdup(s) : sanitized(s, r->dns ? "-." : "-_.");
     tsched_status st = own(k, z);
     if (st != TSCHED_OK)
         return st;
-    if (!(dns ? dns_subdomain_ok(z, strlen(z)) : label_name_ok(z, strlen(z), 0)))
-        return ts_error(TSCHED_E_FORMAT, "%s: %s %s, sanitized to %s, is still not %s", what,
-                        dns ? "name" : "label value", q80(q, sizeof q, s), q80(q2, sizeof q2, z), rule);
+    size_t zn = strlen(z);
+    if (zn > r->max) {
+        char *cut = ts_malloc(r->max + 1, 1);
+        if ((st = own(k, cut)) != TSCHED_OK)
+            return st;
+        ts_name_shorten(cut, r->max + 1, z, zn, r->max);
+        z = cut;
+        zn = strlen(z);
+    }
+    if (!chars_ok(z, zn, r->dns))
+        return ts_error(TSCHED_E_FORMAT, "%s: %s %s, sanitized to %s, is still not %s", what, r->kind,
+                        q80(q, sizeof q, s), q80(q2, sizeof q2, z), rule);
     *res = z;
     return TSCHED_OK;
 }
@@ -208,7 +261,7 @@ static tsched_status label_values(kx *k)
         for (uint32_t d = 0; d < lv->ndom && st == TSCHED_OK; d++) {
             char what[400];
             ts_export_domain_what(what, sizeof what, k->x, lv, d);
-            st = checked(&k->val[i][d], k, ts_export_domain_value(k->x, lv, d), 0, what);
+            st = checked(&k->val[i][d], k, ts_export_domain_value(k->x, lv, d), &LABEL_VALUE, what);
             s[d] = (sib){up ? ts_dlevel_parent(up, lv, d) : 0, d, k->val[i][d]};
         }
         if (st == TSCHED_OK) {
@@ -262,7 +315,7 @@ static tsched_status hypernode_names(kx *k)
             }
             char what[400];
             ts_export_domain_what(what, sizeof what, k->x, lv, d);
-            if ((st = checked(&k->val[i][d], k, name, 1, what)) != TSCHED_OK)
+            if ((st = checked(&k->val[i][d], k, name, &HYPERNODE_NAME, what)) != TSCHED_OK)
                 break;
             uint32_t id;
             int added = 0;
@@ -327,30 +380,42 @@ static json_t *object_head(const char *api, const char *kind, json_t **metadata)
     return o;
 }
 
-static tsched_status node_name_ok(const tsched_topology *t, uint32_t n)
+/* Node names are never changed (they are the nodes' identity). Kueue and KAI write Node
+ * objects: a DNS subdomain. A Volcano member name is also a qualified name: 63 at most. */
+static tsched_status node_name_ok(const tsched_topology *t, uint32_t n, size_t max)
 {
     const char *name = tsched_topology_node_name(t, n);
-    if (dns_subdomain_ok(name, strlen(name)))
-        return TSCHED_OK;
+    size_t len = strlen(name);
     char q[QCAP];
-    return ts_error(TSCHED_E_FORMAT,
-                    "node %s: not a valid Kubernetes node name (a lower-case RFC 1123 subdomain); node names are "
-                    "never sanitized",
-                    q80(q, sizeof q, name));
+    if (!dns_subdomain_ok(name, len))
+        return ts_error(TSCHED_E_FORMAT,
+                        "node %s: not a valid Kubernetes node name (a lower-case RFC 1123 subdomain); node names are "
+                        "never sanitized",
+                        q80(q, sizeof q, name));
+    if (len > max)
+        return ts_error(TSCHED_E_RANGE,
+                        "node %s: %zu characters, over the limit of %zu of a HyperNode member name (Volcano's "
+                        "admission policy: a qualified name); node names are never sanitized",
+                        q80(q, sizeof q, name), len, max);
+    return TSCHED_OK;
 }
 
 static tsched_status topology_docs(kx *k)
 {
     const ts_export *x = k->x;
     int kai = x->o.to == TSCHED_EXPORT_KAI;
-    const char *api = kai ? "kai.scheduler/v1alpha1"
-                          : x->o.kueue_api == TSCHED_KUEUE_V1BETA1 ? "kueue.x-k8s.io/v1beta1" : "kueue.x-k8s.io/v1beta2";
+    static const char *const kueue_api[] = {"kueue.x-k8s.io/v1beta2", "kueue.x-k8s.io/v1beta1",
+                                            "kueue.x-k8s.io/v1alpha1"};
+    const char *api = kai ? "kai.scheduler/v1alpha1" : kueue_api[x->o.kueue_api];
+    int host = !x->o.no_hostname_level;
+    /* v1alpha1 CRDs of the first TAS releases allow 8 levels; later ones 16 */
+    uint32_t max = !kai && x->o.kueue_api == TSCHED_KUEUE_V1ALPHA1 ? KUEUE_V1ALPHA1_MAX_LEVELS : KUEUE_MAX_LEVELS;
     tsched_status st;
-    if (k->nlev + 1 > KUEUE_MAX_LEVELS)
-        return ts_error(TSCHED_E_RANGE, "%u levels and the hostname exceed the %d levels a Topology may have", k->nlev,
-                        KUEUE_MAX_LEVELS);
+    if (k->nlev + host > max)
+        return ts_error(TSCHED_E_RANGE, "%u levels%s exceed the %u levels a %s Topology may have", k->nlev,
+                        host ? " and the hostname" : "", max, api);
     const char *name;
-    if ((st = checked(&name, k, x->name, 1, "Topology name")) != TSCHED_OK)
+    if ((st = checked(&name, k, x->name, &OBJECT_NAME, "Topology")) != TSCHED_OK)
         return st;
     if ((st = label_values(k)) != TSCHED_OK)
         return st;
@@ -364,7 +429,7 @@ static tsched_status topology_docs(kx *k)
         }
         return ts_error(TSCHED_E_NOMEM, "out of memory building a document");
     }
-    for (uint32_t j = 0; j <= k->nlev; j++) {
+    for (uint32_t j = 0; j < k->nlev + host; j++) {
         json_t *l = json_object();
         if ((st = ts_json_push(levels, l)) ||
             (st = ts_json_set(l, "nodeLabel", json_string(j < k->nlev ? k->key[k->nlev - 1 - j] : HOSTNAME_KEY)))) {
@@ -374,8 +439,8 @@ static tsched_status topology_docs(kx *k)
     }
     if ((st = emit(k, doc)) != TSCHED_OK)
         return st;
-    for (uint32_t n = 0; n < x->dt.nnodes; n++) {
-        if ((st = node_name_ok(x->t, n)) != TSCHED_OK)
+    for (uint32_t n = 0; n < x->dt.nnodes && !x->o.no_nodes; n++) {
+        if ((st = node_name_ok(x->t, n, 253)) != TSCHED_OK)
             return st;
         json_t *nmd, *node = object_head("v1", "Node", &nmd), *labels = json_object();
         if (!node || !labels || ts_json_set(nmd, "name", json_string(tsched_topology_node_name(x->t, n))) ||
@@ -415,7 +480,7 @@ static tsched_status volcano_docs(kx *k)
         return st;
     uint32_t nn = x->dt.nnodes;
     for (uint32_t n = 0; n < nn; n++)
-        if ((st = node_name_ok(x->t, n)) != TSCHED_OK)
+        if ((st = node_name_ok(x->t, n, HYPERNODE_NAME.max)) != TSCHED_OK)
             return st;
     /* members of every domain, by a counting sort over the level below (nodes for level 0) */
     size_t cap = nn + 1;

@@ -31,7 +31,7 @@ typedef struct k_q {
 static const char *kq(k_q *b, const char *s) { return ts_text_quote(b->s, sizeof b->s, s, strlen(s), K_QUOTE); }
 
 typedef struct k_node {
-    const char *name, *type, *nvl;
+    const char *name, *type, *nvl, *host; /* host: the kubernetes.io/hostname label value */
     uint32_t gpus;
     int down;
 } k_node;
@@ -418,6 +418,8 @@ static tsched_status read_nodes(k_ctx *k, const json_t *root, ts_strtab *seen)
             return st;
         if ((st = read_label(&nd->type, labels, "nvidia.com/gpu.product", where)) != TSCHED_OK)
             return st;
+        if ((st = read_label(&nd->host, labels, HOSTNAME_KEY, where)) != TSCHED_OK)
+            return st;
         if ((st = read_gpus(&nd->gpus, k, item, where)) != TSCHED_OK)
             return st;
         if (nd->gpus == 0)
@@ -574,6 +576,10 @@ static tsched_status assemble(k_ctx *k)
         if ((st = tsched_topology_add_node(&index, k->topo, nd->name, leaf->name, nd->gpus, nics, nd->type,
                                            k->o.nic_gbps)) != TSCHED_OK ||
             (nd->nvl && (st = tsched_topology_set_nvl_domain(k->topo, index, nd->nvl)) != TSCHED_OK))
+            return st;
+        /* the pod order selects on this label; kept only where it differs from the name */
+        if (nd->host && *nd->host && strcmp(nd->host, nd->name) != 0 &&
+            (st = tsched_topology_set_node_hostname(k->topo, index, nd->host)) != TSCHED_OK)
             return st;
         leaf->down += nics * k->o.nic_gbps;
     }
