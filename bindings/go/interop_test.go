@@ -319,3 +319,39 @@ func TestInteropErrorsNameTheField(t *testing.T) {
 		}
 	}
 }
+
+// The Kueue options of issue 25 reach the library: the same text as the command with the
+// same flags, and neither the hostname level nor a Node object in it.
+func TestExportKueueOptions(t *testing.T) {
+	doc := `{"format": "tsched.topology.v1", "name": "k",
+	 "switches": [{"name": "r1", "tier": 0}, {"name": "r2", "tier": 0}, {"name": "b", "tier": 1}],
+	 "links": [{"a": "r1", "b": "b", "gbps": 400}, {"a": "r2", "b": "b", "gbps": 400}],
+	 "nodes": [{"name": "g0", "leaf": "r1", "gpus": 8}, {"name": "g1", "leaf": "r2", "gpus": 8}]}`
+	topo, err := LoadTopology([]byte(doc))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer topo.Close()
+	f := filepath.Join(t.TempDir(), "k.json")
+	os.WriteFile(f, []byte(doc), 0o644)
+	full, err := topo.Export(ExportOptions{To: "kueue"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(full, "kubernetes.io/hostname") || !strings.Contains(full, "kind: Node") {
+		t.Fatalf("default export lacks the hostname level or the nodes:\n%s", full)
+	}
+	text, err := topo.Export(ExportOptions{To: "kueue", NoHostnameLevel: true, NoNodes: true, KueueAPI: "v1alpha1", Name: "prod"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, _ := cliText(t, "topology", "export", "-t", f, "--to", "kueue", "--no-hostname-level", "--no-nodes",
+		"--kueue-api", "v1alpha1", "--name", "prod")
+	if text != out {
+		t.Errorf("binding %q, command %q", text, out)
+	}
+	if strings.Contains(text, "kubernetes.io/hostname") || strings.Contains(text, "kind: Node") ||
+		!strings.Contains(text, "v1alpha1") || !strings.Contains(text, "name: prod") {
+		t.Errorf("options not applied:\n%s", text)
+	}
+}

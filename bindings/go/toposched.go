@@ -662,16 +662,20 @@ func ImportK8sNodes(nodes []byte, o K8sOptions) (*Topology, error) {
 
 // ExportOptions are the options of `topo-sched topology export`.
 type ExportOptions struct {
-	To        string                 `json:"to,omitempty"`     // slurm-conf, slurm-yaml, kueue, kai, volcano (required)
-	Levels    []string               `json:"levels,omitempty"` // Kubernetes: one label key per level, coarsest first
-	Block     bool                   `json:"block,omitempty"`
-	Physical  bool                   `json:"physical,omitempty"`
-	KueueAPI  string                 `json:"kueue-api,omitempty"` // v1beta2 (default), v1beta1
-	TierNames bool                   `json:"tier-names,omitempty"`
-	Sanitize  bool                   `json:"sanitize,omitempty"`
-	Format    string                 `json:"format,omitempty"` // yaml (default), json
-	Name      string                 `json:"name,omitempty"`
-	Extra     map[string]interface{} `json:"-"`
+	To        string   `json:"to,omitempty"`     // slurm-conf, slurm-yaml, kueue, kai, volcano (required)
+	Levels    []string `json:"levels,omitempty"` // Kubernetes: one label key per level, coarsest first
+	Block     bool     `json:"block,omitempty"`
+	Physical  bool     `json:"physical,omitempty"`
+	KueueAPI  string   `json:"kueue-api,omitempty"` // v1beta2 (default), v1beta1, v1alpha1
+	TierNames bool     `json:"tier-names,omitempty"`
+	Sanitize  bool     `json:"sanitize,omitempty"`
+	Format    string   `json:"format,omitempty"` // yaml (default), json
+	Name      string   `json:"name,omitempty"`
+	// Kueue, KAI: leave out the kubernetes.io/hostname level (to match an existing Topology).
+	NoHostnameLevel bool `json:"no-hostname-level,omitempty"`
+	// Kueue, KAI: write no Node objects (the labels are already on the nodes).
+	NoNodes bool                   `json:"no-nodes,omitempty"`
+	Extra   map[string]interface{} `json:"-"`
 }
 
 // Export writes the fabric for another scheduler: exactly the text `topo-sched topology
