@@ -256,8 +256,11 @@ def main():
              "links": [{"a": "Rack 1", "b": "B1", "gbps": 400}, {"a": "rack_2", "b": "B1", "gbps": 400}],
              "nodes": [{"name": "gpu01", "leaf": "Rack 1", "gpus": 8}, {"name": "gpu02", "leaf": "rack_2", "gpus": 8}]}
     check_fabric("leaf_spine", write("ls.json", gen))
-    check_fabric("clos3", write("clos.json", clos))
-    check_fabric("nvl", write("nvl.json", nvl))
+    # the sanitizer setup (TSCHED_SLOW_BUILD) leaves out the two fabrics whose export paths
+    # the others already take (the schemas, not the C code, are what they add)
+    if not os.environ.get("TSCHED_SLOW_BUILD"):
+        check_fabric("clos3", write("clos.json", clos))
+        check_fabric("nvl", write("nvl.json", nvl))
     check_fabric("upper-case names", write("upper.json", upper), need_sanitize=("kueue", "kai", "volcano"))
     long_path, rack = long_rename_fabric()
     check_fabric("73-character renames", long_path, need_sanitize=("volcano",))

@@ -214,7 +214,9 @@ def main():
     # random cases against the reference
     rng = random.Random(25)
     compared = busy_seen = 0
-    for case in range(150):
+    # the sanitizer setup (TSCHED_SLOW_BUILD) runs a fifth of the random cases
+    ncases = 30 if os.environ.get("TSCHED_SLOW_BUILD") else 150
+    for case in range(ncases):
         nodes, pods = random_case(rng)
         with open(nodes_f, "w") as f:
             json.dump(nodes, f, indent=4, sort_keys=True)
@@ -236,7 +238,7 @@ def main():
         if got != want:
             bad = {k: (got.get(k), want.get(k)) for k in set(got) | set(want) if got.get(k) != want.get(k)}
             fail("case %d: (got, want) differ on %s" % (case, bad))
-    if compared < 100 or busy_seen < 100:
+    if compared < ncases * 2 // 3 or busy_seen < ncases * 2 // 3:
         fail("too few informative cases: %d compared, %d busy nodes" % (compared, busy_seen))
     print("%d checks, %d random cases compared (%d busy nodes), %d failures" % (checks, compared, busy_seen, failures))
     return 1 if failures else 0
