@@ -17,7 +17,11 @@
  * --cpu times the process's CPU time instead of the wall clock: on a shared machine, where
  * other processes take the cores, it compares two builds (doc/PERFORMANCE.md) more steadily.
  *
- * Usage: bench_rates [--quick] [--strict] [--cpu] [--runs N] [--seed N]
+ * Before the timings, a self-check: seeded random small leaf-spine cases (--self-check CASES,
+ * default 300) compared with the reference within 1e-9 relative (a miss is a PROBLEM).
+ * --flows N times that one size only (no target lines).
+ *
+ * Usage: bench_rates [--quick] [--strict] [--cpu] [--runs N] [--seed N] [--flows N] [--self-check CASES]
  */
 #include <math.h>
 #include <stdint.h>
@@ -72,30 +76,12 @@ static tsched_flows *make_flows(const tsched_topology *t, uint32_t n, uint64_t s
     return f;
 }
 
-typedef struct {
-    double lib_ns, ref_ns;
-} result;
-
-static result run_size(const tsched_topology *t, uint32_t n, unsigned runs, uint64_t seed)
+/* The reference's flat arrays of flows f on paths: directed trunk links by id, then node v's
+ * NIC link up (2 L + 2 v) and down (2 L + 2 v + 1): the library's tie order. */
+static void flat_arrays(uint32_t **off_out, uint32_t **fl_out, double **cap_out, uint32_t *nlinks_out,
+                        const tsched_topology *t, const tsched_flows *f, const tsched_path *paths)
 {
-    tsched_flows *f = make_flows(t, n, seed);
-    tsched_route_options ro;
-    tsched_route_options_init(&ro);
-    ro.flags = TSCHED_ROUTE_NO_RATES;
-    tsched_routes *r = NULL;
-    tsched_status st = tsched_route(&r, t, f, &ro);
-    if (st != TSCHED_OK)
-        die("tsched_route", st);
-    tsched_path *paths = xcalloc(n, sizeof *paths);
-    for (uint32_t i = 0; i < n; i++) {
-        paths[i].size = sizeof paths[i];
-        if ((st = tsched_routes_path(&paths[i], r, i)) != TSCHED_OK)
-            die("tsched_routes_path", st);
-    }
-    tsched_routes_free(r);
-
-    /* the reference's flat arrays: directed trunk links by id, then node v's NIC link up
-     * (2 L + 2 v) and down (2 L + 2 v + 1): the library's tie order */
+    uint32_t n = tsched_flows_count(f);
     uint32_t nt = tsched_topology_num_trunks(t), nn = tsched_topology_num_nodes(t), nlinks = 2 * nt + 2 * nn;
     uint32_t *off = xcalloc((size_t)n + 1, sizeof *off), *fl = xcalloc((size_t)n * (TSCHED_PATH_MAX_LINKS + 2), sizeof *fl);
     double *cap = xcalloc(nlinks, sizeof *cap);
@@ -112,6 +98,108 @@ static result run_size(const tsched_topology *t, uint32_t n, unsigned runs, uint
         fl[k++] = 2 * nt + 2 * tsched_flows_dst(f, i) + 1;
     }
     off[n] = k;
+    *off_out = off;
+    *fl_out = fl;
+    *cap_out = cap;
+    *nlinks_out = nlinks;
+}
+
+/* Greedy paths of all flows of f (paths only). Caller frees. */
+static tsched_path *greedy_paths(const tsched_topology *t, const tsched_flows *f)
+{
+    uint32_t n = tsched_flows_count(f);
+    tsched_route_options ro;
+    tsched_route_options_init(&ro);
+    ro.flags = TSCHED_ROUTE_NO_RATES;
+    tsched_routes *r = NULL;
+    tsched_status st = tsched_route(&r, t, f, &ro);
+    if (st != TSCHED_OK)
+        die("tsched_route", st);
+    tsched_path *paths = xcalloc(n, sizeof *paths);
+    for (uint32_t i = 0; i < n; i++) {
+        paths[i].size = sizeof paths[i];
+        if ((st = tsched_routes_path(&paths[i], r, i)) != TSCHED_OK)
+            die("tsched_routes_path", st);
+    }
+    tsched_routes_free(r);
+    return paths;
+}
+
+/* Rates a and b of n flows: how many differ in bits, how many by more than 1e-9 relative. */
+static void compare_rates(uint32_t *bits, uint32_t *far, uint32_t *first, const double *a, const double *b,
+                          uint32_t n)
+{
+    *bits = *far = 0;
+    *first = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        if (memcmp(&a[i], &b[i], sizeof a[i]) == 0)
+            continue;
+        ++*bits;
+        double d = fabs(a[i] - b[i]), m = fmax(fabs(a[i]), fabs(b[i]));
+        if (!(d <= 1e-9 * m) && !(*far)++)
+            *first = i;
+    }
+}
+
+/* Self-check: small seeded random cases (leaf-spine fabrics of 2-8 leaves, 1-6 spines, 1-4
+ * nodes a leaf, NIC speeds 10-400 Gbit/s, 1-300 random flows routed by greedy): the
+ * library's rates against the reference's; a rate further than 1e-9 relative is a
+ * PROBLEM, a last-bit difference is counted and printed. */
+static void self_check(unsigned cases, uint64_t seed)
+{
+    uint64_t s = rng_stream(47, seed);
+    uint32_t bitdiff = 0, fardiff = 0, flows = 0;
+    for (unsigned c = 0; c < cases; c++) {
+        uint32_t leaves = 2 + rng_below(&s, 7), spines = 1 + rng_below(&s, 6), npl = 1 + rng_below(&s, 4);
+        double gbps = 10.0 * (1 + rng_below(&s, 40));
+        tsched_topology *t = bench_leaf_spine("self-check", leaves, spines, npl, gbps);
+        uint32_t nf = 1 + rng_below(&s, 300);
+        tsched_flows *f = make_flows(t, nf, rng_next(&s));
+        uint32_t n = tsched_flows_count(f), nlinks, *off, *fl, bits, far, first;
+        tsched_path *paths = greedy_paths(t, f);
+        double *cap, *lib = xcalloc(n, sizeof *lib), *ref = xcalloc(n, sizeof *ref);
+        flat_arrays(&off, &fl, &cap, &nlinks, t, f, paths);
+        tsched_status st = tsched_rates_maxmin(lib, t, f, paths);
+        if (st != TSCHED_OK)
+            die("tsched_rates_maxmin (self-check)", st);
+        if (ref_rates_maxmin(ref, n, off, fl, nlinks, cap) != 0)
+            die("ref_rates_maxmin (self-check)", TSCHED_E_NOMEM);
+        compare_rates(&bits, &far, &first, lib, ref, n);
+        if (far) {
+            printf("PROBLEM: self-check case %u (%u x %u, %u flows): %u rates differ by more than 1e-9, first flow "
+                   "%u: %.17g vs %.17g\n",
+                   c, leaves, spines, n, far, first, lib[first], ref[first]);
+            problems++;
+        }
+        bitdiff += bits;
+        fardiff += far;
+        flows += n;
+        free(off);
+        free(fl);
+        free(cap);
+        free(lib);
+        free(ref);
+        free(paths);
+        tsched_flows_free(f);
+        tsched_topology_free(t);
+    }
+    printf("self-check: %u seeded random cases, %u flows: %u rates differ by more than 1e-9 relative, %u in the "
+           "last bits\n",
+           cases, flows, fardiff, bitdiff);
+}
+
+typedef struct {
+    double lib_ns, ref_ns;
+} result;
+
+static result run_size(const tsched_topology *t, uint32_t n, unsigned runs, uint64_t seed)
+{
+    tsched_flows *f = make_flows(t, n, seed);
+    tsched_status st;
+    tsched_path *paths = greedy_paths(t, f);
+    uint32_t nlinks, *off, *fl;
+    double *cap;
+    flat_arrays(&off, &fl, &cap, &nlinks, t, f, paths);
 
     double *lib = xcalloc(n, sizeof *lib), *ref = xcalloc(n, sizeof *ref);
     double *wl = xcalloc(runs, sizeof *wl), *wr = xcalloc(runs, sizeof *wr);
@@ -125,18 +213,17 @@ static result run_size(const tsched_topology *t, uint32_t n, unsigned runs, uint
             die("ref_rates_maxmin", TSCHED_E_NOMEM);
         wr[i] = clock_ms() - t0;
     }
-    uint32_t diff = 0, first = 0;
-    for (uint32_t i = 0; i < n; i++)
-        if (memcmp(&lib[i], &ref[i], sizeof lib[i]) != 0 && !diff++)
-            first = i;
-    if (diff) {
-        printf("PROBLEM: %u flows: %u rates differ from the reference, first flow %u: %.17g vs %.17g\n", n, diff,
-               first, lib[first], ref[first]);
+    uint32_t diff, far, first;
+    compare_rates(&diff, &far, &first, lib, ref, n);
+    if (far) {
+        printf("PROBLEM: %u flows: %u rates differ from the reference by more than 1e-9 relative, first flow %u: "
+               "%.17g vs %.17g\n",
+               n, far, first, lib[first], ref[first]);
         problems++;
     }
     result res = {median(wl, runs) * 1e6 / n, median(wr, runs) * 1e6 / n};
     printf("%10u %6u %12.1f %12.1f %8.2f  %s\n", n, runs, res.lib_ns, res.ref_ns, res.lib_ns / res.ref_ns,
-           diff ? "DIFFER" : "bit-identical");
+           far ? "DIFFER" : diff ? "within 1e-9" : "bit-identical");
     fflush(stdout);
     free(off);
     free(fl);
@@ -153,7 +240,8 @@ static result run_size(const tsched_topology *t, uint32_t n, unsigned runs, uint
 int main(int argc, char **argv)
 {
     int quick = 0, strict = 0;
-    unsigned runs = 0;
+    unsigned runs = 0, cases = 300;
+    uint32_t only = 0;
     uint64_t seed = 1;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--quick"))
@@ -164,17 +252,23 @@ int main(int argc, char **argv)
             use_cpu = 1;
         else if (!strcmp(argv[i], "--runs") && i + 1 < argc)
             runs = (unsigned)strtoul(argv[++i], NULL, 10);
+        else if (!strcmp(argv[i], "--flows") && i + 1 < argc)
+            only = (uint32_t)strtoul(argv[++i], NULL, 10);
+        else if (!strcmp(argv[i], "--self-check") && i + 1 < argc)
+            cases = (unsigned)strtoul(argv[++i], NULL, 10);
         else if (!strcmp(argv[i], "--seed") && i + 1 < argc)
             seed = strtoull(argv[++i], NULL, 10);
         else {
-            fprintf(stderr, "usage: bench_rates [--quick] [--strict] [--cpu] [--runs N] [--seed N]\n");
+            fprintf(stderr, "usage: bench_rates [--quick] [--strict] [--cpu] [--runs N] [--seed N] [--flows N]\n"
+                            "                   [--self-check CASES]\n");
             return 2;
         }
     }
     tsched_topology *t = make_fabric();
+    self_check(cases, seed);
     static const uint32_t full[] = {100000, 1000000, 3000000}, small[] = {10000, 100000};
-    const uint32_t *sizes = quick ? small : full;
-    size_t ns = quick ? 2 : 3;
+    const uint32_t *sizes = only ? &only : quick ? small : full;
+    size_t ns = only ? 1 : quick ? 2 : 3;
     printf("Max-min rates: tsched_rates_maxmin vs the batched reference (bench/ref_rates.c), leaf_spine 64 x 32,\n"
            "random flows, greedy paths; ns/flow = median %s time / flows\n",
            use_cpu ? "CPU" : "wall");
@@ -182,7 +276,7 @@ int main(int argc, char **argv)
     result res[3];
     for (size_t s = 0; s < ns; s++)
         res[s] = run_size(t, sizes[s], runs ? runs : sizes[s] >= 3000000 ? 3 : sizes[s] >= 1000000 ? 5 : 11, seed);
-    if (!quick) {
+    if (!quick && !only) {
         double ratio = res[1].lib_ns / res[1].ref_ns, lo = res[0].lib_ns, hi = res[0].lib_ns;
         for (size_t s = 1; s < ns; s++) {
             lo = res[s].lib_ns < lo ? res[s].lib_ns : lo;

@@ -37,7 +37,8 @@
  * --greedy-ratio runs only issue 10's targets 1 and 2: greedy paths only, a cold
  * tsched_route per run, against bench/ref_greedy.c on the same flows, runs alternating, from
  * 1,000 to 10,000,000 flows (every library path checked against the reference's spine),
- * then the first call of fresh processes at 1,500 flows.
+ * then the first call of fresh processes at 1,500 flows. It starts with a self-check on
+ * seeded random small fabrics (issue 26 item 5: the library's paths are the reference's).
  *
  * Usage: bench_routing [--quick] [--huge-only | --greedy-ratio] [--json] [--strict] [--dcn DIR] [--runs N]
  *                      [--time-limit-ms N] [--fault-seeds N] [--seed N] [--flows N]
@@ -949,6 +950,61 @@ static double cpu_ms(void)
     return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
 }
 
+/* Self-check of the plain reference (issue 26 item 5): seeded random small leaf-spine fabrics
+ * (2-16 leaves, 1-40 spines, 1-4 nodes a leaf) with 1-2,000 random flows; every flow's
+ * library path (greedy, paths only) must go through the reference's spine. Prints one line;
+ * a difference is a PROBLEM. */
+static void self_check_greedy(uint64_t seed, unsigned cases)
+{
+    uint64_t s = rng_stream(53, seed);
+    uint32_t flows = 0, diff = 0;
+    tsched_route_options ro;
+    tsched_route_options_init(&ro);
+    ro.flags = TSCHED_ROUTE_NO_RATES;
+    for (unsigned c = 0; c < cases; c++) {
+        uint32_t leaves = 2 + rng_below(&s, 15), spines = 1 + rng_below(&s, 40), npl = 1 + rng_below(&s, 4);
+        tsched_topology *t = bench_leaf_spine("self-check", leaves, spines, npl, NIC_GBPS);
+        uint32_t nf = 1 + rng_below(&s, 2000);
+        tsched_flows *f = make_flows(t, nf, TRAFFIC_RANDOM, rng_next(&s));
+        uint32_t n = tsched_flows_count(f);
+        uint32_t *sl = xcalloc(n, sizeof *sl), *dl = xcalloc(n, sizeof *dl), *sp = xcalloc(n, sizeof *sp);
+        for (uint32_t i = 0; i < n; i++) {
+            sl[i] = tsched_flows_src(f, i) / npl;
+            dl[i] = tsched_flows_dst(f, i) / npl;
+        }
+        if (ref_greedy_leaf_spine(sp, sl, dl, n, leaves, spines) != 0)
+            die("ref_greedy_leaf_spine", TSCHED_E_NOMEM);
+        tsched_routes *r = NULL;
+        tsched_status st = tsched_route(&r, t, f, &ro);
+        if (st != TSCHED_OK)
+            die("tsched_route (self-check)", st);
+        uint32_t d = 0;
+        for (uint32_t i = 0; i < n; i++) {
+            tsched_path p;
+            p.size = sizeof p;
+            if ((st = tsched_routes_path(&p, r, i)) != TSCHED_OK)
+                die("tsched_routes_path", st);
+            uint32_t want = sp[i] == UINT32_MAX ? TSCHED_NONE : tsched_topology_tier_switch(t, 1, sp[i]);
+            uint32_t got = p.nswitches == 3 ? p.switches[1] : TSCHED_NONE;
+            d += got != want || p.switches[0] != tsched_topology_tier_switch(t, 0, sl[i]) ||
+                 p.switches[p.nswitches - 1] != tsched_topology_tier_switch(t, 0, dl[i]);
+        }
+        if (d)
+            problem("greedy self-check case %u (%u x %u, %u flows): %u flows took another path than the reference",
+                    c, leaves, spines, n, d);
+        diff += d;
+        flows += n;
+        tsched_routes_free(r);
+        free(sl);
+        free(dl);
+        free(sp);
+        tsched_flows_free(f);
+        tsched_topology_free(t);
+    }
+    printf("greedy self-check: %u seeded random leaf-spine cases, %u flows, %u paths differ from the reference\n",
+           cases, flows, diff);
+}
+
 /* --greedy-ratio (issue 10, targets 1 and 2): greedy paths only (TSCHED_ROUTE_NO_RATES), a cold
  * tsched_route per run (new router inside, setup included), against the plain reference on
  * the same flows in the same run, runs alternating so that the load of the machine hits both
@@ -956,6 +1012,7 @@ static double cpu_ms(void)
  * at 1,500 flows. The library's spines are checked against the reference's at every size. */
 static void part_greedy_ratio(const options *o)
 {
+    self_check_greedy(o->seed, o->quick ? 50 : 200);
     tsched_topology *t = make_fabric();
     uint32_t sizes[] = {1000, 1500, 10000, 100000, 1000000, 10000000};
     size_t nsizes = o->quick ? 4 : sizeof sizes / sizeof sizes[0];
