@@ -18,7 +18,7 @@ Two series:
 and, with --member N, one run of N jobs on the 131,072-GPU fabric with --links member.
 
 Output in --out (default bench/out-sim-scale): sim_scale.csv (one row per run), sim_scale.svg
-(wall time against events, log-log) and sim_scale.md (the table and the fitted exponent of
+(user CPU time against events, log-log: the machine is shared) and sim_scale.md (the table and the fitted exponent of
 wall time against events, least squares on log-log over the runs that finished).
 usage: bench/sim_scale.py --topo-sched build-bench/src/cli/topo-sched [--timeout 300]
                           [--jobs-list 100,300,...] [--fabrics 512,...] [--fabric-jobs N]
@@ -62,8 +62,10 @@ MIX = {
     ],
 }
 FIELDS = ["series", "gpus", "jobs", "links", "status", "wall_s", "sim_wall_s", "user_s", "sys_s",
-          "max_rss_mib", "events", "events_per_s", "rate_updates", "components", "component_flows_mean",
+          "max_rss_mib", "events", "events_per_s", "events_per_cpu_s", "rate_updates", "components", "component_flows_mean",
           "component_flows_max", "jobs_done", "makespan_s", "progress", "loadavg"]
+
+RUN_FIELDS = [k for k in FIELDS if k != "events_per_cpu_s"]  # derived when the table is made
 
 
 def sizes_for(gpus):
@@ -175,17 +177,17 @@ def save_run(out, row):
     path = os.path.join(out, "runs-%s.csv" % row["series"])
     new = not os.path.exists(path)
     with open(path, "a", newline="") as f:
-        w = csv.DictWriter(f, fieldnames=FIELDS)
+        w = csv.DictWriter(f, fieldnames=RUN_FIELDS)
         if new:
             w.writeheader()
-        w.writerow({k: row.get(k, "") for k in FIELDS})
+        w.writerow({k: row.get(k, "") for k in RUN_FIELDS})
 
 
-def fit(rows, key="wall_s"):
-    """Least squares of log(key) (wall or user CPU time) on log(events) over the finished
-    runs: (exponent, n)."""
-    pts = [(math.log(r["events"]), math.log(r[key])) for r in rows
-           if r.get("status") == "done" and r.get("events") and r.get(key)]
+def fit(rows, key="wall_s", by="events"):
+    """Least squares of log(key) (wall or user CPU time) on log(by) (events, or rate
+    updates: the flows whose rate was recomputed) over the finished runs: (exponent, n)."""
+    pts = [(math.log(float(r[by])), math.log(r[key])) for r in rows
+           if r.get("status") == "done" and r.get(by) and r.get(key)]
     if len(pts) < 2:
         return None, len(pts)
     mx = sum(p[0] for p in pts) / len(pts)
@@ -197,6 +199,11 @@ def fit(rows, key="wall_s"):
 
 
 def write_outputs(out, rows):
+    order = {"jobs": 0, "fabric": 1, "member": 2}
+    rows = sorted(rows, key=lambda r: (order.get(r["series"], 3), r["gpus"], r["jobs"]))
+    for r in rows:  # the machine is shared: events per CPU second is the steadier rate
+        if r.get("events") and r.get("user_s"):
+            r["events_per_cpu_s"] = round(r["events"] / (r["user_s"] + float(r.get("sys_s") or 0)))
     with open(os.path.join(out, "sim_scale.csv"), "w", newline="") as f:
         w = csv.DictWriter(f, fieldnames=FIELDS)
         w.writeheader()
@@ -204,31 +211,33 @@ def write_outputs(out, rows):
             w.writerow({k: r.get(k, "") for k in FIELDS})
     series = []
     for name in ("jobs", "fabric", "member"):
-        pts = [(round(math.log10(r["events"]), 4), r["wall_s"]) for r in rows
+        pts = [(round(math.log10(r["events"]), 4), r["user_s"]) for r in rows
                if r["series"] == name and r.get("status") == "done" and r.get("events")]
         if pts:
-            series.append(({"jobs": "131,072 GPUs, 100-10,000 jobs", "fabric": "fixed jobs, 512-131,072 GPUs",
+            series.append(({"jobs": "131k GPUs, N jobs", "fabric": "fixed N, 512-131k GPUs",
                             "member": "member links"}[name], sorted(pts)))
-    plot_svg.line_chart(os.path.join(out, "sim_scale.svg"), "topo-sched simulate: wall time against events",
-                        "log10(events)", "wall time (s, log)", series, logy=True)
+    plot_svg.line_chart(os.path.join(out, "sim_scale.svg"), "topo-sched simulate: CPU time against events",
+                        "log10(events)", "user CPU time (s, log)", series, logy=True)
     lines = ["| series | GPUs | jobs | links | status | wall (s) | sim wall (s) | user (s) | max RSS (MiB) "
-             "| events | events/s | components | flows/component mean / max | jobs done | load avg |",
-             "|---|---:|---:|---|---|---:|---:|---:|---:|---:|---:|---:|---|---:|---|"]
+             "| events | events/s (wall) | events/CPU s | components | flows/component mean / max | jobs done | load avg |",
+             "|---|---:|---:|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---|---:|---|"]
     for r in rows:
         g = lambda k: r.get(k, "")  # noqa: E731
-        lines.append("| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s / %s | %s | %s |" % (
+        lines.append("| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s / %s | %s | %s |" % (
             g("series"), g("gpus"), g("jobs"), g("links"), g("status") + (" (" + g("progress") + ")" if
                                                                          g("status") != "done" and g("progress") else ""),
             g("wall_s"), g("sim_wall_s"), g("user_s"), g("max_rss_mib"), g("events"), g("events_per_s"),
-            g("components"), g("component_flows_mean"), g("component_flows_max"), g("jobs_done"), g("loadavg")))
+            g("events_per_cpu_s"), g("components"), g("component_flows_mean"), g("component_flows_max"), g("jobs_done"), g("loadavg")))
     f3 = lambda e: "n/a" if e is None else "%.3f" % e  # noqa: E731
     lines.append("")
-    for key, what in (("wall_s", "wall time"), ("user_s", "user CPU time")):
-        uniq = {(r["gpus"], r["jobs"], r["links"]): r for r in rows if r["series"] in ("jobs", "fabric")}
-        fits = [fit(list(uniq.values()), key)] + [fit([r for r in rows if r["series"] == n], key)
-                                                  for n in ("jobs", "fabric")]
-        lines.append("Exponent of %s against events (least squares on log-log, finished runs): all %s (%d runs), "
-                     "jobs series %s (%d), fabric series %s (%d)." % ((what,) + sum(((f3(e), n) for e, n in fits), ())))
+    for by in ("events", "rate_updates"):
+        for key, what in (("wall_s", "wall time"), ("user_s", "user CPU time")):
+            uniq = {(r["gpus"], r["jobs"], r["links"]): r for r in rows if r["series"] in ("jobs", "fabric")}
+            fits = [fit(list(uniq.values()), key, by)] + [fit([r for r in rows if r["series"] == n], key, by)
+                                                          for n in ("jobs", "fabric")]
+            lines.append("Exponent of %s against %s (least squares on log-log, finished runs): all %s (%d runs), "
+                         "jobs series %s (%d), fabric series %s (%d)." %
+                         ((what, by) + sum(((f3(e), n) for e, n in fits), ())))
     lines += ["", "Commands (first of each kind):", ""]
     for name in ("jobs", "fabric", "member"):
         cpath = os.path.join(out, "commands-%s.txt" % name)
