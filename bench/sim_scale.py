@@ -12,14 +12,18 @@ default), no time series, under `/usr/bin/time -v` and `timeout`, niced.
 Two series:
   jobs   - the 131,072-GPU fabric, jobs in --jobs-list (default 100,300,1000,3000,10000); the
            series stops growing after the first run that does not finish within --timeout;
-  fabric - --fabric-jobs jobs (default 300) on 512, 2,048, 8,192, 32,768 and 131,072 GPUs,
+  fabric - --fabric-jobs jobs (default 100) on 512, 2,048, 8,192, 32,768 and 131,072 GPUs,
            sizes capped at a quarter of the fabric and the arrival rate scaled so that the
            offered load (GPU-seconds asked per GPU-second) is that of the 131,072-GPU runs.
-and, with --member N, one run of N jobs on the 131,072-GPU fabric with --links member.
+and, with --member N, one run of N jobs on the 131,072-GPU fabric with --links member
+(`--series none --member N` for that run alone). Each series writes its own runs-SERIES.csv
+in --out, so series can run in parallel processes; a run already recorded there is not
+repeated, and --report-only rebuilds the outputs from those files.
 
 Output in --out (default bench/out-sim-scale): sim_scale.csv (one row per run), sim_scale.svg
-(user CPU time against events, log-log: the machine is shared) and sim_scale.md (the table and the fitted exponent of
-wall time against events, least squares on log-log over the runs that finished).
+(user CPU time against events, log-log: CPU time, as the machine is shared) and sim_scale.md
+(the table and the exponents of wall and CPU time against events and against rate updates,
+least squares on log-log over the runs that finished).
 usage: bench/sim_scale.py --topo-sched build-bench/src/cli/topo-sched [--timeout 300]
                           [--jobs-list 100,300,...] [--fabrics 512,...] [--fabric-jobs N]
                           [--member N] [--series jobs,fabric] [--out DIR]
@@ -255,7 +259,7 @@ def main():
     ap.add_argument("--timeout", type=int, default=300)
     ap.add_argument("--jobs-list", default="100,300,1000,3000,10000")
     ap.add_argument("--fabrics", default="512,2048,8192,32768,131072")
-    ap.add_argument("--fabric-jobs", type=int, default=300)
+    ap.add_argument("--fabric-jobs", type=int, default=100)
     ap.add_argument("--member", type=int, default=0, help="jobs of the member-links run (0: none)")
     ap.add_argument("--series", default="jobs,fabric")
     ap.add_argument("--report-only", action="store_true", help="only rebuild the CSV, SVG and table from the runs")
