@@ -846,6 +846,26 @@ static void target(const options *o, const char *name, double value, double limi
           o->quick ? "true" : "false", name, value, limit, o->quick ? "n/a" : pass ? "PASS" : "MISS");
 }
 
+/* Flows whose library path is not the reference's: another spine (UINT32_MAX: none), or
+ * another source or destination leaf than sl/dl (leaf numbers of tier 0). */
+static uint32_t paths_unlike_reference(const tsched_topology *t, const tsched_routes *r, const uint32_t *sp,
+                                       const uint32_t *sl, const uint32_t *dl, uint32_t n)
+{
+    uint32_t diff = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        tsched_path p;
+        p.size = sizeof p;
+        tsched_status st = tsched_routes_path(&p, r, i);
+        if (st != TSCHED_OK)
+            die("tsched_routes_path", st);
+        uint32_t want = sp[i] == UINT32_MAX ? TSCHED_NONE : tsched_topology_tier_switch(t, 1, sp[i]);
+        uint32_t got = p.nswitches == 3 ? p.switches[1] : TSCHED_NONE;
+        diff += got != want || p.switches[0] != tsched_topology_tier_switch(t, 0, sl[i]) ||
+                p.switches[p.nswitches - 1] != tsched_topology_tier_switch(t, 0, dl[i]);
+    }
+    return diff;
+}
+
 /* The plain reference on the same flows (bench/ref_greedy.c), cold: its load arrays are
  * allocated and zeroed inside each run, as a new router lists its pairs inside. Its spines
  * must be the library's (checked once, outside the timing). Median ms. */
@@ -871,17 +891,7 @@ static double time_reference(const tsched_topology *t, const tsched_flows *f, un
     tsched_status st = tsched_route(&r, t, f, &ro);
     if (st != TSCHED_OK)
         die("tsched_route (reference check)", st);
-    uint32_t diff = 0;
-    for (uint32_t i = 0; i < n; i++) {
-        tsched_path p;
-        p.size = sizeof p;
-        if ((st = tsched_routes_path(&p, r, i)) != TSCHED_OK)
-            die("tsched_routes_path", st);
-        uint32_t want = sp[i] == UINT32_MAX ? TSCHED_NONE : tsched_topology_tier_switch(t, 1, sp[i]);
-        uint32_t got = p.nswitches == 3 ? p.switches[1] : TSCHED_NONE;
-        diff += got != want || tsched_topology_node_leaf(t, tsched_flows_src(f, i)) !=
-                                   tsched_topology_tier_switch(t, 0, sl[i]);
-    }
+    uint32_t diff = paths_unlike_reference(t, r, sp, sl, dl, n);
     if (diff)
         problem("reference greedy: %u of %u flows took another spine than tsched_route", diff, n);
     tsched_routes_free(r);
@@ -978,17 +988,7 @@ static void self_check_greedy(uint64_t seed, unsigned cases)
         tsched_status st = tsched_route(&r, t, f, &ro);
         if (st != TSCHED_OK)
             die("tsched_route (self-check)", st);
-        uint32_t d = 0;
-        for (uint32_t i = 0; i < n; i++) {
-            tsched_path p;
-            p.size = sizeof p;
-            if ((st = tsched_routes_path(&p, r, i)) != TSCHED_OK)
-                die("tsched_routes_path", st);
-            uint32_t want = sp[i] == UINT32_MAX ? TSCHED_NONE : tsched_topology_tier_switch(t, 1, sp[i]);
-            uint32_t got = p.nswitches == 3 ? p.switches[1] : TSCHED_NONE;
-            d += got != want || p.switches[0] != tsched_topology_tier_switch(t, 0, sl[i]) ||
-                 p.switches[p.nswitches - 1] != tsched_topology_tier_switch(t, 0, dl[i]);
-        }
+        uint32_t d = paths_unlike_reference(t, r, sp, sl, dl, n);
         if (d)
             problem("greedy self-check case %u (%u x %u, %u flows): %u flows took another path than the reference",
                     c, leaves, spines, n, d);
